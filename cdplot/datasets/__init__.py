@@ -1,0 +1,81 @@
+"""Example score tables bundled with cdplot (offline, small CSV files).
+
+>>> import cdplot
+>>> cdplot.datasets.names()
+['demsar2006', 'benavoli2016', 'garcia2008_ranks', 'garcia2008_synthetic']
+>>> cdplot.datasets.load("demsar2006").shape
+(14, 4)
+"""
+
+from __future__ import annotations
+
+import csv
+from functools import lru_cache
+from importlib import resources
+
+import pandas as pd
+
+from .._errors import CdplotInputError
+
+__all__ = ["describe", "load", "names"]
+
+
+@lru_cache(maxsize=1)
+def _registry() -> dict[str, dict[str, str]]:
+    text = resources.files(__name__).joinpath("_registry.csv").read_text(encoding="utf-8")
+    return {row["name"]: row for row in csv.DictReader(text.splitlines())}
+
+
+def names() -> list[str]:
+    """Names of the bundled datasets."""
+    return list(_registry())
+
+
+def describe(name: str) -> dict[str, str]:
+    """Description and source (paper and table) of a bundled dataset."""
+    _check(name)
+    return dict(_registry()[name])
+
+
+def _check(name: str) -> None:
+    if name not in _registry():
+        raise CdplotInputError(
+            f"{name!r} is not a bundled dataset; available: "
+            f"{', '.join(repr(n) for n in names())}."
+        )
+
+
+def load(name: str) -> pd.DataFrame:
+    """Load a bundled example as a wide DataFrame (rows = datasets, columns = algorithms).
+
+    Parameters
+    ----------
+    name : {"demsar2006", "benavoli2016", "garcia2008_ranks", "garcia2008_synthetic"}
+        ``"demsar2006"``: Demšar (2006) Table 6, AUC of four C4.5 variants on 14
+        data sets, as printed. ``"benavoli2016"``: the 7 x 54 accuracy table of
+        Benavoli et al. (2016), Example 3. ``"garcia2008_ranks"``: the published
+        average ranks of García & Herrera's (2008) five classifiers (a single
+        row; the number of data sets, 30, is in ``df.attrs["n_datasets"]``).
+        ``"garcia2008_synthetic"``: a constructed 30 x 5 table of ranks (lower is
+        better) whose average ranks are García & Herrera's published ones.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index named ``dataset``, one float column per algorithm; ``df.attrs``
+        holds ``source``, ``description``, ``n_datasets`` and ``higher_is_better``.
+    """
+    _check(name)
+    meta = _registry()[name]
+    with resources.files(__name__).joinpath(f"{name}.csv").open(encoding="utf-8") as fh:
+        frame = pd.read_csv(fh, index_col=0)
+    frame.index = pd.Index([str(i) for i in frame.index], name="dataset", dtype=object)
+    frame.columns = pd.Index([str(c) for c in frame.columns], name="algorithm", dtype=object)
+    frame = frame.astype(float)
+    frame.attrs.update(
+        source=meta["source"],
+        description=meta["description"],
+        n_datasets=int(meta["n_datasets"]),
+        higher_is_better=meta["higher_is_better"] == "True",
+    )
+    return frame

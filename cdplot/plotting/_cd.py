@@ -1,0 +1,711 @@
+"""Critical difference diagrams: turn a :mod:`._cd_layout` into matplotlib artists."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import matplotlib as mpl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import LineCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.text import Text
+
+from . import _style
+from ._cd_layout import CDLayout, LayoutParams, LongNames, compute_layout, wrap_text
+from ._docstrings import DOCS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from ..stats._results import ComparisonResult
+
+__all__ = ["CDFigure", "cd_diagram", "cd_diagrams"]
+
+#: Default width of a new figure: one column of a two-column paper (inches).
+SINGLE_COLUMN_WIDTH = 3.3
+#: Default width of :func:`cd_diagrams`: the full width of a two-column paper.
+DOUBLE_COLUMN_WIDTH = 7.0
+
+#: Font sizes of the texts relative to the base font size (the names).
+RANK_FONT_SCALE = 0.85
+TICK_FONT_SCALE = 0.85
+NOTE_FONT_SCALE = 0.8
+TITLE_FONT_SCALE = 1.0
+
+#: Line widths (points) and marker size.
+LINE_WIDTH = 0.8
+AXIS_WIDTH = 0.8
+BAR_WIDTH = 2.5
+CD_BAR_WIDTH = 1.2
+MARKER_SIZE = 4.0
+
+#: z-order: algorithm lines below bars below markers.
+Z_LINES, Z_BARS, Z_MARKERS = 2.0, 3.0, 4.0
+
+#: How many uncovered pairs the footnote lists by name.
+MAX_PAIRS_LISTED = 3
+
+_TEST_NAMES = {
+    "nemenyi": "Nemenyi test",
+    "mean-ranks": "mean-ranks test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+}
+_CORRECTION_NAMES = {
+    "none": "no correction",
+    "bonferroni": "Bonferroni",
+    "holm": "Holm",
+    "hochberg": "Hochberg",
+    "hommel": "Hommel",
+    "finner": "Finner",
+    "shaffer": "Shaffer",
+    "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
+    "li": "Li",
+    "bonferroni-dunn": "Bonferroni\N{EN DASH}Dunn",
+}
+
+
+class CDFigure(Figure):
+    """A :class:`~matplotlib.figure.Figure` that embeds TrueType fonts when saved.
+
+    :meth:`savefig` applies :data:`cdplot.plotting._style.SAVE_RC`
+    (``pdf.fonttype = ps.fonttype = 42``), so PDF and EPS files carry real
+    TrueType fonts rather than Type 3 fonts. Everything else is a plain Figure.
+    """
+
+    def savefig(self, fname: Any, *args: Any, **kwargs: Any) -> None:
+        """Save the figure; see :meth:`matplotlib.figure.Figure.savefig`."""
+        with mpl.rc_context(_style.SAVE_RC):
+            super().savefig(fname, *args, **kwargs)
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    # A figure managed by pyplot if the user works with pyplot (so that plt.show and
+    # notebooks display it), else a bare Figure: no GUI, no pyplot import.
+    if "matplotlib.pyplot" in sys.modules:
+        import matplotlib.pyplot as plt
+
+        return plt.figure(figsize=(width, height), FigureClass=CDFigure)
+    return CDFigure(figsize=(width, height))
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class _Options:
+    """Style options of a diagram (everything except the result and the Axes)."""
+
+    reverse: bool = False
+    highlight: Any = None
+    palette: Any = None
+    group_colors: bool | Sequence[Any] = False
+    title: bool | str | None = True
+    rank_format: str | Callable[[float], str] = "{:.2f}"
+    long_names: LongNames = "wrap"
+    max_name_width: float | None = None
+    fontsize: float | None = None
+    text_kws: Mapping[str, Any] = field(default_factory=dict)
+    line_kws: Mapping[str, Any] = field(default_factory=dict)
+    bar_kws: Mapping[str, Any] = field(default_factory=dict)
+    #: Resolved colours, filled in by cd_diagrams so that panels agree.
+    colors: Mapping[str, Any] | None = None
+    highlighted: frozenset[str] | None = None
+
+
+def _role_props(opts: _Options, width: float) -> dict[str, dict[str, Any]]:
+    """Text properties of each layout role."""
+    base = opts.fontsize if opts.fontsize is not None else _style.default_fontsize(width)
+    name = {"fontsize": base, **opts.text_kws}
+    return {
+        "name": name,
+        "name_bold": {**name, "fontweight": "bold"},
+        "rank": {"fontsize": base * RANK_FONT_SCALE},
+        "tick": {"fontsize": base * TICK_FONT_SCALE},
+        "cd": {"fontsize": base * TICK_FONT_SCALE},
+        "title": {"fontsize": base * TITLE_FONT_SCALE},
+        "note": {"fontsize": base * NOTE_FONT_SCALE},
+    }
+
+
+class _TextMeasure:
+    """``measure(text, role) -> (width, height)`` in inches, with matplotlib's own metrics."""
+
+    def __init__(self, props: Mapping[str, Mapping[str, Any]], dpi: float):
+        self._figure = Figure(dpi=dpi)
+        self._renderer = FigureCanvasAgg(self._figure).get_renderer()
+        self._dpi = dpi
+        self._texts = {}
+        for role, kw in props.items():
+            text = Text(0.0, 0.0, "", **kw)
+            text.set_figure(self._figure)
+            self._texts[role] = text
+
+    def __call__(self, text: str, role: str) -> tuple[float, float]:
+        artist = self._texts[role]
+        artist.set_text(text)
+        box = artist.get_window_extent(self._renderer)
+        return box.width / self._dpi, box.height / self._dpi
+
+
+# --------------------------------------------------------------------------- content
+
+
+def _title(result: ComparisonResult) -> str:
+    test = _TEST_NAMES.get(result.test, result.test)
+    test = test[0].upper() + test[1:]
+    if result.control is not None:
+        test += f" vs {result.control}"
+    parts = [test]
+    if result.correction != "nemenyi":
+        correction = _CORRECTION_NAMES.get(result.correction, result.correction)
+        parts.append(correction)
+    parts.append(f"\N{GREEK SMALL LETTER ALPHA} = {result.alpha:g}")
+    return ", ".join(parts)
+
+
+def _pair_note(pairs: Sequence[tuple[str, str]]) -> str:
+    listed = ", ".join(f"{a} \N{EN DASH} {b}" for a, b in pairs[:MAX_PAIRS_LISTED])
+    more = len(pairs) - MAX_PAIRS_LISTED
+    if more > 0:
+        listed += f" and {more} more (see uncovered_pairs)"
+    return f"Not significantly different, but not joined by a bar: {listed}."
+
+
+@dataclass(frozen=True)
+class _Content:
+    """What to draw, read off the result (no statistics computed here)."""
+
+    names: list[str]
+    ranks: list[float]
+    groups: tuple[tuple[str, ...], ...]
+    critical_difference: float | None
+    control: str | None
+    interval: bool
+    markers: dict[str, str]
+    legend: list[tuple[str, str]]
+    notes: list[str]
+    title: str | None
+    colors: dict[str, Any]
+    highlighted: set[str]
+
+
+def _content(result: ComparisonResult, opts: _Options, panel: str | None = None) -> _Content:
+    average = result.average_ranks
+    names = [str(n) for n in average.index]
+    ranks = [float(r) for r in average.to_numpy()]
+    if opts.colors is not None:
+        colors, highlighted = dict(opts.colors), set(opts.highlighted or ())
+    else:
+        colors, highlighted = _style.resolve_colors(
+            result.algorithms, palette=opts.palette, highlight=opts.highlight
+        )
+    control = result.control
+    cd = result.critical_difference
+    markers: dict[str, str] = {}
+    legend: list[tuple[str, str]] = []
+    notes: list[str] = []
+    if control is not None:
+        significant = [n for n in names if n != control and bool(result.significant[n])]
+        markers[control] = "control"
+        markers.update(dict.fromkeys(significant, "significant"))
+        legend.append(("control", f"control: {control}"))
+        if cd is not None:
+            legend.append(("interval", f"one CD on both sides of {control}"))
+        if significant:
+            legend.append(("significant", f"significantly different from {control}"))
+        else:
+            notes.append(f"No algorithm is significantly different from {control}.")
+    if result.uncovered_pairs:
+        notes.append(_pair_note(result.uncovered_pairs))
+
+    if opts.title is True:
+        title = _title(result)
+        if panel is not None:
+            title = f"{panel}: {title}"
+    elif opts.title:
+        title = str(opts.title)
+    else:
+        title = panel
+    return _Content(
+        names=names,
+        ranks=ranks,
+        groups=tuple(tuple(g) for g in result.groups),
+        critical_difference=None if cd is None else float(cd),
+        control=control,
+        interval=control is not None and cd is not None,
+        markers=markers,
+        legend=legend,
+        notes=notes,
+        title=title,
+        colors=colors,
+        highlighted=highlighted,
+    )
+
+
+def _layout(
+    content: _Content,
+    opts: _Options,
+    width: float,
+    dpi: float,
+    min_margins: tuple[float, float] = (0.0, 0.0),
+) -> CDLayout:
+    measure = _TextMeasure(_role_props(opts, width), dpi)
+    return compute_layout(
+        content.names,
+        content.ranks,
+        width=width,
+        measure=measure,
+        groups=content.groups,
+        critical_difference=content.critical_difference,
+        control=content.control,
+        interval=content.interval,
+        markers=content.markers,
+        reverse=opts.reverse,
+        title=content.title,
+        notes=content.notes,
+        legend=content.legend,
+        rank_format=opts.rank_format,
+        bold=content.highlighted | ({content.control} if content.control else set()),
+        long_names=opts.long_names,
+        max_name_width=opts.max_name_width,
+        min_margins=min_margins,
+        params=LayoutParams(),
+    )
+
+
+# --------------------------------------------------------------------------- drawing
+
+_MARKER_STYLE = {
+    "control": {"marker": "D", "color": _style.INK, "markerfacecolor": "white"},
+    "significant": {"marker": "o", "color": _style.SIGNIFICANT_COLOR},
+}
+
+
+def _fit_axes(ax: Axes, layout: CDLayout) -> None:
+    """Map layout inches 1:1 onto the Axes, content centred vertically if there is room."""
+    box = ax.get_window_extent()
+    dpi = ax.get_figure(root=True).dpi
+    height = box.height / dpi
+    spare = max(height - layout.height, 0.0)
+    ax.set_xlim(0.0, layout.width)
+    ax.set_ylim(layout.height + spare / 2, -spare / 2)
+    ax.set_axis_off()
+
+
+def _text(ax: Axes, block: Any, gid: str, props: Mapping[str, Any], **extra: Any) -> Text:
+    return ax.text(
+        block.x, block.y, block.text, ha=block.ha, va=block.va, gid=gid, **{**props, **extra}
+    )
+
+
+def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: float) -> None:
+    props = _role_props(opts, width)
+    colors = content.colors
+    x0, x1 = layout.x_axis
+    y_axis = layout.y_axis
+    _fit_axes(ax, layout)
+
+    # rank axis
+    ax.add_line(
+        Line2D(
+            [x0, x1],
+            [y_axis, y_axis],
+            color=_style.INK,
+            lw=AXIS_WIDTH,
+            gid="cd-axis",
+            solid_capstyle="projecting",
+        )
+    )
+    segments = [
+        [(x, y_axis), (x, y_axis - (layout.tick_length if major else layout.tick_length / 2))]
+        for x, major in layout.ticks
+    ]
+    ax.add_collection(
+        LineCollection(segments, colors=_style.INK, linewidths=AXIS_WIDTH, gid="cd-ticks"),
+        autolim=False,
+    )
+    for block in layout.tick_labels:
+        _text(ax, block, "cd-tick-label", props["tick"])
+
+    if layout.title is not None:
+        _text(ax, layout.title, "cd-title", props["title"])
+
+    cap = layout.cap_half_height
+    if layout.cd_bar is not None:
+        bar = layout.cd_bar
+        ax.add_line(
+            Line2D(
+                [bar.x0, bar.x1], [bar.y, bar.y], color=_style.INK, lw=CD_BAR_WIDTH, gid="cd-cd-bar"
+            )
+        )
+        caps = [[(x, bar.y - cap), (x, bar.y + cap)] for x in (bar.x0, bar.x1)]
+        ax.add_collection(
+            LineCollection(caps, colors=_style.INK, linewidths=CD_BAR_WIDTH, gid="cd-cd-caps"),
+            autolim=False,
+        )
+        _text(ax, layout.cd_label, "cd-cd-label", props["cd"])
+
+    # algorithm lines, rank texts and names
+    line_kws = {"color": _style.INK, "lw": LINE_WIDTH, **opts.line_kws}
+    for label in layout.labels:
+        name = label.algorithm
+        color = colors.get(name)
+        kws = {**line_kws, "color": color} if color is not None else line_kws
+        ax.add_line(
+            Line2D(
+                [label.x_rank, label.x_rank, label.x_end],
+                [y_axis, label.y, label.y],
+                zorder=Z_LINES,
+                gid=f"cd-line-{name}",
+                **kws,
+            )
+        )
+        rank_color = color if color is not None else _style.RANK_INK
+        _text(ax, label.rank_text, f"cd-rank-{name}", props["rank"], color=rank_color)
+        name_props = props[label.name_text.role]
+        extra = {"color": color} if color is not None else {}
+        _text(ax, label.name_text, f"cd-name-{name}", name_props, **extra)
+        kind = layout.markers.get(name)
+        if kind is not None:
+            ax.add_line(
+                Line2D(
+                    [label.x_end],
+                    [label.y],
+                    ms=MARKER_SIZE,
+                    linestyle="none",
+                    zorder=Z_MARKERS,
+                    gid=f"cd-marker-{name}",
+                    **_MARKER_STYLE[kind],
+                )
+            )
+
+    # bars: groups and the CD interval around the control
+    bar_kws = {"color": _style.INK, "lw": BAR_WIDTH, "solid_capstyle": "butt", **opts.bar_kws}
+    if opts.group_colors is True:
+        group_cycle: list[Any] | None = list(_style.OKABE_ITO)
+    elif opts.group_colors:
+        group_cycle = list(opts.group_colors)
+    else:
+        group_cycle = None
+    for i, bar in enumerate(layout.bars):
+        kws = dict(bar_kws)
+        if group_cycle:
+            kws["color"] = group_cycle[i % len(group_cycle)]
+        ax.add_line(
+            Line2D(
+                [bar.x0, bar.x1],
+                [bar.y, bar.y],
+                zorder=Z_BARS,
+                gid="cd-group-bar",
+                label="_" + " | ".join(bar.members),
+                **kws,
+            )
+        )
+    if layout.interval is not None:
+        bar = layout.interval
+        ax.add_line(
+            Line2D([bar.x0, bar.x1], [bar.y, bar.y], zorder=Z_BARS, gid="cd-interval", **bar_kws)
+        )
+
+    # footnotes and legend
+    for block in layout.notes:
+        _text(ax, block, "cd-note", props["note"])
+    handle_half = layout.params.legend_handle_width / 2
+    for entry in layout.legend:
+        if entry.kind == "interval":
+            handle = Line2D(
+                [entry.x_handle - handle_half, entry.x_handle + handle_half],
+                [entry.y, entry.y],
+                **bar_kws,
+            )
+        else:
+            handle = Line2D(
+                [entry.x_handle],
+                [entry.y],
+                ms=MARKER_SIZE,
+                linestyle="none",
+                **_MARKER_STYLE[entry.kind],
+            )
+        handle.set_gid(f"cd-legend-{entry.kind}")
+        ax.add_line(handle)
+        _text(ax, entry.text, f"cd-legend-text-{entry.kind}", props["note"])
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def _options(**kwargs: Any) -> _Options:
+    for key in ("text_kws", "line_kws", "bar_kws"):
+        kwargs[key] = dict(kwargs[key] or {})
+    return _Options(**kwargs)
+
+
+def cd_diagram(
+    result: ComparisonResult,
+    *,
+    ax: Axes | None = None,
+    width: float | None = None,
+    reverse: bool = False,
+    highlight: str | Sequence[str] | Mapping[str, Any] | None = None,
+    palette: str | Sequence[Any] | Mapping[str, Any] | None = None,
+    group_colors: bool | Sequence[Any] = False,
+    title: bool | str | None = True,
+    rank_format: str | Callable[[float], str] = "{:.2f}",
+    long_names: LongNames = "wrap",
+    max_name_width: float | None = None,
+    fontsize: float | None = None,
+    text_kws: Mapping[str, Any] | None = None,
+    line_kws: Mapping[str, Any] | None = None,
+    bar_kws: Mapping[str, Any] | None = None,
+) -> Axes:
+    """Draw the critical difference diagram of a comparison.
+
+    Demšar's (2006) diagram: the rank axis on top, each algorithm a line from
+    its average rank down and out to its name, with the average rank beside
+    the name. What else is drawn depends on the result:
+
+    - all pairs: thick bars join the groups of algorithms that are not
+      significantly different (``result.groups``); with the Nemenyi test the
+      critical difference is drawn above the axis (Demšar's Figure 1a);
+    - against a control: a marker shows the control and each algorithm that
+      differs significantly from it; with the Bonferroni-Dunn critical
+      difference, a bar marks one CD on both sides of the control (Figure 1b).
+
+    The diagram only draws ``result``; it never recomputes a statistic. This is
+    an Axes-level function.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    ax : matplotlib.axes.Axes, optional
+        Draw here, without resizing anything; the content is laid out for the
+        Axes' size at the time of the call. By default a new figure ``width``
+        inches wide is made, as tall as the content needs.
+    width : float, optional
+        Width of the new figure in inches (default 3.3, one column of a
+        two-column paper; 7 is the full page width). Only when ``ax`` is None.
+    %(reverse)s
+    %(highlight)s
+    %(palette)s
+    %(group_colors)s
+    title : bool or str
+        True (default): a title naming the test, the correction and alpha.
+        A string: that title. False or None: no title.
+    %(rank_format)s
+    %(long_names)s
+    %(max_name_width)s
+    %(fontsize)s
+    %(kws)s
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on. Its artists carry gids: ``cd-name-<algorithm>``,
+        ``cd-rank-<algorithm>``, ``cd-line-<algorithm>``, ``cd-group-bar``,
+        ``cd-cd-bar``, ``cd-interval``, ``cd-marker-<algorithm>``, ...
+
+    Raises
+    ------
+    ValueError
+        For an unknown algorithm in ``highlight`` or ``palette``, an invalid
+        option value, ``width`` given together with ``ax``, or a width too
+        small for the diagram.
+
+    See Also
+    --------
+    cd_diagrams : several diagrams in one figure, e.g. one per metric.
+    cdplot.compare : computes the result drawn here.
+
+    Notes
+    -----
+    Layout, in inches, adapts to the content: the figure grows with k, tick
+    labels thin out when they would collide, and names wider than the space
+    beside the axis are wrapped (or truncated, with a numbered footnote giving
+    the full name). No two texts overlap for k up to at least 100 at widths
+    of 3.3 and 7 inches.
+
+    A new figure is a :class:`CDFigure`, whose ``savefig`` embeds TrueType
+    fonts in PDF and EPS files (``pdf.fonttype = 42``). For a figure of your
+    own, set ``matplotlib.rcParams["pdf.fonttype"] = 42`` yourself. To keep
+    text as text in SVG files (editable in Inkscape or Illustrator), set
+    ``matplotlib.rcParams["svg.fonttype"] = "none"`` before saving. When
+    :mod:`matplotlib.pyplot` has been imported the new figure is managed by
+    pyplot (``plt.show()`` and notebooks display it); otherwise it is a bare
+    figure, and pyplot is not imported.
+
+    Groups come from ``result.groups`` only, so no bar ever joins two
+    algorithms that differ significantly. Non-significant pairs that no group
+    covers (``result.uncovered_pairs``) are listed in a footnote instead.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", Journal of Machine Learning Research 7, 1-30, 2006.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
+    >>> ax = cdplot.cd_diagram(res)
+    >>> ax.figure.savefig("cd.pdf")  # doctest: +SKIP
+    """
+    opts = _options(
+        reverse=reverse,
+        highlight=highlight,
+        palette=palette,
+        group_colors=group_colors,
+        title=title,
+        rank_format=rank_format,
+        long_names=long_names,
+        max_name_width=max_name_width,
+        fontsize=fontsize,
+        text_kws=text_kws,
+        line_kws=line_kws,
+        bar_kws=bar_kws,
+    )
+    content = _content(result, opts)
+    if ax is None:
+        fig_width = SINGLE_COLUMN_WIDTH if width is None else float(width)
+        dpi = float(mpl.rcParams["figure.dpi"])
+        layout = _layout(content, opts, fig_width, dpi)
+        fig = _new_figure(fig_width, layout.height)
+        ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    else:
+        if width is not None:
+            raise ValueError("width applies only to a new figure; it cannot be given with ax")
+        fig = ax.get_figure(root=True)
+        fig_width = ax.get_window_extent().width / fig.dpi
+        layout = _layout(content, opts, fig_width, fig.dpi)
+    _draw(ax, layout, content, opts, fig_width)
+    return ax
+
+
+def cd_diagrams(
+    results: Mapping[str, ComparisonResult],
+    *,
+    width: float = DOUBLE_COLUMN_WIDTH,
+    reverse: bool = False,
+    highlight: str | Sequence[str] | Mapping[str, Any] | None = None,
+    palette: str | Sequence[Any] | Mapping[str, Any] | None = None,
+    group_colors: bool | Sequence[Any] = False,
+    title: bool | str | None = True,
+    rank_format: str | Callable[[float], str] = "{:.2f}",
+    long_names: LongNames = "wrap",
+    max_name_width: float | None = None,
+    fontsize: float | None = None,
+    text_kws: Mapping[str, Any] | None = None,
+    line_kws: Mapping[str, Any] | None = None,
+    bar_kws: Mapping[str, Any] | None = None,
+) -> Figure:
+    """Draw several critical difference diagrams in one figure, stacked vertically.
+
+    One diagram per result, e.g. one per metric, titled by its key. The rank
+    axes are aligned, and an algorithm has the same colour in every diagram.
+    This is a figure-level function: it makes the figure and sizes it to the
+    content.
+
+    Parameters
+    ----------
+    results : mapping of str to ComparisonResult
+        Panel title -> result of :func:`cdplot.compare`, drawn top to bottom.
+    width : float
+        Width of the figure in inches (default 7, the full width of a
+        two-column paper).
+    %(reverse)s
+    %(highlight)s
+    %(palette)s
+    %(group_colors)s
+    title : bool or str
+        True (default): each panel is titled by its key followed by the test,
+        correction and alpha. False or None: by its key only. A string: a
+        title for the whole figure (panels are titled by their keys).
+    %(rank_format)s
+    %(long_names)s
+    %(max_name_width)s
+    %(fontsize)s
+    %(kws)s
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (a :class:`CDFigure`); ``fig.axes`` holds one Axes per
+        result, in order.
+
+    Raises
+    ------
+    ValueError
+        If ``results`` is empty, or as :func:`cd_diagram`.
+
+    See Also
+    --------
+    cd_diagram : one diagram, on a given or a new Axes.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> data = cdplot.datasets.load("demsar2006")
+    >>> fig = cdplot.cd_diagrams({
+    ...     "Nemenyi": cdplot.compare(data, test="nemenyi", alpha=0.10),
+    ...     "Wilcoxon-Holm": cdplot.compare(data),
+    ... })
+    """
+    if not results:
+        raise ValueError("results must hold at least one comparison result")
+    all_names: list[str] = []
+    for res in results.values():
+        all_names += [a for a in res.algorithms if a not in all_names]
+    colors, highlighted = _style.resolve_colors(all_names, palette=palette, highlight=highlight)
+    figure_title = title if isinstance(title, str) else None
+    opts = _options(
+        reverse=reverse,
+        highlight=highlight,
+        palette=palette,
+        group_colors=group_colors,
+        title=True if title is True else None,
+        rank_format=rank_format,
+        long_names=long_names,
+        max_name_width=max_name_width,
+        fontsize=fontsize,
+        text_kws=text_kws,
+        line_kws=line_kws,
+        bar_kws=bar_kws,
+        colors=colors,
+        highlighted=frozenset(highlighted),
+    )
+    dpi = float(mpl.rcParams["figure.dpi"])
+    contents = [_content(res, opts, panel=str(key)) for key, res in results.items()]
+    layouts = [_layout(c, opts, width, dpi) for c in contents]
+    margins = (max(lay.margins[0] for lay in layouts), max(lay.margins[1] for lay in layouts))
+    layouts = [_layout(c, opts, width, dpi, min_margins=margins) for c in contents]
+
+    pad = LayoutParams().pad
+    header = None
+    if figure_title:
+        measure = _TextMeasure(_role_props(opts, width), dpi)
+        lines, _ = wrap_text(figure_title, width - 2 * pad, lambda s: measure(s, "title")[0])
+        header = "\n".join(lines)
+    top = 0.0 if header is None else measure(header, "title")[1] + 2 * pad
+    total = top + sum(lay.height for lay in layouts)
+    fig = _new_figure(width, total)
+    y = top
+    for content, layout in zip(contents, layouts, strict=True):
+        bottom = (total - y - layout.height) / total
+        ax = fig.add_axes((0.0, bottom, 1.0, layout.height / total))
+        _draw(ax, layout, content, opts, width)
+        y += layout.height
+    if header is not None:
+        props = _role_props(opts, width)["title"]
+        fig.text(
+            0.5, 1.0 - pad / total, header, ha="center", va="top", gid="cd-figure-title", **props
+        )
+    return fig
+
+
+cd_diagram.__doc__ = cd_diagram.__doc__ % DOCS if cd_diagram.__doc__ else None
+cd_diagrams.__doc__ = cd_diagrams.__doc__ % DOCS if cd_diagrams.__doc__ else None

@@ -1,0 +1,729 @@
+"""Geometry of the critical difference diagram (pure: no matplotlib).
+
+Everything is computed in inches, in a coordinate system whose origin is the
+top-left corner of the drawing area, with x growing to the right and y growing
+*downwards*. The renderer (:mod:`cdplot.plotting._cd`) maps this system 1:1 onto
+an Axes with an inverted y-axis, so one data unit is one inch on paper.
+
+Text sizes depend on fonts, which only the renderer knows; the layout asks for
+them through a ``measure(text, role) -> (width, height)`` callback (inches).
+Tests pass a simple fake measure and check the geometry with numbers.
+
+The figure, top to bottom (Demšar 2006, Figure 1):
+
+- an optional title;
+- the critical difference bar with its value, when there is a CD;
+- the rank axis: tick labels, ticks, the axis line spanning ranks 1..k;
+- group bars (rows packed as tightly as possible) or the interval of one CD
+  around the control;
+- one row per algorithm on each side: a line from its average rank down and
+  out to the side, an optional marker, its average rank and its name;
+- footnotes, then legend entries.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "Bar",
+    "CDLayout",
+    "Label",
+    "LayoutParams",
+    "LegendEntry",
+    "TextBlock",
+    "compute_layout",
+    "format_rank",
+    "pack_intervals",
+    "tick_positions",
+    "wrap_text",
+]
+
+#: ``measure(text, role) -> (width, height)`` in inches; ``text`` may hold newlines.
+Measure = Callable[[str, str], tuple[float, float]]
+
+#: Text roles the layout asks the renderer to measure.
+ROLES = ("name", "name_bold", "rank", "tick", "title", "cd", "note")
+
+ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
+#: Characters after which a long name may be broken onto the next line.
+_BREAK_AFTER = r"\s\-_/,;:+.=|)\]"
+_JOIN_TIGHT = "-_/+.=|"
+_TOKEN_RE = re.compile(rf"[^{_BREAK_AFTER}]*[{_BREAK_AFTER}]*")
+#: Candidate label steps for the rank axis, tried in this order.
+_TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+
+LongNames = Literal["wrap", "truncate"]
+LegendKind = Literal["control", "significant", "interval"]
+
+
+@dataclass(frozen=True)
+class LayoutParams:
+    """Distances of the layout, in inches unless a name says otherwise."""
+
+    #: Blank border around the whole drawing.
+    pad: float = 0.05
+    #: Vertical gap between bands (title, CD bar, axis, rows, notes, legend).
+    band_gap: float = 0.07
+    #: Small vertical gap, e.g. between a label and the bar it belongs to.
+    small_gap: float = 0.03
+    #: Horizontal length of each algorithm's line beyond the end of the axis.
+    line_stub: float = 0.1
+    #: Horizontal gap between a line end and its texts, and between the rank and the name.
+    text_gap: float = 0.04
+    #: Horizontal room reserved for a marker at a line end (control mode).
+    marker_space: float = 0.09
+    #: The axis is never shorter than this fraction of the width; names wrap instead.
+    min_axis_fraction: float = 0.25
+    #: A wrapped name uses at most this many lines; the rest is truncated.
+    max_name_lines: int = 3
+    #: Vertical gap between the label blocks of consecutive rows.
+    row_gap: float = 0.02
+    #: Length of the ticks at labelled ranks (minor ticks are half as long).
+    tick_length: float = 0.05
+    #: Gap between the top of the ticks and the tick labels.
+    tick_label_gap: float = 0.015
+    #: Minimum horizontal gap between two tick labels.
+    tick_label_spacing: float = 0.06
+    #: Unlabelled integer ticks are drawn only if at least this far apart.
+    min_minor_tick_spacing: float = 0.03
+    #: Half-height of the end caps of the CD bar and of the CD interval.
+    cap_half_height: float = 0.025
+    #: Distance from the axis to the first row of bars.
+    bar_offset: float = 0.07
+    #: Distance between two rows of bars.
+    bar_pitch: float = 0.06
+    #: Bars extend this far beyond the ranks of their outermost members.
+    bar_overhang: float = 0.025
+    #: Two bars share a row only if at least this far apart.
+    bar_min_gap: float = 0.08
+    #: Distance between the last row of bars and the first row of names.
+    rows_offset: float = 0.08
+    #: Width reserved for a legend handle, and the gap between handle and text.
+    legend_handle_width: float = 0.2
+    legend_handle_gap: float = 0.05
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """A text to draw: ``(x, y)`` is its anchor, with alignments as in matplotlib."""
+
+    text: str
+    x: float
+    y: float
+    ha: str
+    va: str
+    width: float
+    height: float
+    role: str
+
+    @property
+    def bbox(self) -> tuple[float, float, float, float]:
+        """``(x0, y0, x1, y1)`` of the text in layout inches (y downwards)."""
+        x0 = {"left": self.x, "right": self.x - self.width}.get(self.ha, self.x - self.width / 2)
+        y0 = {"top": self.y, "bottom": self.y - self.height}.get(self.va, self.y - self.height / 2)
+        return (x0, y0, x0 + self.width, y0 + self.height)
+
+
+@dataclass(frozen=True)
+class Label:
+    """One algorithm: its line, its rank text and its name."""
+
+    algorithm: str
+    rank: float
+    side: Literal["left", "right"]
+    #: Row on its side, 0 at the top.
+    row: int
+    #: x of the average rank on the axis.
+    x_rank: float
+    #: y of the horizontal segment (the vertical centre of the texts).
+    y: float
+    #: x where the horizontal segment ends (and the marker sits).
+    x_end: float
+    rank_text: TextBlock
+    name_text: TextBlock
+    #: Number of the footnote giving the full name, if the name was truncated.
+    footnote: int | None = None
+
+
+@dataclass(frozen=True)
+class Bar:
+    """A thick horizontal bar joining algorithms (a group), or the CD interval."""
+
+    members: tuple[str, ...]
+    x0: float
+    x1: float
+    y: float
+    row: int
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """A legend row: a handle of the given kind at ``x_handle`` and a text."""
+
+    kind: str
+    x_handle: float
+    y: float
+    text: TextBlock
+
+
+@dataclass(frozen=True)
+class CDLayout:
+    """Positions of everything in a critical difference diagram (inches, y downwards)."""
+
+    width: float
+    height: float
+    #: x of the axis ends (left, right) and y of the axis line.
+    x_axis: tuple[float, float]
+    y_axis: float
+    #: Whether rank 1 (best) is at the left end of the axis.
+    best_left: bool
+    #: x of every tick, and whether each is labelled (major).
+    ticks: tuple[tuple[float, bool], ...]
+    tick_labels: tuple[TextBlock, ...]
+    tick_length: float
+    title: TextBlock | None
+    #: The CD bar above the axis, its end caps' half-height and its label.
+    cd_bar: Bar | None
+    cd_label: TextBlock | None
+    cap_half_height: float
+    #: The interval of one CD on both sides of the control (Demšar's Figure 1b).
+    interval: Bar | None
+    bars: tuple[Bar, ...]
+    labels: tuple[Label, ...]
+    #: Algorithms with a marker at their line end, and which kind.
+    markers: Mapping[str, str]
+    notes: tuple[TextBlock, ...]
+    legend: tuple[LegendEntry, ...]
+    #: Horizontal space used left and right of the axis (for aligning diagrams).
+    margins: tuple[float, float]
+    params: LayoutParams = field(repr=False, default_factory=LayoutParams)
+
+    def rank_to_x(self, rank: float) -> float:
+        """x of an average rank on the axis."""
+        x0, x1 = self.x_axis
+        k = self.k
+        frac = (rank - 1.0) / (k - 1.0)
+        return x0 + frac * (x1 - x0) if self.best_left else x1 - frac * (x1 - x0)
+
+    @property
+    def k(self) -> int:
+        """Number of algorithms."""
+        return len(self.labels)
+
+    def texts(self) -> list[TextBlock]:
+        """Every text of the layout."""
+        out: list[TextBlock] = [t for t in (self.title, self.cd_label) if t is not None]
+        out += self.tick_labels
+        for label in self.labels:
+            out += [label.rank_text, label.name_text]
+        out += self.notes
+        out += [e.text for e in self.legend]
+        return out
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def format_rank(rank: float, fmt: str | Callable[[float], str]) -> str:
+    """Format an average rank with a format string (``"{:.2f}"``) or a callable."""
+    if callable(fmt):
+        return fmt(rank)
+    return fmt.format(rank)
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN_RE.findall(text) if t]
+
+
+def _fit_prefix(text: str, suffix: str, max_width: float, width: Callable[[str], float]) -> str:
+    """Longest prefix of ``text`` such that ``prefix + suffix`` fits (at least one character)."""
+    lo, hi = 1, len(text)
+    while lo < hi:  # binary search for the last length that fits
+        mid = (lo + hi + 1) // 2
+        if width(text[:mid].rstrip() + suffix) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip()
+
+
+def wrap_text(
+    text: str,
+    max_width: float,
+    width: Callable[[str], float],
+    *,
+    max_lines: int | None = None,
+    truncate_suffix: str = "",
+) -> tuple[list[str], bool]:
+    """Break ``text`` into lines no wider than ``max_width``.
+
+    Lines break after spaces and punctuation (``-_/,;:+.=|)]``); a token
+    wider than a line is cut between characters. With ``max_lines``, the text
+    left over is cut and the last line ends with an ellipsis and
+    ``truncate_suffix``.
+
+    Parameters
+    ----------
+    text : str
+        The text to wrap (newlines are treated as spaces).
+    max_width : float
+        Maximum width of a line, in the unit of ``width``.
+    width : callable
+        ``width(s)`` is the width of the single-line string ``s``.
+    max_lines : int, optional
+        Maximum number of lines.
+    truncate_suffix : str
+        Appended after the ellipsis when the text had to be truncated.
+
+    Returns
+    -------
+    lines : list of str
+        The lines, at least one.
+    truncated : bool
+        Whether some of the text was dropped.
+    """
+    text = " ".join(text.split("\n"))
+    lines: list[str] = []
+    current = ""
+    for token in _tokens(text):
+        if width((current + token).rstrip()) <= max_width:
+            current += token
+            continue
+        if current.strip():
+            lines.append(current.rstrip())
+            current = ""
+        token = token.lstrip() if lines else token
+        while width(token.rstrip()) > max_width and len(token.rstrip()) > 1:
+            head = _fit_prefix(token, "", max_width, width)
+            lines.append(head)
+            token = token[len(head) :].lstrip()
+        current = token
+    if current.strip() or not lines:
+        lines.append(current.rstrip())
+    if max_lines is None or len(lines) <= max_lines:
+        return lines, False
+    kept = lines[: max_lines - 1]
+    rest = lines[max_lines - 1]
+    for line in lines[max_lines:]:  # re-join, with a space unless the break was at punctuation
+        rest += ("" if rest[-1] in _JOIN_TIGHT else " ") + line
+    tail = ELLIPSIS + truncate_suffix
+    kept.append(_fit_prefix(rest, tail, max_width, width) + tail)
+    return kept, True
+
+
+def pack_intervals(intervals: Sequence[tuple[float, float]], min_gap: float) -> list[int]:
+    """Assign intervals to rows so that no two on a row are closer than ``min_gap``.
+
+    Greedy interval partitioning in order of left ends, which uses the fewest
+    rows possible (the maximum number of mutually overlapping intervals).
+
+    Parameters
+    ----------
+    intervals : sequence of (float, float)
+        ``(x0, x1)`` with ``x0 <= x1``.
+    min_gap : float
+        Minimum horizontal distance between two intervals on one row.
+
+    Returns
+    -------
+    list of int
+        Row of each interval (0 = first row), in input order.
+    """
+    order = sorted(range(len(intervals)), key=lambda i: (intervals[i][0], intervals[i][1]))
+    row_ends: list[float] = []
+    rows = [0] * len(intervals)
+    for i in order:
+        x0, x1 = intervals[i]
+        for r, end in enumerate(row_ends):
+            if x0 - end >= min_gap:
+                rows[i] = r
+                row_ends[r] = x1
+                break
+        else:
+            rows[i] = len(row_ends)
+            row_ends.append(x1)
+    return rows
+
+
+def tick_positions(
+    k: int, scale: float, label_width: float, spacing: float, min_minor_spacing: float
+) -> tuple[list[int], list[int]]:
+    """Choose the labelled and the unlabelled integer ranks of the axis.
+
+    Parameters
+    ----------
+    k : int
+        Number of algorithms; the axis spans ranks 1..k.
+    scale : float
+        Length of one rank unit on the axis.
+    label_width : float
+        Width of the widest tick label.
+    spacing : float
+        Minimum gap between two tick labels.
+    min_minor_spacing : float
+        Unlabelled ticks at every integer are kept only if at least this far apart.
+
+    Returns
+    -------
+    major : list of int
+        Labelled ranks: 1, k and multiples of the smallest step whose labels do
+        not collide.
+    minor : list of int
+        Unlabelled integer ranks (empty when integers are too dense).
+    """
+    need = label_width + spacing
+    step = next((s for s in _TICK_STEPS if s * scale >= need), k)
+    candidates = sorted({1, k, *range(step, k, step)})
+    major: list[int] = []
+    for r in candidates:
+        if not major or (r - major[-1]) * scale >= need:
+            major.append(r)
+        elif r == k and major[-1] != 1:
+            major[-1] = k
+    if major[-1] != k and (k - major[-1]) * scale >= need:  # pragma: no cover - defensive
+        major.append(k)
+    dense = scale < min_minor_spacing
+    minor = [] if dense else [r for r in range(1, k + 1) if r not in major]
+    return major, minor
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def compute_layout(
+    names: Sequence[str],
+    ranks: Sequence[float],
+    *,
+    width: float,
+    measure: Measure,
+    groups: Sequence[Sequence[str]] = (),
+    critical_difference: float | None = None,
+    control: str | None = None,
+    interval: bool = False,
+    markers: Mapping[str, str] | None = None,
+    reverse: bool = False,
+    title: str | None = None,
+    notes: Sequence[str] = (),
+    legend: Sequence[tuple[str, str]] = (),
+    rank_format: str | Callable[[float], str] = "{:.2f}",
+    cd_format: str = "CD = {:.2f}",
+    bold: Collection[str] = (),
+    long_names: LongNames = "wrap",
+    max_name_width: float | None = None,
+    min_margins: tuple[float, float] = (0.0, 0.0),
+    params: LayoutParams | None = None,
+) -> CDLayout:
+    """Compute the geometry of a critical difference diagram.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Algorithms in average-rank order, best (lowest rank) first.
+    ranks : sequence of float
+        Their average ranks (non-decreasing).
+    width : float
+        Width of the drawing, inches.
+    measure : callable
+        ``measure(text, role)`` returns ``(width, height)`` in inches of
+        ``text`` (which may hold newlines) drawn in the font of ``role``
+        (one of :data:`ROLES`).
+    groups : sequence of sequence of str
+        Groups of algorithms joined by a bar; groups of one are not drawn.
+    critical_difference : float, optional
+        Draw the CD bar above the axis with this length in ranks.
+    control : str, optional
+        The control algorithm; with ``interval=True`` a bar marks one CD on
+        both sides of its average rank.
+    interval : bool
+        Draw the interval around the control (needs both ``control`` and
+        ``critical_difference``).
+    markers : mapping of str to str, optional
+        Algorithms that get a marker at their line end, with the marker kind.
+    reverse : bool
+        If False (default, Demšar) rank 1 is at the right end of the axis.
+    title : str, optional
+        A title, wrapped to the width.
+    notes : sequence of str
+        Footnotes below the names, each wrapped to the width.
+    legend : sequence of (str, str)
+        Legend entries ``(kind, text)`` below the notes.
+    rank_format : str or callable
+        Format of the average ranks printed beside the names.
+    cd_format : str
+        Format of the CD bar's label.
+    bold : collection of str
+        Algorithms whose names are set in bold.
+    long_names : {"wrap", "truncate"}
+        Wrap names wider than the available space onto up to
+        ``params.max_name_lines`` lines, or cut them to one line; cut names get
+        a footnote number and a footnote with the full name.
+    max_name_width : float, optional
+        Maximum width of a name, inches (default: what the width allows).
+    min_margins : (float, float)
+        Minimum horizontal space left and right of the axis, to align the axes
+        of several diagrams.
+    params : LayoutParams, optional
+        Distances.
+
+    Returns
+    -------
+    CDLayout
+        The geometry, in inches with y downwards.
+
+    Raises
+    ------
+    ValueError
+        If names and ranks differ in length, fewer than two algorithms are
+        given, or the width cannot hold the diagram.
+    """
+    p = params or LayoutParams()
+    names = list(names)
+    ranks = [float(r) for r in ranks]
+    k = len(names)
+    if len(ranks) != k:
+        raise ValueError(f"got {k} names but {len(ranks)} average ranks")
+    if k < 2:
+        raise ValueError("a critical difference diagram needs at least two algorithms")
+    if long_names not in ("wrap", "truncate"):
+        raise ValueError(
+            f"{long_names!r} is not a valid value for long_names; "
+            "supported values are 'wrap', 'truncate'"
+        )
+    markers = dict(markers or {})
+    bold = set(bold)
+
+    cache: dict[tuple[str, str], tuple[float, float]] = {}
+
+    def size(text: str, role: str) -> tuple[float, float]:
+        key = (text, role)
+        if key not in cache:
+            cache[key] = measure(text, role)
+        return cache[key]
+
+    def name_role(name: str) -> str:
+        return "name_bold" if name in bold else "name"
+
+    # ---- horizontal: columns beside the axis
+    rank_texts = [format_rank(r, rank_format) for r in ranks]
+    rank_col = max(size(t, "rank")[0] for t in rank_texts)
+    marker_col = p.marker_space if markers else 0.0
+    fixed = p.line_stub + marker_col + p.text_gap + rank_col + p.text_gap + p.pad
+    min_axis = p.min_axis_fraction * width
+    available = (width - min_axis) / 2 - fixed
+    if available <= 0:
+        raise ValueError(f"a width of {width:g} in is too small for this diagram")
+    limit = available if max_name_width is None else min(available, max_name_width)
+
+    footnote_of: dict[str, int] = {}
+    display: dict[str, str] = {}
+    name_size: dict[str, tuple[float, float]] = {}
+    max_lines = 1 if long_names == "truncate" else p.max_name_lines
+    for name in names:
+        role = name_role(name)
+        w, _ = size(name, role)
+        if w <= limit and "\n" not in name:
+            lines, truncated = [name], False
+        else:
+            suffix = f" [{len(footnote_of) + 1}]"
+            lines, truncated = wrap_text(
+                name,
+                limit,
+                lambda s, role=role: size(s, role)[0],
+                max_lines=max_lines,
+                truncate_suffix=suffix,
+            )
+            if truncated:
+                footnote_of[name] = len(footnote_of) + 1
+        display[name] = "\n".join(lines)
+        name_size[name] = size(display[name], role)
+
+    n_best = math.ceil(k / 2)
+    best_side, worst_side = ("left", "right") if reverse else ("right", "left")
+    side_of = {n: (best_side if i < n_best else worst_side) for i, n in enumerate(names)}
+
+    def margin(side: str) -> float:
+        widest = max((name_size[n][0] for n in names if side_of[n] == side), default=0.0)
+        return fixed + widest + (p.text_gap if widest else 0.0)
+
+    margin_left = max(margin("left"), min_margins[0])
+    margin_right = max(margin("right"), min_margins[1])
+    x0, x1 = margin_left, width - margin_right
+    if x1 - x0 <= 0:
+        raise ValueError(f"a width of {width:g} in is too small for these margins")
+    scale = (x1 - x0) / (k - 1)
+
+    def rank_to_x(rank: float) -> float:
+        frac = rank - 1.0
+        return x0 + frac * scale if reverse else x1 - frac * scale
+
+    # ---- vertical, top down
+    y = p.pad
+    title_block = None
+    if title:
+        lines, _ = wrap_text(title, width - 2 * p.pad, lambda s: size(s, "title")[0])
+        text = "\n".join(lines)
+        tw, th = size(text, "title")
+        title_block = TextBlock(text, width / 2, y, "center", "top", tw, th, "title")
+        y += th + p.band_gap
+
+    cd_bar = cd_label = None
+    if critical_difference is not None:
+        label = cd_format.format(critical_difference)
+        lw, lh = size(label, "cd")
+        length = min(critical_difference, k - 1.0) * scale
+        bx0, bx1 = x0, x0 + length
+        centre = (bx0 + bx1) / 2
+        centre = min(max(centre, p.pad + lw / 2), width - p.pad - lw / 2)
+        cd_label = TextBlock(label, centre, y, "center", "top", lw, lh, "cd")
+        y += lh + p.small_gap + p.cap_half_height
+        cd_bar = Bar((), bx0, bx1, y, 0)
+        y += p.cap_half_height + p.band_gap
+
+    tick_w = max(size(str(r), "tick")[0] for r in (1, k))
+    tick_h = size("1", "tick")[1]
+    major, minor = tick_positions(k, scale, tick_w, p.tick_label_spacing, p.min_minor_tick_spacing)
+    y_labels_bottom = y + tick_h
+    y_axis = y_labels_bottom + p.tick_label_gap + p.tick_length
+    tick_labels = []
+    for r in major:
+        w, h = size(str(r), "tick")
+        tick_labels.append(
+            TextBlock(str(r), rank_to_x(r), y_labels_bottom, "center", "bottom", w, h, "tick")
+        )
+    ticks = tuple(
+        sorted([(rank_to_x(r), True) for r in major] + [(rank_to_x(r), False) for r in minor])
+    )
+
+    # bars below the axis
+    rank_of = dict(zip(names, ranks, strict=True))
+    y_bar0 = y_axis + p.bar_offset
+    interval_bar = None
+    n_rows = 0
+    if interval and control is not None and critical_difference is not None:
+        rc = rank_of[control]
+        lo_r = max(1.0, rc - critical_difference)
+        hi_r = min(float(k), rc + critical_difference)
+        ix = sorted((rank_to_x(lo_r), rank_to_x(hi_r)))
+        interval_bar = Bar((control,), ix[0], ix[1], y_bar0, 0)
+        n_rows = 1
+    drawn = [tuple(g) for g in groups if len(g) >= 2]
+    spans = []
+    for g in drawn:
+        xs = [rank_to_x(rank_of[n]) for n in g]
+        spans.append((min(xs) - p.bar_overhang, max(xs) + p.bar_overhang))
+    rows = pack_intervals(spans, p.bar_min_gap)
+    bars = tuple(
+        Bar(g, s[0], s[1], y_bar0 + (n_rows + r) * p.bar_pitch, n_rows + r)
+        for g, s, r in zip(drawn, spans, rows, strict=True)
+    )
+    n_rows += max(rows, default=-1) + 1
+    if n_rows:
+        y_rows = y_bar0 + (n_rows - 1) * p.bar_pitch + p.rows_offset
+    else:
+        y_rows = y_axis + p.rows_offset
+
+    # rows of names: outermost algorithm on top on each side
+    labels: list[Label] = []
+    bottom = y_rows
+    for side in ("left", "right"):
+        members = [n for n in names if side_of[n] == side]
+        if side == worst_side:
+            members = members[::-1]
+        y_top = y_rows
+        for row, name in enumerate(members):
+            nw, nh = name_size[name]
+            rw, rh = size(format_rank(rank_of[name], rank_format), "rank")
+            block = max(nh, rh)
+            yc = y_top + block / 2
+            sign = -1.0 if side == "left" else 1.0
+            edge = x0 if side == "left" else x1
+            x_end = edge + sign * p.line_stub
+            x_rank_text = x_end + sign * (marker_col + p.text_gap)
+            x_name = x_rank_text + sign * (rank_col + p.text_gap)
+            ha = "right" if side == "left" else "left"
+            rank_block = TextBlock(
+                format_rank(rank_of[name], rank_format),
+                x_rank_text,
+                yc,
+                ha,
+                "center",
+                rw,
+                rh,
+                "rank",
+            )
+            name_block = TextBlock(display[name], x_name, yc, ha, "center", nw, nh, name_role(name))
+            labels.append(
+                Label(
+                    name,
+                    rank_of[name],
+                    side,
+                    row,
+                    rank_to_x(rank_of[name]),
+                    yc,
+                    x_end,
+                    rank_block,
+                    name_block,
+                    footnote_of.get(name),
+                )
+            )
+            y_top += block + p.row_gap
+        bottom = max(bottom, y_top - p.row_gap if members else y_top)
+    labels.sort(key=lambda lab: names.index(lab.algorithm))
+    y = bottom + p.band_gap
+
+    # footnotes and legend, left-aligned
+    note_texts = list(notes)
+    note_texts += [f"[{i}] {n}" for n, i in sorted(footnote_of.items(), key=lambda t: t[1])]
+    note_blocks = []
+    for note in note_texts:
+        lines, _ = wrap_text(note, width - 2 * p.pad, lambda s: size(s, "note")[0])
+        text = "\n".join(lines)
+        w, h = size(text, "note")
+        note_blocks.append(TextBlock(text, p.pad, y, "left", "top", w, h, "note"))
+        y += h + p.row_gap
+    legend_entries = []
+    x_text = p.pad + p.legend_handle_width + p.legend_handle_gap
+    for kind, text in legend:
+        lines, _ = wrap_text(text, width - x_text - p.pad, lambda s: size(s, "note")[0])
+        joined = "\n".join(lines)
+        w, h = size(joined, "note")
+        block = TextBlock(joined, x_text, y, "left", "top", w, h, "note")
+        legend_entries.append(
+            LegendEntry(
+                kind, p.pad + p.legend_handle_width / 2, y + size("1", "note")[1] / 2, block
+            )
+        )
+        y += h + p.row_gap
+    if note_blocks or legend_entries:
+        y -= p.row_gap
+    else:
+        y -= p.band_gap
+    height = y + p.pad
+
+    return CDLayout(
+        width=width,
+        height=height,
+        x_axis=(x0, x1),
+        y_axis=y_axis,
+        best_left=reverse,
+        ticks=ticks,
+        tick_labels=tuple(tick_labels),
+        tick_length=p.tick_length,
+        title=title_block,
+        cd_bar=cd_bar,
+        cd_label=cd_label,
+        cap_half_height=p.cap_half_height,
+        interval=interval_bar,
+        bars=bars,
+        labels=tuple(labels),
+        markers=markers,
+        notes=tuple(note_blocks),
+        legend=tuple(legend_entries),
+        margins=(margin_left, margin_right),
+        params=p,
+    )

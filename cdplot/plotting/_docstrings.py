@@ -1,0 +1,44 @@
+"""Parameter descriptions shared by the docstrings of the plotting functions."""
+
+from __future__ import annotations
+
+__all__ = ["DOCS"]
+
+DOCS: dict[str, str] = {
+    "reverse": """reverse : bool
+        If False (default, as in Demšar 2006) the best (lowest) ranks are on
+        the right; True puts them on the left.""",
+    "highlight": """highlight : str, sequence of str or mapping, optional
+        Algorithms to highlight (coloured line, bold coloured name). A mapping
+        gives their colours; otherwise they take the palette's colours in
+        order.""",
+    "palette": """palette : str, sequence or mapping, optional
+        Colour every algorithm: ``"okabe-ito"`` (alias ``"colorblind"``, the
+        colourblind-safe default palette), a sequence of colours (cycled over
+        the algorithms in input order) or a mapping algorithm -> colour.
+        Default: black, as in Demšar's figures.""",
+    "group_colors": """group_colors : bool or sequence of colours
+        Colour the group bars: True takes the colourblind-safe palette, a
+        sequence gives the colours (cycled). Default: black bars.""",
+    "rank_format": """rank_format : str or callable
+        Format of the average ranks printed beside the names: a format string
+        (default ``"{:.2f}"``) or a function of the rank returning a string.""",
+    "long_names": """long_names : {"wrap", "truncate"}
+        What to do with names wider than the space beside the axis: wrap them
+        onto up to three lines (default), or cut them to one line ending in
+        an ellipsis and a footnote number, with the full names in footnotes.""",
+    "max_name_width": """max_name_width : float, optional
+        Maximum width of a name in inches (default: what the width allows
+        while keeping the axis at least 30% of the width).""",
+    "fontsize": """fontsize : float, optional
+        Font size of the names in points (default 8 below 5 inches of width,
+        else 9); ranks, ticks and footnotes are set a little smaller.""",
+    "kws": """text_kws : dict, optional
+        Properties of the name texts (:class:`matplotlib.text.Text`), e.g.
+        ``fontfamily`` or ``fontsize``.
+    line_kws : dict, optional
+        Properties of the algorithms' lines (:class:`matplotlib.lines.Line2D`).
+    bar_kws : dict, optional
+        Properties of the group bars and of the CD interval
+        (:class:`matplotlib.lines.Line2D`), e.g. ``lw`` or ``color``.""",
+}

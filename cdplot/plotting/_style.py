@@ -1,0 +1,128 @@
+"""Colours, font sizes and save settings shared by cdplot's figures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "OKABE_ITO",
+    "SAVE_RC",
+    "default_fontsize",
+    "resolve_colors",
+]
+
+#: The Okabe & Ito (2008) colourblind-safe palette, in the order cdplot uses it.
+#: Yellow (#F0E442) is left out: it is unreadable as text on white.
+OKABE_ITO: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+)
+#: Names accepted for the palette above.
+PALETTE_NAMES = ("okabe-ito", "colorblind")
+
+#: Colour of lines, bars and texts that are not highlighted.
+INK = "black"
+#: Colour of the average ranks printed beside the names.
+RANK_INK = "0.3"
+#: Marker colour of algorithms significantly different from the control.
+SIGNIFICANT_COLOR = OKABE_ITO[1]
+
+#: Width (inches) from which a figure counts as double-column.
+DOUBLE_COLUMN_WIDTH = 5.0
+#: Base font sizes (points) for single- and double-column figures.
+SINGLE_COLUMN_FONTSIZE = 8.0
+DOUBLE_COLUMN_FONTSIZE = 9.0
+
+#: Settings applied when a figure made by cdplot is saved: TrueType fonts
+#: embedded in PDF and PostScript (not Type 3), so that text stays searchable
+#: and editable and journals' font checks pass.
+SAVE_RC: dict[str, Any] = {"pdf.fonttype": 42, "ps.fonttype": 42}
+
+
+def default_fontsize(width: float) -> float:
+    """Base font size (points) for a figure ``width`` inches wide."""
+    return DOUBLE_COLUMN_FONTSIZE if width >= DOUBLE_COLUMN_WIDTH else SINGLE_COLUMN_FONTSIZE
+
+
+def palette_colors(palette: str | Sequence[Any] | None) -> list[Any]:
+    """Colours of a palette given by name (``"okabe-ito"``) or as a sequence."""
+    if palette is None or (isinstance(palette, str) and palette.lower() in PALETTE_NAMES):
+        return list(OKABE_ITO)
+    if isinstance(palette, str):
+        raise ValueError(
+            f"{palette!r} is not a valid value for palette; supported values are "
+            + ", ".join(repr(n) for n in PALETTE_NAMES)
+            + ", a sequence of colours or a mapping of algorithm to colour"
+        )
+    colors = list(palette)
+    if not colors:
+        raise ValueError("palette must hold at least one colour")
+    return colors
+
+
+def _check_names(what: str, names: Iterable[str], valid: Sequence[str]) -> None:
+    unknown = [n for n in names if n not in valid]
+    if unknown:
+        raise ValueError(
+            f"{unknown[0]!r} is not a valid value for {what}; supported values are "
+            + ", ".join(repr(v) for v in valid)
+        )
+
+
+def resolve_colors(
+    algorithms: Sequence[str],
+    *,
+    palette: str | Sequence[Any] | Mapping[str, Any] | None = None,
+    highlight: str | Sequence[str] | Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], set[str]]:
+    """Colour of each algorithm and the set of highlighted ones.
+
+    Parameters
+    ----------
+    algorithms : sequence of str
+        All algorithms, in a fixed order (colours are assigned in this order,
+        so the same algorithm gets the same colour in every diagram).
+    palette : str, sequence or mapping, optional
+        None: no colours except for highlighted algorithms. A palette name or
+        a sequence of colours: every algorithm gets one, cycling. A mapping:
+        the given algorithms get the given colours.
+    highlight : str, sequence of str or mapping, optional
+        Algorithms to highlight; a mapping also gives their colours.
+        Highlighted algorithms without a colour take the palette's colours in
+        order.
+
+    Returns
+    -------
+    colors : dict
+        Colour of each coloured algorithm.
+    highlighted : set of str
+        The highlighted algorithms.
+    """
+    algorithms = list(algorithms)
+    colors: dict[str, Any] = {}
+    if isinstance(palette, Mapping):
+        _check_names("palette", palette, algorithms)
+        colors.update(palette)
+    elif palette is not None:
+        cycle = palette_colors(palette)
+        colors.update({a: cycle[i % len(cycle)] for i, a in enumerate(algorithms)})
+
+    if highlight is None:
+        return colors, set()
+    if isinstance(highlight, str):
+        highlight = [highlight]
+    if isinstance(highlight, Mapping):
+        _check_names("highlight", highlight, algorithms)
+        colors.update(highlight)
+        return colors, set(highlight)
+    names = list(highlight)
+    _check_names("highlight", names, algorithms)
+    cycle = palette_colors(None if palette is None or isinstance(palette, Mapping) else palette)
+    for i, name in enumerate(n for n in names if n not in colors):
+        colors[name] = cycle[i % len(cycle)]
+    return colors, set(names)

@@ -1,0 +1,201 @@
+"""Adjusted p-values (APVs): one registry of correction procedures, canonical names + aliases.
+
+Every procedure maps raw p-values to adjusted p-values with ``raw <= APV <= 1``; a
+hypothesis is rejected at level alpha when its APV is at most alpha. Formulas follow
+García & Herrera (2008) §3 and García, Fernández, Luengo & Herrera (2010) (Finner, Li);
+Hommel's procedure follows R's ``p.adjust``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .._errors import CdplotInputError
+
+__all__ = [
+    "ALL_PAIRS_CORRECTIONS",
+    "CONTROL_CORRECTIONS",
+    "adjust_all_pairs",
+    "adjust_control",
+    "resolve_correction",
+]
+
+
+def _sorted(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(p, kind="stable")
+    return order, p[order]
+
+
+def _unsort(order: np.ndarray, values: np.ndarray) -> np.ndarray:
+    out = np.empty_like(values)
+    out[order] = values
+    return out
+
+
+def _none(p: np.ndarray) -> np.ndarray:
+    return p.copy()
+
+
+def _bonferroni(p: np.ndarray) -> np.ndarray:
+    return np.minimum(1.0, p.size * p)
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm (1979) step-down: ``APV_(i) = min(1, max_{j<=i} (m - j + 1) p_(j))``."""
+    m = p.size
+    order, ps = _sorted(p)
+    apv = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * ps))
+    return _unsort(order, apv)
+
+
+def _hochberg(p: np.ndarray) -> np.ndarray:
+    """Hochberg (1988) step-up: ``APV_(i) = min_{j>=i} min(1, (m - j + 1) p_(j))``."""
+    m = p.size
+    order, ps = _sorted(p)
+    apv = np.minimum.accumulate(((m - np.arange(m)) * ps)[::-1])[::-1]
+    return _unsort(order, np.minimum(1.0, apv))
+
+
+def _hommel(p: np.ndarray) -> np.ndarray:
+    """Hommel (1988), computed as R's ``p.adjust(p, "hommel")``.
+
+    For m = 2 it coincides with Hochberg's procedure (R switches to it too).
+    """
+    m = p.size
+    if m == 1:
+        return p.copy()
+    if m == 2:
+        return _hochberg(p)
+    order, ps = _sorted(p)
+    idx = np.arange(1, m + 1)
+    q = np.full(m, np.min(m * ps / idx))
+    pa = q.copy()
+    for size in range(m - 1, 1, -1):
+        head = m - size + 1  # hypotheses 1..head handled by the "m * p" branch
+        tail = ps[head:]
+        q1 = np.min(size * tail / np.arange(2, size + 1))
+        q[:head] = np.minimum(size * ps[:head], q1)
+        q[head:] = q[head - 1]
+        pa = np.maximum(pa, q)
+    apv = np.minimum(1.0, np.maximum(pa, ps))
+    return _unsort(order, apv)
+
+
+def _finner(p: np.ndarray) -> np.ndarray:
+    """Finner (1993) step-down: ``APV_(i) = max_{j<=i} 1 - (1 - p_(j))^(m / j)``.
+
+    Computed as ``-expm1((m / j) log1p(-p))`` so that tiny p-values keep their digits.
+    """
+    m = p.size
+    order, ps = _sorted(p)
+    with np.errstate(divide="ignore"):
+        raw = -np.expm1((m / np.arange(1, m + 1)) * np.log1p(-ps))
+    apv = np.minimum(1.0, np.maximum.accumulate(raw))
+    return _unsort(order, np.maximum(apv, ps))
+
+
+def _li(p: np.ndarray) -> np.ndarray:
+    """Li (2008): ``APV_i = p_i / (p_i + 1 - p_max)``; the largest p is its own APV."""
+    pmax = np.max(p)
+    denom = p + (1.0 - pmax)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        apv = np.where(denom > 0, p / denom, 0.0)
+    return np.minimum(1.0, np.maximum(apv, p))
+
+
+def _shaffer(p: np.ndarray, k: int) -> np.ndarray:
+    """Shaffer's static procedure: ``APV_(i) = min(1, max_{j<=i} t_j p_(j))``.
+
+    ``t_j`` is the largest number of hypotheses that can be true once j - 1 are
+    rejected, from the S(k) recursion (García & Herrera 2008 §2.1).
+    """
+    from ._exhaustive import shaffer_multipliers
+
+    order, ps = _sorted(p)
+    t = np.asarray(shaffer_multipliers(k), dtype=float)
+    apv = np.minimum(1.0, np.maximum.accumulate(t * ps))
+    return _unsort(order, apv)
+
+
+def _bergmann_hommel(p: np.ndarray, k: int) -> np.ndarray:
+    from ._exhaustive import bergmann_hommel
+
+    i, j = np.triu_indices(k, 1)
+    mat = np.full((k, k), np.nan)
+    mat[i, j] = p
+    mat[j, i] = p
+    return np.asarray(bergmann_hommel(mat))[i, j]
+
+
+_Simple = Callable[[np.ndarray], np.ndarray]
+
+#: canonical name -> procedure on the m = k(k-1)/2 pairwise p-values (upper-triangle order)
+ALL_PAIRS_CORRECTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
+    "none": lambda p, k: _none(p),
+    "bonferroni": lambda p, k: _bonferroni(p),
+    "holm": lambda p, k: _holm(p),
+    "hochberg": lambda p, k: _hochberg(p),
+    "hommel": lambda p, k: _hommel(p),
+    "finner": lambda p, k: _finner(p),
+    "shaffer": _shaffer,
+    "bergmann-hommel": _bergmann_hommel,
+}
+
+#: canonical name -> procedure on the k - 1 p-values against a control
+CONTROL_CORRECTIONS: dict[str, _Simple] = {
+    "none": _none,
+    "bonferroni-dunn": _bonferroni,
+    "holm": _holm,
+    "hochberg": _hochberg,
+    "hommel": _hommel,
+    "finner": _finner,
+    "li": _li,
+}
+
+_ALIASES = {
+    "bergmann": "bergmann-hommel",
+    "bh": "bergmann-hommel",
+    "shaffer-static": "shaffer",
+    "dunn": "bonferroni-dunn",
+}
+
+
+def resolve_correction(name: str, *, control: bool) -> str:
+    """Canonical correction name, or a :class:`CdplotInputError` listing the valid ones.
+
+    Names are case-insensitive; ``_`` and spaces count as ``-``. In control mode
+    ``"bonferroni"`` means Bonferroni-Dunn.
+    """
+    if not isinstance(name, str):
+        raise CdplotInputError(f"correction must be a string, got {type(name).__name__}.")
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = _ALIASES.get(key, key)
+    table = CONTROL_CORRECTIONS if control else ALL_PAIRS_CORRECTIONS
+    if control and key == "bonferroni":
+        key = "bonferroni-dunn"
+    if key not in table:
+        mode = "comparisons with a control" if control else "all-pairs comparisons"
+        hint = ""
+        if control and key in ALL_PAIRS_CORRECTIONS:
+            hint = f" ({name!r} applies to all-pairs comparisons; drop control= to use it)"
+        elif not control and key in CONTROL_CORRECTIONS:
+            hint = f" ({name!r} applies to comparisons with a control; pass control=)"
+        raise CdplotInputError(
+            f"{name!r} is not a valid value for correction in {mode}{hint}; supported "
+            f"values are {', '.join(repr(c) for c in table)}."
+        )
+    return key
+
+
+def adjust_all_pairs(pvalues: np.ndarray, k: int, correction: str) -> np.ndarray:
+    """APVs for the k(k-1)/2 pairwise p-values given in upper-triangle (``np.triu_indices``) order."""
+    p = np.asarray(pvalues, dtype=float)
+    return ALL_PAIRS_CORRECTIONS[resolve_correction(correction, control=False)](p, k)
+
+
+def adjust_control(pvalues: np.ndarray, correction: str) -> np.ndarray:
+    """APVs for the k - 1 p-values of comparisons against a control."""
+    p = np.asarray(pvalues, dtype=float)
+    return CONTROL_CORRECTIONS[resolve_correction(correction, control=True)](p)

@@ -1,0 +1,182 @@
+"""Result objects returned by the statistics layer (frozen dataclasses, no plotting)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+__all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult"]
+
+
+@dataclass(frozen=True)
+class OmnibusResult:
+    """Result of an omnibus test (Friedman chi-square or Iman-Davenport F).
+
+    Unpacks as ``(statistic, pvalue)`` for parity with :mod:`scipy.stats`.
+
+    Attributes
+    ----------
+    statistic : float
+        The test statistic.
+    pvalue : float
+        The p-value (upper tail of the reference distribution).
+    df : float or tuple of float
+        Degrees of freedom: ``k - 1`` for Friedman's chi-square, the pair
+        ``(k - 1, (k - 1)(N - 1))`` for the Iman-Davenport F.
+    name : str
+        Name of the test.
+    """
+
+    statistic: float
+    pvalue: float
+    df: float | tuple[float, float]
+    name: str = ""
+
+    def __iter__(self):
+        return iter((self.statistic, self.pvalue))
+
+
+@dataclass(frozen=True)
+class PairwiseResult:
+    """Raw pairwise test results over all pairs of algorithms.
+
+    Attributes
+    ----------
+    statistic : numpy.ndarray
+        k x k matrix of test statistics (NaN diagonal). For ``"wilcoxon"``
+        entry ``[i, j]`` is the signed-rank sum of the positive differences
+        ``x_i - x_j`` (R's ``V``); for ``"sign"`` it is the number of wins of
+        ``i`` over ``j`` (ties split as configured); for ``"mean-ranks"`` and
+        ``"nemenyi"`` it is ``|R_i - R_j| / SE`` (symmetric).
+    pvalue : numpy.ndarray
+        k x k symmetric matrix of two-sided p-values, NaN diagonal.
+    """
+
+    statistic: np.ndarray
+    pvalue: np.ndarray
+
+
+@dataclass(frozen=True)
+class ComparisonResult:
+    """Everything :func:`cdplot.compare` found out about k algorithms on N datasets.
+
+    Plots and reports read from this object only; they never recompute statistics.
+
+    Attributes
+    ----------
+    algorithms : list of str
+        Algorithm names in input order.
+    datasets : list of str
+        Dataset names in input order (after dropping incomplete ones, if asked).
+    scores : pandas.DataFrame
+        The N x k score table that was analysed (datasets x algorithms).
+    ranks : pandas.DataFrame
+        N x k per-dataset ranks (1 = best, ties get the average rank).
+    average_ranks : pandas.Series
+        Average rank of each algorithm, sorted best (lowest) first; equal
+        average ranks keep input order.
+    friedman : OmnibusResult
+        Friedman chi-square with ``k - 1`` degrees of freedom.
+    iman_davenport : OmnibusResult
+        Iman-Davenport F with degrees of freedom ``(k - 1, (k - 1)(N - 1))``.
+    test : str
+        Canonical name of the pairwise test.
+    correction : str
+        Canonical name of the p-value adjustment applied (``"nemenyi"`` for
+        the Nemenyi test's own single-step adjustment).
+    alpha : float
+        Significance level.
+    control : str or None
+        The control algorithm in comparisons against a control, else None.
+    higher_is_better : bool
+        Whether higher scores were ranked as better.
+    statistics : pandas.DataFrame
+        k x k matrix of pairwise test statistics (see :class:`PairwiseResult`).
+    pvalues : pandas.DataFrame
+        k x k matrix of raw two-sided p-values, NaN diagonal, input order.
+    adjusted_pvalues : pandas.DataFrame or pandas.Series
+        Adjusted p-values (APVs): k x k (all pairs) or, with a control, a
+        Series over the k - 1 other algorithms.
+    significant : pandas.DataFrame or pandas.Series
+        ``adjusted_pvalues <= alpha`` with the same shape (False on the diagonal).
+    groups : tuple of tuple of str
+        Maximal groups of algorithms, consecutive in average-rank order, with
+        no significantly different pair inside; best group first. An algorithm
+        that differs from both neighbours is a group of its own (a diagram
+        draws bars only for groups of two or more). Empty in control mode
+        (pairs not involving the control are not tested).
+    uncovered_pairs : tuple of tuple of str
+        Non-significant pairs that no group covers (non-significance is not
+        transitive); each pair is ordered best first.
+    critical_difference : float or None
+        The critical difference in average rank for ``test="nemenyi"`` and for
+        the Bonferroni-Dunn comparison with a control on the mean-ranks test;
+        otherwise None.
+    test_options : dict
+        Options passed to the pairwise test (e.g. ``zero_method``).
+    """
+
+    algorithms: list[str]
+    datasets: list[str]
+    scores: pd.DataFrame = field(repr=False)
+    ranks: pd.DataFrame = field(repr=False)
+    average_ranks: pd.Series
+    friedman: OmnibusResult
+    iman_davenport: OmnibusResult
+    test: str
+    correction: str
+    alpha: float
+    control: str | None
+    higher_is_better: bool
+    statistics: pd.DataFrame = field(repr=False)
+    pvalues: pd.DataFrame = field(repr=False)
+    adjusted_pvalues: pd.DataFrame | pd.Series = field(repr=False)
+    significant: pd.DataFrame | pd.Series = field(repr=False)
+    groups: tuple[tuple[str, ...], ...]
+    uncovered_pairs: tuple[tuple[str, str], ...]
+    critical_difference: float | None
+    test_options: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def n_algorithms(self) -> int:
+        """Number of algorithms k."""
+        return len(self.algorithms)
+
+    @property
+    def n_datasets(self) -> int:
+        """Number of datasets N."""
+        return len(self.datasets)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table of the pairwise comparisons.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per tested pair with columns ``algorithm_1``,
+            ``algorithm_2``, ``statistic``, ``pvalue``, ``adjusted_pvalue`` and
+            ``significant``, sorted by raw p-value. All pairs, or the k - 1
+            pairs (control, other) in control mode. For asymmetric statistics
+            (Wilcoxon, sign test) ``statistic`` is that of ``algorithm_1``
+            against ``algorithm_2``; ``algorithm_1`` is the better-ranked one.
+        """
+        from ._frames import pairwise_frame
+
+        return pairwise_frame(self)
+
+    def plot(self, **kwargs: Any) -> Axes:
+        """Draw the critical difference diagram; shortcut for :func:`cdplot.cd_diagram`."""
+        from ..plotting import cd_diagram
+
+        return cd_diagram(self, **kwargs)
+
+    def __str__(self) -> str:
+        from ..report import result_text
+
+        return result_text(self)
