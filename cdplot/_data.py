@@ -114,13 +114,16 @@ def parse_scores(
 
     Parameters
     ----------
-    data : DataFrame, numpy.ndarray, str or os.PathLike
+    data : DataFrame, numpy.ndarray, str, os.PathLike or file object
         Wide DataFrame (rows = datasets, columns = algorithms), long DataFrame
         (with ``dataset``, ``algorithm`` and ``score`` naming its columns),
-        2-D array (rows = datasets) or the path of a CSV/TSV file in either form.
+        2-D array (rows = datasets), or the path of a CSV/TSV file (or an open
+        text file) in either form.
     dataset, algorithm, score : str, optional
-        Column names of a long table. A long table whose columns are called
-        ``dataset``, ``algorithm`` and ``score`` is detected without them. For a
+        Column names of a long table. A long table is detected without them
+        when its columns are called ``dataset``, ``algorithm`` and ``score``, or
+        when it has exactly three columns, the first two holding names (the
+        second repeating) and the last numbers. For a
         2-D array, ``algorithm`` and ``dataset`` may instead be sequences of
         names (default ``A1..Ak`` and ``D1..DN``).
     missing : {"raise", "drop"}
@@ -143,8 +146,14 @@ def parse_scores(
             f"{missing!r} is not a valid value for missing; supported values are "
             f"{', '.join(repr(m) for m in MISSING_OPTIONS)}."
         )
-    if isinstance(data, (str, os.PathLike)):
-        data = read_table(data)
+    if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
+        if hasattr(data, "read"):
+            text = data.read()
+            if isinstance(text, bytes):
+                text = text.decode("utf-8-sig")
+            data = _parse_text(text, str(getattr(data, "name", "<stream>")))
+        else:
+            data = read_table(data)
         long_cols = _long_columns(data, dataset, algorithm, score)
         if long_cols is None:
             data = _wide_from_file(data)
@@ -190,7 +199,22 @@ def _long_columns(
     lowered = {str(c).strip().lower(): c for c in frame.columns}
     if all(name in lowered for name in LONG_COLUMNS) and len(frame.columns) == 3:
         return tuple(lowered[name] for name in LONG_COLUMNS)  # type: ignore[return-value]
+    if frame.shape[1] == 3 and not isinstance(frame.index, pd.MultiIndex):
+        # unambiguous long table: two name columns (the second repeating), then the scores
+        first, second, third = (frame.iloc[:, j] for j in range(3))
+        names_like = not _mostly_numeric(first) and not _mostly_numeric(second)
+        if names_like and _mostly_numeric(third) and second.nunique() < len(second):
+            return tuple(frame.columns)  # type: ignore[return-value]
     return None
+
+
+def _mostly_numeric(col: pd.Series) -> bool:
+    if pd.api.types.is_bool_dtype(col):
+        return False
+    if pd.api.types.is_numeric_dtype(col):
+        return True
+    converted = pd.to_numeric(col, errors="coerce")
+    return bool(converted.notna().sum() > col.notna().sum() / 2)
 
 
 def _wide_from_file(frame: pd.DataFrame) -> pd.DataFrame:

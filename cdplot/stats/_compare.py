@@ -90,11 +90,12 @@ def compare(
 
     Parameters
     ----------
-    data : DataFrame, numpy.ndarray, str or os.PathLike
+    data : DataFrame, numpy.ndarray, str, os.PathLike or file object
         The scores: a wide DataFrame (rows = datasets, columns = algorithms,
         index = dataset names), a long DataFrame (see ``dataset``,
-        ``algorithm``, ``score``), a 2-D array (rows = datasets) or the path of
-        a CSV/TSV file in either form.
+        ``algorithm``, ``score``), a 2-D array (rows = datasets) or a CSV/TSV
+        file (path or open text file) in either form. In a wide file the first
+        column holds the dataset names.
     dataset, algorithm, score : str, optional
         Column names of a long table (detected automatically when its three
         columns are called ``dataset``, ``algorithm`` and ``score``). For a

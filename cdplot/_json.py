@@ -1,0 +1,161 @@
+"""JSON serialisation of a ComparisonResult (for pipelines); round-trips exactly."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._errors import CdplotInputError
+from ._version import __version__
+from .stats._results import ComparisonResult, OmnibusResult
+
+__all__ = ["result_from_json", "result_to_json"]
+
+FORMAT = "cdplot-comparison"
+FORMAT_VERSION = 1
+
+
+def _num(x: Any) -> Any:
+    """A JSON-safe number: NaN -> null, +-inf -> "inf"/"-inf" (JSON has neither)."""
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    x = float(x)
+    if math.isnan(x):
+        return None
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _unnum(x: Any) -> float:
+    if x is None:
+        return math.nan
+    if isinstance(x, str):
+        return float(x)
+    return float(x)
+
+
+def _matrix(frame: pd.DataFrame) -> list[list[Any]]:
+    return [[_num(v) for v in row] for row in frame.to_numpy()]
+
+
+def _omnibus(o: OmnibusResult) -> dict[str, Any]:
+    df = [_num(d) for d in o.df] if isinstance(o.df, tuple) else _num(o.df)
+    return {"name": o.name, "statistic": _num(o.statistic), "pvalue": _num(o.pvalue), "df": df}
+
+
+def result_to_json(result: ComparisonResult, *, indent: int | None = 2) -> str:
+    """Serialise a result: settings, scores, ranks, omnibus tests, p-values, APVs, groups."""
+    control_mode = result.control is not None
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "cdplot_version": __version__,
+        "settings": {
+            "test": result.test,
+            "correction": result.correction,
+            "alpha": result.alpha,
+            "control": result.control,
+            "higher_is_better": result.higher_is_better,
+            "test_options": result.test_options,
+        },
+        "algorithms": list(result.algorithms),
+        "datasets": list(result.datasets),
+        "scores": _matrix(result.scores),
+        "ranks": _matrix(result.ranks),
+        "average_ranks": {k: _num(v) for k, v in result.average_ranks.items()},
+        "friedman": _omnibus(result.friedman),
+        "iman_davenport": _omnibus(result.iman_davenport),
+        "statistics": _matrix(result.statistics),
+        "pvalues": _matrix(result.pvalues),
+        "adjusted_pvalues": (
+            {k: _num(v) for k, v in result.adjusted_pvalues.items()}
+            if control_mode
+            else _matrix(result.adjusted_pvalues)
+        ),
+        "significant": (
+            {k: bool(v) for k, v in result.significant.items()}
+            if control_mode
+            else result.significant.to_numpy().astype(bool).tolist()
+        ),
+        "groups": [list(g) for g in result.groups],
+        "uncovered_pairs": [list(p) for p in result.uncovered_pairs],
+        "critical_difference": (
+            None if result.critical_difference is None else _num(result.critical_difference)
+        ),
+    }
+    return json.dumps(doc, indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def _omnibus_back(d: dict[str, Any]) -> OmnibusResult:
+    df = tuple(_unnum(x) for x in d["df"]) if isinstance(d["df"], list) else _unnum(d["df"])
+    return OmnibusResult(_unnum(d["statistic"]), _unnum(d["pvalue"]), df, d.get("name", ""))
+
+
+def result_from_json(text: str) -> ComparisonResult:
+    """Rebuild a :class:`ComparisonResult` from :func:`result_to_json`'s output."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CdplotInputError(f"not a cdplot JSON result: {exc}.") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise CdplotInputError("not a cdplot JSON result (missing 'format': 'cdplot-comparison').")
+    algs = pd.Index(doc["algorithms"], dtype=object, name="algorithm")
+    plain = pd.Index(doc["algorithms"], dtype=object)
+    dsets = pd.Index(doc["datasets"], dtype=object, name="dataset")
+
+    def mat(key: str, index: pd.Index, columns: pd.Index, dtype: Any = float) -> pd.DataFrame:
+        values = np.array([[_unnum(v) for v in row] for row in doc[key]], dtype=float)
+        return pd.DataFrame(values.astype(dtype), index=index, columns=columns)
+
+    settings = doc["settings"]
+    control = settings["control"]
+    if control is None:
+        adjusted: pd.DataFrame | pd.Series = mat("adjusted_pvalues", plain, plain)
+        significant: pd.DataFrame | pd.Series = pd.DataFrame(
+            np.array(doc["significant"], dtype=bool), index=plain, columns=plain
+        )
+    else:
+        others = pd.Index(list(doc["adjusted_pvalues"]), dtype=object, name="algorithm")
+        adjusted = pd.Series(
+            [_unnum(v) for v in doc["adjusted_pvalues"].values()],
+            index=others,
+            name=f"APV vs {control}",
+        )
+        significant = pd.Series(
+            [bool(v) for v in doc["significant"].values()],
+            index=others,
+            name=f"significant vs {control}",
+        )
+    avg = pd.Series(
+        [_unnum(v) for v in doc["average_ranks"].values()],
+        index=pd.Index(list(doc["average_ranks"]), dtype=object, name="algorithm"),
+        name="average rank",
+    )
+    cd = doc["critical_difference"]
+    return ComparisonResult(
+        algorithms=list(doc["algorithms"]),
+        datasets=list(doc["datasets"]),
+        scores=mat("scores", dsets, algs),
+        ranks=mat("ranks", dsets, algs),
+        average_ranks=avg,
+        friedman=_omnibus_back(doc["friedman"]),
+        iman_davenport=_omnibus_back(doc["iman_davenport"]),
+        test=settings["test"],
+        correction=settings["correction"],
+        alpha=float(settings["alpha"]),
+        control=control,
+        higher_is_better=bool(settings["higher_is_better"]),
+        statistics=mat("statistics", plain, plain),
+        pvalues=mat("pvalues", plain, plain),
+        adjusted_pvalues=adjusted,
+        significant=significant,
+        groups=tuple(tuple(g) for g in doc["groups"]),
+        uncovered_pairs=tuple((a, b) for a, b in doc["uncovered_pairs"]),
+        critical_difference=None if cd is None else _unnum(cd),
+        test_options=dict(settings.get("test_options", {})),
+    )
