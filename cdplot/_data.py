@@ -99,7 +99,9 @@ def _parse_text(text: str, source: str) -> pd.DataFrame:
     try:
         return pd.read_csv(io.StringIO(text), sep=sep)
     except (pd.errors.ParserError, ValueError) as exc:
-        raise CdplotInputError(f"cannot parse {source!r} as a table: {exc}".rstrip(".") + ".") from None
+        raise CdplotInputError(
+            f"cannot parse {source!r} as a table: {exc}".rstrip(".") + "."
+        ) from None
 
 
 def parse_scores(
@@ -164,10 +166,7 @@ def parse_scores(
         )
     if isinstance(data, pd.DataFrame):
         long_cols = _long_columns(data, dataset, algorithm, score)
-        if long_cols is not None:
-            wide = _pivot_long(data, *long_cols)
-        else:
-            wide = data
+        wide = data if long_cols is None else _pivot_long(data, *long_cols)
         table = _from_wide_frame(wide)
     else:
         table = _from_array(data, dataset, algorithm)
@@ -223,12 +222,17 @@ def _wide_from_file(frame: pd.DataFrame) -> pd.DataFrame:
         return frame
     first = frame.columns[0]
     col = frame[first]
-    is_names = not pd.api.types.is_numeric_dtype(col) or str(first).strip().lower() in (
-        "dataset",
-        "datasets",
-        "data set",
-        "",
-    ) or str(first).startswith("Unnamed")
+    is_names = (
+        not pd.api.types.is_numeric_dtype(col)
+        or str(first).strip().lower()
+        in (
+            "dataset",
+            "datasets",
+            "data set",
+            "",
+        )
+        or str(first).startswith("Unnamed")
+    )
     if is_names:
         frame = frame.set_index(first)
         frame.index.name = "dataset"
@@ -263,7 +267,10 @@ def _pivot_long(frame: pd.DataFrame, dataset: str, algorithm: str, score: str) -
 
 
 def _numeric_column(
-    col: pd.Series, name: Any, datasets: pd.Series | None = None, algorithms: pd.Series | None = None
+    col: pd.Series,
+    name: Any,
+    datasets: pd.Series | None = None,
+    algorithms: pd.Series | None = None,
 ) -> pd.Series:
     if pd.api.types.is_bool_dtype(col):
         raise CdplotInputError(
@@ -317,12 +324,8 @@ def _from_array(data: Any, dataset: Any, algorithm: Any) -> ScoreTable:
             f"{arr.ndim}-D with shape {arr.shape}."
         )
     n, k = arr.shape
-    if arr.dtype == bool or not (
-        np.issubdtype(arr.dtype, np.number) or arr.dtype == object
-    ):
-        raise CdplotInputError(
-            f"scores must be numbers; got an array of dtype {arr.dtype}."
-        )
+    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == object):
+        raise CdplotInputError(f"scores must be numbers; got an array of dtype {arr.dtype}.")
     algorithms = _names_list(
         "algorithm", [f"A{j + 1}" for j in range(k)] if algorithm is None else list(algorithm)
     )

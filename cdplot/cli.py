@@ -77,8 +77,13 @@ def _build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=DEMO_EPILOG,
     )
-    demo.add_argument("-o", "--output", default=DEMO_OUTPUT, metavar="FILE",
-                      help=f"figure file (default {DEMO_OUTPUT})")
+    demo.add_argument(
+        "-o",
+        "--output",
+        default=DEMO_OUTPUT,
+        metavar="FILE",
+        help=f"figure file (default {DEMO_OUTPUT})",
+    )
 
     cmp_ = sub.add_parser(
         "compare",
@@ -90,33 +95,57 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     cmp_.add_argument("results", metavar="RESULTS", help="CSV/TSV file, or - for stdin")
     out = cmp_.add_argument_group("outputs")
-    out.add_argument("-o", "--output", metavar="FIGURE",
-                     help="CD diagram file (.pdf, .svg, .png, .pgf, .eps)")
+    out.add_argument(
+        "-o", "--output", metavar="FIGURE", help="CD diagram file (.pdf, .svg, .png, .pgf, .eps)"
+    )
     out.add_argument("--heatmap", metavar="FILE", help="APV heatmap file (same formats)")
     out.add_argument("--report", metavar="FILE", help="report file: .md, .tex or .html")
     out.add_argument("--json", metavar="FILE", help="the whole result as JSON")
     out.add_argument("--width", type=float, metavar="INCHES", help="figure width in inches")
-    out.add_argument("--column", choices=tuple(COLUMN_WIDTHS),
-                     help="width preset: single (3.3 in) or double (7 in) column")
+    out.add_argument(
+        "--column",
+        choices=tuple(COLUMN_WIDTHS),
+        help="width preset: single (3.3 in) or double (7 in) column",
+    )
     out.add_argument("-q", "--quiet", action="store_true", help="do not print the summary")
     st = cmp_.add_argument_group("statistics")
-    st.add_argument("--test", default="wilcoxon",
-                    help="wilcoxon (default), sign, mean-ranks or nemenyi")
-    st.add_argument("--correction", default="holm",
-                    help="none, bonferroni, holm (default), hochberg, hommel, finner, shaffer, "
-                    "bergmann; with --control also bonferroni-dunn and li")
+    st.add_argument(
+        "--test", default="wilcoxon", help="wilcoxon (default), sign, mean-ranks or nemenyi"
+    )
+    st.add_argument(
+        "--correction",
+        default="holm",
+        help="none, bonferroni, holm (default), hochberg, hommel, finner, shaffer, "
+        "bergmann; with --control also bonferroni-dunn and li",
+    )
     st.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     st.add_argument("--control", metavar="NAME", help="compare every algorithm with this one")
-    st.add_argument("--lower-is-better", action="store_true",
-                    help="lower scores are better (errors, losses, times)")
-    st.add_argument("--missing", choices=("raise", "drop"), default="raise",
-                    help="drop: drop datasets with missing results (default: error)")
-    st.add_argument("--tie-correction", action="store_true",
-                    help="tie-corrected Friedman statistic (as R's friedman.test)")
-    st.add_argument("--zero-method", choices=("wilcox", "pratt", "zsplit"),
-                    help="Wilcoxon: treatment of zero differences (default wilcox)")
-    st.add_argument("--sign-ties", choices=("split", "discard"),
-                    help="sign test: split ties evenly (default) or discard them")
+    st.add_argument(
+        "--lower-is-better",
+        action="store_true",
+        help="lower scores are better (errors, losses, times)",
+    )
+    st.add_argument(
+        "--missing",
+        choices=("raise", "drop"),
+        default="raise",
+        help="drop: drop datasets with missing results (default: error)",
+    )
+    st.add_argument(
+        "--tie-correction",
+        action="store_true",
+        help="tie-corrected Friedman statistic (as R's friedman.test)",
+    )
+    st.add_argument(
+        "--zero-method",
+        choices=("wilcox", "pratt", "zsplit"),
+        help="Wilcoxon: treatment of zero differences (default wilcox)",
+    )
+    st.add_argument(
+        "--sign-ties",
+        choices=("split", "discard"),
+        help="sign test: split ties evenly (default) or discard them",
+    )
     cols = cmp_.add_argument_group("long-format columns")
     cols.add_argument("--dataset-col", metavar="COL", help="column with dataset names")
     cols.add_argument("--algorithm-col", metavar="COL", help="column with algorithm names")
@@ -321,4 +350,3 @@ def _print_warnings(caught: list[warnings.WarningMessage] | None) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-

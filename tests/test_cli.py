@@ -94,8 +94,19 @@ def test_compare_long_format_and_stdin(tmp_path, capsys, monkeypatch, benavoli):
     path = tmp_path / "long.tsv"
     long.to_csv(path, sep="\t", index=False)
     code, out, err = run(
-        ["compare", path, "--dataset-col", "dataset", "--algorithm-col", "method",
-         "--score-col", "acc", "--json", tmp_path / "a.json", "-q"],
+        [
+            "compare",
+            path,
+            "--dataset-col",
+            "dataset",
+            "--algorithm-col",
+            "method",
+            "--score-col",
+            "acc",
+            "--json",
+            tmp_path / "a.json",
+            "-q",
+        ],
         capsys,
     )
     assert code == 0, err
@@ -111,16 +122,36 @@ def test_compare_long_format_and_stdin(tmp_path, capsys, monkeypatch, benavoli):
 def test_compare_options_reach_compare(results_csv, tmp_path, capsys, benavoli):
     target = tmp_path / "r.json"
     code, _, err = run(
-        ["compare", results_csv, "--lower-is-better", "--test", "sign", "--sign-ties",
-         "discard", "--alpha", "0.1", "--control", "C1", "--correction", "li",
-         "--json", target, "-q"],
+        [
+            "compare",
+            results_csv,
+            "--lower-is-better",
+            "--test",
+            "sign",
+            "--sign-ties",
+            "discard",
+            "--alpha",
+            "0.1",
+            "--control",
+            "C1",
+            "--correction",
+            "li",
+            "--json",
+            target,
+            "-q",
+        ],
         capsys,
     )
     assert code == 0, err
     back = result_from_json(target.read_text())
     ref = cdplot.compare(
-        benavoli, higher_is_better=False, test="sign", ties="discard", alpha=0.1,
-        control="C1", correction="li",
+        benavoli,
+        higher_is_better=False,
+        test="sign",
+        ties="discard",
+        alpha=0.1,
+        control="C1",
+        correction="li",
     )
     pd.testing.assert_series_equal(back.adjusted_pvalues, ref.adjusted_pvalues)
     assert back.test_options == {"ties": "discard"}
@@ -138,16 +169,20 @@ def test_report_markdown(results_csv, tmp_path, capsys):
     [
         (["compare", "{missing}"], "cannot read results file"),
         (["compare", "{pipes}"], "cannot find a delimiter in the first line"),
-        (["compare", "{csv}", "--dataset-col", "x", "--algorithm-col", "y", "--score-col", "z"],
-         "column 'x' (given as dataset=) is not in the table"),
+        (
+            ["compare", "{csv}", "--dataset-col", "x", "--algorithm-col", "y", "--score-col", "z"],
+            "column 'x' (given as dataset=) is not in the table",
+        ),
         (["compare", "{nan}"], "missing score (NaN or absent) for algorithm 'B' on dataset 'd2'"),
         (["compare", "{csv}", "--control", "C9"], "unknown control algorithm 'C9'"),
         (["compare", "{csv}", "--test", "t-test"], "'t-test' is not a valid value for test"),
         (["compare", "{csv}", "-o", "{tmp}/cd.jpeg"], "cannot tell the figure format"),
         (["compare", "{csv}", "--report", "{tmp}/r.docx"], "cannot tell the report format"),
         (["compare", "{csv}", "-o", "{tmp}/nodir/cd.pdf"], "does not exist"),
-        (["compare", "{csv}", "--zero-method", "pratt", "--test", "sign"],
-         "--zero-method applies to --test wilcoxon only"),
+        (
+            ["compare", "{csv}", "--zero-method", "pratt", "--test", "sign"],
+            "--zero-method applies to --test wilcoxon only",
+        ),
         (["compare", "{csv}", "--alpha", "x"], "argument --alpha: invalid float value: 'x'"),
         (["compare"], "the following arguments are required: RESULTS"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
@@ -159,8 +194,11 @@ def test_errors_exit_2_with_one_line(argv, message, tmp_path, results_csv, capsy
         "dataset,A,B\n" + "".join(f"d{i},{i},{'' if i == 2 else i}\n" for i in range(1, 9))
     )
     subs = {
-        "missing": tmp_path / "none.csv", "pipes": tmp_path / "pipes.csv",
-        "csv": results_csv, "nan": tmp_path / "nan.csv", "tmp": tmp_path,
+        "missing": tmp_path / "none.csv",
+        "pipes": tmp_path / "pipes.csv",
+        "csv": results_csv,
+        "nan": tmp_path / "nan.csv",
+        "tmp": tmp_path,
     }
     argv = [a.format(**subs) for a in argv]
     code, _, err = run(argv, capsys)
@@ -181,8 +219,11 @@ def test_no_partial_output_on_failure(results_csv, tmp_path, capsys, monkeypatch
         fh.write(b"partial")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli, "_save_figure", lambda fig, path: cli._atomic_write(
-        path, lambda fh: boom(fig, fh), binary=True))
+    monkeypatch.setattr(
+        cli,
+        "_save_figure",
+        lambda fig, path: cli._atomic_write(path, lambda fh: boom(fig, fh), binary=True),
+    )
     code, _, err = run(["compare", results_csv, "-o", target, "-q"], capsys)
     assert code == 2 and "No space left on device" in err
     assert target.read_bytes() == b"old"
@@ -208,7 +249,9 @@ def test_console_script_and_module(tmp_path):
         done = subprocess.run(cmd + ["--version"], capture_output=True, text=True, check=False)
         assert done.returncode == 0 and done.stdout.startswith("cdplot ")
         done = subprocess.run(
-            cmd + ["compare", str(tmp_path / "absent.csv")], capture_output=True, text=True,
+            cmd + ["compare", str(tmp_path / "absent.csv")],
+            capture_output=True,
+            text=True,
             check=False,
         )
         assert done.returncode == 2

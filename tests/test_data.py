@@ -74,19 +74,30 @@ def test_lower_is_better_reverses_ranks(wide):
 @pytest.mark.parametrize(
     ("mutate", "match"),
     [
-        (lambda w: w.assign(B=[0.1, np.nan, 0.2, 0.3, 0.1, 0.1, 0.1, 0.1]),
-         r"missing score \(NaN or absent\) for algorithm 'B' on dataset 'd2'.*missing='drop'"),
-        (lambda w: w.assign(C=[0.1, 0.2, np.inf, 0.3, 0.1, 0.1, 0.1, 0.1]),
-         r"infinite score \(inf\) for algorithm 'C' on dataset 'd3'"),
-        (lambda w: w.assign(C=["0.1", "0.2", "x", "0.3", "1", "1", "1", "1"]),
-         r"non-numeric score 'x' in column 'C' \(dataset 'd3'\)"),
+        (
+            lambda w: w.assign(B=[0.1, np.nan, 0.2, 0.3, 0.1, 0.1, 0.1, 0.1]),
+            r"missing score \(NaN or absent\) for algorithm 'B' on dataset 'd2'.*missing='drop'",
+        ),
+        (
+            lambda w: w.assign(C=[0.1, 0.2, np.inf, 0.3, 0.1, 0.1, 0.1, 0.1]),
+            r"infinite score \(inf\) for algorithm 'C' on dataset 'd3'",
+        ),
+        (
+            lambda w: w.assign(C=["0.1", "0.2", "x", "0.3", "1", "1", "1", "1"]),
+            r"non-numeric score 'x' in column 'C' \(dataset 'd3'\)",
+        ),
         (lambda w: w.assign(C=[True, False] * 4), r"scores of 'C' are booleans"),
         (lambda w: w[["A"]], r"need at least 2 algorithms to compare, got 1 \('A'\)"),
         (lambda w: w.iloc[:1], r"need at least 2 datasets \(rows\) to compare algorithms, got 1"),
         (lambda w: w.set_axis(["A", "B", "A"], axis=1), r"duplicate algorithm name\(s\): 'A'"),
-        (lambda w: w.set_axis(["d1", "d1"] + [f"d{i}" for i in range(3, 9)], axis=0), r"duplicate dataset name\(s\): 'd1'"),
-        (lambda w: w.reset_index(),
-         r"non-numeric score 'd1' in column 'dataset'.*df.set_index\('dataset'\)"),
+        (
+            lambda w: w.set_axis(["d1", "d1"] + [f"d{i}" for i in range(3, 9)], axis=0),
+            r"duplicate dataset name\(s\): 'd1'",
+        ),
+        (
+            lambda w: w.reset_index(),
+            r"non-numeric score 'd1' in column 'dataset'.*df.set_index\('dataset'\)",
+        ),
     ],
 )
 def test_bad_wide_input(wide, mutate, match):
@@ -189,7 +200,9 @@ def test_option_errors(wide):
         CdplotInputError, match=r"unknown control algorithm 'Z'; the algorithms are 'A', 'B', 'C'"
     ):
         cdplot.compare(wide, control="Z")
-    with pytest.raises(CdplotInputError, match=r"unknown option\(s\) 'zero_method' for test='sign'"):
+    with pytest.raises(
+        CdplotInputError, match=r"unknown option\(s\) 'zero_method' for test='sign'"
+    ):
         cdplot.compare(wide, test="sign", zero_method="pratt")
     with pytest.raises(CdplotInputError, match="'half' is not a valid value for zero_method"):
         cdplot.compare(wide, zero_method="half")

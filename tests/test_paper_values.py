@@ -59,7 +59,10 @@ def test_demsar_table2_wilcoxon_split_zeros(demsar):
     # scipy.stats.wilcoxon(x, y, zero_method="zsplit", correction=True,
     # method="asymptotic") is the same test: statistic T = 12 (paper-values.md)
     ref = stats.wilcoxon(
-        demsar["C4.5+m"], demsar["C4.5"], zero_method="zsplit", correction=True,
+        demsar["C4.5+m"],
+        demsar["C4.5"],
+        zero_method="zsplit",
+        correction=True,
         method="asymptotic",
     )
     assert ref.statistic == 12.0
@@ -353,9 +356,7 @@ def test_benavoli_example3_c2_vs_c4(benavoli):
     # (ties), reproduced by scipy's asymptotic method with continuity correction
     res = cdplot.compare(benavoli, test="wilcoxon", correction="none")
     assert res.pvalues.loc["C2", "C4"] == pytest.approx(0.0002, abs=5e-5)
-    ref = stats.wilcoxon(
-        benavoli["C2"], benavoli["C4"], correction=True, method="asymptotic"
-    )
+    ref = stats.wilcoxon(benavoli["C2"], benavoli["C4"], correction=True, method="asymptotic")
     assert res.pvalues.loc["C2", "C4"] == pytest.approx(ref.pvalue, rel=1e-12)
     pool = cdplot.compare(benavoli[["C2", "C4", "C7"]], test="wilcoxon", correction="none")
     assert pool.pvalues.loc["C2", "C4"] == res.pvalues.loc["C2", "C4"]

@@ -24,9 +24,7 @@ CORRECTIONS = ["none", "bonferroni", "holm", "hochberg", "hommel", "finner", "sh
 def score_tables(draw, min_k=2, max_k=6):
     n = draw(st.integers(6, 25))
     k = draw(st.integers(min_k, max_k))
-    values = draw(
-        st.lists(st.integers(0, 6), min_size=n * k, max_size=n * k)
-    )
+    values = draw(st.lists(st.integers(0, 6), min_size=n * k, max_size=n * k))
     x = np.array(values, dtype=float).reshape(n, k) / 4.0
     return pd.DataFrame(
         x, columns=[f"alg{j}" for j in range(k)], index=[f"ds{i}" for i in range(n)]
@@ -84,8 +82,11 @@ def test_monotone_transform_invariance(data, test):
     same_result(a, b, {n: n for n in data.columns})
 
 
-@given(score_tables(), st.sampled_from(["wilcoxon", "sign", "mean-ranks"]),
-       st.sampled_from(CORRECTIONS))
+@given(
+    score_tables(),
+    st.sampled_from(["wilcoxon", "sign", "mean-ranks"]),
+    st.sampled_from(CORRECTIONS),
+)
 def test_apv_bounds(data, test, correction):
     res = run(data, test=test, correction=correction)
     p = res.pvalues.to_numpy()

@@ -335,8 +335,9 @@ def test_groups_never_contain_significant_pairs(rng):
         covered = {frozenset(p) for g in res.groups for p in itertools.combinations(g, 2)}
         for a, b in itertools.combinations(res.algorithms, 2):
             if not sig.loc[a, b]:
-                assert (frozenset((a, b)) in covered) != ((a, b) in res.uncovered_pairs or
-                                                          (b, a) in res.uncovered_pairs)
+                assert (frozenset((a, b)) in covered) != (
+                    (a, b) in res.uncovered_pairs or (b, a) in res.uncovered_pairs
+                )
 
 
 def test_uncovered_pairs_reported():
@@ -358,7 +359,12 @@ def test_to_frame_and_str(demsar):
     res = quiet(cdplot.compare, demsar, test="nemenyi", alpha=0.10)
     frame = res.to_frame()
     assert list(frame.columns) == [
-        "algorithm_1", "algorithm_2", "statistic", "pvalue", "adjusted_pvalue", "significant",
+        "algorithm_1",
+        "algorithm_2",
+        "statistic",
+        "pvalue",
+        "adjusted_pvalue",
+        "significant",
     ]
     assert len(frame) == 6
     assert frame["pvalue"].is_monotonic_increasing

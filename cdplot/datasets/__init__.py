@@ -40,8 +40,7 @@ def describe(name: str) -> dict[str, str]:
 def _check(name: str) -> None:
     if name not in _registry():
         raise CdplotInputError(
-            f"{name!r} is not a bundled dataset; available: "
-            f"{', '.join(repr(n) for n in names())}."
+            f"{name!r} is not a bundled dataset; available: {', '.join(repr(n) for n in names())}."
         )
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import matplotlib as mpl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
@@ -42,6 +43,11 @@ AXIS_WIDTH = 0.8
 BAR_WIDTH = 2.5
 CD_BAR_WIDTH = 1.2
 MARKER_SIZE = 4.0
+#: For large k the algorithms' lines thin down to this fraction of the mean distance
+#: between two ranks on the axis, but not below MIN_LINE_WIDTH.
+LINE_SPACING_FRACTION = 0.4
+MIN_LINE_WIDTH = 0.3
+POINTS_PER_INCH = 72.0
 
 #: z-order: algorithm lines below bars below markers.
 Z_LINES, Z_BARS, Z_MARKERS = 2.0, 3.0, 4.0
@@ -351,7 +357,9 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
         _text(ax, layout.cd_label, "cd-cd-label", props["cd"])
 
     # algorithm lines, rank texts and names
-    line_kws = {"color": _style.INK, "lw": LINE_WIDTH, **opts.line_kws}
+    spacing = (x1 - x0) / (layout.k - 1) * POINTS_PER_INCH
+    line_width = min(LINE_WIDTH, max(MIN_LINE_WIDTH, LINE_SPACING_FRACTION * spacing))
+    line_kws = {"color": _style.INK, "lw": line_width, **opts.line_kws}
     for label in layout.labels:
         name = label.algorithm
         color = colors.get(name)
@@ -387,7 +395,12 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
     # bars: groups and the CD interval around the control
     bar_kws = {"color": _style.INK, "lw": BAR_WIDTH, "solid_capstyle": "butt", **opts.bar_kws}
     if opts.group_colors is True:
-        group_cycle: list[Any] | None = list(_style.OKABE_ITO)
+        # palette colours not already used by an algorithm, so that no bar seems to
+        # belong to a highlighted algorithm of the same colour
+        used = {to_hex(c) for c in colors.values()}
+        group_cycle: list[Any] | None = [
+            c for c in _style.OKABE_ITO if to_hex(c) not in used
+        ] or list(_style.OKABE_ITO)
     elif opts.group_colors:
         group_cycle = list(opts.group_colors)
     else:

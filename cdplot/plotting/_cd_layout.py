@@ -52,10 +52,15 @@ ROLES = ("name", "name_bold", "rank", "tick", "title", "cd", "note")
 ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
 #: Characters after which a long name may be broken onto the next line.
 _BREAK_AFTER = r"\s\-_/,;:+.=|)\]"
+#: Characters after which a broken line is re-joined without a space.
 _JOIN_TIGHT = "-_/+.=|"
-_TOKEN_RE = re.compile(rf"[^{_BREAK_AFTER}]*[{_BREAK_AFTER}]*")
+#: Break points: after a run of break characters (but not inside a number such as
+#: 4.5), and inside camelCase words.
+_BREAK_RE = re.compile(
+    rf"(?<=[{_BREAK_AFTER}])(?![{_BREAK_AFTER}])(?!(?<=\d[.,])\d)|(?<=[a-z])(?=[A-Z])"
+)
 #: Candidate label steps for the rank axis, tried in this order.
-_TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+_TICK_STEPS = (1, 5, 10, 25, 50, 100, 250, 500, 1000)
 
 LongNames = Literal["wrap", "truncate"]
 LegendKind = Literal["control", "significant", "interval"]
@@ -100,7 +105,7 @@ class LayoutParams:
     #: Bars extend this far beyond the ranks of their outermost members.
     bar_overhang: float = 0.025
     #: Two bars share a row only if at least this far apart.
-    bar_min_gap: float = 0.08
+    bar_min_gap: float = 0.25
     #: Distance between the last row of bars and the first row of names.
     rows_offset: float = 0.08
     #: Width reserved for a legend handle, and the gap between handle and text.
@@ -237,7 +242,22 @@ def format_rank(rank: float, fmt: str | Callable[[float], str]) -> str:
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN_RE.findall(text) if t]
+    """Split at break points, but never inside ``$...$`` (mathtext)."""
+    parts = _BREAK_RE.split(text)
+    dollars = text.count("$") - text.count("\\$")
+    if dollars == 0 or dollars % 2:  # no mathtext (matplotlib needs pairs of $)
+        return [t for t in parts if t]
+    tokens: list[str] = []
+    math_open = False
+    for part in parts:
+        if not part:
+            continue
+        if math_open:
+            tokens[-1] += part
+        else:
+            tokens.append(part)
+        math_open ^= (part.count("$") - part.count("\\$")) % 2 == 1
+    return tokens
 
 
 def _fit_prefix(text: str, suffix: str, max_width: float, width: Callable[[str], float]) -> str:
@@ -262,8 +282,9 @@ def wrap_text(
 ) -> tuple[list[str], bool]:
     """Break ``text`` into lines no wider than ``max_width``.
 
-    Lines break after spaces and punctuation (``-_/,;:+.=|)]``); a token
-    wider than a line is cut between characters. With ``max_lines``, the text
+    Lines break after spaces and punctuation (``-_/,;:+.=|)]``) and between
+    the words of camelCase names, never inside ``$...$`` (mathtext); a part
+    wider than a line is cut between characters, unless it is mathtext. With ``max_lines``, the text
     left over is cut and the last line ends with an ellipsis and
     ``truncate_suffix``.
 
@@ -298,7 +319,8 @@ def wrap_text(
             lines.append(current.rstrip())
             current = ""
         token = token.lstrip() if lines else token
-        while width(token.rstrip()) > max_width and len(token.rstrip()) > 1:
+        splittable = token.count("$") - token.count("\\$") < 2  # never cut mathtext
+        while splittable and width(token.rstrip()) > max_width and len(token.rstrip()) > 1:
             head = _fit_prefix(token, "", max_width, width)
             lines.append(head)
             token = token[len(head) :].lstrip()
@@ -372,7 +394,7 @@ def tick_positions(
     -------
     major : list of int
         Labelled ranks: 1, k and multiples of the smallest step whose labels do
-        not collide.
+        not collide (1 and k are labelled even on an axis too short for both).
     minor : list of int
         Unlabelled integer ranks (empty when integers are too dense).
     """
@@ -383,10 +405,11 @@ def tick_positions(
     for r in candidates:
         if not major or (r - major[-1]) * scale >= need:
             major.append(r)
-        elif r == k and major[-1] != 1:
-            major[-1] = k
-    if major[-1] != k and (k - major[-1]) * scale >= need:  # pragma: no cover - defensive
-        major.append(k)
+        elif r == k:  # the axis ends are always labelled; k replaces its neighbour
+            if major[-1] == 1:
+                major.append(k)  # only when the whole axis is shorter than two labels
+            else:
+                major[-1] = k
     dense = scale < min_minor_spacing
     minor = [] if dense else [r for r in range(1, k + 1) if r not in major]
     return major, minor
@@ -525,18 +548,19 @@ def compute_layout(
     max_lines = 1 if long_names == "truncate" else p.max_name_lines
     for name in names:
         role = name_role(name)
-        w, _ = size(name, role)
-        if w <= limit and "\n" not in name:
+
+        def width_of(s: str, role: str = role) -> float:
+            return size(s, role)[0]
+
+        if width_of(name) <= limit and "\n" not in name:
             lines, truncated = [name], False
         else:
             suffix = f" [{len(footnote_of) + 1}]"
             lines, truncated = wrap_text(
-                name,
-                limit,
-                lambda s, role=role: size(s, role)[0],
-                max_lines=max_lines,
-                truncate_suffix=suffix,
+                name, limit, width_of, max_lines=max_lines, truncate_suffix=suffix
             )
+            if truncated and len(lines) > 1:  # cut anyway: one line is enough
+                lines, _ = wrap_text(name, limit, width_of, max_lines=1, truncate_suffix=suffix)
             if truncated:
                 footnote_of[name] = len(footnote_of) + 1
         display[name] = "\n".join(lines)
@@ -548,7 +572,7 @@ def compute_layout(
 
     def margin(side: str) -> float:
         widest = max((name_size[n][0] for n in names if side_of[n] == side), default=0.0)
-        return fixed + widest + (p.text_gap if widest else 0.0)
+        return fixed + widest
 
     margin_left = max(margin("left"), min_margins[0])
     margin_right = max(margin("right"), min_margins[1])

@@ -14,12 +14,15 @@ DOCS: dict[str, str] = {
         order.""",
     "palette": """palette : str, sequence or mapping, optional
         Colour every algorithm: ``"okabe-ito"`` (alias ``"colorblind"``, the
-        colourblind-safe default palette), a sequence of colours (cycled over
-        the algorithms in input order) or a mapping algorithm -> colour.
-        Default: black, as in Demšar's figures.""",
+        colourblind-safe palette of Okabe & Ito, seven colours without yellow
+        but with black), a sequence of colours (cycled over the algorithms in
+        input order; colours repeat when there are fewer colours than
+        algorithms) or a mapping algorithm -> colour. Default: black, as in
+        Demšar's figures.""",
     "group_colors": """group_colors : bool or sequence of colours
-        Colour the group bars: True takes the colourblind-safe palette, a
-        sequence gives the colours (cycled). Default: black bars.""",
+        Colour the group bars: True takes the colours of the colourblind-safe
+        palette that no algorithm uses, a sequence gives the colours (cycled).
+        Default: black bars.""",
     "rank_format": """rank_format : str or callable
         Format of the average ranks printed beside the names: a format string
         (default ``"{:.2f}"``) or a function of the rank returning a string.""",
@@ -29,7 +32,7 @@ DOCS: dict[str, str] = {
         an ellipsis and a footnote number, with the full names in footnotes.""",
     "max_name_width": """max_name_width : float, optional
         Maximum width of a name in inches (default: what the width allows
-        while keeping the axis at least 30% of the width).""",
+        while keeping the axis at least a quarter of the width).""",
     "fontsize": """fontsize : float, optional
         Font size of the names in points (default 8 below 5 inches of width,
         else 9); ranks, ticks and footnotes are set a little smaller.""",

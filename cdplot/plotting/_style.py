@@ -50,9 +50,16 @@ def default_fontsize(width: float) -> float:
 
 
 def palette_colors(palette: str | Sequence[Any] | None) -> list[Any]:
-    """Colours of a palette given by name (``"okabe-ito"``) or as a sequence."""
-    if palette is None or (isinstance(palette, str) and palette.lower() in PALETTE_NAMES):
+    """Colours of a palette given by name (``"okabe-ito"``) or as a sequence.
+
+    None gives the colours used for highlighting (:data:`OKABE_ITO`); the named
+    palette adds Okabe & Ito's black as a seventh colour for colouring every
+    algorithm.
+    """
+    if palette is None:
         return list(OKABE_ITO)
+    if isinstance(palette, str) and palette.lower() in PALETTE_NAMES:
+        return [*OKABE_ITO, INK]
     if isinstance(palette, str):
         raise ValueError(
             f"{palette!r} is not a valid value for palette; supported values are "

@@ -190,7 +190,7 @@ def resolve_correction(name: str, *, control: bool) -> str:
 
 
 def adjust_all_pairs(pvalues: np.ndarray, k: int, correction: str) -> np.ndarray:
-    """APVs for the k(k-1)/2 pairwise p-values given in upper-triangle (``np.triu_indices``) order."""
+    """APVs for the k(k-1)/2 pairwise p-values, in ``np.triu_indices(k, 1)`` order."""
     p = np.asarray(pvalues, dtype=float)
     return ALL_PAIRS_CORRECTIONS[resolve_correction(correction, control=False)](p, k)
 

@@ -271,7 +271,8 @@ def compare(
         uncovered = ()
 
     avg_series = pd.Series(
-        avg[order], index=pd.Index([algorithms[j] for j in order], dtype=object, name="algorithm"),
+        avg[order],
+        index=pd.Index([algorithms[j] for j in order], dtype=object, name="algorithm"),
         name="average rank",
     )
     ranks_df = pd.DataFrame(

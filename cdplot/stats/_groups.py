@@ -48,11 +48,7 @@ def find_groups(
         while stop + 1 < k and not sig[s : stop + 1, stop + 1].any():
             stop += 1
         end[s] = stop
-    runs = [
-        (s, int(end[s]))
-        for s in range(k)
-        if s == 0 or end[s] > end[s - 1]
-    ]
+    runs = [(s, int(end[s])) for s in range(k) if s == 0 or end[s] > end[s - 1]]
     groups = [[order[t] for t in range(a, b + 1)] for a, b in runs]
     covered = np.zeros((k, k), dtype=bool)
     for a, b in runs:

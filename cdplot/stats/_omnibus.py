@@ -30,9 +30,7 @@ def tie_correction_factor(ranks: np.ndarray) -> float:
     return 1.0 - ties / (n * k * (k * k - 1.0))
 
 
-def friedman(
-    avg_ranks: np.ndarray, n_datasets: int, *, tie_factor: float = 1.0
-) -> OmnibusResult:
+def friedman(avg_ranks: np.ndarray, n_datasets: int, *, tie_factor: float = 1.0) -> OmnibusResult:
     """Friedman's chi-square from average ranks.
 
     Parameters
