@@ -211,11 +211,7 @@ def _draw_heatmap(result: Any, path: str, width: float | None) -> None:
     _extension(path, FIGURE_FORMATS, "figure")
     from .plotting import apv_heatmap
 
-    ax = apv_heatmap(result)
-    if width is not None:
-        fig = ax.figure
-        w, h = fig.get_size_inches()
-        fig.set_size_inches(width, h * width / w)
+    ax = apv_heatmap(result, width=width)
     _save_figure(ax.figure, path)
 
 

@@ -365,6 +365,9 @@ def test_to_frame_and_str(demsar):
         "pvalue",
         "adjusted_pvalue",
         "significant",
+        "wins",
+        "ties",
+        "losses",
     ]
     assert len(frame) == 6
     assert frame["pvalue"].is_monotonic_increasing

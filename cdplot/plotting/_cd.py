@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
+from ..report import CORRECTION_TITLES, TEST_TITLES
 from . import _style
 from ._cd_layout import CDLayout, LayoutParams, LongNames, compute_layout, wrap_text
 from ._docstrings import DOCS
@@ -55,24 +56,6 @@ Z_LINES, Z_BARS, Z_MARKERS = 2.0, 3.0, 4.0
 #: How many uncovered pairs the footnote lists by name.
 MAX_PAIRS_LISTED = 3
 
-_TEST_NAMES = {
-    "nemenyi": "Nemenyi test",
-    "mean-ranks": "mean-ranks test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-}
-_CORRECTION_NAMES = {
-    "none": "no correction",
-    "bonferroni": "Bonferroni",
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "shaffer": "Shaffer",
-    "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
-    "li": "Li",
-    "bonferroni-dunn": "Bonferroni\N{EN DASH}Dunn",
-}
 
 
 class CDFigure(Figure):
@@ -162,13 +145,13 @@ class _TextMeasure:
 
 
 def _title(result: ComparisonResult) -> str:
-    test = _TEST_NAMES.get(result.test, result.test)
+    test = TEST_TITLES.get(result.test, result.test)
     test = test[0].upper() + test[1:]
     if result.control is not None:
         test += f" vs {result.control}"
     parts = [test]
     if result.correction != "nemenyi":
-        correction = _CORRECTION_NAMES.get(result.correction, result.correction)
+        correction = CORRECTION_TITLES.get(result.correction, result.correction)
         parts.append(correction)
     parts.append(f"\N{GREEK SMALL LETTER ALPHA} = {result.alpha:g}")
     return ", ".join(parts)

@@ -18,11 +18,13 @@ from ._pairwise import (
 )
 from ._ranks import rank_rows
 from ._results import ComparisonResult, OmnibusResult, PairwiseResult
+from ._wins import WinTieLossResult
 
 __all__ = [
     "ALL_PAIRS_CORRECTIONS",
     "CONTROL_CORRECTIONS",
     "TESTS",
+    "WinTieLossResult",
     "ComparisonResult",
     "OmnibusResult",
     "PairwiseResult",

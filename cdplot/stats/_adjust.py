@@ -156,7 +156,6 @@ CONTROL_CORRECTIONS: dict[str, _Simple] = {
 
 _ALIASES = {
     "bergmann": "bergmann-hommel",
-    "bh": "bergmann-hommel",
     "shaffer-static": "shaffer",
     "dunn": "bonferroni-dunn",
 }

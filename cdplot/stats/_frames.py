@@ -12,12 +12,23 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["pairwise_frame"]
 
-COLUMNS = ["algorithm_1", "algorithm_2", "statistic", "pvalue", "adjusted_pvalue", "significant"]
+COLUMNS = [
+    "algorithm_1",
+    "algorithm_2",
+    "statistic",
+    "pvalue",
+    "adjusted_pvalue",
+    "significant",
+    "wins",
+    "ties",
+    "losses",
+]
 
 
 def pairwise_frame(result: ComparisonResult) -> pd.DataFrame:
     """One row per tested pair, better-ranked algorithm first, sorted by raw p-value."""
     position = {name: i for i, name in enumerate(result.average_ranks.index)}
+    wtl = result.wins
     if result.control is None:
         names = result.algorithms
         pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
@@ -41,6 +52,9 @@ def pairwise_frame(result: ComparisonResult) -> pd.DataFrame:
                 result.pvalues.loc[first, second],
                 apv,
                 bool(sig),
+                int(wtl.wins.loc[first, second]),
+                int(wtl.ties.loc[first, second]),
+                int(wtl.losses.loc[first, second]),
             )
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)

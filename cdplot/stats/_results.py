@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
+
+    from ._wins import WinTieLossResult
 
 __all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult"]
 
@@ -153,6 +157,32 @@ class ComparisonResult:
         """Number of datasets N."""
         return len(self.datasets)
 
+    @cached_property
+    def wins(self) -> WinTieLossResult:
+        """Win/tie/loss counts of every pair of algorithms (Demšar 2006, §2.2, §3.1.4).
+
+        Counted from ``scores``, respecting ``higher_is_better``; ties are
+        exactly equal scores.
+
+        Returns
+        -------
+        WinTieLossResult
+            ``wins``, ``ties`` and ``losses``: k x k integer DataFrames in
+            input order, entry ``[a, b]`` counting the datasets on which ``a``
+            beats ``b``, ties with it, or loses to it.
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+        >>> w = res.wins  # Demšar (2006) Table 2: C4.5+m against C4.5
+        >>> [int(m.loc["C4.5+m", "C4.5"]) for m in (w.wins, w.ties, w.losses)]
+        [10, 2, 2]
+        """
+        from ._wins import win_tie_loss
+
+        return win_tie_loss(self.scores, higher_is_better=self.higher_is_better)
+
     def to_frame(self) -> pd.DataFrame:
         """Tidy table of the pairwise comparisons.
 
@@ -160,11 +190,14 @@ class ComparisonResult:
         -------
         pandas.DataFrame
             One row per tested pair with columns ``algorithm_1``,
-            ``algorithm_2``, ``statistic``, ``pvalue``, ``adjusted_pvalue`` and
-            ``significant``, sorted by raw p-value. All pairs, or the k - 1
-            pairs (control, other) in control mode. For asymmetric statistics
-            (Wilcoxon, sign test) ``statistic`` is that of ``algorithm_1``
-            against ``algorithm_2``; ``algorithm_1`` is the better-ranked one.
+            ``algorithm_2``, ``statistic``, ``pvalue``, ``adjusted_pvalue``,
+            ``significant``, ``wins``, ``ties`` and ``losses``, sorted by raw
+            p-value. All pairs, or the k - 1 pairs (control, other) in control
+            mode. For asymmetric statistics (Wilcoxon, sign test) ``statistic``
+            is that of ``algorithm_1`` against ``algorithm_2``; ``algorithm_1``
+            is the better-ranked one. ``wins``, ``ties`` and ``losses`` count
+            the datasets on which ``algorithm_1`` beats, ties with or loses to
+            ``algorithm_2`` (see :attr:`wins`).
         """
         from ._frames import pairwise_frame
 
@@ -175,6 +208,105 @@ class ComparisonResult:
         from ..plotting import cd_diagram
 
         return cd_diagram(self, **kwargs)
+
+    def to_latex(
+        self,
+        *,
+        caption: str | bool | None = True,
+        label: str | None = None,
+        adjusted: bool = True,
+        mark: Literal["bold", "star", "both", "none"] | None = "bold",
+        rank_format: str | Callable[[float], str] = "{:.2f}",
+        pvalue_format: str | Callable[[float], str] | None = None,
+        column_labels: Literal["names", "numbers"] = "names",
+        pvalues: bool | None = True,
+        environment: bool = True,
+        position: str = "htbp",
+    ) -> str:
+        r"""LaTeX table (booktabs) of the average ranks and adjusted p-values.
+
+        Algorithms in average-rank order with their average ranks, then the
+        lower triangle of the APV matrix (all pairs) or the APV column against
+        the control; significant values are marked. See
+        :func:`cdplot.report.to_latex` for the parameters.
+
+        Returns
+        -------
+        str
+            The LaTeX source (needs ``\usepackage{booktabs}``).
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+        >>> print(res.to_latex(label="tab:auc"))  # doctest: +SKIP
+        """
+        from ..report import to_latex
+
+        return to_latex(
+            self,
+            caption=caption,
+            label=label,
+            adjusted=adjusted,
+            mark=mark,
+            rank_format=rank_format,
+            pvalue_format=pvalue_format,
+            column_labels=column_labels,
+            pvalues=pvalues,
+            environment=environment,
+            position=position,
+        )
+
+    def to_markdown(
+        self,
+        *,
+        adjusted: bool = True,
+        mark: Literal["bold", "star", "both", "none"] | None = "bold",
+        rank_format: str | Callable[[float], str] = "{:.2f}",
+        pvalue_format: str | Callable[[float], str] | None = None,
+        pvalues: bool | None = None,
+    ) -> str:
+        """Markdown report: a pipe table of ranks and APVs, the tests, pairs and groups.
+
+        The content of ``str(result)``, for READMEs; see
+        :func:`cdplot.report.to_markdown` for the parameters.
+
+        Returns
+        -------
+        str
+        """
+        from ..report import to_markdown
+
+        return to_markdown(
+            self,
+            adjusted=adjusted,
+            mark=mark,
+            rank_format=rank_format,
+            pvalue_format=pvalue_format,
+            pvalues=pvalues,
+        )
+
+    def summary(self) -> str:
+        """Short plain-language report of the comparison.
+
+        The omnibus result, the test and correction used and why they matter
+        (e.g. the pool dependence of the mean-ranks and Nemenyi tests,
+        Benavoli et al. 2016), the groups and the significant pairs, with
+        warnings when the omnibus test did not reject or there are few
+        datasets. See :func:`cdplot.report.summary`.
+
+        Returns
+        -------
+        str
+        """
+        from ..report import summary
+
+        return summary(self)
+
+    def _repr_html_(self) -> str:
+        from ..report import to_html
+
+        return to_html(self)
 
     def __str__(self) -> str:
         from ..report import result_text

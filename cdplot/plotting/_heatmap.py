@@ -1,0 +1,853 @@
+"""APV heatmaps: the (adjusted) p-values of a comparison drawn with :func:`seaborn.heatmap`."""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import LinearSegmentedColormap, ListedColormap, LogNorm, to_rgb
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
+
+from ..report import format_pvalue, pvalue_label
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from ..stats._results import ComparisonResult
+
+__all__ = ["apv_heatmap"]
+
+Kind = Literal["pvalue", "significance"]
+Triangle = Literal["lower", "upper", "full"]
+Mark = Literal["bold", "star", "both", "none"]
+_KINDS = ("pvalue", "significance")
+_TRIANGLES = ("lower", "upper", "full")
+_MARKS = ("bold", "star", "both", "none")
+
+# ----------------------------------------------------------------------------- colours
+#: Colours of significant p-values, from the smallest (darkest) up to alpha. Blues only:
+#: distinguishable under every common colour-vision deficiency, and dark to mid so
+#: that in greyscale print lightness alone orders the cells.
+SIGNIFICANT_RAMP: tuple[str, ...] = ("#08214a", "#1b4f8f", "#3b7bbf", "#6ba7dd")
+#: Colours of non-significant p-values, from alpha up to 1: light greys. The step in
+#: lightness from the end of SIGNIFICANT_RAMP to the start of this ramp is the
+#: visible break at alpha (in colour and in greyscale).
+NOT_SIGNIFICANT_RAMP: tuple[str, ...] = ("#d2d2d2", "#f4f4f4")
+#: Colour of empty cells' text (the control's row) and of the alpha line.
+MUTED_INK = "0.35"
+INK = "black"
+#: Text on a cell is dark or white, whichever contrasts more with the cell (WCAG).
+DARK_TEXT = "0.1"
+LIGHT_TEXT = "white"
+#: Number of colours of the continuous colour map.
+N_COLORS = 512
+#: p-values below this are drawn in the darkest colour (the colour bar ends here).
+P_FLOOR = 1e-4
+#: Thresholds of the significance plot (kept if at most alpha; alpha is always one).
+SIGNIFICANCE_LEVELS = (0.001, 0.01, 0.05)
+
+# ----------------------------------------------------------------------------- sizes
+#: Largest and smallest side of a cell (inches) in a new figure, and the largest side
+#: of the grid of cells: cells shrink from CELL_MAX as k grows so the grid stays
+#: within GRID_MAX, but never below CELL_MIN.
+CELL_MAX = 0.42
+CELL_MIN = 0.12
+GRID_MAX = 6.3
+#: Width of the single column of a comparison with a control (inches), and the largest
+#: height of that column (its cells are the annotations' only room, so it may be taller).
+CONTROL_COLUMN_WIDTH = 0.62
+CONTROL_GRID_MAX = 8.0
+#: Font sizes (points): tick labels at most, colour bar, annotations at most/least.
+TICK_FONTSIZE = 8.0
+CBAR_FONTSIZE = 7.0
+ANNOT_MAX_FONTSIZE = 7.5
+ANNOT_MIN_FONTSIZE = 5.0
+#: Tick labels shrink so that their height is at most this fraction of a cell.
+TICK_FILL = 0.72
+#: Annotations shrink until they fill at most these fractions of a cell's width and
+#: height; below ANNOT_MIN_FONTSIZE they are switched off.
+ANNOT_FILL_WIDTH = 0.88
+ANNOT_FILL_HEIGHT = 0.62
+#: Colour bar: width, gap to the grid, and its height limits (inches).
+CBAR_WIDTH = 0.11
+CBAR_GAP = 0.12
+CBAR_MIN_HEIGHT = 1.3
+CBAR_MAX_HEIGHT = 2.6
+#: Smallest gap between a colour bar inside the grid's empty triangle and the cells.
+CBAR_INSIDE_GAP = 0.08
+#: Fitting a given width: at most this many rounds, done within this many inches, and
+#: cells never narrower than CELL_MIN_FIT inches.
+WIDTH_ROUNDS = 4
+WIDTH_TOLERANCE = 0.01
+CELL_MIN_FIT = 0.08
+#: Blank border around a new figure (inches).
+FIGURE_PAD = 0.06
+#: Width of the white lines between cells (points).
+CELL_LINE_WIDTH = 0.5
+#: Length of the alpha mark across the colour bar, as a fraction of its width.
+ALPHA_LINE_WIDTH = 1.2
+#: Colour-bar ticks closer than this (in decades) to alpha are left out.
+CBAR_TICK_CLEARANCE = 0.45
+POINTS_PER_INCH = 72.0
+
+
+class _AlphaLogNorm(LogNorm):
+    """A LogNorm whose colour never mixes p <= alpha with p > alpha.
+
+    Values at most ``level`` are kept below the colour map's break and values
+    above it at or above the break, so a cell's colour always agrees with the
+    bold/star mark of its significance, whatever the colour resolution.
+    """
+
+    def __init__(self, vmin: float, vmax: float, level: float, n_colors: int):
+        super().__init__(vmin=vmin, vmax=vmax, clip=False)
+        self.level = level
+        self.n_colors = n_colors
+        position = (math.log(level) - math.log(vmin)) / (math.log(vmax) - math.log(vmin))
+        self.break_index = min(max(math.ceil(position * n_colors), 1), n_colors - 1)
+
+    def __call__(self, value: Any, clip: bool | None = None) -> Any:
+        normed = super().__call__(value, clip)
+        below = (self.break_index - 0.5) / self.n_colors
+        above = (self.break_index + 0.5) / self.n_colors
+        data = np.ma.asarray(value, dtype=float)
+        out = np.ma.where(
+            data <= self.level, np.ma.minimum(normed, below), np.ma.maximum(normed, above)
+        )
+        if np.ndim(value) == 0:
+            return out[()] if np.ma.is_masked(out) else float(out)
+        return out
+
+
+def _ramp(colors: tuple[str, ...], t: np.ndarray) -> np.ndarray:
+    return LinearSegmentedColormap.from_list("ramp", list(colors))(t)
+
+
+def _pvalue_colormap(norm: _AlphaLogNorm) -> ListedColormap:
+    n, b = norm.n_colors, norm.break_index
+    colors = np.vstack(
+        [
+            _ramp(SIGNIFICANT_RAMP, np.linspace(0.0, 1.0, b)),
+            _ramp(NOT_SIGNIFICANT_RAMP, np.linspace(0.0, 1.0, n - b)),
+        ]
+    )
+    cmap = ListedColormap(colors, name="cdplot_apv")
+    return cmap.with_extremes(under=SIGNIFICANT_RAMP[0], bad=(1.0, 1.0, 1.0, 0.0))
+
+
+def significance_levels(alpha: float) -> list[float]:
+    """Upper bounds of the significance plot's classes: 0.001, 0.01, 0.05 up to alpha."""
+    levels = [lv for lv in SIGNIFICANCE_LEVELS if lv < alpha]
+    return [*levels, alpha]
+
+
+def _significance_colors(n_levels: int) -> list[Any]:
+    t = np.linspace(0.0, 1.0, n_levels) if n_levels > 1 else np.array([1.0])
+    return [*_ramp(SIGNIFICANT_RAMP, t), to_rgb(NOT_SIGNIFICANT_RAMP[0])]
+
+
+def _luminance(rgb: Any) -> float:
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _text_color(rgb: Any) -> str:
+    lum = _luminance(rgb)
+    dark = _luminance(to_rgb(DARK_TEXT))
+    on_dark = (lum + 0.05) / (dark + 0.05)  # contrast of dark text
+    on_light = 1.05 / (lum + 0.05)  # contrast of white text
+    return DARK_TEXT if on_dark >= on_light else LIGHT_TEXT
+
+
+# ----------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """What to draw: p-values, significance and what to hide, in display order."""
+
+    pvalues: pd.DataFrame
+    significant: pd.DataFrame
+    hidden: np.ndarray
+    control_row: int | None
+    label: str
+
+
+def _grid(result: ComparisonResult, adjusted: bool, triangle: str) -> _Grid:
+    order = [str(a) for a in result.average_ranks.index]
+    label = pvalue_label(result, adjusted=adjusted)
+    label = label[0].upper() + label[1:]
+    if result.control is not None:
+        control = result.control
+        others = [a for a in order if a != control]
+        source = result.adjusted_pvalues if adjusted else result.pvalues.loc[control]
+        column = f"vs {control}"
+        values = pd.DataFrame(
+            {column: [np.nan if a == control else float(source[a]) for a in order]},
+            index=pd.Index(order, dtype=object),
+        )
+        sig = pd.DataFrame(
+            {column: [a in others and bool(result.significant[a]) for a in order]},
+            index=values.index,
+        )
+        hidden = np.array([[a == control] for a in order])
+        return _Grid(values, sig, hidden, order.index(control), label)
+
+    matrix = (result.adjusted_pvalues if adjusted else result.pvalues).loc[order, order]
+    sig = result.significant.loc[order, order]
+    k = len(order)
+    if triangle == "lower":
+        rows, cols = order[1:], order[:-1]
+        hidden = np.triu(np.ones((k - 1, k - 1), dtype=bool), 1)
+    elif triangle == "upper":
+        rows, cols = order[:-1], order[1:]
+        hidden = np.tril(np.ones((k - 1, k - 1), dtype=bool), -1)
+    else:
+        rows, cols = order, order
+        hidden = np.eye(k, dtype=bool)
+    values = matrix.loc[rows, cols].astype(float)
+    return _Grid(values, sig.loc[rows, cols].astype(bool), hidden, None, label)
+
+
+# ----------------------------------------------------------------------------- text sizes
+
+
+class _Measure:
+    """Width and height (inches) of texts, with matplotlib's own font metrics."""
+
+    def __init__(self, dpi: float):
+        self._figure = Figure(dpi=dpi)
+        self._renderer = FigureCanvasAgg(self._figure).get_renderer()
+        self._dpi = dpi
+
+    def __call__(self, text: str, **props: Any) -> tuple[float, float]:
+        artist = Text(0.0, 0.0, text, **props)
+        artist.set_figure(self._figure)
+        box = artist.get_window_extent(self._renderer)
+        return box.width / self._dpi, box.height / self._dpi
+
+
+def _annotation(p: float, significant: bool, mark: str) -> str:
+    text = format_pvalue(p)
+    if significant and mark in ("star", "both"):
+        text += "*"
+    return text
+
+
+def _annotation_fontsize(
+    texts: list[tuple[str, bool]], cell: tuple[float, float], dpi: float, mark: str
+) -> float | None:
+    """Largest font size (points) at which every annotation fits its cell, or None."""
+    if not texts:
+        return None
+    measure = _Measure(dpi)
+    ref = 10.0
+    width = height = 0.0
+    for text, significant in texts:
+        bold = significant and mark in ("bold", "both")
+        w, h = measure(text, fontsize=ref, fontweight="bold" if bold else "normal")
+        width, height = max(width, w), max(height, h)
+    size = min(
+        ANNOT_MAX_FONTSIZE,
+        ref * ANNOT_FILL_WIDTH * cell[0] / width,
+        ref * ANNOT_FILL_HEIGHT * cell[1] / height,
+    )
+    return size if size >= ANNOT_MIN_FONTSIZE else None
+
+
+# ----------------------------------------------------------------------------- geometry
+
+
+def _cell_size(n_rows: int, n_cols: int, control: bool) -> tuple[float, float]:
+    if control:
+        return CONTROL_COLUMN_WIDTH, min(CELL_MAX, max(CELL_MIN, CONTROL_GRID_MAX / n_rows))
+    side = min(CELL_MAX, max(CELL_MIN, GRID_MAX / max(n_rows, n_cols)))
+    return side, side
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """A new figure's size and its Axes' rectangles, all in inches from the lower left."""
+
+    width: float
+    height: float
+    ax: tuple[float, float, float, float]
+    cax: tuple[float, float, float, float] | None
+
+
+def _place(grid_w: float, grid_h: float, cbar: bool) -> tuple[tuple, tuple | None]:
+    ax = (0.0, 0.0, grid_w, grid_h)
+    if not cbar:
+        return ax, None
+    cbar_h = min(max(grid_h, CBAR_MIN_HEIGHT), CBAR_MAX_HEIGHT)
+    # the colour bar's top is level with the grid's top
+    return ax, (grid_w + CBAR_GAP, grid_h - cbar_h, CBAR_WIDTH, cbar_h)
+
+
+def _fit(fig: Figure, rects: list[tuple | None]) -> _Geometry:
+    """Figure size and rectangles that hold everything drawn, with FIGURE_PAD around."""
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    box = fig.get_tightbbox(renderer)  # inches
+    x0, y0 = box.x0 - FIGURE_PAD, box.y0 - FIGURE_PAD
+    width, height = box.width + 2 * FIGURE_PAD, box.height + 2 * FIGURE_PAD
+
+    def shift(rect: tuple | None) -> tuple | None:
+        if rect is None:
+            return None
+        x, y, w, h = rect
+        return (x - x0, y - y0, w, h)
+
+    ax, cax = (shift(r) for r in rects)
+    return _Geometry(width, height, ax, cax)
+
+
+def _fractions(rect: tuple, width: float, height: float) -> tuple[float, float, float, float]:
+    x, y, w, h = rect
+    return (x / width, y / height, w / width, h / height)
+
+
+# ----------------------------------------------------------------------------- drawing
+
+
+@dataclass(frozen=True)
+class _Options:
+    adjusted: bool
+    kind: str
+    triangle: str
+    annot: bool
+    cbar: bool
+    mark: str
+    annot_kws: Mapping[str, Any]
+    kwargs: Mapping[str, Any]
+
+
+def _check(name: str, value: Any, valid: tuple[str, ...]) -> None:
+    if value not in valid:
+        raise ValueError(
+            f"{value!r} is not a valid value for {name}; supported values are "
+            + ", ".join(repr(v) for v in valid)
+        )
+
+
+def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) -> Axes:
+    import seaborn as sns
+
+    grid = _grid(result, opts.adjusted, opts.triangle)
+    values = grid.pvalues
+    alpha = result.alpha
+    kwargs = dict(opts.kwargs)
+    user_mask = kwargs.pop("mask", None)
+    hidden = grid.hidden | (np.asarray(user_mask, dtype=bool) if user_mask is not None else False)
+    cbar_kws = dict(kwargs.pop("cbar_kws", None) or {})
+    cbar_ax = kwargs.pop("cbar_ax", cax)
+
+    if opts.kind == "pvalue":
+        vmin = float(kwargs.pop("vmin", None) or P_FLOOR)
+        vmax = float(kwargs.pop("vmax", None) or 1.0)
+        norm = kwargs.pop("norm", None) or _AlphaLogNorm(vmin, vmax, alpha, N_COLORS)
+        cmap = kwargs.pop("cmap", None) or (
+            _pvalue_colormap(norm) if isinstance(norm, _AlphaLogNorm) else None
+        )
+        data = values.clip(lower=np.finfo(float).tiny)
+        cbar_kws.setdefault("extend", "min")
+    else:
+        levels = significance_levels(alpha)
+        colors = _significance_colors(len(levels))
+        codes = np.searchsorted(np.asarray(levels), values.to_numpy(), side="left")
+        data = pd.DataFrame(
+            np.where(np.isnan(values.to_numpy()), np.nan, codes.astype(float)),
+            index=values.index,
+            columns=values.columns,
+        )
+        cmap = kwargs.pop("cmap", None) or ListedColormap(colors, name="cdplot_significance")
+        bounds = np.arange(len(colors) + 1) - 0.5
+        norm = kwargs.pop("norm", None) or mpl.colors.BoundaryNorm(bounds, len(colors))
+        for key in ("vmin", "vmax"):
+            kwargs.pop(key, None)
+
+    kwargs.setdefault("linewidths", CELL_LINE_WIDTH)
+    kwargs.setdefault("linecolor", "white")
+    sns.heatmap(
+        data,
+        ax=ax,
+        cmap=cmap,
+        norm=norm,
+        mask=hidden,
+        annot=False,
+        cbar=opts.cbar,
+        cbar_ax=cbar_ax if opts.cbar else None,
+        cbar_kws=cbar_kws,
+        xticklabels=True,
+        yticklabels=True,
+        **kwargs,
+    )
+    ax.apply_aspect()
+    fig = ax.get_figure()
+    dpi = fig.dpi
+    box = ax.get_window_extent()
+    n_rows, n_cols = values.shape
+    cell = (box.width / dpi / n_cols, box.height / dpi / n_rows)
+    _style_ticks(ax, values, cell, opts.triangle if result.control is None else "lower")
+    if opts.cbar:
+        cb_ax = ax.collections[0].colorbar.ax
+        if opts.kind == "pvalue" and isinstance(norm, LogNorm):
+            _style_pvalue_colorbar(cb_ax, norm, alpha, grid.label)
+        elif opts.kind == "significance":
+            _style_significance_colorbar(cb_ax, significance_levels(alpha), grid.label)
+    if opts.annot:
+        _annotate(ax, grid, hidden, cell, dpi, opts, data)
+    if grid.control_row is not None:
+        props = {"fontsize": min(TICK_FONTSIZE, _tick_fontsize(cell)), **opts.annot_kws}
+        ax.text(
+            0.5,
+            grid.control_row + 0.5,
+            "control",
+            ha="center",
+            va="center",
+            color=MUTED_INK,
+            fontstyle="italic",
+            gid="apv-control",
+            **props,
+        )
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    return ax
+
+
+def _tick_fontsize(cell: tuple[float, float]) -> float:
+    return min(TICK_FONTSIZE, TICK_FILL * min(cell) * POINTS_PER_INCH)
+
+
+def _style_ticks(ax: Axes, values: pd.DataFrame, cell: tuple[float, float], triangle: str) -> None:
+    fontsize = _tick_fontsize(cell)
+    measure = _Measure(ax.get_figure().dpi)
+    widest = max(measure(str(c), fontsize=fontsize)[0] for c in values.columns)
+    rotate = widest > 0.95 * cell[0]
+    ax.tick_params(axis="both", length=0, pad=2.0, labelsize=fontsize)
+    for label in ax.get_yticklabels():
+        label.set_rotation(0)
+        label.set_va("center")
+    top = triangle == "upper"
+    ax.tick_params(axis="x", top=False, bottom=False, labeltop=top, labelbottom=not top)
+    for label in ax.get_xticklabels():
+        label.set_rotation(90 if rotate else 0)
+        label.set_ha("center")
+        label.set_va("bottom" if top else "top")
+    for i, label in enumerate(ax.get_yticklabels()):
+        label.set_gid(f"apv-row-{i}")
+    for i, label in enumerate(ax.get_xticklabels()):
+        label.set_gid(f"apv-col-{i}")
+
+
+def _pvalue_ticks(alpha: float, vmin: float, vmax: float) -> list[tuple[float, str]]:
+    ticks: list[tuple[float, str]] = []
+    decade = math.ceil(math.log10(vmin) - 1e-9)
+    while 10.0**decade <= vmax * (1 + 1e-9):
+        value = 10.0**decade
+        if abs(math.log10(value) - math.log10(alpha)) >= CBAR_TICK_CLEARANCE:
+            ticks.append((value, "1" if value == 1 else f"{value:.{max(-decade, 0)}f}"))
+        decade += 1
+    ticks.append((alpha, f"\N{GREEK SMALL LETTER ALPHA} = {alpha:g}"))
+    return sorted(ticks)
+
+
+def _style_pvalue_colorbar(cb_ax: Axes, norm: LogNorm, alpha: float, label: str) -> None:
+    ticks = _pvalue_ticks(alpha, float(norm.vmin), float(norm.vmax))
+    cb_ax.yaxis.set_major_locator(FixedLocator([t for t, _ in ticks]))
+    cb_ax.yaxis.set_major_formatter(FixedFormatter([s for _, s in ticks]))
+    cb_ax.yaxis.set_minor_locator(NullLocator())
+    cb_ax.tick_params(labelsize=CBAR_FONTSIZE, length=2.0, width=0.6, pad=1.5)
+    x0, x1 = cb_ax.get_xlim()
+    span = (x1 - x0) * ALPHA_LINE_WIDTH
+    middle = (x0 + x1) / 2
+    cb_ax.plot(
+        [middle - span / 2, middle + span / 2],
+        [alpha, alpha],
+        color=INK,
+        lw=1.0,
+        clip_on=False,
+        gid="apv-alpha-line",
+    )
+    cb_ax.set_xlim(x0, x1)
+    cb_ax.set_ylabel(
+        f"{label}\n(\N{LESS-THAN OR EQUAL TO} \N{GREEK SMALL LETTER ALPHA}: significant)",
+        fontsize=CBAR_FONTSIZE,
+    )
+    cb_ax.set_gid("apv-colorbar")
+
+
+def _style_significance_colorbar(cb_ax: Axes, levels: list[float], label: str) -> None:
+    names = [f"p \N{LESS-THAN OR EQUAL TO} {lv:g}" for lv in levels] + ["NS"]
+    cb_ax.yaxis.set_major_locator(FixedLocator(list(range(len(names)))))
+    cb_ax.yaxis.set_major_formatter(FixedFormatter(names))
+    cb_ax.yaxis.set_minor_locator(NullLocator())
+    cb_ax.tick_params(labelsize=CBAR_FONTSIZE, length=0, pad=2.0)
+    cb_ax.set_ylabel(label, fontsize=CBAR_FONTSIZE)
+    cb_ax.set_gid("apv-colorbar")
+
+
+def _annotate(
+    ax: Axes,
+    grid: _Grid,
+    hidden: np.ndarray,
+    cell: tuple[float, float],
+    dpi: float,
+    opts: _Options,
+    data: pd.DataFrame,
+) -> None:
+    values = grid.pvalues.to_numpy()
+    sig = grid.significant.to_numpy()
+    shown = [
+        (i, j)
+        for i in range(values.shape[0])
+        for j in range(values.shape[1])
+        if not hidden[i, j] and not np.isnan(values[i, j])
+    ]
+    texts = [
+        (_annotation(values[i, j], bool(sig[i, j]), opts.mark), bool(sig[i, j])) for i, j in shown
+    ]
+    props = dict(opts.annot_kws)
+    if "fontsize" in props or "size" in props:
+        fontsize: float | None = float(props.pop("fontsize", props.pop("size", 0.0)))
+    else:
+        fontsize = _annotation_fontsize(texts, cell, dpi, opts.mark)
+    if fontsize is None:
+        return
+    mesh = ax.collections[0]
+    colors = mesh.to_rgba(np.ma.masked_invalid(data.to_numpy(dtype=float)))
+    for (i, j), (text, significant) in zip(shown, texts, strict=True):
+        bold = significant and opts.mark in ("bold", "both")
+        kws = {
+            "color": _text_color(colors[i, j]),
+            "fontweight": "bold" if bold else "normal",
+            "fontsize": fontsize,
+            **props,
+        }
+        ax.text(
+            j + 0.5,
+            i + 0.5,
+            text,
+            ha="center",
+            va="center",
+            gid="apv-annotation",
+            **kws,
+        )
+
+
+def _new_figure(width: float, height: float, *, pyplot: bool) -> Figure:
+    """A figure managed by pyplot if the user works with pyplot, else a bare Figure.
+
+    Pyplot-managed figures are displayed by notebooks and ``plt.show()``. Seaborn
+    imports pyplot itself, so callers look before importing seaborn.
+    """
+    from ._cd import CDFigure
+
+    if pyplot:
+        import matplotlib.pyplot as plt
+
+        return plt.figure(figsize=(width, height), FigureClass=CDFigure)
+    fig = CDFigure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _natural_geometry(
+    result: ComparisonResult, opts: _Options, width: float | None = None
+) -> _Geometry:
+    """Size of a new figure for this heatmap and where its Axes go.
+
+    The grid's cells get their size from k (:func:`_cell_size`), or, given a
+    ``width``, the size that makes the whole figure that wide (found in a few
+    rounds, since the labels' room depends on the cells).
+    """
+    grid = _grid(result, opts.adjusted, opts.triangle)
+    n_rows, n_cols = grid.pvalues.shape
+    control = grid.control_row is not None
+    cell = _cell_size(n_rows, n_cols, control)
+    geometry = _geometry_for(result, opts, grid, cell)
+    if width is None:
+        return geometry
+    for _ in range(WIDTH_ROUNDS):
+        if abs(geometry.width - width) < WIDTH_TOLERANCE:
+            break
+        cell_w = (width - (geometry.width - n_cols * cell[0])) / n_cols
+        if cell_w < CELL_MIN_FIT:
+            break
+        cell = (cell_w, cell[1] if control else cell_w)
+        geometry = _geometry_for(result, opts, grid, cell)
+    if geometry.width > width + WIDTH_TOLERANCE:
+        raise ValueError(
+            f"width={width:g} is too small for this heatmap: it needs at least about "
+            f"{geometry.width:.2f} inches"
+        )
+    shift = (width - geometry.width) / 2
+
+    def moved(rect: tuple | None) -> tuple | None:
+        return None if rect is None else (rect[0] + shift, *rect[1:])
+
+    return _Geometry(width, geometry.height, moved(geometry.ax), moved(geometry.cax))
+
+
+def _geometry_for(
+    result: ComparisonResult, opts: _Options, grid: _Grid, cell: tuple[float, float]
+) -> _Geometry:
+    """Draw the heatmap with cells of this size on a scratch figure and measure it.
+
+    The colour bar goes beside the grid, or, for the lower triangle, into the
+    empty upper-right corner of the grid when it fits there.
+    """
+    n_rows, n_cols = grid.pvalues.shape
+    cell_w, cell_h = cell
+    grid_w, grid_h = n_cols * cell_w, n_rows * cell_h
+    ax_rect, cax_rect = _place(grid_w, grid_h, opts.cbar)
+    scratch_w = grid_w + 8.0
+    scratch_h = max(grid_h, CBAR_MIN_HEIGHT) + 8.0
+    offset = 4.0
+    scratch = Figure(figsize=(scratch_w, scratch_h))
+    FigureCanvasAgg(scratch)
+
+    def at(rect: tuple) -> tuple:
+        x, y, w, h = rect
+        return (x + offset, y + offset, w, h)
+
+    ax = scratch.add_axes(_fractions(at(ax_rect), scratch_w, scratch_h))
+    cax = None
+    if cax_rect is not None:
+        cax = scratch.add_axes(_fractions(at(cax_rect), scratch_w, scratch_h))
+    _draw(result, ax, cax, opts)
+    if cax is not None and cax_rect is not None and grid.control_row is None:
+        inside = (
+            _inside_colorbar(cax, cax_rect, (grid_w, grid_h), (cell_w, cell_h))
+            if opts.triangle == "lower"
+            else None
+        )
+        if inside is not None:
+            cax_rect = inside
+            cax.set_position(_fractions(at(cax_rect), scratch_w, scratch_h))
+    return _fit(scratch, [at(ax_rect), at(cax_rect) if cax_rect is not None else None])
+
+
+def _inside_colorbar(
+    cax: Axes, rect: tuple, grid: tuple[float, float], cell: tuple[float, float]
+) -> tuple[float, float, float, float] | None:
+    """Rectangle of the colour bar in the empty upper-right triangle, if it fits there.
+
+    ``rect`` is where the colour bar is now; its ticks, labels and arrow, measured as
+    drawn, must stay clear of the cells below the diagonal.
+    """
+    fig = cax.get_figure()
+    dpi = fig.dpi
+    box = cax.get_tightbbox(fig.canvas.get_renderer())
+    width = rect[2]
+    x0_frac, y0_frac = cax.get_position().x0, cax.get_position().y0
+    fig_w, fig_h = fig.get_size_inches()
+    left = x0_frac * fig_w - box.x0 / dpi  # extents beyond the bar itself, inches
+    right = box.x1 / dpi - x0_frac * fig_w
+    below = y0_frac * fig_h - box.y0 / dpi
+    grid_w, grid_h = grid
+    cell_w, cell_h = cell
+    new_x = grid_w - right
+    first_column = math.floor((new_x - left) / cell_w)
+    if first_column < 1:
+        return None
+    # in the lower triangle column c's first cell is the c-th row from the top
+    room = first_column * cell_h - below - CBAR_INSIDE_GAP
+    if room < CBAR_MIN_HEIGHT:
+        return None
+    height = min(room, CBAR_MAX_HEIGHT)
+    return (new_x, grid_h - height, width, height)
+
+
+def _make_options(
+    *,
+    adjusted: bool = True,
+    kind: str = "pvalue",
+    triangle: str = "lower",
+    annot: bool = True,
+    cbar: bool = True,
+    mark: str | None = "bold",
+    annot_kws: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> _Options:
+    mark = "none" if mark is None else mark
+    _check("kind", kind, _KINDS)
+    _check("triangle", triangle, _TRIANGLES)
+    _check("mark", mark, _MARKS)
+    for key in ("fmt", "data"):
+        if key in kwargs:
+            raise TypeError(f"apv_heatmap() got an unexpected keyword argument {key!r}")
+    return _Options(
+        adjusted=bool(adjusted),
+        kind=kind,
+        triangle=triangle,
+        annot=bool(annot),
+        cbar=bool(cbar),
+        mark=mark,
+        annot_kws=dict(annot_kws or {}),
+        kwargs=kwargs,
+    )
+
+
+def apv_heatmap(
+    result: ComparisonResult,
+    *,
+    ax: Axes | None = None,
+    width: float | None = None,
+    adjusted: bool = True,
+    kind: Kind = "pvalue",
+    triangle: Triangle = "lower",
+    annot: bool = True,
+    cbar: bool = True,
+    mark: Mark | None = "bold",
+    annot_kws: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Draw the matrix of adjusted p-values (APVs) of a comparison as a heatmap.
+
+    The algorithms are in average-rank order (best first). With all pairs
+    compared, one triangle of the symmetric matrix is drawn (row against
+    column); against a control, a single column of APVs, with the control's
+    own row marked. Each cell is annotated with its p-value (``0.032``,
+    ``<0.001``) and significant pairs (``result.significant``: APV <= alpha)
+    are marked in bold or with a star.
+
+    Colour follows the p-value on a log scale: significant values in blues
+    (darker is smaller), non-significant ones in light greys, with a clear
+    step in colour and lightness at alpha. The palette reads under colour
+    vision deficiencies and in greyscale print. The colour bar shows the scale
+    and marks alpha. With ``kind="significance"`` the cells are classed as
+    p <= 0.001 / 0.01 / 0.05 (up to alpha) / NS instead.
+
+    The heatmap only reads ``result``; it never recomputes a statistic. This
+    is an Axes-level function.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    ax : matplotlib.axes.Axes, optional
+        Draw here (the colour bar takes room from it, as in
+        :func:`seaborn.heatmap`). By default a new figure is made and sized
+        from k: cells of 0.42 inches, shrinking for large k so the grid stays
+        within about 6 inches.
+    width : float, optional
+        Width of the new figure in inches (e.g. 3.3 for one column of a
+        two-column paper, 7 for the full width); the cells are sized to fit
+        and the height follows. Only when ``ax`` is None.
+    adjusted : bool, default True
+        Show the adjusted p-values; False shows the raw p-values. Marks always
+        follow ``result.significant``, i.e. the adjusted decision.
+    kind : {"pvalue", "significance"}, default "pvalue"
+        Continuous colour on a log-p scale, or classes of significance.
+    triangle : {"lower", "upper", "full"}, default "lower"
+        Which part of the all-pairs matrix to draw. The triangles leave out
+        the diagonal (and so the best algorithm's row and the worst's column,
+        or the other way round). Ignored against a control.
+    annot : bool, default True
+        Write the p-values into the cells. They shrink with the cells and are
+        left out when the cells get too small to hold them legibly (below
+        5 points), unless ``annot_kws`` gives a ``fontsize``.
+    cbar : bool, default True
+        Draw the colour bar.
+    mark : {"bold", "star", "both", "none"}, default "bold"
+        How the annotations of significant cells are marked.
+    annot_kws : dict, optional
+        Properties of the annotation texts (:class:`matplotlib.text.Text`).
+    **kwargs
+        Passed on to :func:`seaborn.heatmap`, e.g. ``linewidths``, ``cmap``,
+        ``vmin`` (the smallest p-value of the colour scale, default 1e-4),
+        ``cbar_kws``, ``cbar_ax`` or ``mask`` (added to the triangle's mask).
+        Annotations are drawn by cdplot, so seaborn's ``annot`` and ``fmt``
+        are not accepted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on. Annotations carry the gid ``apv-annotation``, the
+        alpha mark on the colour bar ``apv-alpha-line``.
+
+    Raises
+    ------
+    ValueError
+        For an invalid ``kind``, ``triangle`` or ``mark``, ``width`` given
+        together with ``ax``, or a width too small for the heatmap.
+
+    See Also
+    --------
+    cd_diagram : the critical difference diagram of the same result.
+    report_figure : the diagram above this heatmap, in one figure.
+
+    Notes
+    -----
+    Cells' colours use the same decision as the marks: a p-value equal to
+    alpha is coloured (and marked) as significant. p-values below 1e-4 take
+    the darkest colour (the colour bar's arrow).
+
+    References
+    ----------
+    .. [1] S. García and F. Herrera, "An extension on 'Statistical comparisons
+       of classifiers over multiple data sets' for all pairwise comparisons",
+       Journal of Machine Learning Research 9, 2677-2694, 2008.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import cdplot
+    >>> data = cdplot.datasets.load("garcia2008_synthetic")
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
+    ...     res = cdplot.compare(data, higher_is_better=False, test="mean-ranks",
+    ...                          correction="bergmann")
+    >>> ax = cdplot.apv_heatmap(res)
+    >>> ax.figure.savefig("apv.pdf")  # doctest: +SKIP
+    """
+    opts = _make_options(
+        adjusted=adjusted,
+        kind=kind,
+        triangle=triangle,
+        annot=annot,
+        cbar=cbar,
+        mark=mark,
+        annot_kws=annot_kws,
+        **kwargs,
+    )
+    if ax is not None:
+        if width is not None:
+            raise ValueError("width applies only to a new figure; it cannot be given with ax")
+        extra = dict(opts.kwargs)
+        extra.setdefault("square", result.control is None)
+        return _draw(result, ax, None, _replace_kwargs(opts, extra))
+    if "cbar_ax" in opts.kwargs:
+        raise ValueError("cbar_ax applies only to a given ax; it cannot be used with ax=None")
+    pyplot_loaded = "matplotlib.pyplot" in sys.modules
+    geometry = _natural_geometry(result, opts, None if width is None else float(width))
+    fig = _new_figure(geometry.width, geometry.height, pyplot=pyplot_loaded)
+    new_ax = fig.add_axes(_fractions(geometry.ax, geometry.width, geometry.height))
+    cax = (
+        fig.add_axes(_fractions(geometry.cax, geometry.width, geometry.height))
+        if geometry.cax is not None
+        else None
+    )
+    return _draw(result, new_ax, cax, opts)
+
+
+def _replace_kwargs(opts: _Options, kwargs: Mapping[str, Any]) -> _Options:
+    return _Options(
+        adjusted=opts.adjusted,
+        kind=opts.kind,
+        triangle=opts.triangle,
+        annot=opts.annot,
+        cbar=opts.cbar,
+        mark=opts.mark,
+        annot_kws=opts.annot_kws,
+        kwargs=kwargs,
+    )
