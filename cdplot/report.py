@@ -294,6 +294,8 @@ def _legend(result: ComparisonResult, table: _Table, mark: str, *, markup: str) 
         elif markup == "markdown":
             control = escape_markdown(control)
         where = f"{what}s of the {test} against the control {control}"
+    elif result.correction == "nemenyi":
+        where = f"{what}s (row against column)"
     else:
         where = f"{what}s of the {test} (row against column)"
     where = where[0].upper() + where[1:]
@@ -468,9 +470,12 @@ def to_markdown(
     method = f"{test[0].upper()}{test[1:]}"
     if result.control is not None:
         method += f" against the control {escape_markdown(result.control)}"
-    method += f", {correction_title(result)}"
-    if result.correction not in ("none", "nemenyi"):
-        method += " correction"
+    if result.correction == "nemenyi":
+        method += " (single-step)"
+    else:
+        method += f", {correction_title(result)}"
+        if result.correction != "none":
+            method += " correction"
     fr, im = result.friedman, result.iman_davenport
     lines = [
         f"**{k} algorithms on {n} datasets** \N{EM DASH} {method}, α = {result.alpha:g}",

@@ -4,19 +4,24 @@ Each test returns a :class:`PairwiseResult` with a k x k matrix of statistics an
 symmetric k x k matrix of two-sided p-values (NaN diagonal). ``scores`` are always
 oriented so that *higher is better* (the caller negates lower-is-better scores;
 negation is exact in floating point, so differences keep their exact magnitudes).
+
+The Wilcoxon and sign tests run over all k (k - 1) / 2 pairs at once, in chunks of at
+most :data:`CHUNK_CELLS` (pair x dataset) cells, so memory stays bounded whatever k and
+N. Their counts, rank sums and tie terms are integers or half-integers computed exactly;
+the p-values then follow the same floating-point formulas as the per-pair definitions.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache
 
 import numpy as np
 from scipy import special
 
 from .._errors import CdplotInputError, CdplotWarning
-from ._ranks import rank_rows
 from ._results import PairwiseResult
 
 __all__ = [
@@ -35,8 +40,10 @@ ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 SIGN_TIES = ("split", "discard")
 #: R's wilcox.test uses the exact distribution below this many non-zero differences.
 EXACT_LIMIT = 50
-#: Number of (pair x dataset) cells processed at once, bounding peak memory.
-CHUNK_CELLS = 1 << 21
+#: Number of (pair x dataset) cells processed at once: bounds the working memory of the
+#: Wilcoxon test (17 bytes a cell, more for many ties) and of the sign test (2 bytes a cell),
+#: and keeps a chunk in the processor's cache.
+CHUNK_CELLS = 1 << 18
 
 
 def _pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -109,7 +116,10 @@ def nemenyi_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
     pu = np.ones_like(q)
     positive = q > 0
     if positive.any():
-        pu[positive] = studentized_range.sf(q[positive], k, np.inf)
+        # one numerical integration per distinct statistic (equal inputs give equal
+        # outputs, so no bit changes); many pairs share a rank difference
+        distinct, where = np.unique(q[positive], return_inverse=True)
+        pu[positive] = studentized_range.sf(distinct, k, np.inf)[where]
     pu = np.clip(pu, 0.0, 1.0)
     p[i, j] = pu
     p[j, i] = pu
@@ -119,7 +129,7 @@ def nemenyi_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
 # --- Wilcoxon signed-rank test ---------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _signed_rank_cdf_table(n: int) -> np.ndarray:
     """``P(V <= v)`` for v = 0..n(n+1)/2 under H0, for n untied non-zero differences.
 
@@ -147,40 +157,186 @@ def signed_rank_cdf(v: np.ndarray | float, n: int) -> np.ndarray:
     return out
 
 
-def _wilcoxon_chunk(
-    d: np.ndarray, zero_method: str, exact: bool | None, continuity: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Signed-rank test for each row of ``d`` (pairs x datasets).
+def _pair_chunks(k: int, rows: int) -> Iterator[tuple[int, int, list[tuple[int, int, int, int]]]]:
+    """Cut the k (k - 1) / 2 pairs into chunks of at most ``rows`` consecutive pairs.
 
-    Returns R+ (sum of ranks of positive differences, plus half the zero ranks
-    for "zsplit"), R-, the two-sided p-values, and whether an exact test was
-    requested but could not be applied (ties or zeros).
+    Pairs are numbered as ``numpy.triu_indices(k, 1)``: (0, 1), (0, 2), ..., (1, 2), ...
+    Yields ``(start, stop, segments)``: the chunk holds pairs ``start..stop - 1``, and each
+    segment ``(i, j0, j1, row)`` says that its rows ``row..row + j1 - j0 - 1`` are the pairs
+    ``(i, j0), ..., (i, j1 - 1)``, whose differences one broadcast subtraction computes.
     """
-    n_pairs, n_cells = d.shape
-    is_zero = d == 0
-    n_zero = is_zero.sum(axis=1)
-    absd = np.abs(d)
-    if zero_method == "wilcox":
-        # zeros are dropped: put them below every |d|; they take the lowest ranks
-        absd = np.where(is_zero, -1.0, absd)
-    ranks = rank_rows(absd)
-    if zero_method == "wilcox":
-        ranks = ranks - n_zero[:, None]
-        ranks[is_zero] = 0.0
-    pos = d > 0
-    neg = d < 0
-    r_plus = np.where(pos, ranks, 0.0).sum(axis=1)
-    r_minus = np.where(neg, ranks, 0.0).sum(axis=1)
-    if zero_method == "zsplit":
-        half_zero = np.where(is_zero, ranks, 0.0).sum(axis=1) / 2.0
-        r_plus = r_plus + half_zero
-        r_minus = r_minus + half_zero
-    count = (n_cells - n_zero) if zero_method == "wilcox" else np.full(n_pairs, n_cells)
+    m = k * (k - 1) // 2
+    i, j = 0, 1
+    for start in range(0, m, rows):
+        stop = min(m, start + rows)
+        segments = []
+        row = 0
+        while row < stop - start:
+            take = min(k - j, stop - start - row)
+            segments.append((i, j, j + take, row))
+            row += take
+            j += take
+            if j == k:
+                i += 1
+                j = i + 1
+        yield start, stop, segments
+
+
+def _rank_weights(n: int) -> tuple[np.ndarray, int]:
+    """Weights that give a row's count of flags and the sum of their ranks in one pass.
+
+    With ``w_t = (t + 1) + 2**shift`` (t the 0-based sorted position) and 0/1 flags,
+    ``sum(flag_t w_t) = count * 2**shift + sum(flag_t (t + 1))`` in uint64 without overflow
+    while ``(n + 1) * 2**shift <= 2**64``; for longer rows ``shift`` is 0 and ``w_t = t + 1``.
+    """
+    shift = (n * (n + 1) // 2).bit_length()
+    if (n + 1).bit_length() + shift > 64:
+        shift = 0
+    w = np.arange(1, n + 1, dtype=np.uint64)
+    if shift:
+        w += np.uint64(1 << shift)
+    return w, shift
+
+
+def _signed_rank_sums(
+    cols: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rank sums and tie terms of ``|x_i - x_j|`` for every pair i < j.
+
+    Parameters
+    ----------
+    cols : numpy.ndarray
+        k x N scores (one row per algorithm) without negative zeros, so that a difference
+        is zero exactly when its bits are all zero.
+
+    Returns
+    -------
+    r_minus : numpy.ndarray
+        Per pair, the sum of the average ranks of the negative differences when all N
+        absolute differences (zeros included) are ranked together.
+    n_neg, n_zero : numpy.ndarray
+        Per pair, the numbers of negative and of zero differences (int64).
+    tie_sum : numpy.ndarray
+        Per pair, ``sum(t**3 - t)`` over the tie blocks of the non-zero ``|d|``.
+    has_ties : numpy.ndarray
+        Per pair, whether two non-zero ``|d|`` are equal.
+
+    Notes
+    -----
+    One sort per chunk does both the ranks and the tie terms. The sort key of a difference
+    d is its bit pattern rotated left by one: the bits of ``|d|`` (monotone in ``|d|`` as an
+    unsigned integer, the sign bit shifted out) followed by the sign bit. Sorting the keys
+    orders ``|d|`` and, inside a block of equal ``|d|``, puts the negative differences last.
+    Without ties the negative difference at sorted position t has rank t + 1. A tie block
+    of size s holding p negatives (its last p positions) and q = s - p positives gives each
+    member the block's average rank, which lowers the negatives' position-rank sum by
+    exactly ``p q / 2``. Ties are found by comparing neighbours, and only the (usually few)
+    tie blocks are visited one by one. Every quantity is an integer or a half-integer far
+    below 2**53, hence exact in float64 whatever the order of summation.
+    """
+    k, n = cols.shape
+    m = k * (k - 1) // 2
+    r_minus = np.zeros(m)
+    n_neg = np.zeros(m, dtype=np.int64)
+    n_zero = np.zeros(m, dtype=np.int64)
+    tie_sum = np.zeros(m)
+    has_ties = np.zeros(m, dtype=bool)
+    if m == 0 or n == 0:
+        return r_minus, n_neg, n_zero, tie_sum, has_ties
+    rows = max(1, min(m, CHUNK_CELLS // n))
+    diff = np.empty((rows, n))
+    bits = diff.view(np.uint64)
+    keys = np.empty((rows, n), dtype=np.uint64)
+    # equal[r, t]: sorted |d| at t and t + 1 are equal; the last column is False, so
+    # that in the flattened array no run of ties crosses from one pair into the next
+    equal = np.zeros((rows, n), dtype=bool)
+    weights, shift = _rank_weights(n)
+    low = np.uint64((1 << shift) - 1)
+    for start, stop, segments in _pair_chunks(k, rows):
+        r = stop - start
+        d, u, key = diff[:r], bits[:r], keys[:r]
+        for i, j0, j1, row in segments:
+            np.subtract(cols[i], cols[j0:j1], out=d[row : row + j1 - j0])
+        np.left_shift(u, 1, out=key)
+        np.right_shift(u, 63, out=u)
+        np.bitwise_or(key, u, out=key)
+        key.sort(axis=1)
+        negative = np.bitwise_and(key, 1, out=u)
+        packed = np.einsum("ij,j->i", negative, weights)
+        if shift:
+            neg = packed >> np.uint64(shift)
+            position_sum = packed & low
+        else:
+            neg = negative.sum(axis=1)
+            position_sum = packed
+        magnitude = np.right_shift(key, 1, out=key)
+        # neighbours compared in one flat pass; the comparisons across two rows land in
+        # the last column, which is reset
+        flat = magnitude.ravel()
+        np.equal(flat[1:], flat[:-1], out=equal[:r].ravel()[:-1])
+        equal[:r, -1] = False
+        zeros = (magnitude[:, 0] == 0).astype(np.int64)  # zeros sort first
+        rm = position_sum.astype(float)
+        sl = slice(start, stop)
+        if equal[:r].any():
+            _tie_blocks(equal[:r], negative, magnitude, rm, zeros, tie_sum[sl], has_ties[sl])
+        r_minus[sl] = rm
+        n_neg[sl] = neg
+        n_zero[sl] = zeros
+    return r_minus, n_neg, n_zero, tie_sum, has_ties
+
+
+def _tie_blocks(
+    equal: np.ndarray,
+    negative: np.ndarray,
+    magnitude: np.ndarray,
+    r_minus: np.ndarray,
+    n_zero: np.ndarray,
+    tie_sum: np.ndarray,
+    has_ties: np.ndarray,
+) -> None:
+    """Correct a chunk's rank sums for its tie blocks; fill zero counts and tie terms.
+
+    ``equal``, ``negative`` and ``magnitude`` are the chunk's r x n arrays (neighbour
+    equality, 0/1 negative flags and ``|d|`` bits in sorted order); ``r_minus``, ``n_zero``,
+    ``tie_sum`` and ``has_ties`` (length r) are updated in place. The block of zero
+    differences (first in each row) gives ``n_zero`` and no tie term.
+    """
+    r, n = equal.shape
+    tied = np.flatnonzero(equal.ravel())
+    breaks = np.flatnonzero(np.diff(tied) != 1) + 1
+    run_starts = np.concatenate(([0], breaks))
+    first = tied[run_starts]  # flat position of the first member of each block
+    last = tied[np.concatenate((breaks - 1, [tied.size - 1]))] + 1
+    size = last - first + 1
+    flags = negative.ravel()
+    p = (np.add.reduceat(flags[tied], run_starts) + flags[last]).astype(np.int64)
+    row = first // n
+    r_minus -= np.bincount(row, weights=p * (size - p), minlength=r) / 2.0
+    is_zero = magnitude.ravel()[first] == 0
+    n_zero[row[is_zero]] = size[is_zero]
+    row, s = row[~is_zero], size[~is_zero].astype(float)
+    tie_sum += np.bincount(row, weights=s**3 - s, minlength=r)
+    has_ties |= np.bincount(row, minlength=r) > 0
+
+
+def _signed_rank_pvalues(
+    r_plus: np.ndarray,
+    n: int,
+    n_zero: np.ndarray,
+    tie_sum: np.ndarray,
+    has_ties: np.ndarray,
+    zero_method: str,
+    exact: bool | None,
+    continuity: bool,
+) -> tuple[np.ndarray, int]:
+    """Two-sided p-values of the signed-rank statistics ``r_plus`` of N-difference pairs.
+
+    Returns the p-values and the number of pairs for which an exact test was asked
+    (``exact=True``) but is not defined (ties, or zeros kept in the ranking).
+    """
+    count = (n - n_zero) if zero_method == "wilcox" else np.full(r_plus.size, n)
     count = count.astype(float)
-
-    # tie blocks of |d| (zeros excluded for "wilcox" and "pratt")
-    tie_sum, has_ties = _tie_terms(absd, is_zero if zero_method != "zsplit" else None)
-
     mean = count * (count + 1.0) / 4.0
     var24 = count * (count + 1.0) * (2.0 * count + 1.0)
     if zero_method == "pratt":
@@ -202,39 +358,17 @@ def _wilcoxon_chunk(
         # dropped zeros ("wilcox") leave an exact problem on the non-zero differences
         use_exact = ~has_ties & ((n_zero == 0) | (zero_method == "wilcox"))
     else:
-        use_exact = np.zeros(n_pairs, dtype=bool)
-    exact_refused = int((~use_exact).sum()) if exact else 0
-    for n in np.unique(count[use_exact]).astype(int):
-        rows = use_exact & (count == n)
+        use_exact = np.zeros(r_plus.size, dtype=bool)
+    refused = int((~use_exact).sum()) if exact else 0
+    for size in np.unique(count[use_exact]).astype(int):
+        rows = use_exact & (count == size)
         v = r_plus[rows]
         # R: p = 2 * (P(V >= v) if v > n(n+1)/4 else P(V <= v)), capped at 1
-        upper = 1.0 - signed_rank_cdf(v - 1.0, n)
-        lower = signed_rank_cdf(v, n)
-        tail = np.where(v > n * (n + 1) / 4.0, upper, lower)
+        upper = 1.0 - signed_rank_cdf(v - 1.0, size)
+        lower = signed_rank_cdf(v, size)
+        tail = np.where(v > size * (size + 1) / 4.0, upper, lower)
         p[rows] = np.minimum(1.0, 2.0 * tail)
-    return r_plus, r_minus, p, exact_refused
-
-
-def _tie_terms(absd: np.ndarray, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Per row: ``sum(t^3 - t)`` over tie blocks of ``absd`` and whether any tie exists.
-
-    Cells where ``exclude`` is True (zero differences) form no tie block.
-    """
-    n_rows, n = absd.shape
-    values = absd if exclude is None else np.where(exclude, np.nan, absd)
-    ordered = np.sort(values, axis=1)  # NaN (excluded) sort last
-    valid = ~np.isnan(ordered)
-    same = np.zeros((n_rows, n), dtype=bool)
-    same[:, 1:] = (ordered[:, 1:] == ordered[:, :-1]) & valid[:, 1:]
-    # block sizes: for each block start, count following "same" flags
-    starts = valid & ~same
-    block_id = np.cumsum(starts, axis=1) - 1  # per row, 0-based
-    block_id = np.where(valid, block_id + (np.arange(n_rows) * n)[:, None], n_rows * n)
-    sizes = np.bincount(block_id.ravel(), minlength=n_rows * n + 1)[:-1].reshape(n_rows, n)
-    sizes = sizes.astype(float)
-    tie_sum = (sizes**3 - sizes).sum(axis=1)
-    has_ties = (sizes > 1).any(axis=1)
-    return tie_sum, has_ties
+    return p, refused
 
 
 def wilcoxon_test(
@@ -277,7 +411,10 @@ def wilcoxon_test(
     ``n (n + 1) (2 n + 1) / 24 - sum(t^3 - t) / 48`` (Pratt: Cureton's
     adjustment for the zeros, as in scipy). Ties are exact floating-point
     equality of ``|x_i - x_j|`` (R's default ``digits.rank = Inf``). A pair
-    whose differences are all zero gets p = 1.
+    whose differences are all zero gets p = 1. All pairs are ranked together, one
+    sort of ``|x_i - x_j|`` per pair giving both the rank sums and the tie terms,
+    exactly (see ``_signed_rank_sums``); the exact null distribution is computed
+    once per number of differences and cached.
     """
     if zero_method not in ZERO_METHODS:
         raise CdplotInputError(
@@ -288,20 +425,29 @@ def wilcoxon_test(
         raise CdplotInputError(f"exact must be None, True or False, got {exact!r}.")
     scores = np.asarray(scores, dtype=float)
     n, k = scores.shape
-    ii, jj = _pairs(k)
-    m = ii.size
-    r_plus = np.empty(m)
-    r_minus = np.empty(m)
-    p = np.empty(m)
-    refused = 0
-    step = max(1, CHUNK_CELLS // max(n, 1))
-    cols = np.ascontiguousarray(scores.T)
-    for start in range(0, m, step):
-        sl = slice(start, min(m, start + step))
-        d = cols[ii[sl]] - cols[jj[sl]]
-        rp, rm, pv, ref = _wilcoxon_chunk(d, zero_method, exact, continuity)
-        r_plus[sl], r_minus[sl], p[sl] = rp, rm, pv
-        refused += ref
+    # adding +0.0 turns -0.0 into +0.0 and leaves every other value as it is; then no
+    # difference is -0.0 (x - y is -0.0 only for x = -0.0, y = +0.0)
+    cols = np.empty((k, n))
+    np.add(scores.T, 0.0, out=cols)
+    r_all, n_neg, n_zero, tie_sum, has_ties = _signed_rank_sums(cols)
+    zero_rank_sum = n_zero * (n_zero + 1) / 2.0  # the zeros' ranks 1..n_zero
+    if zero_method == "wilcox":
+        # zeros dropped: every other rank moves down by n_zero
+        nonzero = n - n_zero
+        r_minus = r_all - n_zero * n_neg
+        r_plus = nonzero * (nonzero + 1) / 2.0 - r_minus
+    elif zero_method == "pratt":
+        r_minus = r_all
+        r_plus = n * (n + 1) / 2.0 - zero_rank_sum - r_minus
+    else:  # zsplit: the zeros' ranks are shared evenly; their block is a tie block too
+        r_minus = r_all + zero_rank_sum / 2.0
+        r_plus = n * (n + 1) / 2.0 - zero_rank_sum / 2.0 - r_all
+        z = n_zero.astype(float)
+        tie_sum = tie_sum + (z**3 - z)
+        has_ties = has_ties | (n_zero > 1)
+    p, refused = _signed_rank_pvalues(
+        r_plus, n, n_zero, tie_sum, has_ties, zero_method, exact, continuity
+    )
     if refused:
         warnings.warn(
             f"exact Wilcoxon p-values are not defined for {refused} pair(s) with tied absolute "
@@ -314,6 +460,17 @@ def wilcoxon_test(
 
 
 # --- sign test ---------------------------------------------------------------------------
+
+
+def _count_true(flags: np.ndarray) -> np.ndarray:
+    """Number of True values in each row of a C-contiguous bool array of whole words.
+
+    Each byte of a bool array is 0 or 1, so the population count of a row's 8-byte words
+    is its number of True values.
+    """
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(flags.view(np.uint64)).sum(axis=1)
+    return np.count_nonzero(flags, axis=1)
 
 
 def sign_test(scores: np.ndarray, *, ties: str = "split") -> PairwiseResult:
@@ -343,17 +500,23 @@ def sign_test(scores: np.ndarray, *, ties: str = "split") -> PairwiseResult:
         )
     scores = np.asarray(scores, dtype=float)
     n, k = scores.shape
-    ii, jj = _pairs(k)
-    m = ii.size
-    wins = np.empty(m)
-    losses = np.empty(m)
-    step = max(1, CHUNK_CELLS // max(n, 1))
     cols = np.ascontiguousarray(scores.T)
-    for start in range(0, m, step):
-        sl = slice(start, min(m, start + step))
-        d = cols[ii[sl]] - cols[jj[sl]]
-        wins[sl] = (d > 0).sum(axis=1)
-        losses[sl] = (d < 0).sum(axis=1)
+    m = k * (k - 1) // 2
+    wins = np.zeros(m)
+    losses = np.zeros(m)
+    if m and n:
+        rows = max(1, min(m, CHUNK_CELLS // n))
+        # rows padded to whole 8-byte words (the padding stays False) for _count_true
+        width = -(-n // 8) * 8
+        greater = np.zeros((rows, width), dtype=bool)
+        less = np.zeros((rows, width), dtype=bool)
+        for start, stop, segments in _pair_chunks(k, rows):
+            for i, j0, j1, row in segments:
+                block = slice(row, row + j1 - j0)
+                np.greater(cols[i], cols[j0:j1], out=greater[block, :n])
+                np.less(cols[i], cols[j0:j1], out=less[block, :n])
+            wins[start:stop] = _count_true(greater[: stop - start])
+            losses[start:stop] = _count_true(less[: stop - start])
     n_ties = n - wins - losses
     if ties == "split":
         counted_ties = n_ties - n_ties % 2

@@ -6,6 +6,10 @@ import numpy as np
 
 __all__ = ["average_ranks", "rank_rows"]
 
+#: Number of values ranked at once: bounds the working memory of :func:`rank_rows` (about
+#: 40 bytes a value) and keeps a chunk in the processor's cache.
+CHUNK_VALUES = 1 << 18
+
 
 def rank_rows(values: np.ndarray) -> np.ndarray:
     """Rank each row of a 2-D array in increasing order, ties getting the average rank.
@@ -21,25 +25,52 @@ def rank_rows(values: np.ndarray) -> np.ndarray:
         float64 array of the same shape: rank 1 for the smallest value of each
         row; tied values share the mean of the ranks they span (as
         ``scipy.stats.rankdata(method="average")``).
+
+    Notes
+    -----
+    Rows are sorted (``numpy.argsort``, not stable: the order inside a block of equal
+    values does not change the block's average rank) in chunks of at most
+    :data:`CHUNK_VALUES` values. A tie block spanning 0-based sorted positions ``a..b``
+    gets the rank ``(a + b) / 2 + 1``, an exact half-integer.
     """
-    values = np.asarray(values)
+    values = np.ascontiguousarray(values)
     n_rows, n = values.shape
-    if n == 0:
-        return np.empty((n_rows, 0))
-    order = np.argsort(values, axis=1, kind="stable")
-    ordered = np.take_along_axis(values, order, axis=1)
-    positions = np.broadcast_to(np.arange(n), (n_rows, n))
-    new_block = np.ones((n_rows, n), dtype=bool)
-    new_block[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    # first and last sorted position of the tie block of every position
-    first = np.maximum.accumulate(np.where(new_block, positions, 0), axis=1)
-    ends_block = np.ones((n_rows, n), dtype=bool)
-    ends_block[:, :-1] = new_block[:, 1:]
-    last = np.minimum.accumulate(np.where(ends_block, positions, n - 1)[:, ::-1], axis=1)[:, ::-1]
-    block_rank = (first + last) / 2.0 + 1.0
     ranks = np.empty((n_rows, n))
-    np.put_along_axis(ranks, order, block_rank, axis=1)
+    if n == 0 or n_rows == 0:
+        return ranks
+    rows = max(1, min(n_rows, CHUNK_VALUES // n))
+    position_ranks = np.tile(np.arange(1.0, n + 1.0), rows)
+    offsets = np.arange(0, rows * n, n)[:, None]
+    for start in range(0, n_rows, rows):
+        stop = min(n_rows, start + rows)
+        _rank_chunk(values[start:stop], ranks[start:stop], position_ranks, offsets)
     return ranks
+
+
+def _rank_chunk(
+    values: np.ndarray, out: np.ndarray, position_ranks: np.ndarray, offsets: np.ndarray
+) -> None:
+    """Rank the rows of ``values`` into ``out`` (both C-contiguous, r x n)."""
+    r, n = values.shape
+    size = r * n
+    order = np.argsort(values, axis=1)
+    order += offsets[:r]  # flat index, in the chunk, of the value at each sorted position
+    where = order.ravel()
+    ordered = values.ravel()[where]
+    flat_out = out.reshape(size)  # a view: out is contiguous
+    starts = np.empty(size, dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    starts[::n] = True  # every row starts a block
+    if starts.all():  # no ties: the rank is the sorted position + 1
+        flat_out[where] = position_ranks[:size]
+        return
+    # tie blocks: first and last flat sorted position of each (rows start and end blocks)
+    first = np.flatnonzero(starts)
+    last = np.empty_like(first)
+    last[:-1] = first[1:] - 1
+    last[-1] = size - 1
+    block_rank = (first + last) / 2.0 - (first - first % n) + 1.0
+    flat_out[where] = np.repeat(block_rank, last - first + 1)
 
 
 def average_ranks(ranks: np.ndarray) -> np.ndarray:
