@@ -352,7 +352,9 @@ class _RobinsonEngine:
 
     In the order, the neighbours of position i in G_t with larger index form the
     interval (i, reach[i]], and reach is non-decreasing; a set is a clique of G_t iff
-    its first and last positions are adjacent.
+    its first and last positions are adjacent. Per level the work is O(k w) for g(t)
+    and O(k w + W^2) for each level-t pair, w being the widest neighbourhood and W the
+    pair's span: polynomial, with no search.
     """
 
     def __init__(self, q: np.ndarray, levels: np.ndarray, budget: _Budget) -> None:

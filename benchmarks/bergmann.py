@@ -1,0 +1,149 @@
+"""Time and memory of exact Bergmann-Hommel adjusted p-values against k.
+
+Run as ``python benchmarks/bergmann.py`` (``--help`` for options). For each k it makes a
+few synthetic score tables of N data sets (scores = skill of the algorithm + standard
+normal noise), ranks every data set (1 = best), and computes the p-values of
+
+* ``realistic``: the mean-ranks test (García & Herrera 2008), algorithms with skills
+  spread evenly over 3 noise standard deviations;
+* ``near-equal``: the mean-ranks test, many near-equal algorithms (skills spread over
+  0.3 noise standard deviations), so that most pairs are barely distinguishable;
+* ``clustered``: the mean-ranks test, four clusters of near-equal algorithms (skills
+  within 0.1 of each other), the clusters one noise standard deviation apart;
+* ``wilcoxon``: Wilcoxon signed-rank p-values of every pair on the realistic tables
+  (scipy), which are not ordered like distances: the general search engine.
+
+It prints, for every k, the median and the largest time over the tables (seconds), and
+the peak resident memory of the fresh process that ran them (MiB; the baseline of an
+idle process with numpy and scipy loaded is printed first). A kind stops after the
+first k whose slowest table takes more than ``--stop`` seconds or exceeds the work
+limit (BergmannHommelLimitError: the engine refuses instead of hanging).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.special import ndtr
+from scipy.stats import rankdata, wilcoxon
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cdplot.stats._exhaustive import BergmannHommelLimitError, bergmann_hommel  # noqa: E402
+
+KINDS = ("realistic", "near-equal", "clustered", "wilcoxon")
+KS = [*range(5, 21), 25, 30, 40, 50, 75, 100]
+
+
+def skills(kind: str, k: int) -> np.ndarray:
+    if kind == "near-equal":
+        return np.linspace(0.0, 0.3, k)
+    if kind == "clustered":
+        return np.arange(k) * 4 // k + np.linspace(0.0, 0.1, k)
+    return np.linspace(0.0, 3.0, k)  # realistic, wilcoxon
+
+
+def mean_ranks_pvalues(scores: np.ndarray) -> np.ndarray:
+    n, k = scores.shape
+    ranks = rankdata(-scores, axis=1).mean(axis=0)
+    z = np.abs(ranks[:, None] - ranks[None, :]) / np.sqrt(k * (k + 1) / (6 * n))
+    p = 2.0 * ndtr(-z)
+    np.fill_diagonal(p, np.nan)
+    return p
+
+
+def wilcoxon_pvalues(scores: np.ndarray) -> np.ndarray:
+    k = scores.shape[1]
+    p = np.full((k, k), np.nan)
+    for i in range(k):
+        for j in range(i + 1, k):
+            p[i, j] = p[j, i] = wilcoxon(scores[:, i], scores[:, j]).pvalue
+    return p
+
+
+def pvalues(kind: str, k: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng([k, seed])
+    n = (30, 50, 100)[seed % 3]
+    scores = skills(kind, k) + rng.normal(size=(n, k))
+    return wilcoxon_pvalues(scores) if kind == "wilcoxon" else mean_ranks_pvalues(scores)
+
+
+def _peak_rss_mib() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes vs KiB
+
+
+def _run(kind: str, k: int, repeats: int) -> tuple[list[float], float] | None:
+    """In a child process: times of ``repeats`` tables and the peak RSS; None at the limit."""
+    tables = [pvalues(kind, k, seed) for seed in range(repeats)]
+    times = []
+    try:
+        for p in tables:
+            start = time.perf_counter()
+            bergmann_hommel(p, progress=False)
+            times.append(time.perf_counter() - start)
+    except BergmannHommelLimitError:
+        return None
+    return times, _peak_rss_mib()
+
+
+def _baseline() -> float:
+    pvalues("realistic", 5, 0)
+    return _peak_rss_mib()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--repeats", type=int, default=3, help="tables per k (default 3)")
+    parser.add_argument("--stop", type=float, default=10.0, help="seconds (default 10)")
+    parser.add_argument("--kmax", type=int, default=100)
+    args = parser.parse_args(argv)
+    kinds = args.kinds.split(",")
+
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(1) as pool:
+        baseline = pool.apply(_baseline)
+    print("time: median (max) over tables in seconds; mem: peak RSS of the process in MiB")
+    print(f"(an idle process with numpy and scipy: {baseline:.0f} MiB)")
+    header = f"{'k':>4}" + "".join(f" | {kind + ' time':>22} {'mem':>6}" for kind in kinds)
+    print(header)
+    print("-" * len(header))
+    stopped = dict.fromkeys(kinds, False)
+    largest = dict.fromkeys(kinds, 0)
+    for k in (k for k in KS if k <= args.kmax):
+        if all(stopped.values()):
+            break
+        cells = []
+        for kind in kinds:
+            if stopped[kind]:
+                cells.append(f" | {'':>22} {'':>6}")
+                continue
+            with ctx.Pool(1) as pool:  # a fresh process: its peak RSS is this run's
+                result = pool.apply(_run, (kind, k, args.repeats))
+            if result is None:
+                stopped[kind] = True
+                cells.append(f" | {'work limit':>22} {'':>6}")
+                continue
+            times, peak = result
+            text = f"{statistics.median(times):.4f} ({max(times):.4f})"
+            cells.append(f" | {text:>22} {peak:6.1f}")
+            if max(times) > args.stop:
+                stopped[kind] = True
+            else:
+                largest[kind] = k
+        print(f"{k:>4}" + "".join(cells), flush=True)
+    for kind in kinds:
+        print(f"largest k within {args.stop:g} s, {kind}: {largest[kind]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

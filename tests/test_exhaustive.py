@@ -1,0 +1,581 @@
+"""Tests of cdplot.stats._exhaustive: Shaffer's S(k) and Bergmann-Hommel APVs.
+
+Verified against published values:
+- S(4) and S(5): the sizes of the exhaustive sets listed in García & Herrera (2008), §2.1
+  (the 14 sets for k = 4) and Table 4 (k = 5); Shaffer's t_i for k = 5: Table 3's
+  alpha_SH column (alpha_SH = 0.05 / t_i).
+- Number of exhaustive sets for k = 4..9: García & Herrera (2008), Table 1.
+- The 14 exhaustive sets for k = 4: García & Herrera (2008), §2.1, listed in the text.
+- Bergmann-Hommel and Shaffer APVs of the case study: García & Herrera (2008), Table 5.
+
+Verified against an independent oracle (in this file, not in the package):
+- Bergmann-Hommel APVs by enumerating every set partition (k <= 9), cell by cell and
+  exactly, for both engines, on random, tied and degenerate p-value matrices.
+- S(k) by enumerating integer partitions of k.
+
+Consistency only (no external reference):
+- Bergmann-Hommel <= Shaffer <= Holm <= Bonferroni, raw p <= APV <= 1, equal raw p-values
+  get equal APVs, relabelling the algorithms permutes the result.
+- The Robinson and the general engine agree on mean-ranks p-values for k = 10..16.
+- The work limit fails fast with a message naming it.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.special import ndtr
+
+from cdplot.stats._exhaustive import (
+    BergmannHommelLimitError,
+    _bergmann_hommel,
+    _GeneralEngine,
+    _robinson_order,
+    _RobinsonEngine,
+    bergmann_hommel,
+    count_exhaustive_sets,
+    exhaustive_sets,
+    shaffer_counts,
+    shaffer_multipliers,
+)
+
+# ---------------------------------------------------------------------------------------
+# helpers and the oracle
+
+
+def _sym(k: int, upper: np.ndarray) -> np.ndarray:
+    """k x k symmetric matrix with the given upper triangle (row-major) and NaN diagonal."""
+    p = np.full((k, k), np.nan)
+    rows, cols = np.triu_indices(k, 1)
+    p[rows, cols] = upper
+    p[cols, rows] = upper
+    return p
+
+
+def _partitions(items: list[int]):
+    """Every set partition of ``items`` (a list of groups), by the textbook recursion."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _partitions(rest):
+        yield [[first], *part]  # first in a group of its own
+        for g in range(len(part)):  # or added to one of the groups
+            yield [*part[:g], [first, *part[g]], *part[g + 1 :]]
+
+
+@functools.cache
+def _exhaustive_table(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Membership matrix (exhaustive set x hypothesis) and set sizes, from every partition."""
+    index = {pair: h for h, pair in enumerate(itertools.combinations(range(k), 2))}
+    member = []
+    for part in _partitions(list(range(k))):
+        row = np.zeros(len(index), dtype=bool)
+        for group in part:
+            for pair in itertools.combinations(sorted(group), 2):
+                row[index[pair]] = True
+        if row.any():  # the all-singletons partition gives no exhaustive set
+            member.append(row)
+    member_arr = np.array(member)
+    return member_arr, member_arr.sum(axis=1)
+
+
+def oracle_bergmann_hommel(p: np.ndarray) -> np.ndarray:
+    """The definition, computed over every exhaustive set (García & Herrera 2008, §2-3).
+
+    APV*_i = min(1, max over exhaustive I containing i of |I| * min_{j in I} p_j), then
+    APV_i = max over all j with p_j <= p_i of APV*_j.
+    """
+    k = p.shape[0]
+    rows, cols = np.triu_indices(k, 1)
+    pu = p[rows, cols]
+    member, size = _exhaustive_table(k)
+    set_min = np.where(member, pu, np.inf).min(axis=1)
+    set_value = size * set_min  # |I| * min p, one float product per set as in the engine
+    star = np.where(member, set_value[:, None], -np.inf).max(axis=0)
+    star = np.minimum(1.0, star)
+    apv = np.array([star[pu <= x].max() for x in pu])
+    return _sym(k, apv)
+
+
+def _sorted_running(p_upper: np.ndarray, mult: np.ndarray) -> np.ndarray:
+    """min(1, running max of mult_i * p_(i)) in increasing p order, mapped back."""
+    order = np.argsort(p_upper, kind="stable")
+    apv = np.minimum(1.0, np.maximum.accumulate(mult * p_upper[order]))
+    out = np.empty_like(apv)
+    out[order] = apv
+    # equal raw p-values get the largest of their APVs (a step-down convention)
+    return np.array([out[p_upper == x].max() for x in p_upper])
+
+
+def holm(p_upper: np.ndarray) -> np.ndarray:
+    m = len(p_upper)
+    return _sorted_running(p_upper, np.arange(m, 0, -1, dtype=float))
+
+
+def shaffer(p_upper: np.ndarray, k: int) -> np.ndarray:
+    return _sorted_running(p_upper, shaffer_multipliers(k).astype(float))
+
+
+def mean_ranks_pvalues(ranks: np.ndarray, n_datasets: int) -> np.ndarray:
+    """Two-sided p of z = |R_i - R_j| / sqrt(k(k+1)/(6N)) (García & Herrera 2008, §2.1)."""
+    k = len(ranks)
+    z = np.abs(ranks[:, None] - ranks[None, :]) / np.sqrt(k * (k + 1) / (6 * n_datasets))
+    p = 2.0 * ndtr(-z)
+    np.fill_diagonal(p, np.nan)
+    return p
+
+
+def simulated_pvalues(rng: np.random.Generator, k: int, n: int, spread: float) -> np.ndarray:
+    """Mean-ranks p-values of a simulated score table: skills spread out, plus noise."""
+    scores = np.linspace(0.0, spread, k) + rng.normal(size=(n, k))
+    ranks = (np.argsort(np.argsort(-scores, axis=1), axis=1) + 1).mean(axis=0)
+    return mean_ranks_pvalues(ranks, n)
+
+
+def random_matrix(rng: np.random.Generator, k: int, kind: str) -> np.ndarray:
+    m = k * (k - 1) // 2
+    if kind == "uniform":
+        upper = rng.uniform(size=m)
+    elif kind == "small":  # many small p-values, a few large ones
+        upper = rng.uniform(size=m) ** 8
+    elif kind == "tied":  # drawn from a handful of values
+        upper = rng.choice(np.round(rng.uniform(size=4) ** 3, 3), size=m)
+    elif kind == "tied-extremes":
+        upper = rng.choice([0.0, 1e-300, 1e-8, 0.01, 1.0], size=m)
+    elif kind == "mean-ranks":  # small N: tied average ranks and tied differences
+        return simulated_pvalues(rng, k, int(rng.integers(2, 12)), float(rng.uniform(0, 3)))
+    elif kind == "robinson-ties":  # tied positions and a step function of the distance
+        x = rng.integers(0, int(rng.integers(2, 8)), size=k)
+        steps = np.sort(rng.choice(np.round(rng.uniform(size=5) ** 2, 2), size=np.ptp(x) + 1))
+        p = steps[::-1][np.abs(x[:, None] - x[None, :])].astype(float)
+        np.fill_diagonal(p, np.nan)
+        return p
+    else:  # pragma: no cover
+        raise AssertionError(kind)
+    return _sym(k, upper)
+
+
+KINDS = ["uniform", "small", "tied", "tied-extremes", "mean-ranks", "robinson-ties"]
+
+
+def assert_matches_oracle(p: np.ndarray) -> int:
+    """Both engines (the Robinson one where it applies) equal the oracle exactly."""
+    expected = oracle_bergmann_hommel(p)
+    np.testing.assert_array_equal(bergmann_hommel(p), expected)
+    np.testing.assert_array_equal(_bergmann_hommel(p, engine="general"), expected)
+    if _robinson_order(p) is not None:
+        np.testing.assert_array_equal(_bergmann_hommel(p, engine="robinson"), expected)
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# Shaffer
+
+
+def test_shaffer_counts_k4_from_listed_exhaustive_sets():
+    # García & Herrera (2008) §2.1 lists the 14 exhaustive sets for k = 4: one of size 6,
+    # four of size 3, three of size 2 and six of size 1; with 0 (none true) S(4) is
+    assert shaffer_counts(4) == (0, 1, 2, 3, 6)
+
+
+def test_shaffer_counts_k5_from_table4():
+    # García & Herrera (2008) Table 4 (k = 5) has exhaustive sets of sizes 1, 2, 3, 4, 6, 10
+    assert shaffer_counts(5) == (0, 1, 2, 3, 4, 6, 10)
+
+
+def test_shaffer_multipliers_k4():
+    # t_i = largest element of S(4) = {0, 1, 2, 3, 6} not above m - i + 1 (m = 6):
+    # García & Herrera (2008) §2.1, definition of Shaffer's static procedure
+    assert shaffer_multipliers(4).tolist() == [6, 3, 3, 3, 2, 1]
+
+
+def test_shaffer_multipliers_k5_table3():
+    # García & Herrera (2008) Table 3, column alpha_SH (alpha = 0.05), printed to 4 decimals
+    alpha_sh = [0.005, 0.0083, 0.0083, 0.0083, 0.0083, 0.0125, 0.0125, 0.0167, 0.025, 0.05]
+    t = shaffer_multipliers(5)
+    assert t.tolist() == [10, 6, 6, 6, 6, 4, 4, 3, 2, 1]
+    np.testing.assert_array_equal(np.round(0.05 / t, 4), alpha_sh)
+
+
+def test_shaffer_edge_cases():
+    assert shaffer_counts(0) == (0,)
+    assert shaffer_counts(1) == (0,)
+    assert shaffer_counts(2) == (0, 1)
+    assert shaffer_multipliers(0).shape == (0,)
+    assert shaffer_multipliers(2).tolist() == [1]
+    with pytest.raises(ValueError, match="non-negative"):
+        shaffer_counts(-1)
+    with pytest.raises(TypeError, match="integer"):
+        shaffer_multipliers(4.0)
+
+
+@pytest.mark.parametrize("k", range(0, 31))
+def test_shaffer_counts_match_integer_partitions(k):
+    # S(k) = {sum of C(size, 2) over the group sizes of some partition of k algorithms}
+    def sizes(n, largest):
+        if n == 0:
+            yield ()
+            return
+        for s in range(min(n, largest), 0, -1):
+            for tail in sizes(n - s, s):
+                yield (s, *tail)
+
+    expected = sorted({sum(s * (s - 1) // 2 for s in part) for part in sizes(k, k)})
+    assert shaffer_counts(k) == tuple(expected)
+
+
+def test_shaffer_large_k_is_cheap():
+    start = time.perf_counter()
+    t = shaffer_multipliers(120)
+    m = 120 * 119 // 2
+    assert time.perf_counter() - start < 5.0
+    assert t[0] == m and t[-1] == 1
+    assert np.all(np.diff(t) <= 0)
+    assert np.all(t <= m - np.arange(m))  # t_i <= m - i + 1 (Holm's multiplier)
+    # the second largest count: one algorithm split off, C(k-1, 2) (Shaffer 1986)
+    assert t[1] == 119 * 118 // 2
+
+
+# ---------------------------------------------------------------------------------------
+# exhaustive sets
+
+
+TABLE1_COUNTS = {4: 14, 5: 51, 6: 202, 7: 876, 8: 4139, 9: 21146}  # García & Herrera, Table 1
+
+
+@pytest.mark.parametrize("k", [4, 5, 6, 7, 8, 9])
+def test_count_exhaustive_sets_table1(k):
+    assert count_exhaustive_sets(k) == TABLE1_COUNTS[k]
+
+
+@pytest.mark.parametrize("k", [4, 5, 6, 7])
+def test_exhaustive_sets_enumeration_table1(k):
+    sets = list(exhaustive_sets(k))
+    assert len(sets) == TABLE1_COUNTS[k]
+    assert len(set(sets)) == len(sets)  # no repetitions
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [8, 9])
+def test_exhaustive_sets_enumeration_table1_large(k):
+    assert sum(1 for _ in exhaustive_sets(k)) == TABLE1_COUNTS[k]
+
+
+def test_exhaustive_sets_k4_listed_in_text():
+    # García & Herrera (2008) §2.1, end of the example of Figure 2 (classifiers 1..4)
+    listed = [
+        "12 13 14 23 24 34", "23 24 34", "13 14 34", "12 14 24", "12 13 23",
+        "12", "13", "14", "23", "24", "34", "12 34", "13 24", "23 14",
+    ]  # fmt: skip
+    expected = {
+        frozenset(tuple(sorted((int(h[0]) - 1, int(h[1]) - 1))) for h in s.split()) for s in listed
+    }
+    assert set(exhaustive_sets(4)) == expected
+
+
+def test_exhaustive_sets_are_partitions():
+    for s in exhaustive_sets(6):
+        # "performs like" must be transitive within an exhaustive set
+        for (a, b), (c, d) in itertools.combinations(s, 2):
+            shared = {a, b} & {c, d}
+            if len(shared) == 1:
+                x, y = sorted(({a, b} | {c, d}) - shared)
+                assert (x, y) in s
+    assert list(exhaustive_sets(1)) == [] and list(exhaustive_sets(0)) == []
+    assert count_exhaustive_sets(0) == 0 and count_exhaustive_sets(1) == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Bergmann-Hommel: García & Herrera (2008) case study
+
+GH_NAMES = ["C4.5", "1-NN", "NaiveBayes", "Kernel", "CN2"]
+# García & Herrera (2008) Table 2, exact average ranks (see shared/reference/paper-values.md)
+GH_RANKS = np.array([63, 97.5, 66, 130, 93.5]) / 30
+# Table 5, in the order of Table 3: hypothesis, Shaffer APV, Bergmann-Hommel APV
+GH_TABLE5 = [
+    ("C4.5", "Kernel", "4.487e-7", "4.487e-7"),
+    ("NaiveBayes", "Kernel", "1.042e-6", "1.042e-6"),
+    ("Kernel", "CN2", "0.0173", "0.0115"),
+    ("C4.5", "1-NN", "0.0291", "0.0291"),
+    ("1-NN", "Kernel", "0.0478", "0.0319"),
+    ("1-NN", "NaiveBayes", "0.0478", "0.0319"),
+    ("C4.5", "CN2", "0.0511", "0.0383"),
+    ("NaiveBayes", "CN2", "0.0742", "0.0383"),
+    ("1-NN", "CN2", "1", "1"),
+    ("C4.5", "NaiveBayes", "1", "1"),
+]
+
+
+def _as_printed(value: float, printed: str) -> str:
+    """``value`` rounded to as many significant digits as ``printed`` shows."""
+    if printed == "1":
+        return "1" if value == 1.0 else repr(value)
+    mantissa = printed.split("e")[0].lstrip("0.").replace(".", "")
+    return f"{float(f'{value:.{len(mantissa)}g}'):.6g}"
+
+
+def test_garcia_herrera_table5_bergmann_hommel():
+    p = mean_ranks_pvalues(GH_RANKS, 30)
+    apv = bergmann_hommel(p)
+    for a, b, _, printed in GH_TABLE5:
+        i, j = GH_NAMES.index(a), GH_NAMES.index(b)
+        assert _as_printed(apv[i, j], printed) == f"{float(printed):.6g}", (a, b)
+        assert apv[i, j] == apv[j, i]
+    np.testing.assert_allclose(
+        [apv[GH_NAMES.index(a), GH_NAMES.index(b)] for a, b, _, _ in GH_TABLE5],
+        [float(x) for *_, x in GH_TABLE5],
+        rtol=5e-3,
+    )
+    # the running maximum matters: without it 1-NN vs NaiveBayes would be
+    # 3 * p(1-NN, NaiveBayes) = 0.0303 (its best exhaustive set) instead of 0.0319
+    assert apv[1, 2] == apv[1, 3] > 3 * p[1, 2]
+    assert _robinson_order(p) is not None
+    np.testing.assert_array_equal(_bergmann_hommel(p, engine="general"), apv)
+    np.testing.assert_array_equal(oracle_bergmann_hommel(p), apv)
+
+
+def test_garcia_herrera_table5_shaffer():
+    p = mean_ranks_pvalues(GH_RANKS, 30)
+    rows, cols = np.triu_indices(5, 1)
+    apv = _sym(5, shaffer(p[rows, cols], 5))
+    for a, b, printed, _ in GH_TABLE5:
+        i, j = GH_NAMES.index(a), GH_NAMES.index(b)
+        assert _as_printed(apv[i, j], printed) == f"{float(printed):.6g}", (a, b)
+
+
+# ---------------------------------------------------------------------------------------
+# Bergmann-Hommel: oracle agreement
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_oracle_agreement_random(kind):
+    rng = np.random.default_rng(2008)
+    robinson = 0
+    for k in [2, 3, 4, 5, 5, 6, 6, 7] * 5:
+        robinson += assert_matches_oracle(random_matrix(rng, k, kind))
+    for k in [8] * 3:
+        robinson += assert_matches_oracle(random_matrix(rng, k, kind))
+    if kind in ("mean-ranks", "robinson-ties"):
+        assert robinson >= 30  # the Robinson engine is exercised too
+
+
+@pytest.mark.parametrize("value", [0.0, 5e-324, 1e-300, 1e-12, 0.01, 1 / 3, 0.5, 0.999999, 1.0])
+@pytest.mark.parametrize("k", [2, 3, 6])
+def test_oracle_agreement_all_equal(value, k):
+    p = _sym(k, np.full(k * (k - 1) // 2, value))
+    assert_matches_oracle(p)
+    # every hypothesis is tested with the whole family: m * p, at most 1
+    m = k * (k - 1) // 2
+    expected = min(1.0, m * value)
+    apv = bergmann_hommel(p)
+    assert np.all(apv[~np.eye(k, dtype=bool)] == expected)
+
+
+@pytest.mark.parametrize("k", [4, 7])
+def test_oracle_agreement_degenerate_mixtures(k):
+    rng = np.random.default_rng(1988)
+    m = k * (k - 1) // 2
+    for values in ([0.0, 1.0], [0.0, 1e-300], [1e-300, 1.0], [0.0, 0.5, 1.0]):
+        for _ in range(10):
+            assert_matches_oracle(_sym(k, rng.choice(values, size=m)))
+
+
+@pytest.mark.slow
+def test_oracle_agreement_k9():
+    rng = np.random.default_rng(9)
+    for kind in KINDS:
+        for _ in range(4):
+            assert_matches_oracle(random_matrix(rng, 9, kind))
+
+
+@given(
+    k=st.integers(2, 6),
+    data=st.data(),
+)
+def test_oracle_agreement_hypothesis(k, data):
+    m = k * (k - 1) // 2
+    pool = st.sampled_from([0.0, 1e-10, 0.001, 0.01, 0.02, 0.05, 0.2, 0.5, 1.0])
+    values = data.draw(st.lists(st.one_of(pool, st.floats(0.0, 1.0)), min_size=m, max_size=m))
+    assert_matches_oracle(_sym(k, np.array(values)))
+
+
+def test_general_engine_with_tiny_memo(monkeypatch):
+    # the memo is emptied when full; results must not depend on it
+    monkeypatch.setattr(_GeneralEngine, "MEMO_LIMIT", 5)
+    rng = np.random.default_rng(1979)
+    for k, kind in zip([6, 7, 8] * 4, KINDS * 2, strict=True):
+        p = random_matrix(rng, k, kind)
+        expected = oracle_bergmann_hommel(p)
+        np.testing.assert_array_equal(_bergmann_hommel(p, engine="general"), expected)
+
+
+def _brute_constrained(q: np.ndarray, t: float, left: int, right: int) -> int:
+    """Largest number of within-group pairs over partitions into cliques of G_t (pairs
+    with p >= t) having a group whose first and last positions are left and right."""
+    n = q.shape[0]
+    best = 0
+    for part in _partitions(list(range(n))):
+        if not any(min(g) == left and max(g) == right for g in part):
+            continue
+        if all(q[i, j] >= t for g in part for i, j in itertools.combinations(g, 2)):
+            best = max(best, sum(len(g) * (len(g) - 1) // 2 for g in part))
+    return best
+
+
+def test_robinson_constrained_step_against_brute_force():
+    """The Robinson engine's per-level optimum with a forced group span, for every level
+    and every level-t pair, including tied distances (blocks crossing the span)."""
+    rng = np.random.default_rng(1994)
+    checked = crossing = 0
+    for _ in range(40):
+        k = int(rng.integers(3, 8))
+        p = random_matrix(rng, k, "robinson-ties")
+        order = _robinson_order(p)
+        if order is None:
+            continue
+        q = p[np.ix_(order, order)]
+        rows, cols = np.triu_indices(k, 1)
+        levels = np.unique(q[rows, cols])
+        engine = _RobinsonEngine(q, levels, budget=_unlimited(k))
+        for lev, t in enumerate(levels.tolist()):
+            engine._update_reach(t)
+            for left, right in engine.special[lev]:
+                expected = _brute_constrained(q, t, left, right)
+                assert engine._constrained(left, right) == expected
+                checked += 1
+                crossing += left > 0 and engine.reach[left - 1] > right
+    assert checked > 100 and crossing > 0
+
+
+def _unlimited(k: int):
+    from cdplot.stats._exhaustive import _Budget
+
+    return _Budget(None, k)
+
+
+# ---------------------------------------------------------------------------------------
+# Bergmann-Hommel: properties and larger k
+
+
+@given(k=st.integers(2, 7), seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(KINDS))
+def test_ordering_of_procedures(k, seed, kind):
+    p = random_matrix(np.random.default_rng(seed), k, kind)
+    rows, cols = np.triu_indices(k, 1)
+    pu = p[rows, cols]
+    bh = bergmann_hommel(p)[rows, cols]
+    sh = shaffer(pu, k)
+    ho = holm(pu)
+    bonferroni = np.minimum(1.0, len(pu) * pu)
+    assert np.all(pu <= bh) and np.all(bh <= 1.0)
+    assert np.all(bh <= sh) and np.all(sh <= ho) and np.all(ho <= bonferroni)
+    # monotone in the raw p-value; equal raw p-values, equal APVs
+    order = np.argsort(pu, kind="stable")
+    assert np.all(np.diff(bh[order]) >= 0)
+    for x in np.unique(pu):
+        assert len(np.unique(bh[pu == x])) == 1
+
+
+@given(k=st.integers(2, 9), seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(KINDS))
+def test_relabelling_permutes_result(k, seed, kind):
+    rng = np.random.default_rng(seed)
+    p = random_matrix(rng, k, kind)
+    perm = rng.permutation(k)
+    apv = bergmann_hommel(p)
+    np.testing.assert_array_equal(bergmann_hommel(p[np.ix_(perm, perm)]), apv[np.ix_(perm, perm)])
+
+
+@pytest.mark.parametrize("k", [10, 12, 14])
+def test_engines_agree_on_mean_ranks(k):
+    rng = np.random.default_rng(k)
+    for spread in (0.5, 2.0):
+        p = simulated_pvalues(rng, k, 40, spread)
+        assert _robinson_order(p) is not None
+        np.testing.assert_array_equal(
+            _bergmann_hommel(p, engine="robinson"), _bergmann_hommel(p, engine="general")
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [15, 16])
+def test_engines_agree_on_mean_ranks_large(k):
+    rng = np.random.default_rng(k)
+    for spread in (1.0, 3.0):
+        p = simulated_pvalues(rng, k, 60, spread)
+        np.testing.assert_array_equal(
+            _bergmann_hommel(p, engine="robinson"), _bergmann_hommel(p, engine="general")
+        )
+
+
+def test_large_k_mean_ranks_is_fast():
+    rng = np.random.default_rng(30)
+    p = simulated_pvalues(rng, 40, 50, 3.0)
+    start = time.perf_counter()
+    apv = bergmann_hommel(p)
+    assert time.perf_counter() - start < 5.0
+    rows, cols = np.triu_indices(40, 1)
+    pu, bh = p[rows, cols], apv[rows, cols]
+    assert np.all(pu <= bh) and np.all(bh <= shaffer(pu, 40))
+
+
+# ---------------------------------------------------------------------------------------
+# errors, limits, small k, progress
+
+
+def test_work_limit_fails_fast():
+    rng = np.random.default_rng(5)
+    p = random_matrix(rng, 16, "uniform")
+    assert _robinson_order(p) is None
+    start = time.perf_counter()
+    with pytest.raises(BergmannHommelLimitError, match=r"max_steps=2000 .*'shaffer'.*'holm'"):
+        bergmann_hommel(p, max_steps=2000)
+    assert time.perf_counter() - start < 2.0
+    assert issubclass(BergmannHommelLimitError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("pvalues", "match"),
+    [
+        (np.zeros((2, 3)), "square"),
+        (np.array([[np.nan, 0.1], [0.2, np.nan]]), "symmetric"),
+        (np.array([[np.nan, np.nan], [np.nan, np.nan]]), "NaN outside the diagonal"),
+        (np.array([[np.nan, 1.5], [1.5, np.nan]]), r"\[0, 1\]"),
+        (np.array([[np.nan, -0.1], [-0.1, np.nan]]), r"\[0, 1\]"),
+    ],
+)
+def test_invalid_input(pvalues, match):
+    with pytest.raises(ValueError, match=match):
+        bergmann_hommel(pvalues)
+
+
+def test_engine_name_checked():
+    with pytest.raises(ValueError, match="not a valid engine"):
+        _bergmann_hommel(np.full((2, 2), 0.5), engine="fast")
+    with pytest.raises(ValueError, match="not a Robinson matrix"):
+        _bergmann_hommel(random_matrix(np.random.default_rng(5), 16, "uniform"), engine="robinson")
+
+
+def test_small_k():
+    assert bergmann_hommel(np.zeros((0, 0))).shape == (0, 0)
+    assert np.isnan(bergmann_hommel(np.array([[0.3]]))).all()
+    # k = 2: one hypothesis, one exhaustive set {H1}: the APV is the raw p-value
+    np.testing.assert_array_equal(
+        bergmann_hommel(np.array([[1.0, 0.04], [0.04, 1.0]])),
+        np.array([[np.nan, 0.04], [0.04, np.nan]]),
+    )
+
+
+def test_progress_bar(capsys):
+    p = mean_ranks_pvalues(GH_RANKS, 30)
+    expected = bergmann_hommel(p, progress=False)
+    np.testing.assert_array_equal(bergmann_hommel(p, progress=True), expected)
+    assert "Bergmann-Hommel (k=5)" in capsys.readouterr().err
+    bergmann_hommel(p)  # not a terminal: no bar
+    assert capsys.readouterr().err == ""
