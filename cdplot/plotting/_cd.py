@@ -57,7 +57,6 @@ Z_LINES, Z_BARS, Z_MARKERS = 2.0, 3.0, 4.0
 MAX_PAIRS_LISTED = 3
 
 
-
 class CDFigure(Figure):
     """A :class:`~matplotlib.figure.Figure` that embeds TrueType fonts when saved.
 
