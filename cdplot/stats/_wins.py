@@ -111,11 +111,14 @@ def win_tie_loss(scores: pd.DataFrame, *, higher_is_better: bool = True) -> WinT
     """
     values = scores.to_numpy(dtype=float)
     oriented = values if higher_is_better else -values
-    # [n, i, j]: does algorithm i beat algorithm j on dataset n?
-    better = oriented[:, :, None] > oriented[:, None, :]
-    equal = oriented[:, :, None] == oriented[:, None, :]
-    wins = better.sum(axis=0).astype(np.int64)
-    ties = equal.sum(axis=0).astype(np.int64)
+    k = oriented.shape[1]
+    wins = np.zeros((k, k), dtype=np.int64)
+    ties = np.zeros((k, k), dtype=np.int64)
+    # one algorithm at a time: memory stays O(N k), never O(N k^2)
+    for i in range(k):
+        column = oriented[:, i : i + 1]
+        wins[i] = (column > oriented).sum(axis=0)
+        ties[i] = (column == oriented).sum(axis=0)
     np.fill_diagonal(ties, 0)
     names = pd.Index(scores.columns, name="algorithm", dtype=object)
 
