@@ -44,6 +44,9 @@ EXACT_LIMIT = 50
 #: Wilcoxon test (17 bytes a cell, more for many ties) and of the sign test (2 bytes a cell),
 #: and keeps a chunk in the processor's cache.
 CHUNK_CELLS = 1 << 18
+#: Above this fraction of tied neighbours in a chunk, its tie blocks are found by walking
+#: all blocks rather than only the runs of ties (same result, less work when ties abound).
+_DENSE_TIES = 0.6
 
 
 def _pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -230,9 +233,10 @@ def _signed_rank_sums(
     Without ties the negative difference at sorted position t has rank t + 1. A tie block
     of size s holding p negatives (its last p positions) and q = s - p positives gives each
     member the block's average rank, which lowers the negatives' position-rank sum by
-    exactly ``p q / 2``. Ties are found by comparing neighbours, and only the (usually few)
-    tie blocks are visited one by one. Every quantity is an integer or a half-integer far
-    below 2**53, hence exact in float64 whatever the order of summation.
+    exactly ``p q / 2``. Ties are found by comparing neighbours; the tie blocks are then
+    handled all at once (see :func:`_tie_blocks`). Every quantity is an integer or a
+    half-integer below 2**53 (for the tie terms, while N**3 < 2**53: N up to 208,000),
+    hence exact in float64 whatever the order of summation.
     """
     k, n = cols.shape
     m = k * (k - 1) // 2
@@ -279,7 +283,7 @@ def _signed_rank_sums(
         rm = position_sum.astype(float)
         sl = slice(start, stop)
         if equal[:r].any():
-            _tie_blocks(equal[:r], negative, magnitude, rm, zeros, tie_sum[sl], has_ties[sl])
+            _tie_blocks(equal[:r], negative, rm, zeros, tie_sum[sl], has_ties[sl])
         r_minus[sl] = rm
         n_neg[sl] = neg
         n_zero[sl] = zeros
@@ -289,7 +293,6 @@ def _signed_rank_sums(
 def _tie_blocks(
     equal: np.ndarray,
     negative: np.ndarray,
-    magnitude: np.ndarray,
     r_minus: np.ndarray,
     n_zero: np.ndarray,
     tie_sum: np.ndarray,
@@ -297,27 +300,62 @@ def _tie_blocks(
 ) -> None:
     """Correct a chunk's rank sums for its tie blocks; fill zero counts and tie terms.
 
-    ``equal``, ``negative`` and ``magnitude`` are the chunk's r x n arrays (neighbour
-    equality, 0/1 negative flags and ``|d|`` bits in sorted order); ``r_minus``, ``n_zero``,
-    ``tie_sum`` and ``has_ties`` (length r) are updated in place. The block of zero
-    differences (first in each row) gives ``n_zero`` and no tie term.
+    ``equal`` and ``negative`` are the chunk's r x n arrays (neighbour equality and 0/1
+    negative flags, in sorted order); ``r_minus``, ``n_zero`` (on entry 1 for the rows
+    with a zero difference, else 0), ``tie_sum`` and ``has_ties`` (length r) are updated in
+    place. The block of zero differences (first in its row) gives ``n_zero`` and no tie
+    term. Tie terms are computed in int64 and summed in float64: exact while
+    ``N**3 < 2**53`` (N up to 208,000).
     """
     r, n = equal.shape
-    tied = np.flatnonzero(equal.ravel())
-    breaks = np.flatnonzero(np.diff(tied) != 1) + 1
-    run_starts = np.concatenate(([0], breaks))
-    first = tied[run_starts]  # flat position of the first member of each block
-    last = tied[np.concatenate((breaks - 1, [tied.size - 1]))] + 1
-    size = last - first + 1
+    same = equal.ravel()
     flags = negative.ravel()
-    p = (np.add.reduceat(flags[tied], run_starts) + flags[last]).astype(np.int64)
-    row = first // n
-    r_minus -= np.bincount(row, weights=p * (size - p), minlength=r) / 2.0
-    is_zero = magnitude.ravel()[first] == 0
-    n_zero[row[is_zero]] = size[is_zero]
-    row, s = row[~is_zero], size[~is_zero].astype(float)
-    tie_sum += np.bincount(row, weights=s**3 - s, minlength=r)
-    has_ties |= np.bincount(row, minlength=r) > 0
+    dense = np.count_nonzero(same) > _DENSE_TIES * same.size
+    if dense:
+        # dense ties: take every block, singletons included (their terms are zero); a
+        # block starts wherever a value differs from the previous one, and at each row
+        # start since the last column of ``equal`` is False
+        starts = np.empty(same.size, dtype=bool)
+        starts[0] = True
+        np.logical_not(same[:-1], out=starts[1:])
+        first = np.flatnonzero(starts)
+        size = np.diff(first, append=same.size)
+    else:
+        # sparse ties: only the runs of equal neighbours
+        tied = np.flatnonzero(same)
+        breaks = np.flatnonzero(np.diff(tied) != 1) + 1
+        run_starts = np.concatenate(([0], breaks))
+        first = tied[run_starts]  # flat position of the first member of each block
+        size = tied[np.concatenate((breaks - 1, [tied.size - 1]))] + 2 - first
+    # negatives of each block: running sums of the flags, or for a few blocks a sum over
+    # their members
+    if dense or 16 * first.size > same.size:
+        running = np.empty(same.size + 1, dtype=np.uint64)
+        running[0] = 0
+        np.cumsum(flags, out=running[1:])
+        p = (running[first + size] - running[first]).astype(np.int64)
+    else:
+        p = (np.add.reduceat(flags[tied], run_starts) + flags[first + size - 1]).astype(np.int64)
+    # blocks are in flat order, hence grouped by row: per-row sums are differences of
+    # running sums (int64, exact) at the rows' first blocks
+    bounds = np.searchsorted(first, np.arange(0, (r + 1) * n, n))
+
+    def row_sums(values: np.ndarray) -> np.ndarray:
+        running = np.zeros(values.size + 1, dtype=np.int64)
+        np.cumsum(values, out=running[1:])
+        return running[bounds[1:]] - running[bounds[:-1]]
+
+    r_minus -= row_sums(p * (size - p)) / 2.0
+    terms = size * size * size - size
+    # a row's zero differences sort first: their block, if any, is the row's first
+    zero_rows = np.flatnonzero(n_zero)
+    at = np.minimum(bounds[zero_rows], first.size - 1)
+    hit = first[at] == zero_rows * n
+    n_zero[zero_rows[hit]] = size[at[hit]]
+    terms[at[hit]] = 0  # no tie term for the zeros
+    ties = row_sums(terms)
+    tie_sum += ties
+    has_ties |= ties > 0
 
 
 def _signed_rank_pvalues(
