@@ -10,7 +10,10 @@ Verified against published values:
 
 Verified against an independent oracle (in this file, not in the package):
 - Bergmann-Hommel APVs by enumerating every set partition (k <= 9), cell by cell and
-  exactly, for both engines, on random, tied and degenerate p-value matrices.
+  exactly, for both engines, on random, tied and degenerate p-value matrices and on
+  Wilcoxon signed-rank p-values of simulated score tables.
+- The general engine's cluster-deletion optimum and its colouring upper bound, against
+  enumeration of the clique partitions of random graphs.
 - S(k) by enumerating integer partitions of k.
 
 Consistency only (no external reference):
@@ -31,6 +34,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy.special import ndtr
+from scipy.stats import wilcoxon
 
 from cdplot.stats._exhaustive import (
     BergmannHommelLimitError,
@@ -407,6 +411,65 @@ def test_oracle_agreement_hypothesis(k, data):
     assert_matches_oracle(_sym(k, np.array(values)))
 
 
+def wilcoxon_pvalues(rng: np.random.Generator, k: int, n: int, spread: float) -> np.ndarray:
+    """Wilcoxon signed-rank p-values of every pair of a simulated score table: not a
+    Robinson matrix in general, so the general engine's bounds are exercised."""
+    scores = np.linspace(0.0, spread, k) + rng.normal(size=(n, k))
+    p = np.full((k, k), np.nan)
+    for i in range(k):
+        for j in range(i + 1, k):
+            p[i, j] = p[j, i] = wilcoxon(scores[:, i], scores[:, j]).pvalue
+    return p
+
+
+@pytest.mark.parametrize("k", [5, 6, 7, 8])
+def test_oracle_agreement_wilcoxon(k):
+    rng = np.random.default_rng(1945 + k)
+    for _ in range(6):
+        n = int(rng.choice([10, 30, 50, 100]))
+        p = wilcoxon_pvalues(rng, k, n, float(rng.uniform(0.0, 4.0)))
+        assert_matches_oracle(p)
+
+
+@pytest.mark.slow
+def test_oracle_agreement_wilcoxon_k9():
+    rng = np.random.default_rng(1945)
+    for n, spread in [(30, 3.0), (50, 3.0), (100, 3.0), (40, 1.0), (60, 0.3), (20, 6.0)]:
+        assert_matches_oracle(wilcoxon_pvalues(rng, 9, n, spread))
+
+
+def _brute_cluster_deletion(adj: list[int], u: int) -> int:
+    """max sum C(|g|, 2) over partitions of the vertex set u into cliques, by enumeration."""
+    vertices = [v for v in range(len(adj)) if u >> v & 1]
+    best = 0
+    for part in _partitions(vertices):
+        if all(adj[a] >> b & 1 for g in part for a, b in itertools.combinations(g, 2)):
+            best = max(best, sum(len(g) * (len(g) - 1) // 2 for g in part))
+    return best
+
+
+def test_general_engine_cluster_deletion_and_bound():
+    """f(U) is the exact cluster-deletion optimum and the colouring bound is an upper
+    bound of it, on random graphs of every density and their induced subgraphs."""
+    rng = np.random.default_rng(2026)
+    tight = 0
+    for _ in range(60):
+        k = int(rng.integers(2, 8))
+        density = float(rng.uniform(0.2, 1.0))
+        level = np.zeros((k, k), dtype=np.int64)
+        rows, cols = np.triu_indices(k, 1)
+        absent = rng.uniform(size=len(rows)) > density  # level 0: removed below level 1
+        level[rows, cols] = level[cols, rows] = np.where(absent, 0, 1)
+        engine = _GeneralEngine(level, 2, _unlimited(k))
+        engine._advance(1)
+        for u in rng.integers(1, 2**k, size=6).tolist():
+            exact = _brute_cluster_deletion(engine.adj, u)
+            assert engine.f(u) == exact
+            assert engine._colour_bound(u) >= exact
+            tight += engine._colour_bound(u) == exact
+    assert tight > 100
+
+
 def test_general_engine_with_tiny_memo(monkeypatch):
     # the memo is emptied when full; results must not depend on it
     monkeypatch.setattr(_GeneralEngine, "MEMO_LIMIT", 5)
@@ -531,7 +594,7 @@ def test_large_k_mean_ranks_is_fast():
 
 def test_work_limit_fails_fast():
     rng = np.random.default_rng(5)
-    p = random_matrix(rng, 16, "uniform")
+    p = random_matrix(rng, 16, "small")  # about 10^5 steps without a limit
     assert _robinson_order(p) is None
     start = time.perf_counter()
     with pytest.raises(BergmannHommelLimitError, match=r"max_steps=2000 .*'shaffer'.*'holm'"):

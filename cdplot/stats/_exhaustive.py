@@ -549,6 +549,7 @@ class _GeneralEngine:
         self.k = k
         self.budget = budget
         self.memo: dict[int, int] = {}
+        self.upper: dict[int, int] = {}  # colouring bounds of f, same keys as memo
         self.choice: dict[int, int] = {}
         self.full = (1 << k) - 1
         self.edges_at: list[list[tuple[int, int]]] = [[] for _ in range(n_levels)]
@@ -573,6 +574,36 @@ class _GeneralEngine:
             x ^= low
         return key
 
+    def _colour_bound(self, u: int) -> int:
+        """Upper bound on f(U) from a greedy colouring of G[U].
+
+        Colour classes are independent sets of G, so a clique meets each class at most
+        once. With class sizes a_1, ..., a_c, the group sizes n_1 >= n_2 >= ... of any
+        clique partition are majorised by the conjugate a*_j = #{i : a_i >= j} (the
+        incidence matrix of groups and classes is 0-1 with these margins: Gale-Ryser),
+        and sum C(n_j, 2) = (sum n_j^2 - |U|) / 2 is Schur-convex, so
+        f(U) <= sum_j C(a*_j, 2).
+        """
+        adj = self.adj
+        counts = [0] * (u.bit_count() + 1)  # counts[s]: classes of size s
+        rest = u
+        while rest:
+            cand = rest
+            size = 0
+            while cand:
+                low = cand & -cand
+                cand &= ~adj[low.bit_length() - 1]
+                cand ^= low
+                rest ^= low
+                size += 1
+            counts[size] += 1
+        bound = 0
+        at_least = 0  # classes of size >= s
+        for s in range(len(counts) - 1, 0, -1):
+            at_least += counts[s]
+            bound += at_least * (at_least - 1) // 2
+        return bound
+
     def _component(self, u: int) -> int:
         """Connected component of G[U] holding U's lowest vertex."""
         adj = self.adj
@@ -596,7 +627,7 @@ class _GeneralEngine:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        self.budget.spend()
+        self.budget.spend(4)
         comp = self._component(u)
         group = 0
         if comp != u:
@@ -619,10 +650,12 @@ class _GeneralEngine:
                 value = edges
             else:
                 v0 = min(deg, key=deg.__getitem__)
-                value, group = self._best_group(u, deg, edges, 1 << v0, -1, edges)
-        if len(self.memo) >= self.MEMO_LIMIT:
+                cap = min(edges, self._colour_bound(u))
+                value, group = self._best_group(u, deg, edges, 1 << v0, -1, cap)
+        if len(self.memo) >= self.MEMO_LIMIT or len(self.upper) >= self.MEMO_LIMIT:
             self.memo.clear()
             self.choice.clear()
+            self.upper.clear()
         # stored together, so a memoised connected non-clique always has its choice
         self.memo[key] = value
         if group:
@@ -639,6 +672,10 @@ class _GeneralEngine:
         """
         adj = self.adj
         f = self.f
+        key_of = self._key
+        memo = self.memo
+        upper = self.upper
+        colour_bound = self._colour_bound
         best, best_c = floor, 0
         common = u
         size = 0
@@ -657,8 +694,17 @@ class _GeneralEngine:
         while stack:
             c, s, dsum, cand, ext = stack.pop()
             steps += 1
-            if steps & 4095 == 0:
-                self.budget.spend(4096)
+            if steps >= 4096:
+                self.budget.spend(steps)
+                steps = 0
+            pairs = s * (s - 1) // 2
+            # |E(G[U - C])| = |E(G[U])| - (edges touching C) = edges - dsum + pairs
+            rest_edges = edges - dsum + pairs
+            # C and every larger clique C + S of this subtree (S within cand) is worth at
+            # most C(|C|, 2) + |C| |S| + f(U - C): C(|S|, 2) + f(U - C - S) <= f(U - C)
+            grow = s * cand.bit_count()
+            if pairs + grow + rest_edges <= best:
+                continue
             rest = u & ~c
             evaluate = True
             x = ext
@@ -671,10 +717,25 @@ class _GeneralEngine:
                         cand = 0  # every larger clique keeps w deficient
                         break
                 x ^= low
-            pairs = s * (s - 1) // 2
-            # |E(G[U - C])| = |E(G[U])| - (edges touching C) = edges - dsum + pairs
-            if evaluate and pairs + edges - dsum + pairs > best:
-                value = pairs + f(rest)
+            if evaluate and pairs + rest_edges > best:
+                if rest & (rest - 1) == 0:
+                    value = pairs
+                else:
+                    key = key_of(rest)
+                    value = memo.get(key)
+                    steps += 2  # a key costs about two clique steps
+                    if value is None:
+                        # a miss costs a search: first try the colouring bound
+                        bound = upper.get(key)
+                        if bound is None:
+                            bound = upper[key] = colour_bound(rest)
+                            steps += 4  # a colouring about four
+                        if pairs + grow + bound <= best:
+                            continue  # neither C nor a larger clique can beat best
+                        value = f(rest) if pairs + bound > best else 0
+                    elif pairs + grow + value <= best:
+                        continue
+                    value += pairs
                 if value > best:
                     best, best_c = value, c
                     if best >= cap:
@@ -684,7 +745,7 @@ class _GeneralEngine:
                 w = low.bit_length() - 1
                 cand ^= low
                 stack.append((c | low, s + 1, dsum + deg[w], cand & adj[w], ext & adj[w]))
-        self.budget.spend(steps & 4095)
+        self.budget.spend(steps)
         return best, best_c
 
     def _partition(self, u: int) -> list[int]:

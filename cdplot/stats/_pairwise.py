@@ -23,6 +23,7 @@ from scipy import special
 
 from .._errors import CdplotInputError, CdplotWarning
 from ._results import PairwiseResult
+from ._studentized import range_ppf, range_sf
 
 __all__ = [
     "ZERO_METHODS",
@@ -93,9 +94,7 @@ def nemenyi_q(k: int, alpha: float) -> float:
     standard normals (infinite degrees of freedom) divided by ``sqrt(2)``;
     Demšar (2006) Table 5(a).
     """
-    from scipy.stats import studentized_range
-
-    return float(studentized_range.ppf(1.0 - alpha, k, np.inf) / math.sqrt(2.0))
+    return range_ppf(alpha, k) / math.sqrt(2.0)
 
 
 def nemenyi_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
@@ -106,10 +105,11 @@ def nemenyi_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
     ``P(Q_k >= sqrt(2) z)`` for the studentized range ``Q_k`` of k standard
     normals with infinite degrees of freedom. This p-value already accounts for
     all k (k - 1) / 2 comparisons (single-step adjustment), and ``p <= alpha``
-    exactly when ``|R_i - R_j| >= CD``.
+    exactly when ``|R_i - R_j| >= CD``. The distribution is computed by
+    :func:`cdplot.stats._studentized.range_sf` (agrees with
+    ``scipy.stats.studentized_range(k, np.inf)`` and keeps its relative precision
+    in the far tail, where ``1 - cdf`` does not).
     """
-    from scipy.stats import studentized_range
-
     res = mean_ranks_test(avg_ranks, n_datasets)
     k = res.statistic.shape[0]
     z = res.statistic
@@ -122,7 +122,7 @@ def nemenyi_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
         # one numerical integration per distinct statistic (equal inputs give equal
         # outputs, so no bit changes); many pairs share a rank difference
         distinct, where = np.unique(q[positive], return_inverse=True)
-        pu[positive] = studentized_range.sf(distinct, k, np.inf)[where]
+        pu[positive] = range_sf(distinct, k)[where]
     pu = np.clip(pu, 0.0, 1.0)
     p[i, j] = pu
     p[j, i] = pu

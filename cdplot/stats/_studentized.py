@@ -19,6 +19,10 @@ _NODES_PER_PANEL = 24
 #: The integrand is negligible beyond this many units from its bulk (exp(-HALF_WIDTH^2)).
 _HALF_WIDTH = 11.0
 _SQRT_2PI = np.sqrt(2.0 * np.pi)
+#: Ranges at least this large have a tail probability that underflows to 0.
+_ZERO_BEYOND = 80.0
+#: (range x quadrature node) cells evaluated at once, bounding memory.
+_CHUNK_CELLS = 1 << 20
 
 
 @lru_cache(maxsize=1)
@@ -64,9 +68,31 @@ def range_sf(q: np.ndarray | float, k: int) -> np.ndarray:
     positive = q > 0
     if not positive.any():
         return out
+    # beyond this the tail is below k^2 Phi(-q / sqrt 2) < 1e-600: exactly 0 in float64
+    huge = q >= _ZERO_BEYOND
+    out[huge] = 0.0
+    positive &= ~huge
     qs = q[positive]
-    z, w = _grid(-_HALF_WIDTH, max(_HALF_WIDTH, float(qs.max()) / 2.0 + _HALF_WIDTH))
-    phi = np.exp(-0.5 * z * z) / _SQRT_2PI
+    if qs.size == 0:
+        return out
+    result = np.empty_like(qs)
+    # the grid depends on q alone (on ceil(q / 2)), and each row is summed by itself,
+    # so a range gets the same bits whatever else is computed with it
+    reach = np.ceil(qs / 2.0)
+    for top in np.unique(reach):
+        rows = np.flatnonzero(reach == top)
+        z, w = _grid(-_HALF_WIDTH, max(_HALF_WIDTH, top + _HALF_WIDTH))
+        step = max(1, _CHUNK_CELLS // z.size)
+        for start in range(0, rows.size, step):
+            idx = rows[start : start + step]
+            result[idx] = _sf_rows(qs[idx], n, z, w)
+    out[positive] = np.clip(k * result, 0.0, 1.0)
+    return out
+
+
+def _sf_rows(qs: np.ndarray, n: int, z: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``P(W >= q) / k`` for positive ranges ``qs`` on the quadrature grid ``(z, w)``."""
+    phi_w = np.exp(-0.5 * z * z) / _SQRT_2PI * w
     a = special.ndtr(z)
     log_a = special.log_ndtr(z)
     b = special.ndtr(z[None, :] - qs[:, None])
@@ -74,8 +100,7 @@ def range_sf(q: np.ndarray | float, k: int) -> np.ndarray:
         ratio = np.where(a > 0, b / a, 1.0)
         bracket = -np.exp(n * log_a)[None, :] * np.expm1(n * np.log1p(-np.minimum(ratio, 1.0)))
     bracket = np.where(np.isfinite(bracket), bracket, 0.0)
-    out[positive] = np.clip(k * (bracket * (phi * w)[None, :]).sum(axis=1), 0.0, 1.0)
-    return out
+    return np.sum(bracket * phi_w[None, :], axis=1)
 
 
 def range_ppf(p: float, k: int) -> float:
