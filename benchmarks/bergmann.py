@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cdplot.stats._exhaustive import BergmannHommelLimitError, bergmann_hommel  # noqa: E402
 
 KINDS = ("realistic", "near-equal", "clustered", "wilcoxon")
-KS = [*range(5, 21), 25, 30, 40, 50, 75, 100]
+KS = [*range(5, 26), 30, 40, 50, 75, 100]
 
 
 def skills(kind: str, k: int) -> np.ndarray:

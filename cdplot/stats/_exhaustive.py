@@ -287,8 +287,9 @@ def exhaustive_sets(k: int) -> Iterator[frozenset[tuple[int, int]]]:
 #   its first and last member (in the order) are adjacent, and optimal partitions can be
 #   taken contiguous (proof at _contiguous_best). This engine is polynomial.
 # * _GeneralEngine, for any matrix: an exact dynamic programme over vertex sets with
-#   bit masks, split into connected components, memoised across levels, with bounds and
-#   a dominance rule that cut the clique choices (proofs in its docstrings).
+#   bit masks, split into connected components, memoised across levels, with bounds (edge
+#   counts, greedy colourings) and a dominance rule that cut the clique choices (proofs
+#   in its docstrings).
 
 
 class _Budget:
@@ -527,7 +528,15 @@ class _GeneralEngine:
     * Memo key: U and G[U]'s adjacency packed into one int, so values stay valid while
       the threshold rises, whenever the induced graph did not change.
     * v has the smallest degree in G[U] (fewest cliques to try).
-    * Bound: C(|C|, 2) + |E(G[U - C])| <= best-so-far skips the recursion.
+    * Bounds: f(W) <= |E(G[W])|, and f(W) <= sum_j C(a*_j, 2) from a greedy colouring
+      of G[W] (see _colour_bound; far tighter on the dense graphs of low thresholds).
+      C(|C|, 2) + bound(U - C) <= best-so-far skips the recursion into f(U - C); the
+      colouring bound of f(U) stops f's own search as soon as it is reached.
+    * Subtree bound: every clique C + S of the enumeration below C (S among the
+      remaining candidates) is worth C(|C| + |S|, 2) + f(U - C - S)
+      <= C(|C|, 2) + |C| |S| + f(U - C), as C(|S|, 2) + f(U - C - S) <= f(U - C) (S is a
+      clique of G[U - C]). With |S| <= the number of candidates and f(U - C) replaced
+      by its memoised value or a bound, a result <= best-so-far skips the subtree.
     * Dominance: among optimal partitions take one whose group C of v is largest. If w
       outside C is adjacent to all of C and sits in group B, moving w into C changes
       the objective by |C| - (|B| - 1); optimality and maximality of |C| force
@@ -541,7 +550,7 @@ class _GeneralEngine:
       recomputed when the previous optimum used a removed edge.
     """
 
-    #: memo entries kept before the memo is emptied: bounds memory to a few hundred MB
+    #: memo entries kept before the memos are emptied: bounds memory to a few hundred MB
     MEMO_LIMIT = 1_000_000
 
     def __init__(self, level: np.ndarray, n_levels: int, budget: _Budget) -> None:
@@ -732,7 +741,8 @@ class _GeneralEngine:
                             steps += 4  # a colouring about four
                         if pairs + grow + bound <= best:
                             continue  # neither C nor a larger clique can beat best
-                        value = f(rest) if pairs + bound > best else 0
+                        # C itself cannot beat best (value -1 keeps it out); larger may
+                        value = f(rest) if pairs + bound > best else -1
                     elif pairs + grow + value <= best:
                         continue
                     value += pairs
