@@ -175,10 +175,21 @@ def _atomic_write(path: str, write: Callable[[Any], None], binary: bool) -> None
         encoding = None if binary else "utf-8"
         with os.fdopen(fd, mode, encoding=encoding) as fh:
             write(fh)
+        os.chmod(tmp, _file_mode(target))
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _file_mode(target: Path) -> int:
+    """The mode a new file would get (or the existing file's): mkstemp's files are 0600."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _save_figure(fig: Any, path: str) -> None:

@@ -44,10 +44,17 @@ def test_demo_writes_pdf_and_prints_summary(tmp_path, capsys):
 
 
 def test_demo_default_output(tmp_path, capsys, monkeypatch):
+    import os
+
     monkeypatch.chdir(tmp_path)
-    code, _, _ = run(["demo"], capsys)
+    umask = os.umask(0o022)
+    try:
+        code, _, _ = run(["demo"], capsys)
+    finally:
+        os.umask(umask)
     assert code == 0
-    assert (tmp_path / "cd-demo.pdf").exists()
+    # written through a temporary file, but with the permissions of a normal new file
+    assert (tmp_path / "cd-demo.pdf").stat().st_mode & 0o777 == 0o644
 
 
 @pytest.mark.parametrize("ext", ["pdf", "svg", "png", "eps"])
