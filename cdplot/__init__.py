@@ -42,10 +42,6 @@ def __getattr__(name: str) -> Any:
         from . import plotting
 
         return getattr(plotting, name)
-    if name == "stats":
-        import importlib
-
-        return importlib.import_module(".stats", __name__)
     raise AttributeError(f"module 'cdplot' has no attribute {name!r}")
 
 

@@ -205,11 +205,6 @@ def _width(args: argparse.Namespace) -> float | None:
     return COLUMN_WIDTHS[args.column] if args.column else None
 
 
-def _summary(result: Any) -> str:
-    summary = getattr(result, "summary", None)
-    return summary() if callable(summary) else str(result)
-
-
 def _draw_cd(result: Any, path: str, width: float | None) -> None:
     _extension(path, FIGURE_FORMATS, "figure")  # fail before the slow import
     from .plotting import cd_diagram
@@ -230,8 +225,7 @@ def _write_report(result: Any, path: str) -> None:
     ext = "." + _extension(path, [e.lstrip(".") for e in REPORT_FORMATS], "report")
     kind = REPORT_FORMATS[ext]
     render = {"markdown": "to_markdown", "latex": "to_latex", "html": "_repr_html_"}[kind]
-    method = getattr(result, render, None)
-    text = method() if callable(method) else str(result)
+    text = getattr(result, render)()
     if kind == "html" and not text.lstrip().lower().startswith("<!doctype"):
         text = (
             '<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n'
@@ -246,7 +240,7 @@ def _run_demo(args: argparse.Namespace, out: Any) -> None:
 
     _extension(args.output, FIGURE_FORMATS, "figure")
     result = compare(datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
-    print(_summary(result), file=out)
+    print(result.summary(), file=out)
     _draw_cd(result, args.output, None)
     print(f"\nwrote {args.output}", file=out)
 
@@ -286,7 +280,7 @@ def _run_compare(args: argparse.Namespace, out: Any) -> None:
         **options,
     )
     if not args.quiet:
-        print(_summary(result), file=out)
+        print(result.summary(), file=out)
     written = []
     if args.json:
         text = result_to_json(result)

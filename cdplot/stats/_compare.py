@@ -334,7 +334,7 @@ def _warn_questionable(test: str, n: int, alpha: float, options: dict[str, Any])
         )
         return
     # the smallest two-sided p-value either test can reach on n datasets is 2 / 2**n
-    smallest = min(1.0, 2.0 / 2.0**n) if n < 1100 else 0.0
+    smallest = min(1.0, 2.0 ** (1 - n))
     if smallest > alpha:
         need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
         warnings.warn(

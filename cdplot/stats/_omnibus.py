@@ -19,9 +19,7 @@ def tie_correction_factor(ranks: np.ndarray) -> float:
     ranks = np.asarray(ranks, dtype=float)
     n, k = ranks.shape
     ordered = np.sort(ranks, axis=1)
-    ties = 0.0
-    # a tie block of size t shows up as t equal consecutive ranks in a row;
-    # sum(t^3 - t) over blocks equals sum over blocks of the block-size polynomial
+    # a tie block of size t shows up as t equal consecutive ranks in a sorted row
     new_block = np.ones_like(ordered, dtype=bool)
     new_block[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
     block_id = np.cumsum(new_block.ravel())
