@@ -14,12 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 from . import datasets
-from ._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning
+from ._errors import (
+    BergmannHommelLimitError,
+    CdplotInputError,
+    CdplotWarning,
+    PoolDependenceWarning,
+)
 from ._version import __version__
 from .stats._compare import compare
 from .stats._results import ComparisonResult, OmnibusResult
 
 __all__ = [
+    "BergmannHommelLimitError",
     "CdplotInputError",
     "CdplotWarning",
     "ComparisonResult",

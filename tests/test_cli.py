@@ -217,7 +217,7 @@ def test_errors_exit_2_with_one_line(argv, message, tmp_path, results_csv, capsy
 
 
 def test_no_partial_output_on_failure(results_csv, tmp_path, capsys, monkeypatch):
-    import cdplot.cli as cli
+    import cdplot.cli._main as cli
 
     target = tmp_path / "cd.pdf"
     target.write_bytes(b"old")

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
-from ..report import CORRECTION_TITLES, TEST_TITLES
+from .._labels import CORRECTION_TITLES, TEST_TITLES
 from . import _style
 from ._cd_layout import CDLayout, LayoutParams, LongNames, compute_layout, wrap_text
 from ._docstrings import DOCS

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 
-from ..report import format_pvalue, pvalue_label
+from .._labels import format_pvalue, pvalue_label
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

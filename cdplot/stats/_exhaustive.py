@@ -22,8 +22,9 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from .._errors import BergmannHommelLimitError
+
 __all__ = [
-    "BergmannHommelLimitError",
     "bergmann_hommel",
     "count_exhaustive_sets",
     "exhaustive_sets",
@@ -40,15 +41,6 @@ _PROGRESS_DELAY_S = 2.0
 
 #: candidate extreme pairs tried when looking for a Robinson order
 _ROBINSON_TRIES = 4
-
-
-class BergmannHommelLimitError(ValueError):
-    """Raised when exact Bergmann-Hommel APVs would exceed the work budget.
-
-    The message names the budget and suggests ``correction="shaffer"`` or
-    ``correction="holm"``, which need no search and are valid (if less powerful)
-    for any number of algorithms.
-    """
 
 
 # ---------------------------------------------------------------------------

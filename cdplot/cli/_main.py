@@ -56,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from ._version import __version__
+    from .._version import __version__
 
     parser = _Parser(
         prog="cdplot",
@@ -207,7 +207,7 @@ def _width(args: argparse.Namespace) -> float | None:
 
 def _draw_cd(result: Any, path: str, width: float | None) -> None:
     _extension(path, FIGURE_FORMATS, "figure")  # fail before the slow import
-    from .plotting import cd_diagram
+    from ..plotting import cd_diagram
 
     ax = cd_diagram(result, width=width)
     _save_figure(ax.figure, path)
@@ -215,7 +215,7 @@ def _draw_cd(result: Any, path: str, width: float | None) -> None:
 
 def _draw_heatmap(result: Any, path: str, width: float | None) -> None:
     _extension(path, FIGURE_FORMATS, "figure")
-    from .plotting import apv_heatmap
+    from ..plotting import apv_heatmap
 
     ax = apv_heatmap(result, width=width)
     _save_figure(ax.figure, path)
@@ -235,8 +235,8 @@ def _write_report(result: Any, path: str) -> None:
 
 
 def _run_demo(args: argparse.Namespace, out: Any) -> None:
-    from . import datasets
-    from .stats._compare import compare
+    from .. import datasets
+    from ..stats._compare import compare
 
     _extension(args.output, FIGURE_FORMATS, "figure")
     result = compare(datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
@@ -246,8 +246,8 @@ def _run_demo(args: argparse.Namespace, out: Any) -> None:
 
 
 def _run_compare(args: argparse.Namespace, out: Any) -> None:
-    from ._json import result_to_json
-    from .stats._compare import compare
+    from .._json import result_to_json
+    from ..stats._compare import compare
 
     width = _width(args)
     for path in (args.output, args.heatmap):
@@ -312,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 on success, 2 for bad input or usage (one line on stderr).
     """
-    from ._errors import CdplotInputError, CdplotWarning
+    from .._errors import CdplotInputError, CdplotWarning
 
     parser = _build_parser()
     caught: list[warnings.WarningMessage] = []

@@ -22,8 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from .._labels import CORRECTION_TITLES, TEST_TITLES, correction_title, format_pvalue, pvalue_label
+
 if TYPE_CHECKING:  # pragma: no cover
-    from .stats._results import ComparisonResult
+    from ..stats._results import ComparisonResult
 
 __all__ = [
     "CORRECTION_TITLES",
@@ -38,29 +40,6 @@ __all__ = [
     "to_latex",
     "to_markdown",
 ]
-
-#: Display names of the pairwise tests.
-TEST_TITLES = {
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "mean-ranks": "mean-ranks test",
-    "nemenyi": "Nemenyi test",
-}
-
-#: Display names of the p-value adjustments.
-CORRECTION_TITLES = {
-    "none": "no correction",
-    "bonferroni": "Bonferroni",
-    "bonferroni-dunn": "Bonferroni\N{EN DASH}Dunn",
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "li": "Li",
-    "shaffer": "Shaffer",
-    "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
-    "nemenyi": "Nemenyi",
-}
 
 #: Tables show the matrix of p-values only up to this many algorithms unless asked.
 MATRIX_MAX_ALGORITHMS = 12
@@ -98,30 +77,6 @@ _MARKDOWN_SPECIAL = set("\\`*_|[]<>#")
 
 
 # --------------------------------------------------------------------------- small helpers
-
-
-def format_pvalue(p: float, digits: int = 3) -> str:
-    """Compact p-value: ``0.032``, ``<0.001``, ``1``; ``-`` for NaN.
-
-    Parameters
-    ----------
-    p : float
-        The p-value.
-    digits : int, default 3
-        Number of decimals; values below ``10**-digits`` print as ``<0.001``.
-
-    Returns
-    -------
-    str
-    """
-    if p != p:  # NaN
-        return "-"
-    floor = 10.0**-digits
-    if p < floor:
-        return f"<{floor:.{digits}f}"
-    if p >= 1.0:
-        return "1"
-    return f"{p:.{digits}f}"
 
 
 def escape_latex(text: str) -> str:
@@ -179,20 +134,6 @@ def _check_mark(mark: str | None) -> str:
             + ", ".join(repr(m) for m in _MARKS)
         )
     return mark
-
-
-def correction_title(result: ComparisonResult) -> str:
-    """Display name of the result's p-value adjustment, e.g. ``"Bergmann–Hommel"``."""
-    return CORRECTION_TITLES.get(result.correction, result.correction)
-
-
-def pvalue_label(result: ComparisonResult, *, adjusted: bool = True) -> str:
-    """What the p-values of a table or heatmap are, e.g. ``"Holm-adjusted p-value"``."""
-    if result.correction == "nemenyi":  # its p-values are single-step adjusted already
-        return "Nemenyi p-value"
-    if not adjusted or result.correction == "none":
-        return "unadjusted p-value"
-    return f"{correction_title(result)}-adjusted p-value"
 
 
 def describe_method(result: ComparisonResult) -> str:
@@ -957,7 +898,7 @@ def _diagram_svg(result: ComparisonResult) -> str:
     """The CD diagram as an inline ``<svg>`` element; raises ImportError without matplotlib."""
     import matplotlib  # noqa: F401  (ImportError here means: render text only)
 
-    from .plotting import cd_diagram
+    from ..plotting import cd_diagram
 
     ax = cd_diagram(result)
     fig = ax.figure
