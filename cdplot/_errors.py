@@ -7,8 +7,10 @@ line maps the whole family to exit status 2. Messages say what is wrong and how 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 __all__ = [
@@ -17,7 +19,9 @@ __all__ = [
     "CdplotWarning",
     "PoolDependenceWarning",
     "check_in_list",
+    "cli_spelling",
     "normalize_name",
+    "spell",
     "suggest",
 ]
 
@@ -121,3 +125,64 @@ def check_in_list(
             f"{', '.join(repr(v) for v in canonical)}." + suggest(value, canonical)
         )
     return key
+
+
+# --------------------------------------------------------------------------- spelling of options
+#: Python argument -> command-line flag. Messages never hard-code either spelling: they call
+#: :func:`spell`, which answers in the caller's language (the CLI switches it with
+#: :func:`cli_spelling`). One table, so the two spellings cannot drift apart.
+CLI_FLAGS: dict[str, str] = {
+    "dataset": "--dataset-col",
+    "algorithm": "--algorithm-col",
+    "score": "--score-col",
+    "higher_is_better": "--lower-is-better",
+    "test": "--test",
+    "correction": "--correction",
+    "alpha": "--alpha",
+    "control": "--control",
+    "missing": "--missing",
+    "tie_correction": "--tie-correction",
+    "zero_method": "--zero-method",
+    "ties": "--sign-ties",
+    "aggregate": "--aggregate",
+    "decimals": "--decimals",
+    "labels": "--label",
+    "omnibus": "--omnibus",
+    "rope": "--rope",
+    "bh_budget": "--bh-budget",
+    "width": "--width",
+    "highlight": "--highlight",
+    "title": "--title",
+}
+
+_CLI_MODE: contextvars.ContextVar[bool] = contextvars.ContextVar("cdplot_cli_mode", default=False)
+
+
+@contextlib.contextmanager
+def cli_spelling() -> Iterator[None]:
+    """Within this block, :func:`spell` writes command-line flags instead of Python arguments."""
+    token = _CLI_MODE.set(True)
+    try:
+        yield
+    finally:
+        _CLI_MODE.reset(token)
+
+
+def spell(option: str, value: Any = None) -> str:
+    """How the user passes ``option`` (with ``value``) in the language they are using.
+
+    Python: ``missing='drop'``; command line: ``--missing drop``. Boolean Python values map
+    to the bare flag (``higher_is_better=False`` is ``--lower-is-better``).
+
+    >>> spell("missing", "drop")
+    "missing='drop'"
+    >>> with cli_spelling():
+    ...     spell("missing", "drop")
+    '--missing drop'
+    """
+    if not _CLI_MODE.get():
+        return option if value is None else f"{option}={value!r}"
+    flag = CLI_FLAGS.get(option, "--" + option.replace("_", "-"))
+    if value is None or isinstance(value, bool):
+        return flag
+    return f"{flag} {value}"
