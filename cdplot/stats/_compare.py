@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._data import parse_scores
+from .._data import ScoreTable, parse_scores
 from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning, spell
 from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
 from ._aligned import aligned_ranks_posthoc
@@ -238,6 +238,8 @@ def compare(
         )
     omnibus_name = _resolve_omnibus(omnibus, missing)
     table = parse_scores(data, dataset=dataset, algorithm=algorithm, score=score, missing=missing)
+    if missing == "keep":
+        table = _drop_empty_algorithms(table)
     algorithms, datasets = table.algorithms, table.datasets
     n, k = table.scores.shape
     n_missing = int(np.isnan(table.scores).sum())
@@ -294,7 +296,7 @@ def compare(
         pairwise = _run_test(test_name, oriented, avg, n, test_options, datasets)
         n_pair = np.full((k, k), n, dtype=np.int64)
         n_smallest = n
-    _warn_questionable(test_name, n_smallest, alpha, test_options)
+    _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
 
     names = pd.Index(algorithms, dtype=object)
     stat_df = pd.DataFrame(pairwise.statistic, index=names, columns=names)
@@ -373,6 +375,31 @@ def compare(
     )
 
 
+def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
+    """With missing='keep': leave out (with a warning) algorithms that have no result at all.
+
+    Such an algorithm carries no information; leaving it out makes the analysis the same
+    as that of the table without its column.
+    """
+    empty = np.isnan(table.scores).all(axis=0)
+    if not empty.any():
+        return table
+    names = [a for a, e in zip(table.algorithms, empty, strict=True) if e]
+    kept = [a for a, e in zip(table.algorithms, empty, strict=True) if not e]
+    if len(kept) < 2:
+        raise CdplotInputError(
+            f"only {len(kept)} algorithm(s) have any result ({', '.join(map(repr, kept))}); "
+            "need at least 2 to compare."
+        )
+    warnings.warn(
+        f"left out {len(names)} algorithm(s) with no result at all: "
+        + ", ".join(repr(a) for a in names),
+        CdplotWarning,
+        stacklevel=4,
+    )
+    return ScoreTable(np.ascontiguousarray(table.scores[:, ~empty]), kept, table.datasets)
+
+
 def _resolve_omnibus(omnibus: str | None, missing: str) -> str:
     """The omnibus test: as named, else Skillings-Mack with missing='keep', else Friedman."""
     if omnibus is None:
@@ -431,7 +458,9 @@ def _run_test(
     return nemenyi_test(avg, n)
 
 
-def _warn_questionable(test: str, n: int, alpha: float, options: dict[str, Any]) -> None:
+def _warn_questionable(
+    test: str, n: int, alpha: float, options: dict[str, Any], *, incomplete: bool = False
+) -> None:
     if test in _RANK_POOL_TESTS:
         warnings.warn(
             f"the {test} test's decision on a pair depends on which other algorithms are in "
@@ -448,8 +477,9 @@ def _warn_questionable(test: str, n: int, alpha: float, options: dict[str, Any])
     smallest = min(1.0, 2.0 ** (1 - n))
     if smallest > alpha:
         need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
+        where = f"a pair with only {n} common datasets" if incomplete else f"{n} datasets"
         warnings.warn(
-            f"with {n} datasets the {test} test cannot reach p <= {alpha:g} (its smallest "
+            f"with {where} the {test} test cannot reach p <= {alpha:g} (its smallest "
             f"two-sided p-value is {smallest:.3g}); at least {need} datasets are needed.",
             CdplotWarning,
             stacklevel=3,
