@@ -263,7 +263,8 @@ def test_disconnected_groups_are_refused():
     x = np.array(
         [[0.5, 0.4, np.nan, np.nan], [0.6, 0.3, np.nan, np.nan], [np.nan, np.nan, 0.9, 0.8]]
     )
-    with pytest.raises(CdplotInputError, match=r"split into groups.*\{'A1', 'A2'\}; \{'A3', 'A4'\}"):
+    groups = r"split into groups.*\{'A1', 'A2'\}; \{'A3', 'A4'\}"
+    with pytest.raises(CdplotInputError, match=groups):
         skillings_mack(x, algorithms=["A1", "A2", "A3", "A4"])
 
 
@@ -272,7 +273,8 @@ def test_scaled_ranks_keep_complete_rows():
     got = scaled_ranks(x)
     np.testing.assert_array_equal(got[0], [1.0, 3.0, 2.0])
     # k_j = 2 -> ranks 1, 2 around the midrank 1.5, stretched by sqrt(4/3) around 2
-    np.testing.assert_allclose(got[1, [0, 2]], [2 + math.sqrt(4 / 3) * 0.5, 2 - math.sqrt(4 / 3) * 0.5])
+    step = math.sqrt(4 / 3) * 0.5
+    np.testing.assert_allclose(got[1, [0, 2]], [2 + step, 2 - step])
     assert np.isnan(got[1, 1])
 
 
