@@ -285,3 +285,27 @@ def test_diagram_of_an_incomplete_table(sm_ref, tmp_path):
     path = tmp_path / "sm.png"
     ax.figure.savefig(path)
     assert path.stat().st_size > 0
+
+
+def test_pair_without_common_dataset_warns_and_gets_p_one(rng):
+    x = rng.normal(size=(12, 3))
+    x[:6, 1] = np.nan  # A and B never meet; both meet C on six datasets
+    x[6:, 0] = np.nan
+    frame = pd.DataFrame(x, columns=["A", "B", "C"])
+    with pytest.warns(CdplotWarning, match="1 pair\\(s\\) never have results.*'A' and 'B'"):
+        res = cdplot.compare(frame, missing="keep", correction="none")
+    assert res.pvalues.loc["A", "B"] == 1.0
+    assert res.n_per_pair.loc["A", "B"] == 0
+    assert res.n_per_pair.loc["A", "C"] == 6
+
+
+def test_tidy_frame_and_wins_of_an_incomplete_table(sm_ref):
+    table, _ = sm_ref
+    res = cdplot.compare(table, missing="keep")
+    frame = res.to_frame()
+    assert len(frame) == 6
+    observed = table.notna().to_numpy()
+    for row in frame.itertuples():
+        i, j = table.columns.get_loc(row.algorithm_1), table.columns.get_loc(row.algorithm_2)
+        # wins, ties and losses count only the datasets where both have a result
+        assert row.wins + row.ties + row.losses == (observed[:, i] & observed[:, j]).sum()

@@ -282,9 +282,13 @@ def compare(
         ranks = scaled_ranks(oriented)
         avg = np.nanmean(ranks, axis=0)
         pairwise, n_pair = pairs_on_common_datasets(
-            wilcoxon_test if test_name == "wilcoxon" else sign_test, oriented, **test_options
+            wilcoxon_test if test_name == "wilcoxon" else sign_test,
+            oriented,
+            algorithms=algorithms,
+            **test_options,
         )
-        n_smallest = int(n_pair[~np.eye(k, dtype=bool)].min())
+        shared = n_pair[~np.eye(k, dtype=bool)]
+        n_smallest = int(shared[shared > 0].min())  # pairs that never meet warned already
     else:
         ranks = rank_rows(-oriented)  # rank 1 = best
         avg = ranks.mean(axis=0)

@@ -8,13 +8,14 @@ complete table the statistic is Friedman's chi-square (without tie correction).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from scipy import special
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, CdplotWarning
 from ._ranks import rank_rows
 from ._results import PairwiseResult, SkillingsMackResult
 
@@ -216,7 +217,11 @@ def scaled_ranks(scores: np.ndarray) -> np.ndarray:
 
 
 def pairs_on_common_datasets(
-    test: Callable[..., PairwiseResult], scores: np.ndarray, **options: Any
+    test: Callable[..., PairwiseResult],
+    scores: np.ndarray,
+    *,
+    algorithms: list[str] | None = None,
+    **options: Any,
 ) -> tuple[PairwiseResult, np.ndarray]:
     """Run a two-sample paired test for every pair on the datasets where both have a result.
 
@@ -227,6 +232,8 @@ def pairs_on_common_datasets(
         called once per pair with the pair's N_ij x 2 sub-table.
     scores : numpy.ndarray
         N x k scores, oriented so that higher is better; NaN marks a missing result.
+    algorithms : list of str, optional
+        Names for the warning about pairs without a common dataset.
     **options
         Passed to ``test``.
 
@@ -234,7 +241,8 @@ def pairs_on_common_datasets(
     -------
     result : PairwiseResult
         k x k statistics (as ``test`` defines them) and two-sided p-values. A pair
-        with no common dataset gets statistic NaN and p = 1 (no evidence).
+        with no common dataset gets statistic NaN and p = 1 (no evidence), with a
+        :class:`~cdplot.CdplotWarning` naming it.
     n_per_pair : numpy.ndarray
         k x k integer counts of the datasets where both have a result; the diagonal
         holds each algorithm's number of results.
@@ -245,13 +253,23 @@ def pairs_on_common_datasets(
     counts = observed.T.astype(np.int64) @ observed.astype(np.int64)
     stat = np.full((k, k), np.nan)
     p = np.full((k, k), np.nan)
+    names = [f"A{j + 1}" for j in range(k)] if algorithms is None else list(algorithms)
+    apart = []
     for i in range(k):
         for j in range(i + 1, k):
             rows = observed[:, i] & observed[:, j]
             if not rows.any():
                 p[i, j] = p[j, i] = 1.0
+                apart.append(f"{names[i]!r} and {names[j]!r}")
                 continue
             res = test(x[np.ix_(rows, [i, j])], **options)
             stat[i, j], stat[j, i] = res.statistic[0, 1], res.statistic[1, 0]
             p[i, j] = p[j, i] = res.pvalue[0, 1]
+    if apart:
+        warnings.warn(
+            f"{len(apart)} pair(s) never have results on a common dataset and cannot be "
+            f"tested (p = 1): {', '.join(apart)}.",
+            CdplotWarning,
+            stacklevel=3,
+        )
     return PairwiseResult(stat, p), counts
