@@ -27,6 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import cdplot
 from cdplot import CdplotInputError, PoolDependenceWarning
@@ -373,3 +375,34 @@ def test_new_tests_warn_pool_dependence(demsar):
         )
         with pytest.warns(PoolDependenceWarning, match=test):
             cdplot.compare(data, test=test)
+
+
+# --- invariances (consistency) ----------------------------------------------------------------
+
+
+@given(
+    st.integers(2, 6).flatmap(
+        lambda k: st.lists(
+            st.lists(st.integers(0, 9), min_size=k, max_size=k), min_size=2, max_size=12
+        )
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_orientation_and_permutation_invariance(rows, rnd):
+    x = np.array(rows, dtype=float) / 10.0
+    k = x.shape[1]
+    perm = list(range(k))
+    rnd.shuffle(perm)
+    for omnibus in (aligned_ranks_test, quade_test):
+        base = omnibus(x)
+        for other in (omnibus(-x), omnibus(x[:, perm])):
+            assert other.statistic == pytest.approx(base.statistic, rel=1e-9, abs=1e-12)
+            assert other.pvalue == pytest.approx(base.pvalue, rel=1e-9, abs=1e-15)
+    for posthoc in (aligned_ranks_posthoc, quade_posthoc):
+        base = posthoc(x).pvalue
+        np.testing.assert_allclose(posthoc(x[:, perm]).pvalue, base[np.ix_(perm, perm)])
+
+
+def test_aligned_ranks_all_tied_has_no_evidence():
+    res = aligned_ranks_test(np.full((3, 4), 0.5))
+    assert (res.statistic, res.pvalue) == (0.0, 1.0)
