@@ -309,3 +309,26 @@ def test_tidy_frame_and_wins_of_an_incomplete_table(sm_ref):
         i, j = table.columns.get_loc(row.algorithm_1), table.columns.get_loc(row.algorithm_2)
         # wins, ties and losses count only the datasets where both have a result
         assert row.wins + row.ties + row.losses == (observed[:, i] & observed[:, j]).sum()
+
+
+def test_long_table_with_absent_rows(sm_ref):
+    table, ref = sm_ref
+    long = table.stack().rename("score").reset_index()
+    long.columns = ["dataset", "algorithm", "score"]
+    long = long.dropna()  # a long table simply lacks the rows of missing results
+    assert len(long) == 48 - 4
+    res = cdplot.compare(long, missing="keep")
+    assert res.n_missing == 4
+    assert res.omnibus.statistic == pytest.approx(ref["skillings_mack"]["statistic"], rel=1e-12)
+
+
+def test_control_mode_on_an_incomplete_table(sm_ref):
+    table, _ = sm_ref
+    res = cdplot.compare(table, missing="keep", control="A2", correction="none")
+    for other in ("A1", "A3", "A4"):
+        both = table[["A2", other]].dropna()
+        # R wilcox.test(paired = TRUE) with ties: normal approximation with correction
+        expected = stats.wilcoxon(
+            both["A2"], both[other], zero_method="wilcox", correction=True, method="asymptotic"
+        ).pvalue
+        assert res.adjusted_pvalues[other] == pytest.approx(expected, rel=1e-10)

@@ -275,10 +275,9 @@ def compare(
     iman: OmnibusResult | None = None
     ignored: tuple[str, ...] = ()
     if n_missing:  # incomplete table: Skillings-Mack, ranks over the algorithms present
-        omnibus_res: OmnibusResult = skillings_mack(
-            oriented, algorithms=algorithms, datasets=datasets
-        )
-        ignored = omnibus_res.ignored_datasets  # type: ignore[attr-defined]
+        sm = skillings_mack(oriented, algorithms=algorithms, datasets=datasets)
+        omnibus_res: OmnibusResult = sm
+        ignored = sm.ignored_datasets
         ranks = scaled_ranks(oriented)
         avg = np.nanmean(ranks, axis=0)
         pairwise, n_pair = pairs_on_common_datasets(

@@ -362,7 +362,11 @@ class SkillingsMackResult(OmnibusResult):
         left out of the statistic and of the average ranks.
     """
 
-    adjusted_rank_sums: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
-    covariance: np.ndarray = field(default_factory=lambda: np.empty((0, 0)), repr=False)
-    n_observed: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+    adjusted_rank_sums: np.ndarray = field(
+        default_factory=lambda: np.empty(0), repr=False, compare=False
+    )
+    covariance: np.ndarray = field(
+        default_factory=lambda: np.empty((0, 0)), repr=False, compare=False
+    )
+    n_observed: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False, compare=False)
     ignored_datasets: tuple[str, ...] = ()
