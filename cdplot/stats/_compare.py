@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -64,6 +64,11 @@ _TEST_ALIASES = {
 #: tests that rank the algorithms within each dataset jointly: they need a complete table
 #: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
 _RANK_POOL_TESTS = ("mean-ranks", "nemenyi", "aligned-ranks", "quade", "exact-rank-sum")
+#: paired tests that run on an incomplete table, each pair on the datasets both have
+_COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
+    "wilcoxon": wilcoxon_test,
+    "sign": sign_test,
+}
 #: corrections that may be named alongside test="nemenyi" (which has its own adjustment)
 _NEMENYI_COMPATIBLE = ("holm", "none", "nemenyi")
 
@@ -281,7 +286,7 @@ def compare(
         ranks = scaled_ranks(oriented)
         avg = np.nanmean(ranks, axis=0)
         pairwise, n_pair = pairs_on_common_datasets(
-            wilcoxon_test if test_name == "wilcoxon" else sign_test,
+            _COMMON_DATASET_TESTS[test_name],
             oriented,
             algorithms=algorithms,
             **test_options,
@@ -422,6 +427,11 @@ def _refuse_incomplete(test: str, omnibus: str, n_missing: int) -> None:
             f"{spell('test', test)} needs every algorithm ranked on every dataset (its null "
             f"distribution assumes complete rankings), but {n_missing} result(s) are "
             f"missing; {fixes}."
+        )
+    if test not in _COMMON_DATASET_TESTS:
+        raise CdplotInputError(
+            f"{spell('test', test)} is not available for a table with missing results "
+            f"({n_missing} missing); {fixes}."
         )
     if omnibus not in INCOMPLETE_OMNIBUS:
         raise CdplotInputError(
