@@ -374,3 +374,9 @@ def test_matches_definition_on_incomplete_tables(rows):
     except CdplotInputError:
         return  # disconnected or empty designs: refused (tested above)
     assert res.statistic == pytest.approx(_sm_oracle(x), rel=1e-9, abs=1e-9)
+
+
+def test_tie_correction_is_refused_on_incomplete_tables(sm_ref):
+    table, _ = sm_ref
+    with pytest.raises(CdplotInputError, match="tie_correction=True corrects Friedman"):
+        cdplot.compare(table, missing="keep", tie_correction=True)

@@ -250,6 +250,13 @@ def compare(
     n_missing = int(np.isnan(table.scores).sum())
     if n_missing:
         _refuse_incomplete(test_name, omnibus_name, n_missing)
+        if tie_correction:
+            raise CdplotInputError(
+                f"{spell('tie_correction', True)} corrects Friedman's chi-square, which is not "
+                f"computed on a table with missing results ({n_missing} missing); the "
+                "Skillings-Mack test has no tie correction. Leave it out, or use "
+                f"{spell('missing', 'drop')}."
+            )
 
     if control is not None:
         if str(control) not in algorithms:
