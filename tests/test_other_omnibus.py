@@ -116,11 +116,16 @@ def test_aligned_ranks_control_matches_scmamp(table6, correction, key):
 
 
 def test_decimal_ties_in_aligned_values_and_ranges():
-    x = np.array([[0.85, 0.80], [0.75, 0.70], [0.31, 0.62]])
-    # in floating point the two differences are not equal: a test that cannot fail otherwise
-    assert 0.85 - 0.80 != 0.75 - 0.70
+    # aligned values: in floating point 0.5 - 0.505 != 0.56 - 0.565 (so the naive
+    # computation would not tie them), in decimal both are -0.005
+    x = np.array([[0.50, 0.51], [0.56, 0.57], [0.31, 0.62]])
+    naive = x - x.mean(axis=1, keepdims=True)
+    assert naive[0, 0] != naive[1, 0]
     ranks = aligned_ranks(x)
     assert ranks[0, 0] == ranks[1, 0] and ranks[0, 1] == ranks[1, 1]
+    # ranges: in floating point 0.85 - 0.80 != 0.75 - 0.70, in decimal both are 0.05
+    x = np.array([[0.85, 0.80], [0.75, 0.70], [0.31, 0.62]])
+    assert 0.85 - 0.80 != 0.75 - 0.70
     q, _, _ = quade_scores(x)
     assert q[0] == q[1] == 1.5 and q[2] == 3
 

@@ -115,9 +115,29 @@ def aligned_ranks(scores: np.ndarray) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        N x k ranks in 1..N k (ties get the average rank). The aligned values are
-        computed exactly on the scores' decimal forms (:func:`decimal_integers`):
-        ``k x_ij - sum_l x_il`` in integers, which orders as ``x_ij - mean_i``.
+        N x k ranks in 1..N k (ties get the average rank).
+
+    Raises
+    ------
+    CdplotInputError
+        For a table with missing values or fewer than 2 datasets or algorithms.
+
+    Notes
+    -----
+    The aligned values are computed exactly on the scores' decimal forms
+    (:func:`decimal_integers`): ``k x_ij - sum_l x_il`` in integers, which orders
+    as ``x_ij - mean_i``. So the datasets (0.50, 0.51) and (0.56, 0.57) give tied
+    aligned values (-0.005 and 0.005 on both), as on paper, although in floating
+    point ``0.5 - 0.505`` and ``0.56 - 0.565`` differ.
+
+    References
+    ----------
+    J. L. Hodges and E. L. Lehmann (1962), Ann. Math. Statist. 33, 482-497.
+
+    Examples
+    --------
+    >>> aligned_ranks(np.array([[0.50, 0.51], [0.56, 0.57]])).tolist()
+    [[3.5, 1.5], [3.5, 1.5]]
     """
     x = np.asarray(scores, dtype=float)
     _check_complete(x, "aligned-ranks test")
@@ -204,11 +224,21 @@ def aligned_ranks_posthoc(scores: np.ndarray) -> PairwiseResult:
         ``statistic[i, j] = |Rbar_i - Rbar_j| / sqrt(k (N k + 1) / 6)`` (symmetric),
         ``Rbar`` the aligned mean ranks; ``pvalue`` two-sided normal.
 
+    Raises
+    ------
+    CdplotInputError
+        For a table with missing values or fewer than 2 datasets or algorithms.
+
     Notes
     -----
     As scmamp's ``friedmanAlignedRanksPost``. Any all-pairs correction applies
     (Shaffer's and Bergmann-Hommel's included: the hypotheses are the logically
     related pairwise equalities as for the mean-ranks test).
+
+    References
+    ----------
+    S. García, A. Fernández, J. Luengo and F. Herrera (2010), Information Sciences
+    180, 2044-2064.
 
     Examples
     --------

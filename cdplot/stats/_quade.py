@@ -135,10 +135,24 @@ def quade_posthoc(scores: np.ndarray, *, method: str = "garcia") -> PairwiseResu
     PairwiseResult
         ``statistic`` the symmetric |z| or |t|; ``pvalue`` two-sided.
 
+    Raises
+    ------
+    CdplotInputError
+        For an unknown ``method``, a table with missing values, or fewer than 2
+        datasets or algorithms.
+
     Notes
     -----
     When ``A = B`` (see :func:`quade_test`) Conover's t is infinite for pairs with
     different ``S`` (p = 0) and 0 for pairs with equal ``S`` (p = 1).
+    PMCMRplus's ``quadeAllPairsTest(dist = "Normal")`` uses ``n = N k`` in its
+    standard error and so differs from García's z-test; it is not offered.
+
+    References
+    ----------
+    S. García, A. Fernández, J. Luengo and F. Herrera (2010), Information Sciences
+    180, 2044-2064. W. J. Conover, Practical Nonparametric Statistics, 3rd ed.
+    (1999), §5.8.
 
     Examples
     --------
