@@ -411,3 +411,10 @@ def test_orientation_and_permutation_invariance(rows, rnd):
 def test_aligned_ranks_all_tied_has_no_evidence():
     res = aligned_ranks_test(np.full((3, 4), 0.5))
     assert (res.statistic, res.pvalue) == (0.0, 1.0)
+
+
+def test_complete_table_omnibus_tests_refuse_nan():
+    x = np.array([[0.5, np.nan, 0.7], [0.4, 0.6, 0.2], [0.3, 0.1, 0.9]])
+    for name in ("friedman", "aligned-ranks", "quade"):
+        with pytest.raises(CdplotInputError, match="complete table.*[Ss]killings"):
+            OMNIBUS_TESTS[name](x)

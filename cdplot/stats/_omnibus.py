@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
-from .._errors import check_in_list
+from .._errors import CdplotInputError, check_in_list
 from ._aligned import aligned_ranks_test
 from ._quade import quade_test
 from ._ranks import rank_rows
@@ -116,6 +116,11 @@ def friedman_test(scores: np.ndarray) -> OmnibusResult:
     ``scores`` are oriented so that higher is better and complete; see :func:`friedman`.
     """
     x = np.asarray(scores, dtype=float)
+    if np.isnan(x).any():
+        raise CdplotInputError(
+            "Friedman's test needs a complete table; for missing results use the "
+            "Skillings-Mack test (omnibus='skillings-mack')."
+        )
     return friedman(rank_rows(-x).mean(axis=0), x.shape[0])
 
 
