@@ -38,7 +38,7 @@ from cdplot.stats._aligned import (
     aligned_ranks_test,
     decimal_integers,
 )
-from cdplot.stats._exact_ranksum import _lower_count, exact_rank_sum_test, rank_sum_pvalue
+from cdplot.stats._exact_ranksum import exact_rank_sum_test, lower_tail_counts, rank_sum_pvalue
 from cdplot.stats._omnibus import OMNIBUS_TESTS, resolve_omnibus
 from cdplot.stats._quade import quade_posthoc, quade_scores, quade_test
 
@@ -253,6 +253,29 @@ def exact_ref():
     return frame, json.loads((REF / "exact_k4_N8.json").read_text())
 
 
+def _closed_form_lower_count(m, k, n):
+    """W(D <= m) from the generating function, as Eisinga et al. (2017) expand it.
+
+    ``g(x) = x^-(k-1) (1 + ... + x^(k-1))^2 - k`` per dataset; the coefficient of
+    ``x^m`` in ``g^n / (1 - x)`` is
+    ``sum_h C(n, h) (-k)^(n-h) sum_s (-1)^s C(2h, s) C(m + h(k-1) - ks + 2h, 2h)``.
+    """
+    total = 0
+    for h in range(n + 1):
+        inner = 0
+        for s in range(2 * h + 1):
+            big_m = m + h * (k - 1) - k * s
+            if big_m < 0:
+                break
+            inner += (-1) ** s * math.comb(2 * h, s) * math.comb(big_m + 2 * h, 2 * h)
+        total += math.comb(n, h) * (-k) ** (n - h) * inner
+    return total
+
+
+def _lower_count(m, k, n):
+    return lower_tail_counts(k, n)[m + n * (k - 1)] if m >= -n * (k - 1) else 0
+
+
 def test_exact_matches_pmcmrplus(exact_ref):
     frame, ref = exact_ref
     res = exact_rank_sum_test(frame.to_numpy())
@@ -291,6 +314,11 @@ def test_exact_control_matches_pmcmrplus(exact_ref):
 def test_exact_supplement_example():
     # Eisinga et al. (2017), Additional file (pexactfrsd.R), example 1: d = k = n = 100
     assert rank_sum_pvalue(100, 100, 100) == pytest.approx(0.8085251, abs=5e-8)
+    # the closed form agrees in exact integers at this size too, at a few points
+    counts = lower_tail_counts(100, 100)
+    for d in (100, 2500, 9000, 9900):
+        assert counts[9900 - d] == _closed_form_lower_count(-d, 100, 100)
+    assert counts[-1] == (100 * 99) ** 100
 
 
 def _convolution_oracle(k, n):
@@ -315,7 +343,7 @@ def test_exact_distribution_matches_convolution(k, n):
     offset = n * (k - 1)
     for d in range(1, offset + 1):
         tail = sum(dist[: offset - d + 1])  # P(D <= -d)
-        assert _lower_count(-d, k, n) == tail
+        assert _lower_count(-d, k, n) == tail == _closed_form_lower_count(-d, k, n)
         assert rank_sum_pvalue(d, k, n) == min(1.0, 2 * tail / total)
     assert rank_sum_pvalue(0, k, n) == 1.0
 
