@@ -209,12 +209,17 @@ def test_dropping_a_complete_algorithm_is_the_same_as_never_having_it(rng):
         x = _holey(rng, n=20, k=5, frac=0.15)
         frame = pd.DataFrame(x, columns=list("ABCDE"))
         blanked = frame.assign(C=np.nan)
-        try:
-            ref = cdplot.compare(frame.drop(columns="C"), missing="keep")
-        except CdplotInputError:
-            continue  # e.g. an algorithm split from the others: refused either way
-        with pytest.warns(CdplotWarning, match="'C'"):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", CdplotWarning)  # datasets left with one result
+            try:
+                ref = cdplot.compare(frame.drop(columns="C"), missing="keep")
+            except CdplotInputError:
+                continue  # e.g. an algorithm split from the others: refused either way
+            n_ref = len(seen)
             got = cdplot.compare(blanked, missing="keep")
+        new = [str(w.message) for w in seen[n_ref:]]
+        assert any("left out 1 algorithm(s) with no result at all: 'C'" in m for m in new)
+        assert got.ignored_datasets == ref.ignored_datasets
         assert got.omnibus.statistic == pytest.approx(ref.omnibus.statistic, rel=1e-12)
         pd.testing.assert_series_equal(got.average_ranks, ref.average_ranks)
 
@@ -222,7 +227,8 @@ def test_dropping_a_complete_algorithm_is_the_same_as_never_having_it(rng):
 def test_dataset_with_one_result_is_ignored_and_reported(sm_ref):
     table, _ = sm_ref
     extra = pd.DataFrame([[0.5, np.nan, np.nan, np.nan]], index=["lonely"], columns=table.columns)
-    res = cdplot.compare(pd.concat([table, extra]), missing="keep")
+    with pytest.warns(CdplotWarning, match="ignored 1 dataset.*fewer than two.*'lonely'"):
+        res = cdplot.compare(pd.concat([table, extra]), missing="keep")
     plain = cdplot.compare(table, missing="keep")
     assert res.ignored_datasets == ("lonely",)
     assert res.omnibus.ignored_datasets == ("lonely",)

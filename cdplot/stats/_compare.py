@@ -290,6 +290,13 @@ def compare(
         sm = skillings_mack(oriented, algorithms=algorithms, datasets=datasets)
         omnibus_res: OmnibusResult = sm
         ignored = sm.ignored_datasets
+        if ignored:
+            warnings.warn(
+                f"ignored {len(ignored)} dataset(s) with fewer than two results (they carry "
+                "no information about differences): " + ", ".join(repr(d) for d in ignored),
+                CdplotWarning,
+                stacklevel=2,
+            )
         ranks = scaled_ranks(oriented)
         avg = np.nanmean(ranks, axis=0)
         pairwise, n_pair = pairs_on_common_datasets(
@@ -410,7 +417,7 @@ def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
         f"left out {len(names)} algorithm(s) with no result at all: "
         + ", ".join(repr(a) for a in names),
         CdplotWarning,
-        stacklevel=4,
+        stacklevel=3,
     )
     return ScoreTable(np.ascontiguousarray(table.scores[:, ~empty]), kept, table.datasets)
 
