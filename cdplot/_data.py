@@ -26,7 +26,7 @@ __all__ = ["ScoreTable", "parse_scores", "read_table"]
 
 #: Column names recognised (case-insensitively) as a long table without being named.
 LONG_COLUMNS = ("dataset", "algorithm", "score")
-MISSING_OPTIONS = ("raise", "drop")
+MISSING_OPTIONS = ("raise", "drop", "keep")
 
 
 @dataclass(frozen=True)
@@ -128,10 +128,12 @@ def parse_scores(
         second repeating) and the last numbers. For a
         2-D array, ``algorithm`` and ``dataset`` may instead be sequences of
         names (default ``A1..Ak`` and ``D1..DN``).
-    missing : {"raise", "drop"}
+    missing : {"raise", "drop", "keep"}
         What to do with missing results (NaN, or an absent cell of a long
-        table): raise an error (default) or drop the incomplete datasets with a
-        warning naming them.
+        table): raise an error (default), drop the incomplete datasets with a
+        warning naming them, or keep them as NaN (for the Skillings-Mack test
+        and pairwise tests on the datasets both algorithms have; a table with
+        no result at all is still refused).
 
     Returns
     -------
@@ -369,24 +371,30 @@ def _check_values(table: ScoreTable, missing: str) -> ScoreTable:
             more = f" ({int(nan.sum())} missing results in all)" if nan.sum() > 1 else ""
             raise CdplotInputError(
                 f"missing score (NaN or absent) for algorithm {algorithms[j]!r} on dataset "
-                f"{datasets[i]!r}{more}; fill it in, or pass missing='drop' to drop the "
+                f"{datasets[i]!r}{more}; fill it in, pass missing='keep' to analyse the "
+                f"incomplete table (Skillings-Mack test), or missing='drop' to drop the "
                 f"incomplete datasets."
             )
-        dropped = [datasets[i] for i in bad_rows]
-        keep = ~nan.any(axis=1)
-        warnings.warn(
-            f"dropped {len(dropped)} incomplete dataset(s) with missing results: "
-            + ", ".join(repr(d) for d in dropped),
-            CdplotWarning,
-            stacklevel=4,
-        )
-        scores = scores[keep]
-        datasets = [d for d, kept in zip(datasets, keep, strict=True) if kept]
+        if missing == "keep" and nan.all():
+            raise CdplotInputError(
+                "every score is missing (NaN or absent); the table holds no results."
+            )
+        if missing == "drop":
+            dropped = [datasets[i] for i in bad_rows]
+            keep = ~nan.any(axis=1)
+            warnings.warn(
+                f"dropped {len(dropped)} incomplete dataset(s) with missing results: "
+                + ", ".join(repr(d) for d in dropped),
+                CdplotWarning,
+                stacklevel=4,
+            )
+            scores = scores[keep]
+            datasets = [d for d, kept in zip(datasets, keep, strict=True) if kept]
     n = len(datasets)
     if n < 2:
         raise CdplotInputError(
             f"need at least 2 datasets (rows) to compare algorithms, got {n}"
-            + (" after dropping incomplete ones" if nan.any() else "")
+            + (" after dropping incomplete ones" if nan.any() and missing == "drop" else "")
             + "."
         )
     return ScoreTable(np.ascontiguousarray(scores, dtype=float), algorithms, datasets)
