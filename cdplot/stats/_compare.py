@@ -11,8 +11,15 @@ import numpy as np
 import pandas as pd
 
 from .._data import parse_scores
-from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning
-from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
+from .._errors import (
+    CdplotInputError,
+    CdplotWarning,
+    PoolDependenceWarning,
+    check_in_list,
+    silence_hint,
+    spell,
+)
+from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_correction
 from ._groups import find_groups
 from ._omnibus import friedman, iman_davenport, tie_correction_factor
 from ._pairwise import (
@@ -43,22 +50,13 @@ _TEST_ALIASES = {
     "wilcoxon-signed-rank": "wilcoxon",
     "sign-test": "sign",
 }
-#: corrections that may be named alongside test="nemenyi" (which has its own adjustment)
-_NEMENYI_COMPATIBLE = ("holm", "none", "nemenyi")
+#: the correction of each test when none is named (correction=None)
+_DEFAULT_CORRECTION = {"nemenyi": "nemenyi"}
 
 
 def resolve_test(name: str) -> str:
     """Canonical test name, or a :class:`CdplotInputError` listing the valid ones."""
-    if not isinstance(name, str):
-        raise CdplotInputError(f"test must be a string, got {type(name).__name__}.")
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    key = _TEST_ALIASES.get(key, key)
-    if key not in TESTS:
-        raise CdplotInputError(
-            f"{name!r} is not a valid value for test; supported values are "
-            f"{', '.join(repr(t) for t in TESTS)}."
-        )
-    return key
+    return check_in_list(TESTS, aliases=_TEST_ALIASES, test=name)
 
 
 def _check_alpha(alpha: Any) -> float:
@@ -79,11 +77,12 @@ def compare(
     score: str | None = None,
     higher_is_better: bool = True,
     test: str = "wilcoxon",
-    correction: str = "holm",
+    correction: str | None = None,
     alpha: float = 0.05,
     control: str | None = None,
     missing: str = "raise",
     tie_correction: bool = False,
+    bh_budget: float | None = None,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -106,13 +105,15 @@ def compare(
         The pairwise test. "mean-ranks" and "nemenyi" compare average ranks
         (Demšar 2006 §3.2.2; García & Herrera 2008); "wilcoxon" is the
         signed-rank test and "sign" the sign test on each pair's scores.
-    correction : str, default "holm"
+    correction : str, optional
         How p-values are adjusted for multiple testing. All pairs: "none",
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
         "bergmann-hommel" (alias "bergmann"). Against a control: "none",
         "bonferroni-dunn" (alias "bonferroni"), "holm", "hochberg", "hommel",
-        "finner", "li". ``test="nemenyi"`` carries its own single-step
-        adjustment, so any other correction than the default is refused.
+        "finner", "li". None (default): the test's own default, "holm" for
+        every test except ``test="nemenyi"``, which carries its own
+        single-step adjustment ("nemenyi"); naming any other correction with
+        it is refused, so a report never names a procedure that was not run.
     alpha : float, default 0.05
         Significance level for ``significant``, ``groups`` and the critical difference.
     control : str, optional
@@ -124,6 +125,12 @@ def compare(
         Correct Friedman's chi-square for ties within datasets (the value of R's
         ``friedman.test`` and ``scipy.stats.friedmanchisquare``). The default is
         Demšar's formula without correction.
+    bh_budget : float, optional
+        Time budget in seconds of the exact Bergmann-Hommel search (default
+        10; ``math.inf`` for no limit). Only with
+        ``correction="bergmann-hommel"``. The search counts steps; the budget
+        is converted at ``cdplot.stats._adjust.BH_STEPS_PER_SECOND`` (10^6)
+        steps per second.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -141,6 +148,9 @@ def compare(
     CdplotInputError
         (a ValueError) for unusable input or options; the message names the
         problem and the fix.
+    BergmannHommelLimitError
+        (a CdplotInputError) when exact Bergmann-Hommel APVs do not finish
+        within ``bh_budget``; the message gives the options that do.
 
     Warns
     -----
@@ -205,20 +215,29 @@ def compare(
         control = str(control)
         if test_name == "nemenyi":
             raise CdplotInputError(
-                "test='nemenyi' compares all pairs; to compare with a control on average "
-                "ranks use test='mean-ranks' with correction='bonferroni-dunn' (or 'holm', ...)."
+                f"{spell('test', 'nemenyi')} compares all pairs; to compare with a control on "
+                f"average ranks use {spell('test', 'mean-ranks')} with "
+                f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
             )
-    if test_name == "nemenyi":
-        key = str(correction).strip().lower()
-        if key not in _NEMENYI_COMPATIBLE:
+    if correction is None:
+        correction_name = _DEFAULT_CORRECTION.get(test_name, "holm")
+    elif test_name == "nemenyi":
+        if not isinstance(correction, str) or correction.strip().lower() != "nemenyi":
             raise CdplotInputError(
-                f"test='nemenyi' carries its own single-step adjustment, so "
-                f"correction={correction!r} cannot be applied; use test='mean-ranks' with "
-                f"correction={correction!r} instead."
+                f"{spell('test', 'nemenyi')} carries its own single-step adjustment, so "
+                f"{spell('correction', correction)} cannot be applied; drop "
+                f"{spell('correction')} to use Nemenyi's, or use {spell('test', 'mean-ranks')} "
+                f"with {spell('correction', correction)}."
             )
         correction_name = "nemenyi"
     else:
         correction_name = resolve_correction(correction, control=control is not None)
+    if bh_budget is not None and correction_name != "bergmann-hommel":
+        raise CdplotInputError(
+            f"{spell('bh_budget')} applies to {spell('correction', 'bergmann-hommel')} only; "
+            f"drop it (the correction is {correction_name!r})."
+        )
+    budget = check_bh_budget(10.0 if bh_budget is None else bh_budget)
 
     oriented = table.scores if higher_is_better else -table.scores
     ranks = rank_rows(-oriented)  # rank 1 = best
@@ -244,7 +263,7 @@ def compare(
             apv = raw.copy()
             critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
         else:
-            apv = adjust_all_pairs(raw, k, correction_name)
+            apv = adjust_all_pairs(raw, k, correction_name, bh_budget=budget)
         apv_mat = np.full((k, k), np.nan)
         apv_mat[iu, ju] = apv
         apv_mat[ju, iu] = apv
@@ -326,9 +345,8 @@ def _warn_questionable(test: str, n: int, alpha: float, options: dict[str, Any])
     if test in ("mean-ranks", "nemenyi"):
         warnings.warn(
             f"the {test} test's decision on a pair depends on which other algorithms are in "
-            "the comparison (Benavoli, Corani & Mangili 2016); consider test='wilcoxon' or "
-            "'sign'. Silence with warnings.simplefilter('ignore', "
-            "cdplot.PoolDependenceWarning).",
+            f"the comparison (Benavoli, Corani & Mangili 2016); consider "
+            f"{spell('test', 'wilcoxon')} or 'sign'." + silence_hint("PoolDependenceWarning"),
             PoolDependenceWarning,
             stacklevel=3,
         )
