@@ -12,10 +12,12 @@ import pandas as pd
 
 from .._data import parse_scores
 from .._errors import (
+    CLI_FLAGS,
     CdplotInputError,
     CdplotWarning,
     PoolDependenceWarning,
     check_in_list,
+    in_cli,
     silence_hint,
     spell,
 )
@@ -59,13 +61,20 @@ def resolve_test(name: str) -> str:
     return check_in_list(TESTS, aliases=_TEST_ALIASES, test=name)
 
 
+def _option(name: str) -> str:
+    """A test option as the user names it: ``'zero_method'`` or ``--zero-method``."""
+    return spell(name) if in_cli() else repr(name)
+
+
 def _check_alpha(alpha: Any) -> float:
     try:
         value = float(alpha)
     except (TypeError, ValueError):
-        raise CdplotInputError(f"alpha must be a number in (0, 1), got {alpha!r}.") from None
+        raise CdplotInputError(
+            f"{spell('alpha')} must be a number in (0, 1), got {alpha!r}."
+        ) from None
     if not 0.0 < value < 1.0:
-        raise CdplotInputError(f"alpha must be in (0, 1), got {alpha!r}.")
+        raise CdplotInputError(f"{spell('alpha')} must be in (0, 1), got {alpha!r}.")
     return value
 
 
@@ -193,11 +202,12 @@ def compare(
     alpha = _check_alpha(alpha)
     unknown = sorted(set(test_options) - set(TESTS[test_name]))
     if unknown:
-        valid = TESTS[test_name]
+        valid = [v for v in TESTS[test_name] if not in_cli() or v in CLI_FLAGS]
         raise CdplotInputError(
-            f"unknown option(s) {', '.join(repr(u) for u in unknown)} for test={test_name!r}; "
+            f"unknown option(s) {', '.join(_option(u) for u in unknown)} for "
+            f"{spell('test', test_name)}; "
             + (
-                f"it accepts {', '.join(repr(v) for v in valid)}."
+                f"it accepts {', '.join(_option(v) for v in valid)}."
                 if valid
                 else "it takes no options."
             )
