@@ -156,9 +156,9 @@ def _bergmann_hommel(p: np.ndarray, k: int, budget: float | None = BH_DEFAULT_BU
         ) from None
 
 
-def _next_budget(budget: float) -> float:
-    """A larger budget to suggest: ten times as much, rounded to a whole second."""
-    return float(max(60, round(10 * budget)))
+def _next_budget(budget: float) -> int:
+    """A larger budget to suggest: ten times as much (at least a minute), in whole seconds."""
+    return max(60, round(10 * budget))
 
 
 def check_bh_budget(budget: object) -> float | None:
@@ -172,7 +172,7 @@ def check_bh_budget(budget: object) -> float | None:
     if isinstance(budget, bool) or not value > 0:
         raise CdplotInputError(
             f"{spell('bh_budget')} must be a positive number of seconds, got {budget!r} "
-            f"(e.g. {spell('bh_budget', 60.0)})."
+            f"(e.g. {spell('bh_budget', 60)})."
         )
     return None if value == float("inf") else value
 
