@@ -97,13 +97,39 @@ def _omnibus_back(d: dict[str, Any]) -> OmnibusResult:
 
 
 def result_from_json(text: str) -> ComparisonResult:
-    """Rebuild a :class:`ComparisonResult` from :func:`result_to_json`'s output."""
+    """Rebuild a :class:`ComparisonResult` from :func:`result_to_json`'s output.
+
+    Raises
+    ------
+    CdplotInputError
+        If ``text`` is not JSON, not a cdplot result, from a newer format version, or has a
+        missing or malformed field (the message names it).
+    """
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CdplotInputError(f"not a cdplot JSON result: {exc}.") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CdplotInputError("not a cdplot JSON result (missing 'format': 'cdplot-comparison').")
+    version = doc.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise CdplotInputError(
+            f"cdplot JSON format_version {version!r} is not supported by cdplot {__version__} "
+            f"(it reads versions up to {FORMAT_VERSION}); upgrade cdplot."
+        )
+    try:
+        return _rebuild(doc)
+    except KeyError as exc:
+        raise CdplotInputError(
+            f"not a complete cdplot JSON result: the field {exc.args[0]!r} is missing."
+        ) from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise CdplotInputError(
+            f"not a valid cdplot JSON result: a field is malformed ({exc})."
+        ) from None
+
+
+def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
     algs = pd.Index(doc["algorithms"], dtype=object, name="algorithm")
     plain = pd.Index(doc["algorithms"], dtype=object)
     dsets = pd.Index(doc["datasets"], dtype=object, name="dataset")

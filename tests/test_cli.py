@@ -222,6 +222,23 @@ def test_report_to_stdout(results_csv, capsys):
     assert out.lstrip().startswith("\\begin{table}")
 
 
+def test_json_reader_refuses_bad_documents(benavoli):
+    from cdplot import CdplotInputError
+
+    text = result_to_json(cdplot.compare(benavoli))
+    doc = json.loads(text)
+    del doc["ranks"]
+    with pytest.raises(CdplotInputError, match="the field 'ranks' is missing"):
+        result_from_json(json.dumps(doc))
+    newer = text.replace('"format_version": 1', '"format_version": 9')
+    with pytest.raises(CdplotInputError, match="format_version 9 is not supported"):
+        result_from_json(newer)
+    with pytest.raises(CdplotInputError, match="a field is malformed"):
+        result_from_json(text.replace('"groups": [', '"groups": 5, "x": ['))
+    with pytest.raises(CdplotInputError, match="not a cdplot JSON result"):
+        result_from_json("[1, 2]")
+
+
 def test_json_round_trip_control_mode_and_inf():
     x = np.tile(np.arange(4.0), (8, 1))  # identical rankings: Iman-Davenport F = inf
     res = cdplot.compare(x, control="A1", test="sign")
@@ -593,13 +610,16 @@ def test_console_script_and_module(tmp_path):
     ],
 )
 def test_process_exit_2_one_line_no_traceback(extra, message, tmp_path, benavoli):
-    data = tmp_path / "hard.csv"
-    hard_bergmann_table(data)
+    data = tmp_path / "data.csv"
+    if "--correction" in extra:
+        hard_bergmann_table(data)
+    else:
+        benavoli.to_csv(data)
     done = run_process(["compare", data, *(a.format(tmp=tmp_path) for a in extra)], text=True)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("cdplot: error:")
     assert message in done.stderr
-    assert sorted(os.listdir(tmp_path)) == ["hard.csv"]
+    assert sorted(os.listdir(tmp_path)) == ["data.csv"]
 
 
 def test_process_figure_to_stdout(tmp_path, benavoli):
