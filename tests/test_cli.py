@@ -680,3 +680,15 @@ def test_python_defaults_unchanged(benavoli):
     a = cdplot.compare(benavoli, correction="bergmann")
     b = cdplot.compare(benavoli, correction="bergmann", bh_budget=math.inf)
     pd.testing.assert_frame_equal(a.adjusted_pvalues, b.adjusted_pvalues)
+
+
+def test_binary_figure_to_a_terminal_is_refused(results_csv, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, err = run(["compare", results_csv, "-o", "-", "--format", "pdf"], capsys)
+    assert code == 2 and out == ""
+    assert err == (
+        "cdplot: error: -o - --format pdf would write a binary file to the terminal; redirect "
+        "it, e.g. -o - --format pdf > figure.pdf.\n"
+    )
+    code, out, err = run(["compare", results_csv, "-o", "-", "--format", "svg"], capsys)
+    assert code == 0 and out.startswith("<?xml")

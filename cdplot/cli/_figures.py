@@ -11,6 +11,7 @@ import io
 import math
 import os
 import shutil
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,6 +31,7 @@ __all__ = [
 ]
 
 FIGURE_FORMATS = ("pdf", "svg", "png", "pgf", "eps")
+BINARY_FORMATS = ("pdf", "png", "eps")
 COLUMN_WIDTHS = {"single": 3.3, "double": 7.0}
 #: Default resolution of raster output (PNG); vector formats use it for rasterised parts only.
 DEFAULT_DPI = 300.0
@@ -108,6 +110,11 @@ def figure_format(option: str, path: str, fmt: str | None) -> str:
                 f"--format ({'|'.join(FIGURE_FORMATS)}), e.g. {option} - --format pdf."
             )
         chosen = fmt
+        if chosen in BINARY_FORMATS and sys.stdout.isatty():
+            raise CdplotInputError(
+                f"{option} - --format {fmt} would write a binary file to the terminal; "
+                f"redirect it, e.g. {option} - --format {fmt} > figure.{fmt}."
+            )
     elif fmt is not None:
         if ext in FIGURE_FORMATS and ext != fmt:
             raise CdplotInputError(
