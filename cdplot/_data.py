@@ -293,8 +293,12 @@ def _numeric_column(
             where = f"dataset {col.index[pos]!r}"
         raise CdplotInputError(
             f"non-numeric score {value!r} in column {str(name)!r} ({where}); scores must be "
-            f"numbers. If this column holds dataset names, make it the index "
-            f"(df.set_index({str(name)!r}))."
+            f"numbers. If this column holds dataset names, "
+            + (
+                "make it the file's first column."
+                if in_cli()
+                else f"make it the index (df.set_index({str(name)!r}))."
+            )
             if datasets is None
             else f"non-numeric score {value!r} for {where}; scores must be numbers."
         )

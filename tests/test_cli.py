@@ -692,3 +692,21 @@ def test_binary_figure_to_a_terminal_is_refused(results_csv, tmp_path, capsys, m
     )
     code, out, err = run(["compare", results_csv, "-o", "-", "--format", "svg"], capsys)
     assert code == 0 and out.startswith("<?xml")
+
+
+def test_stdin_not_utf8(capsys, monkeypatch):
+    raw = b"dataset,A,B\nd1,1,\xff2\nd2,2,1\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    code, _, err = run(["compare", "-"], capsys)
+    assert code == 2
+    assert err == (
+        "cdplot: error: standard input is not UTF-8 text; convert it, e.g. with iconv -t UTF-8.\n"
+    )
+    bom = b"\xef\xbb\xbfdataset,A,B\nd1,1,x\nd2,2,1\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(bom)))
+    code, _, err = run(["compare", "-"], capsys)  # a BOM is fine; the bad cell is the error
+    assert code == 2
+    assert err == (
+        "cdplot: error: non-numeric score 'x' in column 'B' (dataset 'd1'); scores must be "
+        "numbers. If this column holds dataset names, make it the file's first column.\n"
+    )

@@ -9,6 +9,7 @@ Every option that maps to a :func:`cdplot.compare` keyword is one line of
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -238,6 +239,22 @@ def _check_several(args: argparse.Namespace) -> None:
         )
 
 
+def _read_stdin() -> io.StringIO:
+    """Standard input as text (UTF-8, BOM allowed), or a one-line error."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    raw = sys.stdin.read() if buffer is None else buffer.read()
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise CdplotInputError(
+                "standard input is not UTF-8 text; convert it, e.g. with iconv -t UTF-8."
+            ) from None
+    stream = io.StringIO(raw)
+    stream.name = "<stdin>"
+    return stream
+
+
 def _report_text(result: Any, kind: str) -> str:
     from .. import report
 
@@ -291,7 +308,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     options = compare_options(args)
     results: dict[str, Any] = {}
     for name, path in zip(names, args.results, strict=True):
-        source: Any = sys.stdin if path == STDOUT else path
+        source: Any = _read_stdin() if path == STDOUT else path
         results[name] = compare(source, **options)
         check_highlight(args.highlight, results[name].algorithms, repr(path))
     if not quiet:
