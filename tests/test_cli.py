@@ -710,3 +710,20 @@ def test_stdin_not_utf8(capsys, monkeypatch):
         "cdplot: error: non-numeric score 'x' in column 'B' (dataset 'd1'); scores must be "
         "numbers. If this column holds dataset names, make it the file's first column.\n"
     )
+
+
+@pytest.mark.parametrize("extra", [[], ["--json", "-"]])
+def test_reader_going_away_is_quiet(tmp_path, benavoli, extra):
+    benavoli.to_csv(tmp_path / "r.csv")
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cdplot", "compare", str(tmp_path / "r.csv"), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    proc.stdout.close()  # as `cdplot ... | head -0` would
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) == 141
+    assert err == b""

@@ -49,7 +49,7 @@ examples:
   cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png
 
 exit status: 0 success, 2 bad input or usage (one line on stderr), 1 a bug in cdplot,
-130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed early.
 """
 
 

@@ -6,7 +6,8 @@ RESULTS...`` analyses CSV/TSV files (:mod:`._compare`). Outputs are written by
 
 Exit status: 0 success; 2 for any user-caused condition (exactly one ``cdplot: error:``
 line); 1 for a bug in cdplot (one line asking for a report, ``--debug`` shows the
-traceback); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM). Messages name command-line
+traceback); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM); 141 when the reader of
+standard output went away (``cdplot ... | head``). Messages name command-line
 flags (the run happens inside :func:`cdplot._errors.cli_spelling`). Heavy modules
 (matplotlib, seaborn, pandas) are imported only when needed.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -28,7 +30,7 @@ from .._errors import CdplotInputError, cli_spelling
 __all__ = ["UsageError", "main"]
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 
 
 class UsageError(CdplotInputError):
@@ -148,6 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USER
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except BrokenPipeError:  # the reader went away (cdplot ... | head): stop quietly
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         print("cdplot: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -169,6 +174,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BUG
     _print_warnings(caught)
     return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Point the process's stdout at /dev/null so the exit-time flush does not fail again."""
+    if sys.stdout is not sys.__stdout__:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def _print_warnings(caught: list[warnings.WarningMessage] | None) -> None:

@@ -242,6 +242,8 @@ def commit(contents: Sequence[tuple[Target, bytes]]) -> None:
                 os.replace(tmp, target.real)
                 temporaries.remove(tmp)
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError) and current is not None and current.kind == "stdout":
+            raise  # the reader went away: the command line stops quietly
         where = "standard output" if current and current.kind == "stdout" else None
         shown = where or (_describe(current.option, current.path) if current else "an output")
         raise OutputError(f"cannot write {shown}: {exc.strerror or exc}.") from None
