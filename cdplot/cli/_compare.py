@@ -46,7 +46,8 @@ examples:
   cdplot compare runs.csv --dataset-col problem --algorithm-col method --score-col acc \\
       --correction bergmann -o cd.pdf --heatmap apv.pdf --report report.md --json res.json
   cdplot compare accuracy.csv auc.csv -o both.pdf --highlight SVM
-  cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png
+  cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png \
+      > cd.png
 
 exit status: 0 success, 2 bad input or usage (one line on stderr), 1 a bug in cdplot,
 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed early.
