@@ -727,3 +727,19 @@ def test_reader_going_away_is_quiet(tmp_path, benavoli, extra):
     proc.stderr.close()
     assert proc.wait(timeout=120) == 141
     assert err == b""
+
+
+@pytest.mark.skipif(
+    not any(__import__("shutil").which(e) for e in ("xelatex", "lualatex", "pdflatex")),
+    reason="needs a TeX engine",
+)
+def test_name_that_is_not_tex_gives_exit_2_for_pgf(tmp_path, capsys):
+    rows = "".join(f"d{i},{i},{(i * 7) % 5},{(i * 3) % 4}\n" for i in range(6))
+    (tmp_path / "r.csv").write_text("dataset,c&d,B,C\n" + rows)
+    code, _, err = run(["compare", tmp_path / "r.csv", "-o", tmp_path / "cd.pgf", "-q"], capsys)
+    assert code == 2
+    assert err.startswith(
+        "cdplot: error: TeX could not typeset the figure for PGF output (Misplaced alignment "
+        "tab character &); rename the algorithms"
+    )
+    assert sorted(os.listdir(tmp_path)) == ["r.csv"]

@@ -175,14 +175,25 @@ def render(draw: Callable[[], Any], fmt: str, dpi: float | None) -> bytes:
         with mpl.rc_context(rc):
             fig.savefig(buffer, **kwargs)
     except Exception as exc:
-        if fmt == "pgf" and type(exc).__name__ == "LatexError":
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else "TeX failed"
+        # matplotlib's PGF backend runs TeX on every label: LatexError, or a ValueError
+        # "Error measuring ..." with TeX's log, when a name is not valid TeX (e.g. "c&d")
+        tex_failed = type(exc).__name__ == "LatexError" or str(exc).startswith("Error measuring")
+        if fmt == "pgf" and tex_failed:
             raise CdplotInputError(
-                f"TeX could not typeset the figure for PGF output ({first}); write .pdf or "
-                ".svg instead, or check the algorithm names for TeX special characters."
+                f"TeX could not typeset the figure for PGF output ({_tex_reason(str(exc))}); "
+                "rename the algorithms without TeX's special characters (& % $ # _ { } ~ ^ "
+                "\\), or write .pdf or .svg instead."
             ) from None
         raise
     return buffer.getvalue()
+
+
+def _tex_reason(log: str) -> str:
+    """TeX's own complaint: the first line starting with "!" in its log."""
+    for line in log.splitlines():
+        if line.strip().startswith("!"):
+            return line.strip().lstrip("! ").rstrip(".")
+    return "TeX failed"
 
 
 def _raised_by_plotting(exc: BaseException) -> bool:
