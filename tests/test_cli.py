@@ -441,6 +441,12 @@ ERRORS = [
         "has the extension .md but --report-format is html",
     ),
     # labels
+    (
+        ["compare", "{mathtext}", "-o", "{out}/cd.pdf"],
+        "cannot draw a label (an algorithm name or the title): matplotlib reads text between "
+        "$ signs as mathematics and rejects it (Unknown symbol: \\foo); change the label",
+    ),
+    (["compare", "{csv}", "-o", "{out}/cd.pdf", "--title", "$\\frac$"], "cannot draw a label"),
     (["compare", "{csv}", "--highlight", "C9", "-o", "{out}/cd.pdf"], "--highlight 'C9' is not"),
     (["compare", "{csv}", "--highlight", "c3", "-o", "{out}/cd.pdf"], "Did you mean 'C3'?"),
     # outputs
@@ -484,6 +490,9 @@ def error_files(tmp_path, results_csv):
         "dataset,A,B\n" + "".join(f"d{i},{i},{'' if i == 2 else i}\n" for i in range(1, 9))
     )
     (tmp_path / "second.csv").write_text(results_csv.read_text())
+    (tmp_path / "mathtext.csv").write_text(
+        "dataset,$\\foo$,B,C\n" + "".join(f"d{i},{i},{i % 3},{i % 4}\n" for i in range(6))
+    )
     (tmp_path / "out").mkdir()
     return {
         "missing": tmp_path / "none.csv",
@@ -492,6 +501,7 @@ def error_files(tmp_path, results_csv):
         "one": tmp_path / "one.csv",
         "csv": results_csv,
         "csv2": tmp_path / "second.csv",
+        "mathtext": tmp_path / "mathtext.csv",
         "nan": tmp_path / "nan.csv",
         "hard": hard_bergmann_table(tmp_path / "hard.csv"),
         "out": tmp_path / "out",

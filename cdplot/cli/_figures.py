@@ -156,7 +156,10 @@ def render(draw: Callable[[], Any], fmt: str, dpi: float | None) -> bytes:
     except CdplotInputError:
         raise
     except ValueError as exc:
-        if not _raised_by_plotting(exc):
+        origin = _origin(exc)
+        if origin.startswith(("matplotlib._mathtext", "matplotlib.mathtext")):
+            raise CdplotInputError(_mathtext_message(exc)) from None
+        if not origin.startswith("cdplot.plotting"):
             raise
         advice = ""
         if "width" in str(exc):
@@ -196,13 +199,25 @@ def _tex_reason(log: str) -> str:
     return "TeX failed"
 
 
-def _raised_by_plotting(exc: BaseException) -> bool:
+def _origin(exc: BaseException) -> str:
+    """The module of the innermost frame that raised ``exc``."""
     tb = exc.__traceback__
-    last = None
+    last = ""
     while tb is not None:
-        last = tb.tb_frame.f_globals.get("__name__", "")
+        last = str(tb.tb_frame.f_globals.get("__name__", ""))
         tb = tb.tb_next
-    return bool(last) and str(last).startswith("cdplot.plotting")
+    return last
+
+
+def _mathtext_message(exc: BaseException) -> str:
+    """A name with ``$...$`` that matplotlib's math parser rejects."""
+    detail = " ".join(str(exc).split())
+    reason = detail.split("ParseFatalException:")[-1].split(", found")[0].strip()
+    return (
+        f"cannot draw a label (an algorithm name or the title): matplotlib reads text "
+        f"between $ signs as mathematics and rejects it ({reason or detail}); change the "
+        "label, or write \\$ for a literal dollar sign."
+    )
 
 
 def check_highlight(names: Sequence[str] | None, algorithms: Sequence[str], source: str) -> None:
