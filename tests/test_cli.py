@@ -443,10 +443,10 @@ ERRORS = [
     # labels
     (
         ["compare", "{mathtext}", "-o", "{out}/cd.pdf"],
-        "cannot draw a label (an algorithm name or the title): matplotlib reads text between "
-        "$ signs as mathematics and rejects it (Unknown symbol: \\foo); change the label",
+        "cannot draw the label '\\foo': matplotlib reads text between $ signs as "
+        "mathematics and rejects it (Unknown symbol: \\foo); change the label",
     ),
-    (["compare", "{csv}", "-o", "{out}/cd.pdf", "--title", "$\\frac$"], "cannot draw a label"),
+    (["compare", "{csv}", "-o", "{out}/cd.pdf", "--title", "$\\frac$"], "cannot draw the label"),
     (["compare", "{csv}", "--highlight", "C9", "-o", "{out}/cd.pdf"], "--highlight 'C9' is not"),
     (["compare", "{csv}", "--highlight", "c3", "-o", "{out}/cd.pdf"], "Did you mean 'C3'?"),
     # outputs
@@ -753,3 +753,21 @@ def test_name_that_is_not_tex_gives_exit_2_for_pgf(tmp_path, capsys):
         "tab character &); rename the algorithms"
     )
     assert sorted(os.listdir(tmp_path)) == ["r.csv"]
+
+
+def test_matplotlib_log_warnings_become_one_line_warnings(capsys, monkeypatch):
+    import logging
+
+    from cdplot.cli import _demo
+
+    def fake_run(args, out):
+        logging.getLogger("matplotlib.mathtext").warning("Font 'x' has no glyph for 'y'")
+
+    monkeypatch.setattr(_demo, "run", fake_run)
+    code, _, err = run(["demo"], capsys)
+    assert code == 0
+    assert err == "cdplot: warning: Font 'x' has no glyph for 'y' (silence with --no-warn or -q)\n"
+    for flag in ("-q", "--no-warn"):
+        code, _, err = run(["demo", flag], capsys)
+        assert code == 0 and err == ""
+    assert logging.getLogger("matplotlib").propagate  # restored after the run

@@ -210,13 +210,17 @@ def _origin(exc: BaseException) -> str:
 
 
 def _mathtext_message(exc: BaseException) -> str:
-    """A name with ``$...$`` that matplotlib's math parser rejects."""
-    detail = " ".join(str(exc).split())
-    reason = detail.split("ParseFatalException:")[-1].split(", found")[0].strip()
+    """A label with ``$...$`` that matplotlib's math parser rejects.
+
+    matplotlib's message is the text, a caret line, then ``ParseException: reason``.
+    """
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    text = lines[0] if lines else ""
+    reason = lines[-1].split("Exception:")[-1].split(", found")[0].strip() if lines else ""
     return (
-        f"cannot draw a label (an algorithm name or the title): matplotlib reads text "
-        f"between $ signs as mathematics and rejects it ({reason or detail}); change the "
-        "label, or write \\$ for a literal dollar sign."
+        f"cannot draw the label '{text}': matplotlib reads text between $ signs as "
+        f"mathematics and rejects it ({reason}); change the label (an algorithm name or the "
+        "title), or write \\$ for a literal dollar sign."
     )
 
 

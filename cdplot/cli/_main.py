@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -129,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
-    caught: list[warnings.WarningMessage] = []
+    caught: list[Any] = []
     args = None
     try:
         with _signals(), cli_spelling():
@@ -139,9 +140,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.print_help(sys.stderr)
                 return EXIT_USER
             debug = args.debug
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("ignore" if args.quiet or args.no_warn else "always")
-                _runner(args.command)(args, sys.stdout)
+            silent = args.quiet or args.no_warn
+            with warnings.catch_warnings(record=True) as recorded, _library_log(caught, silent):
+                warnings.simplefilter("ignore" if silent else "always")
+                try:
+                    _runner(args.command)(args, sys.stdout)
+                finally:
+                    caught[:0] = recorded
     except CdplotInputError as exc:
         _print_warnings(caught)
         if debug:
@@ -185,11 +190,35 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
-def _print_warnings(caught: list[warnings.WarningMessage] | None) -> None:
+class _Collect(logging.Handler):
+    def __init__(self, into: list[Any]) -> None:
+        super().__init__(logging.WARNING)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _library_log(into: list[Any], silent: bool) -> Iterator[None]:
+    """matplotlib's logged warnings (e.g. a missing glyph) become cdplot warning lines."""
+    logger = logging.getLogger("matplotlib")
+    handler = _Collect(into) if not silent else logging.NullHandler()
+    old_propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = old_propagate
+
+
+def _print_warnings(caught: list[Any] | None) -> None:
     """One line per warning, each saying how to silence it on the command line."""
     seen: set[str] = set()
     for w in caught or ():
-        text = _one_line(w.message)
+        text = _one_line(getattr(w, "message", w))
         if text in seen:
             continue
         seen.add(text)
