@@ -471,6 +471,7 @@ ERRORS = [
     (["compare", "{csv}", "{csv}"], "are both called 'results'; tell them apart with --name"),
     (["compare", "{csv}", "{csv2}", "--name", "a"], "got 1 --name for 2 RESULTS files"),
     (["compare", "-", "-"], "standard input (-) can be read only once"),
+    (["compare", "{csv}", "--name", "A"], "with one file, use --title 'A'"),
     # usage
     (["compare"], "the following arguments are required: RESULTS"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),

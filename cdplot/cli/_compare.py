@@ -201,6 +201,11 @@ def _report_kind(path: str, kind: str | None) -> str:
 
 def _names(args: argparse.Namespace) -> list[str]:
     files: Sequence[str] = args.results
+    if args.name is not None and len(files) == 1:
+        raise CdplotInputError(
+            "--name titles the diagrams of several RESULTS files; with one file, use "
+            f"--title {args.name[0]!r}."
+        )
     if args.name is not None:
         if len(args.name) != len(files):
             raise CdplotInputError(
