@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
@@ -13,7 +13,7 @@ from ._errors import CdplotInputError
 from ._version import __version__
 from .stats._results import ComparisonResult, OmnibusResult
 
-__all__ = ["result_from_json", "result_to_json"]
+__all__ = ["result_from_json", "result_to_json", "write_json"]
 
 FORMAT = "cdplot-comparison"
 FORMAT_VERSION = 1
@@ -49,7 +49,31 @@ def _omnibus(o: OmnibusResult) -> dict[str, Any]:
 
 
 def result_to_json(result: ComparisonResult, *, indent: int | None = 2) -> str:
-    """Serialise a result: settings, scores, ranks, omnibus tests, p-values, APVs, groups."""
+    """Serialise a result: settings, scores, ranks, omnibus tests, p-values, APVs, groups.
+
+    >>> import cdplot
+    >>> text = result_to_json(cdplot.compare(cdplot.datasets.load("demsar2006")))
+    >>> result_from_json(text).groups == cdplot.compare(cdplot.datasets.load("demsar2006")).groups
+    True
+    """
+    return json.dumps(_document(result), indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def write_json(result: ComparisonResult, fh: IO[str], *, indent: int | None = 2) -> None:
+    """Write :func:`result_to_json`'s text to an open text file, streamed (no large string).
+
+    >>> import io, cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> buffer = io.StringIO()
+    >>> write_json(res, buffer)
+    >>> buffer.getvalue() == result_to_json(res)
+    True
+    """
+    json.dump(_document(result), fh, indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def _document(result: ComparisonResult) -> dict[str, Any]:
+    """The JSON document of a result, as Python objects."""
     control_mode = result.control is not None
     doc: dict[str, Any] = {
         "format": FORMAT,
@@ -88,7 +112,7 @@ def result_to_json(result: ComparisonResult, *, indent: int | None = 2) -> str:
             None if result.critical_difference is None else _num(result.critical_difference)
         ),
     }
-    return json.dumps(doc, indent=indent, allow_nan=False, ensure_ascii=False)
+    return doc
 
 
 def _omnibus_back(d: dict[str, Any]) -> OmnibusResult:
