@@ -474,6 +474,7 @@ ERRORS = [
     (["compare", "{csv}", "--name", "A"], "with one file, use --title 'A'"),
     # usage
     (["compare"], "the following arguments are required: RESULTS"),
+    (["compare", "--highlight", "C1", "{csv}"], "so put RESULTS before --highlight"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
     (["compare", "{csv}", "--missing", "keep"], "argument --missing: invalid choice: 'keep'"),
     (["compare", "{csv}", "--title", "x", "--no-title"], "not allowed with argument --title"),
@@ -772,3 +773,15 @@ def test_matplotlib_log_warnings_become_one_line_warnings(capsys, monkeypatch):
         code, _, err = run(["demo", flag], capsys)
         assert code == 0 and err == ""
     assert logging.getLogger("matplotlib").propagate  # restored after the run
+
+
+def test_ctrl_c_during_the_analysis_exits_130(results_csv, tmp_path, capsys, monkeypatch):
+    import cdplot.stats._compare as stats_compare
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stats_compare, "compare", interrupted)
+    code, out, err = run(["compare", results_csv, "--json", tmp_path / "r.json"], capsys)
+    assert code == 130 and err == "cdplot: interrupted\n"
+    assert not (tmp_path / "r.json").exists()

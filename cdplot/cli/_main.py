@@ -135,7 +135,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with _signals(), cli_spelling():
             parser = build_parser()
-            args = parser.parse_args(argv)
+            try:
+                args = parser.parse_args(argv)
+            except UsageError as exc:
+                if "required: RESULTS" in str(exc) and "--highlight" in argv:
+                    raise UsageError(
+                        f"{exc}; --highlight takes every name after it, so put RESULTS "
+                        "before --highlight"
+                    ) from None
+                raise
             if args.command is None:
                 parser.print_help(sys.stderr)
                 return EXIT_USER
