@@ -153,7 +153,7 @@ def test_demsar_table5_bonferroni_dunn_q(alpha, table):
 def test_demsar_table6_average_ranks_from_printed_scores(demsar):
     # Demšar (2006) Table 6 prints 3.143, 2.000, 2.893, 1.964 (ranks of unrounded AUCs).
     # From the printed 3-decimal scores "voting" ties C4.5+cf and C4.5+m+cf at 0.975,
-    # giving 2.929 and 1.929 instead (tests/reference/paper-values.md): both are right for their input.
+    # giving 2.929 and 1.929 instead (tests/reference/paper-values.md): both fit their input.
     res = cdplot.compare(demsar)
     ranks = res.average_ranks.round(3).to_dict()
     assert ranks == {"C4.5": 3.143, "C4.5+m": 2.0, "C4.5+cf": 2.929, "C4.5+m+cf": 1.929}

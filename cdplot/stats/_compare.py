@@ -11,8 +11,17 @@ import numpy as np
 import pandas as pd
 
 from .._data import ScoreTable, parse_scores
-from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning, spell
-from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
+from .._errors import (
+    CLI_FLAGS,
+    CdplotInputError,
+    CdplotWarning,
+    PoolDependenceWarning,
+    check_in_list,
+    in_cli,
+    silence_hint,
+    spell,
+)
+from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_correction
 from ._aligned import aligned_ranks_posthoc
 from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
@@ -69,31 +78,29 @@ _COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
     "wilcoxon": wilcoxon_test,
     "sign": sign_test,
 }
-#: corrections that may be named alongside test="nemenyi" (which has its own adjustment)
-_NEMENYI_COMPATIBLE = ("holm", "none", "nemenyi")
+#: the correction of each test when none is named (correction=None)
+_DEFAULT_CORRECTION = {"nemenyi": "nemenyi"}
 
 
 def resolve_test(name: str) -> str:
     """Canonical test name, or a :class:`CdplotInputError` listing the valid ones."""
-    if not isinstance(name, str):
-        raise CdplotInputError(f"test must be a string, got {type(name).__name__}.")
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    key = _TEST_ALIASES.get(key, key)
-    if key not in TESTS:
-        raise CdplotInputError(
-            f"{name!r} is not a valid value for test; supported values are "
-            f"{', '.join(repr(t) for t in TESTS)}."
-        )
-    return key
+    return check_in_list(TESTS, aliases=_TEST_ALIASES, test=name)
+
+
+def _option(name: str) -> str:
+    """A test option as the user names it: ``'zero_method'`` or ``--zero-method``."""
+    return spell(name) if in_cli() else repr(name)
 
 
 def _check_alpha(alpha: Any) -> float:
     try:
         value = float(alpha)
     except (TypeError, ValueError):
-        raise CdplotInputError(f"alpha must be a number in (0, 1), got {alpha!r}.") from None
+        raise CdplotInputError(
+            f"{spell('alpha')} must be a number in (0, 1), got {alpha!r}."
+        ) from None
     if not 0.0 < value < 1.0:
-        raise CdplotInputError(f"alpha must be in (0, 1), got {alpha!r}.")
+        raise CdplotInputError(f"{spell('alpha')} must be in (0, 1), got {alpha!r}.")
     return value
 
 
@@ -105,12 +112,13 @@ def compare(
     score: str | None = None,
     higher_is_better: bool = True,
     test: str = "wilcoxon",
-    correction: str = "holm",
+    correction: str | None = None,
     alpha: float = 0.05,
     control: str | None = None,
     missing: str = "raise",
     tie_correction: bool = False,
     omnibus: str | None = None,
+    bh_budget: float | None = None,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -137,13 +145,15 @@ def compare(
         García's z-test after Quade's test (``method="conover"`` for Conover's
         t-test), "exact-rank-sum" the exact test of the rank-sum difference
         (Eisinga et al. 2017; tables without ties, k and N up to 100).
-    correction : str, default "holm"
+    correction : str, optional
         How p-values are adjusted for multiple testing. All pairs: "none",
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
         "bergmann-hommel" (alias "bergmann"). Against a control: "none",
         "bonferroni-dunn" (alias "bonferroni"), "holm", "hochberg", "hommel",
-        "finner", "li". ``test="nemenyi"`` carries its own single-step
-        adjustment, so any other correction than the default is refused.
+        "finner", "li". None (default): the test's own default, "holm" for
+        every test except ``test="nemenyi"``, which carries its own
+        single-step adjustment ("nemenyi"); naming any other correction with
+        it is refused, so a report never names a procedure that was not run.
     alpha : float, default 0.05
         Significance level for ``significant``, ``groups`` and the critical difference.
     control : str, optional
@@ -164,6 +174,12 @@ def compare(
         (the default with ``missing="keep"``; the only one that accepts
         missing results). ``friedman`` and ``iman_davenport`` are computed
         whenever the table is complete, whatever ``omnibus`` is.
+    bh_budget : float, optional
+        Time budget in seconds of the exact Bergmann-Hommel search (default
+        10; ``math.inf`` for no limit). Only with
+        ``correction="bergmann-hommel"``. The search counts steps; the budget
+        is converted at ``cdplot.stats._adjust.BH_STEPS_PER_SECOND`` (10^6)
+        steps per second.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -183,6 +199,9 @@ def compare(
     CdplotInputError
         (a ValueError) for unusable input or options; the message names the
         problem and the fix.
+    BergmannHommelLimitError
+        (a CdplotInputError) when exact Bergmann-Hommel APVs do not finish
+        within ``bh_budget``; the message gives the options that do.
 
     Warns
     -----
@@ -232,11 +251,12 @@ def compare(
     alpha = _check_alpha(alpha)
     unknown = sorted(set(test_options) - set(TESTS[test_name]))
     if unknown:
-        valid = TESTS[test_name]
+        valid = [v for v in TESTS[test_name] if not in_cli() or v in CLI_FLAGS]
         raise CdplotInputError(
-            f"unknown option(s) {', '.join(repr(u) for u in unknown)} for test={test_name!r}; "
+            f"unknown option(s) {', '.join(_option(u) for u in unknown)} for "
+            f"{spell('test', test_name)}; "
             + (
-                f"it accepts {', '.join(repr(v) for v in valid)}."
+                f"it accepts {', '.join(_option(v) for v in valid)}."
                 if valid
                 else "it takes no options."
             )
@@ -267,20 +287,29 @@ def compare(
         control = str(control)
         if test_name == "nemenyi":
             raise CdplotInputError(
-                "test='nemenyi' compares all pairs; to compare with a control on average "
-                "ranks use test='mean-ranks' with correction='bonferroni-dunn' (or 'holm', ...)."
+                f"{spell('test', 'nemenyi')} compares all pairs; to compare with a control on "
+                f"average ranks use {spell('test', 'mean-ranks')} with "
+                f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
             )
-    if test_name == "nemenyi":
-        key = str(correction).strip().lower()
-        if key not in _NEMENYI_COMPATIBLE:
+    if correction is None:
+        correction_name = _DEFAULT_CORRECTION.get(test_name, "holm")
+    elif test_name == "nemenyi":
+        if not isinstance(correction, str) or correction.strip().lower() != "nemenyi":
             raise CdplotInputError(
-                f"test='nemenyi' carries its own single-step adjustment, so "
-                f"correction={correction!r} cannot be applied; use test='mean-ranks' with "
-                f"correction={correction!r} instead."
+                f"{spell('test', 'nemenyi')} carries its own single-step adjustment, so "
+                f"{spell('correction', correction)} cannot be applied; drop "
+                f"{spell('correction')} to use Nemenyi's, or use {spell('test', 'mean-ranks')} "
+                f"with {spell('correction', correction)}."
             )
         correction_name = "nemenyi"
     else:
         correction_name = resolve_correction(correction, control=control is not None)
+    if bh_budget is not None and correction_name != "bergmann-hommel":
+        raise CdplotInputError(
+            f"{spell('bh_budget')} applies to {spell('correction', 'bergmann-hommel')} only; "
+            f"drop it (the correction is {correction_name!r})."
+        )
+    budget = check_bh_budget(10.0 if bh_budget is None else bh_budget)
 
     oriented = table.scores if higher_is_better else -table.scores
     fried: OmnibusResult | None = None
@@ -333,7 +362,7 @@ def compare(
             apv = raw.copy()
             critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
         else:
-            apv = adjust_all_pairs(raw, k, correction_name)
+            apv = adjust_all_pairs(raw, k, correction_name, bh_budget=budget)
         apv_mat = np.full((k, k), np.nan)
         apv_mat[iu, ju] = apv
         apv_mat[ju, iu] = apv
@@ -491,9 +520,8 @@ def _warn_questionable(
     if test in _RANK_POOL_TESTS:
         warnings.warn(
             f"the {test} test's decision on a pair depends on which other algorithms are in "
-            "the comparison (Benavoli, Corani & Mangili 2016); consider test='wilcoxon' or "
-            "'sign'. Silence with warnings.simplefilter('ignore', "
-            "cdplot.PoolDependenceWarning).",
+            f"the comparison (Benavoli, Corani & Mangili 2016); consider "
+            f"{spell('test', 'wilcoxon')} or 'sign'." + silence_hint("PoolDependenceWarning"),
             PoolDependenceWarning,
             stacklevel=3,
         )
