@@ -112,7 +112,7 @@ def to_markdown(
     >>> import cdplot
     >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
     >>> print(res.to_markdown().splitlines()[4])
-    | Algorithm | Avg. rank | C4.5+m+cf | C4.5+m | C4.5 |
+    | Algorithm | Avg. rank | C4.5+m+cf | C4.5+m | C4.5+cf |
     """
     mark = check_mark(mark)
     pvalues = check_pvalues(pvalues)
