@@ -64,7 +64,9 @@ def main(k: int = 100, n: int = 30) -> None:
         "HTML, no diagram": lambda r: cdplot.report.to_html(r, diagram=False, page=False),
         "_repr_html_()": lambda r: r._repr_html_(),
     }
-    times: dict[str, list[float]] = {name: [] for name in ["reference", "reference+svg", *renderings]}
+    times: dict[str, list[float]] = {
+        name: [] for name in ["reference", "reference+svg", *renderings]
+    }
     reference()  # warm caches (fonts, imports)
     for _ in range(ROUNDS):
         t0 = time.perf_counter()
