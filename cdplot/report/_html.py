@@ -51,7 +51,8 @@ CSS = """
 .cdplot-result .caveat { background: #fff4e0; border-left: 4px solid #e69f00;
   padding: .4rem .7rem; margin: .6rem 0; }
 .cdplot-result figure { margin: .5rem 0; }
-.cdplot-result svg { max-width: 100%; height: auto; }
+.cdplot-result figure svg { width: 100%; max-width: 42rem; height: auto; }
+.cdplot-result figure.cdplot-heatmap svg { max-width: 30rem; }
 .cdplot-result .legend, .cdplot-result footer { font-size: .85rem; color: #555; }
 .cdplot-result footer { margin-top: 2rem; border-top: 1px solid #ccc; padding-top: .4rem; }
 """

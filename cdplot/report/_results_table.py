@@ -108,7 +108,7 @@ class ResultsTable:
         summary = [rank_row]
         if self.record is not None:
             control = fmt.name(str(self.control))
-            wtl, pv = [f"W/T/L vs {control}"], [f"p vs {control}"]
+            wtl, pv = [f"W/T/L vs {control}"], [f"{fmt.p} vs {control}"]
             for a in algorithms:
                 if a == self.control:
                     wtl.append(fmt.dash)
@@ -280,6 +280,7 @@ class _Format:
     second: Any
     marker: str
     dash: str
+    p: str = "p"
 
 
 class _Number:
@@ -300,6 +301,7 @@ _LATEX = _Format(
     lambda t: rf"\underline{{{t}}}",
     r"$^{\dagger}$",
     "--",
+    "$p$",
 )
 _MARKDOWN = _Format(
     escape_markdown,

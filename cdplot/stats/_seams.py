@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 import importlib
-import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import inspect
 
 __all__ = ["Seam"]
 
@@ -50,6 +52,8 @@ class Seam:
     @functools.cached_property
     def bound_signature(self) -> inspect.Signature:
         """The target's signature without its first parameter (the instance)."""
+        import inspect  # only when someone asks (help(), IDEs): keeps `import cdplot` lean
+
         sig = inspect.signature(self.target)
         return sig.replace(parameters=list(sig.parameters.values())[1:])
 
