@@ -10,7 +10,7 @@ the comparison. Nothing is recomputed: ranks, wins and p-values come from the re
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -57,15 +57,15 @@ class ResultsTable:
         Decimals of the scores.
     """
 
-    scores: pd.DataFrame
-    std: pd.DataFrame | None
-    best: pd.DataFrame
-    second: pd.DataFrame
-    average_ranks: pd.Series
+    scores: pd.DataFrame = field(repr=False)
+    std: pd.DataFrame | None = field(repr=False)
+    best: pd.DataFrame = field(repr=False)
+    second: pd.DataFrame = field(repr=False)
+    average_ranks: pd.Series = field(repr=False)
     control: str | None
-    record: pd.DataFrame | None
+    record: pd.DataFrame | None = field(repr=False)
     decimals: int
-    _result: Any
+    _result: Any = field(repr=False)
 
     # ------------------------------------------------------------------ cells
 
