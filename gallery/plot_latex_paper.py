@@ -61,7 +61,9 @@ PAPER = r"""\documentclass[twocolumn]{article}
 \maketitle
 \section{Results}
 Table~\ref{tab:ranks} gives the average ranks and Fig.~\ref{fig:cd} the
-critical difference diagram; Table~\ref{tab:results} the scores.
+critical difference diagram; Table~\ref{tab:results} the scores. The
+diagram, the heatmap and both tables name the algorithms exactly as the
+data does, special characters included.
 \input{ranks.tex}
 \begin{figure}[htbp]\centering\input{diagram.pgf}
 \caption{CD diagram (PGF).}\label{fig:cd}\end{figure}
@@ -70,8 +72,6 @@ critical difference diagram; Table~\ref{tab:results} the scores.
 \input{results.tex}
 \begin{figure}[htbp]\centering\resizebox{\columnwidth}{!}{\input{heatmap.pgf}}
 \caption{Adjusted $p$-values (PGF).}\end{figure}
-The diagram, the heatmap and both tables name the algorithms exactly as the
-data does, special characters included.
 \end{document}
 """
 (out / "paper.tex").write_text(PAPER, "utf-8")
