@@ -451,11 +451,13 @@ def test_html_page_shows_caveats_and_dropped_datasets(demsar):
     res = quiet_compare(demsar.iloc[:6], correction="holm")
     assert res.caveats  # 6 datasets: 2/2^6 > 0.05/6
     object.__setattr__(res, "dropped_datasets", ("iris & co",))
+    object.__setattr__(res, "dropped_algorithms", ())
     root = _parse(to_html(res, diagram=False))
     caveats = [p.text() for p in root.find_all("p", **{"class": "caveat"})]
     assert caveats == ["Caveat: " + c for c in res.caveats]
     settings = root.find_all("table", **{"class": "cdplot-settings"})[0]
     assert "Dropped datasetsiris & co" in settings.text()
+    assert "Dropped algorithmsnone" in settings.text()
 
 
 def test_html_repr_is_a_fragment_with_the_diagram(garcia):

@@ -118,9 +118,11 @@ def _settings(result: ComparisonResult) -> str:
         ("Significance level α", f"{result.alpha:g}"),
         ("Control", result.control if result.control is not None else "none (all pairs)"),
     ]
-    dropped = getattr(result, "dropped_datasets", None)
-    if dropped is not None:
-        rows.append(("Dropped datasets", ", ".join(map(str, dropped)) if len(dropped) else "none"))
+    for what in ("datasets", "algorithms"):  # recorded by results that drop incomplete rows
+        dropped = getattr(result, f"dropped_{what}", None)
+        if dropped is not None:
+            listed = ", ".join(map(str, dropped)) if len(dropped) else "none"
+            rows.append((f"Dropped {what}", listed))
     cells = "".join(f"<tr><th>{esc(a)}</th><td>{esc(b)}</td></tr>" for a, b in rows)
     return f'<table class="cdplot-settings"><tbody>{cells}</tbody></table>'
 
