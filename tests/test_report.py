@@ -413,7 +413,7 @@ def test_html_page_structure(garcia):
     assert rows["Pairwise test"] == "mean-ranks test"
     assert rows["Correction"] == "Bergmann\N{EN DASH}Hommel (10 hypotheses)"
     assert rows["Significance level α"] == "0.05"
-    assert "Dropped datasets" not in rows  # the result does not record any
+    assert rows.get("Dropped datasets", "none") == "none"  # nothing dropped
     # the ranks table: every number right-aligned, 8 significant cells (Bergmann-Hommel)
     (table,) = root.find_all("table", **{"class": "cdplot-table"})
     heads = [th.text() for th in table.find_all("th")]
@@ -458,6 +458,13 @@ def test_html_page_shows_caveats_and_dropped_datasets(demsar):
     settings = root.find_all("table", **{"class": "cdplot-settings"})[0]
     assert "Dropped datasetsiris & co" in settings.text()
     assert "Dropped algorithmsnone" in settings.text()
+
+
+def test_html_page_title_is_escaped(demsar):
+    res = cdplot.compare(demsar)
+    root = _parse(to_html(res, diagram=False, title="C4.5 <variants> & co"))
+    assert root.find_all("title")[0].text() == "C4.5 <variants> & co"
+    assert root.find_all("h1")[0].text() == "C4.5 <variants> & co"
 
 
 def test_html_repr_is_a_fragment_with_the_diagram(garcia):
