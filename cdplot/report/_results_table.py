@@ -69,29 +69,28 @@ class ResultsTable:
 
     # ------------------------------------------------------------------ cells
 
-    def _score(self, dataset: Any, algorithm: str, number) -> str:
-        value = float(self.scores.loc[dataset, algorithm])
-        if value != value:
-            return "\N{EN DASH}"
-        text = number(f"{value:.{self.decimals}f}")
-        if self.std is not None:
-            s = float(self.std.loc[dataset, algorithm])
-            if s == s:
-                text += number.pm + number(f"{s:.{self.decimals}f}")
-        return text
-
     def _cells(self, fmt: _Format) -> tuple[list[str], list[list[str]], list[list[str]]]:
-        """Heads, dataset rows and summary rows of one format."""
+        """Heads, dataset rows and summary rows of one format (arrays, no per-cell lookups)."""
         algorithms = list(self.scores.columns)
         heads = [fmt.name(a) + (fmt.marker if self._marked(a) else "") for a in algorithms]
+        values = self.scores.to_numpy(dtype=float)
+        spread = None if self.std is None else self.std.to_numpy(dtype=float)
+        best, second = self.best.to_numpy(dtype=bool), self.second.to_numpy(dtype=bool)
+        d = self.decimals
         rows = []
-        for d in self.scores.index:
-            row = [fmt.name(str(d))]
-            for a in algorithms:
-                text = self._score(d, a, fmt.number)
-                if self.best.loc[d, a]:
+        for i, dataset in enumerate(self.scores.index):
+            row = [fmt.name(str(dataset))]
+            for j in range(len(algorithms)):
+                value = values[i, j]
+                if value != value:
+                    row.append("\N{EN DASH}")
+                    continue
+                text = fmt.number(f"{value:.{d}f}")
+                if spread is not None and spread[i, j] == spread[i, j]:
+                    text += fmt.number.pm + fmt.number(f"{spread[i, j]:.{d}f}")
+                if best[i, j]:
                     text = fmt.bold(text)
-                elif self.second.loc[d, a]:
+                elif second[i, j]:
                     text = fmt.second(text)
                 row.append(text)
             rows.append(row)
