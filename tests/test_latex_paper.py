@@ -121,6 +121,30 @@ def test_tables_and_pdf_diagram_compile_in_a_two_column_paper(tmp_path, engine):
     _no_type3(tmp_path / "paper.pdf")
 
 
+def test_compact_tables_fit_one_column_up_to_k10(tmp_path):
+    rng = np.random.default_rng(10)
+    scores = pd.DataFrame(
+        rng.normal(size=(20, 10)) + np.linspace(0, 2, 10),
+        columns=[f"algorithm_{i} & #{i}" for i in range(10)],
+    )
+    body = ""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.CdplotWarning)
+        options = [
+            dict(),
+            dict(test="nemenyi", correction="nemenyi"),
+            dict(test="sign", correction="bergmann"),
+            dict(control="algorithm_0 & #0"),
+        ]
+        for i, kwargs in enumerate(options):
+            res = cdplot.compare(scores, **kwargs)
+            (tmp_path / f"t{i}.tex").write_text(res.to_latex(compact=True), "utf-8")
+            body += f"\\input{{t{i}.tex}}\n"
+    (tmp_path / "paper.tex").write_text(PREAMBLE + body + "\\end{document}\n", "utf-8")
+    log = _compile(tmp_path, "pdflatex")
+    assert all(f"t{i}.tex" in log for i in range(len(options)))
+
+
 def test_compact_table_fits_one_column_at_k8_and_full_matrix_does_not(tmp_path):
     """The check above can fail: the full matrix of p-values at k = 8 overflows a column."""
     result = _result()

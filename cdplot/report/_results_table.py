@@ -83,7 +83,7 @@ class ResultsTable:
             for j in range(len(algorithms)):
                 value = values[i, j]
                 if value != value:
-                    row.append("\N{EN DASH}")
+                    row.append(fmt.dash)
                     continue
                 text = fmt.number(f"{value:.{d}f}")
                 if spread is not None and spread[i, j] == spread[i, j]:
