@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from .._errors import check_in_list
@@ -211,6 +212,14 @@ def to_latex(
     groups do not cover their pair (``result.uncovered_pairs``, named in the
     caption).
 
+    References
+    ----------
+    J. Demšar (2006). Statistical comparisons of classifiers over multiple data
+    sets. JMLR 7, 1-30.
+    H.-P. Piepho (2004). An algorithm for a letter-based representation of
+    all-pairwise comparisons. J. Comput. Graph. Stat. 13(2), 456-466 (the
+    letter display).
+
     Examples
     --------
     >>> import cdplot
@@ -258,8 +267,8 @@ def _tabular(
     table: Table,
     mark: str,
     column_labels: str,
-    fmt_r,
-    fmt_p,
+    fmt_r: Callable[[float], str],
+    fmt_p: Callable[[float], str],
     *,
     compact: bool,
 ) -> list[str]:
@@ -292,7 +301,9 @@ def _tabular(
     return body
 
 
-def _compact_tabular(result: ComparisonResult, table: Table, fmt_r) -> list[str]:
+def _compact_tabular(
+    result: ComparisonResult, table: Table, fmt_r: Callable[[float], str]
+) -> list[str]:
     letters = group_letters(result)
     style = _style("none")
     body = [r"\begin{tabular}{lrl}", r"\toprule", r"Algorithm & Avg.\ rank & Group \\"]

@@ -367,7 +367,14 @@ def results_table(
     -----
     Markers follow ``result.significant``: for a comparison of all pairs its
     row of the control; for a comparison against a control its Series. The
-    win/tie/loss counts are ``result.wins`` (Demšar 2006, §3.1.4).
+    win/tie/loss counts are ``result.wins`` (Demšar 2006, §3.1.4). Best and
+    second best are rank 1 and the next rank of ``result.ranks`` in each row
+    (average ranks for ties), not a comparison of rounded values.
+
+    References
+    ----------
+    J. Demšar (2006). Statistical comparisons of classifiers over multiple data
+    sets. JMLR 7, 1-30.
 
     Examples
     --------
