@@ -28,6 +28,6 @@ res = cdplot.compare(
 )
 
 # %%
-page = to_html(res, heatmap=True, title="Five classifiers, Wilcoxon-Holm")
+page = to_html(res, heatmap=True, scores=True, title="Five classifiers, Wilcoxon-Holm")
 (out / "report.html").write_text(page, encoding="utf-8")
 print(f"wrote {out / 'report.html'} ({len(page) // 1024} KiB, no other files needed)")

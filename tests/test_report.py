@@ -460,6 +460,15 @@ def test_html_page_shows_caveats_and_dropped_datasets(demsar):
     assert "Dropped algorithmsnone" in settings.text()
 
 
+def test_html_page_with_the_scores_table(demsar):
+    res = cdplot.compare(demsar, control="C4.5")
+    root = _parse(to_html(res, diagram=False, scores=True))
+    (section,) = root.find_all("section", id="scores")
+    rows = section.find_all("tr")
+    assert len(rows) == 1 + res.n_datasets + 3  # head, datasets, rank, W/T/L, p
+    assert [th.text() for th in rows[-2].find_all("th")] == ["W/T/L vs C4.5"]
+
+
 def test_html_page_title_is_escaped(demsar):
     res = cdplot.compare(demsar)
     root = _parse(to_html(res, diagram=False, title="C4.5 <variants> & co"))

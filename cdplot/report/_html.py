@@ -203,7 +203,13 @@ def _groups(result: ComparisonResult) -> str:
 
 
 def _body(
-    result: ComparisonResult, *, diagram: bool, heatmap: bool, title: str | None, page: bool
+    result: ComparisonResult,
+    *,
+    diagram: bool,
+    heatmap: bool,
+    scores: bool,
+    title: str | None,
+    page: bool,
 ) -> list[str]:
     esc = html.escape
     h1, h2 = ("h1", "h2") if page else ("h3", "h4")
@@ -235,6 +241,13 @@ def _body(
         parts.append(f'<section id="groups"><{h2}>Groups</{h2}>{groups}</section>')
     if heatmap:
         parts.append(_figure(result, "heatmap", h2))
+    if scores:
+        from ._results_table import results_table
+
+        parts.append(
+            f'<section id="scores"><{h2}>Scores per dataset</{h2}>'
+            f"{results_table(result).to_html()}</section>"
+        )
     if result.test in ("mean-ranks", "nemenyi"):
         parts.append(
             f'<p class="legend">Note: the {esc(TEST_TITLES[result.test])}\'s decision on a pair '
@@ -250,6 +263,7 @@ def to_html(
     *,
     diagram: bool = True,
     heatmap: bool = False,
+    scores: bool = False,
     title: str | None = None,
     page: bool = True,
 ) -> str:
@@ -273,6 +287,9 @@ def to_html(
         Embed the critical difference diagram.
     heatmap : bool, default False
         Embed the heatmap of adjusted p-values (:func:`cdplot.apv_heatmap`).
+    scores : bool, default False
+        Include the table of scores per dataset (:func:`cdplot.results_table`,
+        against the result's control if it has one).
     title : str, optional
         Title of the page (default "Comparison of k algorithms on N datasets").
     page : bool, default True
@@ -292,7 +309,7 @@ def to_html(
     >>> page.startswith("<!DOCTYPE html>"), "<title>" in page
     (True, True)
     """
-    parts = _body(result, diagram=diagram, heatmap=heatmap, title=title, page=page)
+    parts = _body(result, diagram=diagram, heatmap=heatmap, scores=scores, title=title, page=page)
     div = '<div class="cdplot-result">\n' + "\n".join(parts) + "\n</div>"
     if not page:
         return f"<style>{CSS}</style>\n{div}"

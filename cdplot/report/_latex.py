@@ -345,7 +345,10 @@ def _compact_caption(result: ComparisonResult) -> str:
             f"{escape_latex(a)}--{escape_latex(b)}" for a, b in result.uncovered_pairs
         )
         text += f" Not significantly different either, though sharing no letter: {pairs}."
-    return text + " " + _omnibus_tex(result)
+    text += " " + _omnibus_tex(result)
+    if result.critical_difference is not None:
+        text += f" Critical difference: {result.critical_difference:.3f}."
+    return text
 
 
 def _caption(result: ComparisonResult, table: Table, mark: str) -> str:
