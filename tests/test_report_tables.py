@@ -272,3 +272,30 @@ def test_renderings_do_not_look_up_pairs_one_by_one(monkeypatch):
     res.to_markdown()
     report.to_html(res, diagram=False)
     assert calls["n"] < 100  # was 34,650 scalar lookups for summary() -> to_frame() (issue 15)
+
+
+# --------------------------------------------------------------------------- other omnibus tests
+
+
+def test_reports_follow_the_omnibus_test_the_result_carries(demsar):
+    """Results whose omnibus test is not Friedman's (e.g. Quade's F, or Skillings-Mack
+    without Friedman's for tables with missing results) are reported and judged by it."""
+    res = cdplot.compare(demsar)
+    assert res.omnibus_rejects and "omnibus test did not reject" not in " ".join(res.caveats)
+    quade = cdplot.OmnibusResult(0.5, 0.7, (3.0, 39.0), "Quade F")
+    object.__setattr__(res, "omnibus", quade)  # as results with a chosen omnibus test carry
+    assert not res.omnibus_rejects  # decided by Quade's p = 0.7, not Iman-Davenport's
+    assert "omnibus test did not reject" in res.caveats[0]
+    assert "Quade F(3, 39) = 0.500, p = 0.700" in str(res)
+    assert "Omnibus test: Quade F(3, 39) = 0.50, p = 0.700; it does not reject" in " ".join(
+        res.summary().split()
+    )
+    sm = cdplot.OmnibusResult(12.0, 0.0074, 3.0, "Skillings-Mack chi-square")
+    for name, value in (("friedman", None), ("iman_davenport", None), ("omnibus", sm)):
+        object.__setattr__(res, name, value)
+    assert res.omnibus_rejects
+    assert "Skillings-Mack chi2(3) = 12.000, p = 0.007" in str(res)
+    assert "Skillings-Mack χ²(3)" in res.to_markdown()
+    assert r"Skillings--Mack $\chi^2(3) = 12.00$" in res.to_latex()
+    assert "Skillings-Mack χ²(3)" in report.to_html(res, diagram=False)
+    assert "Omnibus test: Skillings-Mack chi2(3) = 12.00" in res.summary()

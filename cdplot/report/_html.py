@@ -21,6 +21,8 @@ from ._model import (
     CellStyle,
     build_table,
     legend,
+    omnibus_line,
+    omnibus_tests,
     p_clause,
     significant_pairs,
     walk_rows,
@@ -129,14 +131,13 @@ def _settings(result: ComparisonResult) -> str:
 
 def _omnibus(result: ComparisonResult) -> str:
     esc = html.escape
-    fr, im = result.friedman, result.iman_davenport
     verdict = "rejects" if result.omnibus_rejects else "does not reject"
-    text = (
-        f"Friedman χ²({fr.df:g}) = {fr.statistic:.3f}, {esc(p_clause('p', fr.pvalue))}; "
-        f"Iman\N{EN DASH}Davenport F({im.df[0]:g}, {im.df[1]:g}) = {im.statistic:.3f}, "
-        f"{esc(p_clause('p', im.pvalue))}: the omnibus test {verdict} the hypothesis that "
-        f"all algorithms perform alike at α = {result.alpha:g}."
-    )
+    text = esc(omnibus_line(result, "html"))
+    if omnibus_tests(result):
+        text += (
+            f": the omnibus test {verdict} the hypothesis that all algorithms perform alike "
+            f"at α = {result.alpha:g}."
+        )
     if result.critical_difference is not None:
         text += f" Critical difference: {result.critical_difference:.3f}."
     return f"<p>{text}</p>"

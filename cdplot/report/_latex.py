@@ -19,7 +19,8 @@ from ._model import (
     check_pvalues,
     group_letters,
     legend,
-    p_clause,
+    omnibus_tests,
+    omnibus_text,
     pvalue_formatter,
     rank_formatter,
     walk_rows,
@@ -324,13 +325,12 @@ def _method_tex(result: ComparisonResult) -> str:
 
 
 def _omnibus_tex(result: ComparisonResult) -> str:
-    fr, im = result.friedman, result.iman_davenport
-    return (
-        rf"Friedman's test: $\chi^2({fr.df:g}) = {fr.statistic:.2f}$, "
-        f"${p_clause('p', fr.pvalue)}$; "
-        rf"Iman--Davenport $F({im.df[0]:g}, {im.df[1]:g}) = {im.statistic:.2f}$, "
-        f"${p_clause('p', im.pvalue)}$."
-    )
+    tests = omnibus_tests(result)
+    if not tests:
+        return ""
+    parts = [omnibus_text(t, "latex", digits=2) for t in tests]
+    parts[0] = parts[0].replace("Friedman $", "Friedman's test: $", 1)
+    return "; ".join(parts) + "."
 
 
 def _compact_caption(result: ComparisonResult) -> str:

@@ -14,6 +14,7 @@ from ._model import (
     check_mark,
     check_pvalues,
     legend,
+    omnibus_line,
     p_clause,
     pvalue_formatter,
     rank_formatter,
@@ -120,13 +121,10 @@ def to_markdown(
     fmt_r = rank_formatter(rank_format)
     table = build_table(result, adjusted=adjusted, pvalues=pvalues)
     k, n = result.n_algorithms, result.n_datasets
-    fr, im = result.friedman, result.iman_davenport
     lines = [
         f"**{k} algorithms on {n} datasets** \N{EM DASH} {_method(result)}, α = {result.alpha:g}",
         "",
-        f"Friedman χ²({fr.df:g}) = {fr.statistic:.3f}, {p_clause('p', fr.pvalue)}; "
-        f"Iman\N{EN DASH}Davenport F({im.df[0]:g}, {im.df[1]:g}) = {im.statistic:.3f}, "
-        f"{p_clause('p', im.pvalue)}"
+        omnibus_line(result, "markdown")
         + (
             f". Critical difference: {result.critical_difference:.3f}."
             if result.critical_difference is not None

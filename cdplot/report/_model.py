@@ -24,7 +24,7 @@ from .._labels import TEST_TITLES, correction_title, format_pvalue, pvalue_label
 from ..stats._frames import pair_arrays
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..stats._results import ComparisonResult
+    from ..stats._results import ComparisonResult, OmnibusResult
 
 #: Tables show the matrix of p-values only up to this many algorithms unless asked.
 MATRIX_MAX_ALGORITHMS = 12
@@ -106,14 +106,56 @@ def describe_method(result: ComparisonResult) -> str:
     return f"{test}, {how}{vs}, alpha = {result.alpha:g}"
 
 
-def omnibus_line(result: ComparisonResult) -> str:
-    """Friedman's chi-square and the Iman-Davenport F with their p-values, in ASCII."""
-    fr, im = result.friedman, result.iman_davenport
-    return (
-        f"Friedman chi2({fr.df:g}) = {fr.statistic:.3f}, {p_clause('p', fr.pvalue)}; "
-        f"Iman-Davenport F({im.df[0]:g}, {im.df[1]:g}) = {im.statistic:.3f}, "
-        f"{p_clause('p', im.pvalue)}"
-    )
+def omnibus_tests(result: ComparisonResult) -> list[OmnibusResult]:
+    """The omnibus tests to print: Friedman's and Iman-Davenport's, and the chosen one.
+
+    Results without Friedman's test (e.g. tables with missing results) print only the
+    omnibus test they carry (``result.omnibus``).
+    """
+    tests = [getattr(result, a, None) for a in ("friedman", "iman_davenport", "omnibus")]
+    out: list[OmnibusResult] = []
+    for test in tests:
+        if test is not None and all(test is not t for t in out):
+            out.append(test)
+    return out
+
+
+_SYMBOLS = {
+    "text": ("chi2", "F", "-"),
+    "markdown": ("χ²", "F", "\N{EN DASH}"),
+    "html": ("χ²", "F", "\N{EN DASH}"),
+}
+
+
+def omnibus_text(test: OmnibusResult, markup: str = "text", digits: int = 3) -> str:
+    """``"Friedman chi2(3) = 9.280, p = 0.026"`` in ``markup`` (text, markdown, html, latex).
+
+    A scalar ``df`` reads as a chi-square statistic, a pair as an F statistic; the
+    name's own trailing "chi-square" or "F" is replaced by the symbol.
+    """
+    name = test.name or "omnibus test"
+    for suffix in (" chi-square", " F"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    if isinstance(test.df, tuple):
+        df = ", ".join(f"{d:g}" for d in test.df)
+        index = 1
+    else:
+        df = f"{test.df:g}"
+        index = 0
+    clause = p_clause("p", test.pvalue)
+    if markup == "latex":
+        symbol = ("\\chi^2", "F")[index]
+        name = name.replace("-", "--")
+        return f"{name} ${symbol}({df}) = {test.statistic:.{digits}f}$, ${clause}$"
+    symbol = _SYMBOLS[markup][index]
+    name = name.replace("Iman-Davenport", f"Iman{_SYMBOLS[markup][2]}Davenport")
+    return f"{name} {symbol}({df}) = {test.statistic:.{digits}f}, {clause}"
+
+
+def omnibus_line(result: ComparisonResult, markup: str = "text", digits: int = 3) -> str:
+    """The omnibus tests of ``result`` joined with ``"; "``."""
+    return "; ".join(omnibus_text(t, markup, digits) for t in omnibus_tests(result))
 
 
 # --------------------------------------------------------------------------- table model

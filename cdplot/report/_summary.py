@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._labels import TEST_TITLES, correction_title
-from ..stats._caveats import n_hypotheses
-from ._model import fill, p_clause, significant_pairs
+from ..stats._caveats import deciding_omnibus, n_hypotheses
+from ._model import fill, omnibus_text, p_clause, significant_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
@@ -133,7 +133,6 @@ def summary(result: ComparisonResult) -> str:
     """
     k, n, alpha = result.n_algorithms, result.n_datasets, result.alpha
     direction = "higher" if result.higher_is_better else "lower"
-    fr, im = result.friedman, result.iman_davenport
     rejects = result.omnibus_rejects
     paragraphs: list[str] = []
 
@@ -147,11 +146,19 @@ def summary(result: ComparisonResult) -> str:
         if rejects
         else "does not reject the hypothesis that all algorithms perform alike"
     )
-    paragraphs.append(
-        f"Omnibus test: the Friedman test (Iman-Davenport F({im.df[0]:g}, {im.df[1]:g}) = "
-        f"{im.statistic:.2f}, {p_clause('p', im.pvalue)}; chi2({fr.df:g}) = "
-        f"{fr.statistic:.2f}, {p_clause('p', fr.pvalue)}) {verdict} at alpha = {alpha:g}."
-    )
+    deciding = deciding_omnibus(result)
+    friedman = getattr(result, "friedman", None)
+    if deciding is not None and deciding is result.iman_davenport and friedman is not None:
+        im, fr = deciding, friedman
+        paragraphs.append(
+            f"Omnibus test: the Friedman test (Iman-Davenport F({im.df[0]:g}, {im.df[1]:g}) = "
+            f"{im.statistic:.2f}, {p_clause('p', im.pvalue)}; chi2({fr.df:g}) = "
+            f"{fr.statistic:.2f}, {p_clause('p', fr.pvalue)}) {verdict} at alpha = {alpha:g}."
+        )
+    elif deciding is not None:
+        paragraphs.append(
+            f"Omnibus test: {omnibus_text(deciding, digits=2)}; it {verdict} at alpha = {alpha:g}."
+        )
 
     m = n_hypotheses(result)
     scope = (
