@@ -53,6 +53,10 @@ def __getattr__(name: str) -> Any:
         from .report._results_table import results_table
 
         return results_table
+    if name == "report":  # the subpackage, loaded on first use (cdplot.report.to_html)
+        import importlib
+
+        return importlib.import_module(".report", __name__)
     raise AttributeError(f"module 'cdplot' has no attribute {name!r}")
 
 

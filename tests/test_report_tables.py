@@ -248,8 +248,12 @@ def test_results_table_refuses_bad_input(demsar):
     assert cdplot.results_table(res).control == "C4.5"
 
 
-def test_results_table_is_lazy_in_cdplot():
+def test_results_table_and_report_are_lazy_in_cdplot():
+    import importlib
+
     assert "results_table" in cdplot.__all__ and "results_table" in dir(cdplot)
+    assert cdplot.__getattr__("results_table") is cdplot.report._results_table.results_table
+    assert cdplot.__getattr__("report") is importlib.import_module("cdplot.report")
 
 
 # --------------------------------------------------------------------------- speed
