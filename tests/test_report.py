@@ -516,3 +516,31 @@ def test_html_degrades_to_text_without_matplotlib():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True", "True"]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"control": "C4.5"},
+        {"test": "nemenyi", "correction": "nemenyi"},
+        {"test": "sign", "correction": "bergmann"},
+    ],
+)
+def test_html_page_every_mode_is_well_formed(demsar, kwargs):
+    res = quiet_compare(demsar, **kwargs)
+    root = _parse(to_html(res, diagram=False, scores=True))
+    (table,) = root.find_all("table", **{"class": "cdplot-table"})
+    body = table.find_all("tbody")[0].find_all("tr")
+    assert len(body) == res.n_algorithms
+    assert bool(root.find_all("section", id="groups")) == (res.control is None)
+    if res.control is not None:
+        assert [th.text() for th in table.find_all("th")][-1] == "vs C4.5"
+
+
+def test_html_page_many_algorithms_lists_ranks_only():
+    rng = np.random.default_rng(5)
+    scores = pd.DataFrame(rng.normal(size=(20, 30)), columns=[f"m{i}" for i in range(30)])
+    res = quiet_compare(scores)
+    root = _parse(to_html(res, diagram=False))
+    (table,) = root.find_all("table", **{"class": "cdplot-table"})
+    assert [th.text() for th in table.find_all("th")] == ["Algorithm", "Avg. rank"]
