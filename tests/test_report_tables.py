@@ -299,7 +299,10 @@ def test_reports_follow_the_omnibus_test_the_result_carries(demsar):
         object.__setattr__(res, name, value)
     assert res.omnibus_rejects
     assert "Skillings-Mack chi2(3) = 12.000, p = 0.007" in str(res)
-    assert "Skillings-Mack χ²(3)" in res.to_markdown()
+    assert "Skillings\N{EN DASH}Mack χ²(3)" in res.to_markdown()
     assert r"Skillings--Mack $\chi^2(3) = 12.00$" in res.to_latex()
-    assert "Skillings-Mack χ²(3)" in report.to_html(res, diagram=False)
+    assert "Skillings\N{EN DASH}Mack χ²(3)" in report.to_html(res, diagram=False)
     assert "Omnibus test: Skillings-Mack chi2(3) = 12.00" in res.summary()
+    rm = cdplot.OmnibusResult(4.4, 0.009, (3.0, 39.0), "repeated-measures ANOVA F")
+    object.__setattr__(res, "omnibus", rm)
+    assert r"repeated-measures ANOVA $F(3, 39) = 4.40$" in res.to_latex()

@@ -120,6 +120,7 @@ def omnibus_tests(result: ComparisonResult) -> list[OmnibusResult]:
     return out
 
 
+_NAME_PAIRS = (("Iman", "Davenport"), ("Skillings", "Mack"))
 _SYMBOLS = {
     "text": ("chi2", "F", "-"),
     "markdown": ("χ²", "F", "\N{EN DASH}"),
@@ -144,12 +145,13 @@ def omnibus_text(test: OmnibusResult, markup: str = "text", digits: int = 3) -> 
         df = f"{test.df:g}"
         index = 0
     clause = p_clause("p", test.pvalue)
+    dash = "--" if markup == "latex" else _SYMBOLS[markup][2]
+    for first, second in _NAME_PAIRS:  # two people's names take an en dash
+        name = name.replace(f"{first}-{second}", f"{first}{dash}{second}")
     if markup == "latex":
         symbol = ("\\chi^2", "F")[index]
-        name = name.replace("-", "--")
         return f"{name} ${symbol}({df}) = {test.statistic:.{digits}f}$, ${clause}$"
     symbol = _SYMBOLS[markup][index]
-    name = name.replace("Iman-Davenport", f"Iman{_SYMBOLS[markup][2]}Davenport")
     return f"{name} {symbol}({df}) = {test.statistic:.{digits}f}, {clause}"
 
 
