@@ -405,9 +405,10 @@ def results_table(
     if std_frame is not None:
         std_frame = std_frame.reindex(index=scores.index, columns=algorithms)
     ranks = result.ranks.loc[scores.index, algorithms].to_numpy(dtype=float)
-    first = np.nanmin(ranks, axis=1, keepdims=True)
-    masked = np.where(ranks > first, ranks, np.inf)
-    nxt = masked.min(axis=1, keepdims=True)
+    ranks = np.where(np.isnan(ranks), np.inf, ranks)  # missing results mark nothing
+    first = ranks.min(axis=1, keepdims=True)
+    nxt = np.where(ranks > first, ranks, np.inf).min(axis=1, keepdims=True)
+    ranks = np.where(np.isinf(ranks), np.nan, ranks)
     best = pd.DataFrame(ranks == first, index=scores.index, columns=algorithms)
     second = pd.DataFrame(ranks == nxt, index=scores.index, columns=algorithms)
     record = None
