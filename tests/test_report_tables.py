@@ -306,3 +306,17 @@ def test_reports_follow_the_omnibus_test_the_result_carries(demsar):
     rm = cdplot.OmnibusResult(4.4, 0.009, (3.0, 39.0), "repeated-measures ANOVA F")
     object.__setattr__(res, "omnibus", rm)
     assert r"repeated-measures ANOVA $F(3, 39) = 4.40$" in res.to_latex()
+
+
+def test_results_table_with_missing_results(demsar):
+    """Missing scores (tables analysed with missing results) show a dash and mark nothing."""
+    res = cdplot.compare(demsar)
+    scores, ranks = res.scores.copy(), res.ranks.copy()
+    scores.iloc[0, 1] = np.nan
+    ranks.iloc[0, :] = np.nan  # a dataset left out of the ranking
+    object.__setattr__(res, "scores", scores)
+    object.__setattr__(res, "ranks", ranks)
+    t = cdplot.results_table(res)
+    assert t.to_frame().iloc[0, 1] == "\N{EN DASH}"
+    assert not t.best.iloc[0].any() and not t.second.iloc[0].any()
+    assert r"\textbf" not in t.to_latex(environment=False).splitlines()[4]
