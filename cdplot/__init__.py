@@ -38,6 +38,7 @@ __all__ = [
     "compare",
     "datasets",
     "report_figure",
+    "results_table",
 ]
 
 _PLOTTING = ("cd_diagram", "cd_diagrams", "apv_heatmap", "report_figure")
@@ -48,6 +49,14 @@ def __getattr__(name: str) -> Any:
         from . import plotting
 
         return getattr(plotting, name)
+    if name == "results_table":
+        from .report._results_table import results_table
+
+        return results_table
+    if name == "report":  # the subpackage, loaded on first use (cdplot.report.to_html)
+        import importlib
+
+        return importlib.import_module(".report", __name__)
     raise AttributeError(f"module 'cdplot' has no attribute {name!r}")
 
 

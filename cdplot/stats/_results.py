@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+from ._seams import Seam
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -234,109 +235,41 @@ class ComparisonResult:
 
         return cd_diagram(self, **kwargs)
 
-    def to_latex(
-        self,
-        *,
-        caption: str | bool | None = True,
-        label: str | None = None,
-        adjusted: bool = True,
-        mark: Literal["bold", "star", "both", "none"] | None = "bold",
-        rank_format: str | Callable[[float], str] = "{:.2f}",
-        pvalue_format: str | Callable[[float], str] | None = None,
-        column_labels: Literal["names", "numbers"] = "names",
-        pvalues: bool | None = True,
-        environment: bool = True,
-        position: str = "htbp",
-    ) -> str:
-        r"""LaTeX table (booktabs) of the average ranks and adjusted p-values.
+    @property
+    def omnibus_rejects(self) -> bool:
+        """Whether the omnibus test rejects at ``alpha`` (Iman-Davenport F; Demšar 2006)."""
+        from ._caveats import omnibus_rejects
 
-        Algorithms in average-rank order with their average ranks, then the
-        lower triangle of the APV matrix (all pairs) or the APV column against
-        the control; significant values are marked. See
-        :func:`cdplot.report.to_latex` for the parameters.
+        return omnibus_rejects(self)
 
-        Returns
-        -------
-        str
-            The LaTeX source (needs ``\usepackage{booktabs}``).
+    @property
+    def caveats(self) -> tuple[str, ...]:
+        """Plain-language caveats about this comparison, one sentence each (may be empty).
+
+        The omnibus test did not reject; too few datasets for the Wilcoxon or
+        sign test to reach ``alpha`` or the first step of the correction; too
+        few for the approximations of Friedman's and the rank tests. Every
+        report prints these, so they are decided once, here; the rules are in
+        :func:`cdplot.stats._caveats.caveats`.
 
         Examples
         --------
         >>> import cdplot
         >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
-        >>> print(res.to_latex(label="tab:auc"))  # doctest: +SKIP
+        >>> res.caveats
+        ()
         """
-        from ..report import to_latex
+        from ._caveats import caveats
 
-        return to_latex(
-            self,
-            caption=caption,
-            label=label,
-            adjusted=adjusted,
-            mark=mark,
-            rank_format=rank_format,
-            pvalue_format=pvalue_format,
-            column_labels=column_labels,
-            pvalues=pvalues,
-            environment=environment,
-            position=position,
-        )
+        return caveats(self)
 
-    def to_markdown(
-        self,
-        *,
-        adjusted: bool = True,
-        mark: Literal["bold", "star", "both", "none"] | None = "bold",
-        rank_format: str | Callable[[float], str] = "{:.2f}",
-        pvalue_format: str | Callable[[float], str] | None = None,
-        pvalues: bool | None = None,
-    ) -> str:
-        """Markdown report: a pipe table of ranks and APVs, the tests, pairs and groups.
-
-        The content of ``str(result)``, for READMEs; see
-        :func:`cdplot.report.to_markdown` for the parameters.
-
-        Returns
-        -------
-        str
-        """
-        from ..report import to_markdown
-
-        return to_markdown(
-            self,
-            adjusted=adjusted,
-            mark=mark,
-            rank_format=rank_format,
-            pvalue_format=pvalue_format,
-            pvalues=pvalues,
-        )
-
-    def summary(self) -> str:
-        """Short plain-language report of the comparison.
-
-        The omnibus result, the test and correction used and why they matter
-        (e.g. the pool dependence of the mean-ranks and Nemenyi tests,
-        Benavoli et al. 2016), the groups and the significant pairs, with
-        warnings when the omnibus test did not reject or there are few
-        datasets. See :func:`cdplot.report.summary`.
-
-        Returns
-        -------
-        str
-        """
-        from ..report import summary
-
-        return summary(self)
-
-    def _repr_html_(self) -> str:
-        from ..report import to_html
-
-        return to_html(self)
-
-    def __str__(self) -> str:
-        from ..report import result_text
-
-        return result_text(self)
+    # Declared seams into the report layer (see _seams.py): each *is* the report function
+    # bound to this result, with that function's signature and docstring.
+    to_latex = Seam("cdplot.report", "to_latex")
+    to_markdown = Seam("cdplot.report", "to_markdown")
+    summary = Seam("cdplot.report", "summary")
+    _repr_html_ = Seam("cdplot.report._html", "notebook_html")
+    __str__ = Seam("cdplot.report", "result_text")
 
 
 @dataclass(frozen=True)
