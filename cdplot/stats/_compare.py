@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._data import parse_scores
-from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning
+from .._errors import (
+    CdplotInputError,
+    CdplotWarning,
+    PoolDependenceWarning,
+    check_bool,
+    check_in_list,
+    spell,
+)
+from ..io import parse_scores
 from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
 from ._groups import find_groups
 from ._omnibus import friedman, iman_davenport, tie_correction_factor
+from ._options import check_alpha, check_control, check_labels
 from ._pairwise import (
     mean_ranks_test,
     nemenyi_q,
@@ -26,7 +34,10 @@ from ._pairwise import (
 from ._ranks import rank_rows
 from ._results import ComparisonResult, PairwiseResult
 
-__all__ = ["TESTS", "compare", "resolve_test"]
+__all__ = ["MISSING", "TESTS", "compare", "resolve_test"]
+
+#: values of compare(missing=...); the reader understands more (see cdplot.io.MISSING_OPTIONS)
+MISSING = ["raise", "drop", "drop-algorithms"]
 
 #: canonical test name -> the options it accepts
 TESTS: dict[str, tuple[str, ...]] = {
@@ -38,7 +49,6 @@ TESTS: dict[str, tuple[str, ...]] = {
 _TEST_ALIASES = {
     "meanranks": "mean-ranks",
     "mean-rank": "mean-ranks",
-    "friedman": "mean-ranks",
     "signed-rank": "wilcoxon",
     "wilcoxon-signed-rank": "wilcoxon",
     "sign-test": "sign",
@@ -53,22 +63,19 @@ def resolve_test(name: str) -> str:
         raise CdplotInputError(f"test must be a string, got {type(name).__name__}.")
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     key = _TEST_ALIASES.get(key, key)
+    if key == "friedman":
+        raise CdplotInputError(
+            f"{name!r} is not a valid value for test: the Friedman test is the omnibus test "
+            f"that every comparison runs (res.friedman), not a pairwise post-hoc test; for the "
+            f"post-hoc test on Friedman's average ranks pass {spell('test', 'mean-ranks')} (or "
+            f"{spell('test', 'nemenyi')})."
+        )
     if key not in TESTS:
         raise CdplotInputError(
             f"{name!r} is not a valid value for test; supported values are "
             f"{', '.join(repr(t) for t in TESTS)}."
         )
     return key
-
-
-def _check_alpha(alpha: Any) -> float:
-    try:
-        value = float(alpha)
-    except (TypeError, ValueError):
-        raise CdplotInputError(f"alpha must be a number in (0, 1), got {alpha!r}.") from None
-    if not 0.0 < value < 1.0:
-        raise CdplotInputError(f"alpha must be in (0, 1), got {alpha!r}.")
-    return value
 
 
 def compare(
@@ -84,6 +91,9 @@ def compare(
     control: str | None = None,
     missing: str = "raise",
     tie_correction: bool = False,
+    aggregate: str | Callable[[np.ndarray], float] | None = None,
+    decimals: int | None = None,
+    labels: Mapping[str, str] | None = None,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -94,12 +104,17 @@ def compare(
         The scores: a wide DataFrame (rows = datasets, columns = algorithms,
         index = dataset names), a long DataFrame (see ``dataset``,
         ``algorithm``, ``score``), a 2-D array (rows = datasets) or a CSV/TSV
-        file (path or open text file) in either form. In a wide file the first
-        column holds the dataset names.
+        file (path or open text file) in either form, or a polars DataFrame (or
+        any object with ``to_pandas()`` or the ``__dataframe__`` protocol).
+        Columns are recognised by name in any order (see Notes); a table with
+        an algorithm column is long, else wide. In a wide table the first
+        column holds the dataset names when its header is a dataset name (ids
+        included), empty, ``Unnamed: 0``, ``id`` or ``index``, or when it is
+        not numeric.
     dataset, algorithm, score : str, optional
-        Column names of a long table (detected automatically when its three
-        columns are called ``dataset``, ``algorithm`` and ``score``). For a
-        2-D array, ``algorithm`` and ``dataset`` may be sequences of names.
+        Column names; they win over the recognised names. Needed only when a
+        role cannot be recognised (the error then says so). For a 2-D array,
+        ``algorithm`` and ``dataset`` may be sequences of names.
     higher_is_better : bool, default True
         False for error rates, losses or run times. Rank 1 is always the best.
     test : {"wilcoxon", "sign", "mean-ranks", "nemenyi"}, default "wilcoxon"
@@ -117,13 +132,32 @@ def compare(
         Significance level for ``significant``, ``groups`` and the critical difference.
     control : str, optional
         Compare every algorithm with this one only (k - 1 hypotheses).
-    missing : {"raise", "drop"}, default "raise"
-        Missing results raise an error, or ``"drop"`` drops incomplete
-        datasets with a warning naming them.
+    missing : {"raise", "drop", "drop-algorithms"}, default "raise"
+        Missing results raise an error; ``"drop"`` drops the incomplete
+        datasets, ``"drop-algorithms"`` the algorithms with missing results,
+        with a warning; what was dropped is kept in ``dropped_datasets`` and
+        ``dropped_algorithms`` and said in every report.
     tie_correction : bool, default False
         Correct Friedman's chi-square for ties within datasets (the value of R's
         ``friedman.test`` and ``scipy.stats.friedmanchisquare``). The default is
         Demšar's formula without correction.
+    aggregate : {None, "mean", "median"} or callable, default None
+        How repeated runs (several rows per dataset and algorithm, e.g. one
+        per fold or seed) become one score per cell. Without it they are
+        refused. Means are exact: the mean of the runs' exact values, rounded
+        once to a float, so equal means come out equal whatever the row
+        order. A callable gets each cell's runs as a 1-D float array sorted
+        ascending and returns a number. ``aggregation`` and ``score_std`` on
+        the result record what was done.
+    decimals : int, optional
+        Round the scores (after aggregation) to this many decimals before
+        ranking, e.g. the precision they were measured with. Otherwise cdplot
+        ranks the exact floats it is given, as scipy and R do, so
+        ``0.83`` and ``0.8300000000000001`` are not a tie.
+    labels : mapping of str to str, optional
+        Display names for figures and reports, e.g.
+        ``{"RandomForest (500 trees)": "RF"}``; the data and the result keep
+        the original names (``labels`` on the result).
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -134,7 +168,9 @@ def compare(
     ComparisonResult
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``pvalues``, ``adjusted_pvalues``, ``significant``, ``groups``,
-        ``uncovered_pairs`` and ``critical_difference``.
+        ``uncovered_pairs`` and ``critical_difference``; ``aggregation``,
+        ``score_std``, ``dropped_datasets``, ``dropped_algorithms``,
+        ``labels`` and ``input_notes`` say how the table was read.
 
     Raises
     ------
@@ -153,6 +189,16 @@ def compare(
 
     Notes
     -----
+    Column roles, case-insensitive, ignoring ``_``, ``-`` and spaces: dataset
+    (``dataset``, ``data``, ``data_set``, ``dataset_name``, ``dataset_id``,
+    ``problem``, ``task``, ``task_id``, ``benchmark``, ``instance``),
+    algorithm (``algorithm``, ``method``, ``model``, ``classifier``,
+    ``learner``, ``estimator``, ``regressor``, ``system``, ``approach``),
+    repetition (``fold``, ``seed``, ``run``, ``repeat``, ``rep``, ``split``,
+    ``iteration``, ``trial``, ``replicate``); in a long table the one other
+    numeric column holds the scores (with several, pass ``score=`` or use
+    :func:`cdplot.compare_metrics`).
+
     Ranks: 1 = best on each dataset, ties get the average rank. Friedman:
     ``chi2 = 12N/(k(k+1)) sum_j (R_j - (k+1)/2)^2``; Iman-Davenport
     ``F = (N-1) chi2 / (N(k-1) - chi2)``. Mean-ranks: ``z = |R_i - R_j| / SE``
@@ -180,7 +226,14 @@ def compare(
     'C3'
     """
     test_name = resolve_test(test)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    tie_correction = check_bool(tie_correction, "tie_correction")
+    if "continuity" in test_options:
+        test_options["continuity"] = check_bool(test_options["continuity"], "continuity")
+    if test_options.get("exact") is not None:
+        test_options["exact"] = check_bool(test_options["exact"], "exact")
+    missing = check_in_list(MISSING, missing=missing)
     unknown = sorted(set(test_options) - set(TESTS[test_name]))
     if unknown:
         valid = TESTS[test_name]
@@ -192,22 +245,25 @@ def compare(
                 else "it takes no options."
             )
         )
-    table = parse_scores(data, dataset=dataset, algorithm=algorithm, score=score, missing=missing)
+    table = parse_scores(
+        data,
+        dataset=dataset,
+        algorithm=algorithm,
+        score=score,
+        missing=missing,
+        aggregate=aggregate,
+        decimals=decimals,
+    )
     algorithms, datasets = table.algorithms, table.datasets
     n, k = table.scores.shape
+    display = check_labels(labels, algorithms, table.dropped_algorithms)
 
-    if control is not None:
-        if str(control) not in algorithms:
-            raise CdplotInputError(
-                f"unknown control algorithm {control!r}; the algorithms are "
-                f"{', '.join(repr(a) for a in algorithms)}."
-            )
-        control = str(control)
-        if test_name == "nemenyi":
-            raise CdplotInputError(
-                "test='nemenyi' compares all pairs; to compare with a control on average "
-                "ranks use test='mean-ranks' with correction='bonferroni-dunn' (or 'holm', ...)."
-            )
+    control = check_control(control, algorithms)
+    if control is not None and test_name == "nemenyi":
+        raise CdplotInputError(
+            "test='nemenyi' compares all pairs; to compare with a control on average "
+            "ranks use test='mean-ranks' with correction='bonferroni-dunn' (or 'holm', ...)."
+        )
     if test_name == "nemenyi":
         key = str(correction).strip().lower()
         if key not in _NEMENYI_COMPATIBLE:
@@ -301,6 +357,12 @@ def compare(
         uncovered_pairs=uncovered,
         critical_difference=critical_difference,
         test_options=dict(test_options),
+        aggregation=table.aggregation,
+        score_std=table.std_frame(),
+        dropped_datasets=table.dropped_datasets,
+        dropped_algorithms=table.dropped_algorithms,
+        labels=display,
+        decimals=table.decimals,
     )
 
 

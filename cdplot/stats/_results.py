@@ -13,6 +13,7 @@ import pandas as pd
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
+    from ..io import Aggregation
     from ._wins import WinTieLossResult
 
 __all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult"]
@@ -124,6 +125,20 @@ class ComparisonResult:
         otherwise None.
     test_options : dict
         Options passed to the pairwise test (e.g. ``zero_method``).
+    aggregation : cdplot.io.Aggregation or None
+        How repeated runs were aggregated (``aggregate=``): the function, the
+        repetition columns, the runs per cell (``counts``, ``min_count``,
+        ``max_count``); None when every cell had one score.
+    score_std : pandas.DataFrame or None
+        Standard deviation (``ddof=1``) of the runs of each cell, datasets x
+        algorithms like ``scores``; None without aggregation.
+    dropped_datasets, dropped_algorithms : tuple of str
+        Datasets and algorithms dropped for missing results (``missing=``).
+    labels : dict of str to str
+        Display names given with ``labels=`` (algorithm -> label); figures and
+        reports show them, the data keeps the names. See :meth:`label`.
+    decimals : int or None
+        The scores were rounded to this many decimals before ranking.
     """
 
     algorithms: list[str]
@@ -146,6 +161,36 @@ class ComparisonResult:
     uncovered_pairs: tuple[tuple[str, str], ...]
     critical_difference: float | None
     test_options: dict[str, Any] = field(default_factory=dict, repr=False)
+    aggregation: Aggregation | None = field(default=None, repr=False)
+    score_std: pd.DataFrame | None = field(default=None, repr=False)
+    dropped_datasets: tuple[str, ...] = ()
+    dropped_algorithms: tuple[str, ...] = ()
+    labels: dict[str, str] = field(default_factory=dict, repr=False)
+    decimals: int | None = field(default=None, repr=False)
+
+    @property
+    def input_notes(self) -> tuple[str, ...]:
+        """Plain-language sentences on how the table was read, for every report.
+
+        E.g. ``"scores are means over 10 folds"``, ``"scores were rounded to 3
+        decimals before ranking"``, ``"dropped 2 datasets with missing results:
+        d2, d4"``. Empty when the table was analysed as given.
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> cdplot.compare(cdplot.datasets.load("demsar2006")).input_notes
+        ()
+        """
+        from ..io import input_notes
+
+        return input_notes(
+            self.aggregation, self.decimals, self.dropped_datasets, self.dropped_algorithms
+        )
+
+    def label(self, algorithm: str) -> str:
+        """Display name of ``algorithm`` (its label if one was given, else its name)."""
+        return self.labels.get(algorithm, algorithm)
 
     @property
     def n_algorithms(self) -> int:
