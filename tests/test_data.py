@@ -108,7 +108,8 @@ def test_lower_is_better_reverses_ranks(wide):
         ),
         (
             lambda w: w.reset_index().set_axis(["name", "A", "B", "C"], axis=1).set_index("A"),
-            r"non-numeric score 'd1' in column 'name' \(dataset '0.9'\): it is not a number\. "
+            r"cannot tell the roles of the columns 'name', 'B', 'C': column 'name' holds text, "
+            r"so this is not a wide table"): it is not a number\. "
             r"If this column names the datasets, pass dataset='name'",
         ),
     ],

@@ -74,11 +74,9 @@ def parse_scores(
     --------
     >>> import io
     >>> csv = "algorithm,dataset,acc\\nA,d1,0.9\\nB,d1,0.8\\nA,d2,0.7\\nB,d2,0.75\\n"
-    >>> parse_scores(io.StringIO(csv)).to_frame()
-    algorithm    A     B
-    dataset
-    d1         0.9  0.80
-    d2         0.7  0.75
+    >>> table = parse_scores(io.StringIO(csv))
+    >>> table.algorithms, table.datasets, float(table.to_frame().loc["d2", "B"])
+    (['A', 'B'], ['d1', 'd2'], 0.75)
     """
     missing = check_in_list(MISSING_OPTIONS, missing=missing)
     agg = check_aggregate(aggregate)
@@ -214,6 +212,16 @@ def _numeric_like(col: Any) -> bool:
     return numeric > len(cells) / 2
 
 
+def _textual(col: Any) -> bool:
+    """Whether a column holds text only (no cell a number or a number written as text)."""
+    kind = getattr(col.dtype, "kind", "O")
+    name = str(col.dtype)
+    if not (kind in "OUS" or name.startswith(("str", "string"))):
+        return False
+    cells = [v for v in col.tolist() if not _is_missing(v)]
+    return bool(cells) and all(isinstance(v, str) for v in cells) and not _numeric_like(col)
+
+
 def _prepare(frame: Any) -> tuple[Any, bool]:
     """String column names, checked for duplicates; a meaningful index as a column or names."""
     import pandas as pd
@@ -262,6 +270,7 @@ def _from_frame(
         algorithm=algorithm,
         score=score,
         numeric=lambda c: _numeric_like(frame[c]),
+        textual=lambda c: _textual(frame[c]),
         index_names_datasets=index_names,
     )
     if roles.kind == "long":

@@ -137,6 +137,7 @@ def resolve_roles(
     algorithm: Any = None,
     score: Any = None,
     numeric: Any,
+    textual: Any = None,
     index_names_datasets: bool,
 ) -> Roles:
     """Decide the role of every column of ``frame`` (a pandas DataFrame).
@@ -151,6 +152,8 @@ def resolve_roles(
         Explicit score column(s) of a long table; several for :func:`compare_metrics`.
     numeric : callable
         Column name -> whether the column looks numeric (a candidate score column).
+    textual : callable, optional
+        Column name -> whether the column holds text only (names, not scores).
     index_names_datasets : bool
         Whether the frame's index holds the dataset names (a user's wide DataFrame with a
         meaningful index), so that a wide table needs no dataset column.
@@ -160,6 +163,8 @@ def resolve_roles(
     Roles
     """
     columns = list(frame.columns)
+    if textual is None:
+        textual = lambda c: False  # noqa: E731
     dataset_col = _find(columns, dataset, "dataset")
     algorithm_col = _find(columns, algorithm, "algorithm")
     if isinstance(score, (list, tuple)):
@@ -190,6 +195,9 @@ def resolve_roles(
             if first in free and (_is_identifier(first) or not numeric(first)):
                 dataset_col = first
                 free = free[1:]
+        text = [c for c in free if textual(c)]
+        if text:
+            _refuse_text_in_wide(columns, dataset_col, text, numeric)
         ids = [c for c in free if _is_identifier(c)]
         if ids:
             raise CdplotInputError(
@@ -229,3 +237,23 @@ def resolve_roles(
             )
     ignored = tuple(c for c in free if c not in score_cols)
     return Roles("long", dataset_col, algorithm_col, score_cols, repetitions, ignored)
+
+
+def _refuse_text_in_wide(columns: list, dataset_col: Any, text: list, numeric: Any) -> None:
+    """A wide table has one numeric column per algorithm: text columns mean a long table."""
+    names_cols = ([dataset_col] if dataset_col is not None else []) + [
+        c for c in text if c != dataset_col
+    ]
+    numbers = [c for c in columns if numeric(c) and c not in names_cols]
+    example = ""
+    if len(names_cols) >= 2 and numbers:
+        example = (
+            f", e.g. {spell('dataset', str(names_cols[0]))}, "
+            f"{spell('algorithm', str(names_cols[1]))}, {spell('score', str(numbers[0]))}"
+        )
+    raise CdplotInputError(
+        f"cannot tell the roles of the columns {_listing(columns)}: column "
+        f"{str(text[0])!r} holds text, so this is not a wide table (one numeric column per "
+        f"algorithm) and no column is recognised as the algorithm column; if it is a long "
+        f"table (one row per dataset and algorithm), name its columns{example}."
+    )

@@ -7,6 +7,7 @@ from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pair
 from ._compare import TESTS, compare
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
+from ._metrics import compare_metrics
 from ._omnibus import friedman, iman_davenport
 from ._pairwise import (
     mean_ranks_test,
@@ -32,6 +33,7 @@ __all__ = [
     "adjust_control",
     "bergmann_hommel",
     "compare",
+    "compare_metrics",
     "count_exhaustive_sets",
     "find_groups",
     "friedman",
