@@ -263,6 +263,7 @@ def _prepare(frame: Any) -> tuple[Any, bool]:
 def _from_frame(
     frame: Any, dataset: Any, algorithm: Any, score: Any, agg: Any, finish: dict[str, Any]
 ) -> ScoreTable:
+    decimal = frame.attrs.get("cdplot_decimal")
     frame, index_names = _prepare(frame)
     roles = resolve_roles(
         frame,
@@ -281,6 +282,7 @@ def _from_frame(
             frame[score_col],
             score_col,
             lambda pos: f"algorithm {a_rows[pos]!r} on dataset {d_rows[pos]!r}",
+            decimal=decimal,
         )
         datasets, d_code = _factorize(d_rows)
         algorithms, a_code = _factorize(a_rows)
@@ -306,6 +308,7 @@ def _from_frame(
                     c,
                     lambda pos: f"dataset {d_rows[pos]!r}",
                     hint=hint.replace(repr(algorithms[0]), repr(c)),
+                    decimal=decimal,
                 )
                 for c in algorithms
             ]
@@ -396,16 +399,28 @@ def _assemble(
 
 
 def _told_apart(frame: Any, roles: Roles, row_group: np.ndarray) -> tuple[str, ...]:
-    """The columns whose values differ between rows of the same cell (or wide row group)."""
-    candidates = [*roles.repetitions, *roles.ignored]
+    """The columns that tell the rows of one cell (or one wide row group) apart.
+
+    The repetition columns when they alone do (other columns such as a second metric vary
+    too, but do not name runs), else every column whose values differ within a cell.
+    """
     groups = row_group.tolist()
     n_groups = len(set(groups))
-    out = []
-    for c in candidates:
-        keys = [repr(v) for v in frame[c].tolist()]
-        if len(set(zip(groups, keys, strict=True))) > n_groups:
-            out.append(str(c))
-    return tuple(out)
+
+    def varying(columns: list[Any]) -> list[str]:
+        out = []
+        for c in columns:
+            keys = [repr(v) for v in frame[c].tolist()]
+            if len(set(zip(groups, keys, strict=True))) > n_groups:
+                out.append(str(c))
+        return out
+
+    reps = varying(list(roles.repetitions))
+    if reps:
+        keys = [tuple(repr(v) for v in row) for row in frame[reps].itertuples(index=False)]
+        if len(set(zip(groups, keys, strict=True))) == len(groups):
+            return tuple(reps)
+    return tuple(varying([*roles.repetitions, *roles.ignored]))
 
 
 def _refuse_repeats(

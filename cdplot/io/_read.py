@@ -132,6 +132,11 @@ def read_columns(source: str | os.PathLike[str] | Any) -> tuple[dict[str, np.nda
         If the file cannot be read, is empty, has no delimiter, has rows of the wrong
         length or duplicate header names.
     """
+    columns, name, _ = _read(source)
+    return columns, name
+
+
+def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
     text, name = _source_text(source)
     lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
@@ -181,7 +186,7 @@ def read_columns(source: str | os.PathLike[str] | Any) -> tuple[dict[str, np.nda
         h: _convert(list(col), decimal_comma, "_" in text)
         for h, col in zip(header, cells, strict=True)
     }
-    return columns, name
+    return columns, name, "," if decimal_comma else "."
 
 
 def _convert(cells: list[str], decimal_comma: bool, maybe_underscores: bool) -> np.ndarray:
@@ -190,7 +195,7 @@ def _convert(cells: list[str], decimal_comma: bool, maybe_underscores: bool) -> 
     present = [c for c in stripped if c not in NA_TOKENS]
     if decimal_comma:
         if any("." in c for c in present if _looks_numeric(c)):
-            return _as_text(stripped)  # a point in a decimal-comma file: refused as a score later
+            return _as_text(stripped)  # a point in a decimal-comma file: refused as a score
         present = [c.replace(",", ".") for c in present]
         stripped = [c.replace(",", ".") if c not in NA_TOKENS else c for c in stripped]
     if not present:
@@ -229,7 +234,9 @@ def read_table(source: str | os.PathLike[str] | Any) -> Any:
     Returns
     -------
     pandas.DataFrame
-        One column per header field, in file order, with a default RangeIndex.
+        One column per header field, in file order, with a default RangeIndex;
+        ``attrs["cdplot_decimal"]`` is the file's decimal separator (text cells of a
+        score column that are plain numbers in it are read as numbers).
 
     Raises
     ------
@@ -244,5 +251,7 @@ def read_table(source: str | os.PathLike[str] | Any) -> Any:
     """
     import pandas as pd
 
-    columns, _ = read_columns(source)
-    return pd.DataFrame(columns)
+    columns, name, decimal = _read(source)
+    frame = pd.DataFrame(columns)
+    frame.attrs.update(cdplot_source=name, cdplot_decimal=decimal)
+    return frame

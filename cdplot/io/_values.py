@@ -35,7 +35,24 @@ def _infinite_input(v: Any) -> bool:
     return isinstance(v, (float, np.floating)) and math.isinf(v)
 
 
-def _string_problem(v: str, column: Any) -> str:
+_PLAIN_COMMA = re.compile(r"^\s*[+-]?(?:\d+,?\d*|,\d+)(?:[eE][+-]?\d+)?\s*$")
+
+
+def _text_number(v: str, decimal: str | None) -> float | None:
+    """A number written in a file's text cell (with the file's decimal separator), or None."""
+    if decimal == "." and _PLAIN.match(v):
+        return float(v)
+    if decimal == "," and _PLAIN_COMMA.match(v):
+        return float(v.replace(",", "."))
+    return None
+
+
+def _string_problem(v: str, column: Any, decimal: str | None = None) -> str:
+    if decimal == "," and "." in v and not _PERCENT.match(v) and any(c.isdigit() for c in v):
+        return (
+            "has a decimal point in a file with decimal commas (a thousands separator?); "
+            "write plain numbers with a decimal comma (1234,5)"
+        )
     if _PERCENT.match(v):
         return "has a percent sign; write scores as plain numbers (85.2 or 0.852)"
     if _GROUPED.match(v) or _DECIMAL_COMMA.match(v):
@@ -77,6 +94,7 @@ def to_scores(
     where: Callable[[int], str],
     *,
     hint: str = "",
+    decimal: str | None = None,
 ) -> np.ndarray:
     """A column of scores as float64 (missing -> NaN), or an error naming the first bad cell.
 
@@ -95,6 +113,9 @@ def to_scores(
         Row position -> description of the cell ("dataset 'd3'").
     hint : str, optional
         Appended to the message for a column of text.
+    decimal : {None, ".", ","}
+        For text read from a file: the file's decimal separator, so that a plain number
+        in a text cell is a number. None (data frames): text is never a score.
     """
     dtype = getattr(values, "dtype", None)
     if dtype is None:
@@ -133,7 +154,11 @@ def to_scores(
                     out[pos] = f
                     continue
         elif isinstance(v, str):
-            reason = _string_problem(v, column)
+            number = _text_number(v, decimal) if decimal else None
+            if number is not None:
+                out[pos] = number
+                continue
+            reason = _string_problem(v, column, decimal)
         else:
             reason = f"is a {type(v).__name__}, not a real number"
         if reason is not None:
