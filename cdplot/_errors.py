@@ -85,7 +85,8 @@ def check_bool(value: Any, option: str) -> bool:
     >>> check_bool(False, "higher_is_better")
     False
     """
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    numpy_bool = type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")
+    if isinstance(value, bool) or numpy_bool:
         return bool(value)
     shown = repr(value) if isinstance(value, (str, int, float)) else type(value).__name__
     raise CdplotInputError(
