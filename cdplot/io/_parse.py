@@ -241,6 +241,12 @@ def _prepare(frame: Any) -> tuple[Any, bool]:
             "(df.index.names = ['dataset', 'fold']) or reset it (df.reset_index())."
         )
     if reset:
+        clash = [str(n) for n in index.names if str(n) in {str(c) for c in frame.columns}]
+        if clash:
+            raise CdplotInputError(
+                f"the index and a column are both called {clash[0]!r}; drop one of them or "
+                f"rename it."
+            )
         frame = frame.reset_index()
     names = [str(c) for c in frame.columns]
     seen: dict[str, int] = {}
