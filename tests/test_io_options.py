@@ -191,3 +191,33 @@ def test_nullable_and_masked_values(wide):
     masked = np.ma.masked_array(wide.to_numpy(), mask=wide.to_numpy() > 0.9)
     with pytest.raises(CdplotInputError, match=r"^missing score \(NaN or absent\)"):
         cdplot.compare(masked)
+
+
+OPTION_VALUES = [np.array([1]), np.array(["holm"]), pd.NA, "False", 1.5, float("nan"), [1], object()]
+OPTIONS = [
+    "dataset",
+    "algorithm",
+    "score",
+    "higher_is_better",
+    "test",
+    "correction",
+    "alpha",
+    "control",
+    "missing",
+    "tie_correction",
+    "aggregate",
+    "decimals",
+    "labels",
+    "zero_method",
+    "exact",
+    "continuity",
+    "ties",
+]
+
+
+@pytest.mark.parametrize("option", OPTIONS)
+def test_odd_option_values_raise_only_input_errors(wide, option):
+    for value in OPTION_VALUES:
+        kwargs = {option: value, "test": "sign"} if option == "ties" else {option: value}
+        with pytest.raises(CdplotInputError):
+            cdplot.compare(wide, **kwargs)

@@ -24,6 +24,8 @@ from ._groups import find_groups
 from ._omnibus import friedman, iman_davenport, tie_correction_factor
 from ._options import check_alpha, check_control, check_labels
 from ._pairwise import (
+    SIGN_TIES,
+    ZERO_METHODS,
     mean_ranks_test,
     nemenyi_q,
     nemenyi_test,
@@ -233,6 +235,9 @@ def compare(
         test_options["continuity"] = check_bool(test_options["continuity"], "continuity")
     if test_options.get("exact") is not None:
         test_options["exact"] = check_bool(test_options["exact"], "exact")
+    for option, allowed in (("zero_method", ZERO_METHODS), ("ties", SIGN_TIES)):
+        if option in test_options:
+            test_options[option] = check_in_list(allowed, **{option: test_options[option]})
     missing = check_in_list(MISSING, missing=missing)
     unknown = sorted(set(test_options) - set(TESTS[test_name]))
     if unknown:
