@@ -182,8 +182,9 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
     decimal_comma = sep == ";" and any(
         any(_DECIMAL_COMMA_CELL.match(c) for c in col) for col in cells
     )
+    underscores = "_" in text
     columns = {
-        h: _convert(list(col), decimal_comma, "_" in text)
+        h: _convert(list(col), decimal_comma, underscores)
         for h, col in zip(header, cells, strict=True)
     }
     return columns, name, "," if decimal_comma else "."
@@ -202,15 +203,17 @@ def _convert(cells: list[str], decimal_comma: bool, maybe_underscores: bool) -> 
         return np.full(len(cells), np.nan) if cells else np.empty(0)
     if maybe_underscores and any("_" in c for c in present):
         return _as_text(stripped)  # Python and numpy read "1_000" as 1000; a score must not
-    if len(present) == len(stripped):
+    complete = len(present) == len(stripped)
+    if complete and present[0].lstrip("+-").isdigit():
         try:
             return np.array(stripped, dtype=np.int64)
         except (ValueError, OverflowError):
             pass
-    if all(_NUMBER.match(c) or _SPECIAL.match(c) for c in present):
-        values = [float(c) if c not in NA_TOKENS else np.nan for c in stripped]
-        return np.array(values, dtype=float)
-    return _as_text(stripped)
+    filled = stripped if complete else ["nan" if c in NA_TOKENS else c for c in stripped]
+    try:  # numpy reads what float() reads (no "1_000": refused above)
+        return np.array(filled, dtype=float)
+    except ValueError:
+        return _as_text(stripped)
 
 
 def _as_text(cells: list[str]) -> np.ndarray:
