@@ -118,6 +118,8 @@ def test_file_errors(tmp_path):
     (tmp_path / "latin.csv").write_bytes("dataset,A\nd\xe9,1\n".encode("latin-1"))
     with pytest.raises(CdplotInputError, match=r"is not UTF-8 text; save it as a UTF-8 CSV"):
         read_table(tmp_path / "latin.csv")
+    with pytest.raises(CdplotInputError, match=r"has no values, not even column names"):
+        read_table(io.StringIO(",\n,\n"))
     with pytest.raises(CdplotInputError, match=r"^cannot find a delimiter in the first line"):
         read_table(io.StringIO("a b c\n1 2 3\n"))
 

@@ -148,6 +148,10 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
         for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=sep), start=1)
         if any(cell.strip() for cell in row)
     ]
+    if not rows:
+        raise CdplotInputError(
+            f"results file {name!r} has no values, not even column names in a header line."
+        )
     (_, header), body = rows[0], rows[1:]
     header = [h.strip() for h in header]
     widths = {len(row) for _, row in body}
