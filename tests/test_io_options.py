@@ -193,7 +193,16 @@ def test_nullable_and_masked_values(wide):
         cdplot.compare(masked)
 
 
-OPTION_VALUES = [np.array([1]), np.array(["holm"]), pd.NA, "False", 1.5, float("nan"), [1], object()]
+OPTION_VALUES = [
+    np.array([1]),
+    np.array(["holm"]),
+    pd.NA,
+    "False",
+    1.5,
+    float("nan"),
+    [1],
+    object(),
+]
 OPTIONS = [
     "dataset",
     "algorithm",

@@ -235,9 +235,10 @@ def test_generated_csv_is_read_right_or_refused(text):
     except CdplotInputError:
         return
     # whatever was read, each score is a number written in the file
-    sep = max(("\t", ",", ";"), key=text.splitlines()[0].count)
+    lines = [line for line in text.splitlines() if line.strip()]
+    sep = max(("\t", ",", ";"), key=lines[0].count)
     written = set()
-    for line in text.splitlines()[1:]:
+    for line in lines[1:]:
         for cell in line.split(sep):
             cell = cell.strip().strip('"')
             for form in (cell, cell.replace(",", ".")):
