@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list, spell
+from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ._aggregate import Aggregation, aggregate_cells, check_aggregate, warn_unequal_counts
 from ._frames import as_pandas
 from ._read import read_table
@@ -270,6 +270,7 @@ def _from_frame(
     frame: Any, dataset: Any, algorithm: Any, score: Any, agg: Any, finish: dict[str, Any]
 ) -> ScoreTable:
     decimal = frame.attrs.get("cdplot_decimal")
+    source = frame.attrs.get("cdplot_source")
     frame, index_names = _prepare(frame)
     roles = resolve_roles(
         frame,
@@ -298,6 +299,18 @@ def _from_frame(
             d_rows = to_names(frame[roles.dataset], roles.dataset, "dataset")
         else:
             d_rows = [str(v) for v in frame.index.tolist()]
+            first = frame.columns[0] if len(frame.columns) else None
+            if source and first is not None and getattr(frame[first].dtype, "kind", "") in "iu":
+                import warnings
+
+                warnings.warn(
+                    f"{source!r} has no column of dataset names, so its first column "
+                    f"{str(first)!r} (whole numbers) is ranked as an algorithm and the "
+                    f"datasets are named by row number; if {str(first)!r} names the "
+                    f"datasets, pass {spell('dataset', str(first))}.",
+                    CdplotWarning,
+                    stacklevel=finish["stacklevel"] - 1,
+                )
         algorithms = list(roles.scores)
         hint = (
             f"If this column names the datasets, pass {spell('dataset', algorithms[0])}."
