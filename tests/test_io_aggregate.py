@@ -206,3 +206,16 @@ def test_aggregation_reaches_the_result():
         assert res.score_std.loc[d, a] == pytest.approx(np.std(runs, ddof=1), rel=1e-12)
         assert res.scores.loc[d, a] == float(sum(map(Fraction, runs)) / 3)
     assert math.isclose(res.scores.loc["d0", "A"], 0.6)
+
+
+def test_the_recorded_repetition_columns_are_those_that_tell_runs_apart():
+    cells = {(f"d{i}", a): [0.5, 0.6] for i in range(3) for a in "AB"}
+    table = runs_table(cells).assign(seed=7, config=lambda t: "lr" + t["fold"].astype(str))
+    assert parse_scores(table, aggregate="mean").aggregation.columns == ("fold",)
+    # no repetition column: the varying columns are recorded
+    unnamed = table.drop(columns=["fold", "seed"])
+    assert parse_scores(unnamed, aggregate="mean").aggregation.columns == ("config",)
+    # a wide table with a fold column
+    wide = table.pivot_table(index=["dataset", "fold"], columns="algorithm", values="acc")
+    agg = parse_scores(wide.reset_index(), aggregate="mean").aggregation
+    assert agg.columns == ("fold",) and agg.max_count == 2

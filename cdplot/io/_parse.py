@@ -397,7 +397,7 @@ def _assemble(
     scores.reshape(-1)[cells] = agg_values
     std.reshape(-1)[cells] = std_values
     warn_unequal_counts(counts, datasets, algorithms, stacklevel=finish["stacklevel"])
-    columns = tuple(str(c) for c in roles.repetitions) or _told_apart(frame, roles, row_group)
+    columns = _told_apart(frame, roles, row_group) or tuple(str(c) for c in roles.repetitions)
     import pandas as pd
 
     present = counts[counts > 0]
