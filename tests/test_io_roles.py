@@ -209,3 +209,79 @@ def test_foreign_frames(wide):
             return interchange
 
     same_table(parse_scores(Interchange()), wide)
+
+
+def test_remaining_refusals_are_pinned(wide):
+    long = long_of(wide)
+    cases = [
+        (
+            lambda: parse_scores(long.assign(dataset=[None] + ["d"] * (len(long) - 1))),
+            r"^the dataset column 'dataset' is empty in row 0; every row needs a dataset name\.$",
+        ),
+        (
+            lambda: parse_scores(long.set_index("dataset").assign(dataset=1)),
+            r"^the index and a column are both called 'dataset'; drop one of them or rename it\.$",
+        ),
+        (
+            lambda: parse_scores(wide["A"]),
+            r"^got a pandas Series; pass a DataFrame with one column per algorithm",
+        ),
+        (
+            lambda: parse_scores(np.ones((3, 3)), dataset="dataset"),
+            r"^dataset='dataset' names a column, but an array has no column names; pass a list "
+            r"of dataset names, or a DataFrame\.$",
+        ),
+        (
+            lambda: parse_scores(np.array([["a", "b"], ["c", "d"]])),
+            r"^non-numeric score 'a' in column 'A1' \(dataset 'D1'\): it is not a number\.$",
+        ),
+        (
+            lambda: parse_scores(np.ones((3, 2)), algorithm=["a", None]),
+            r"^an algorithm name is missing \(None\); every algorithm needs a name\.$",
+        ),
+        (
+            lambda: parse_scores(np.ones((3, 2)), dataset=["x", "x", "y"]),
+            r"^duplicate dataset name\(s\): 'x'; every dataset must have a unique name \(rename "
+            r"the duplicates, or, if they are repeated runs, pass aggregate='mean'\)\.$",
+        ),
+        (
+            lambda: parse_scores(long.assign(score=np.inf)),
+            r"^infinite score \(inf\) for algorithm 'A' on dataset 'd0'; scores must be finite",
+        ),
+        (
+            lambda: parse_scores({"A": [1, 2]}),
+            r"^cannot read scores from a dict; pass a DataFrame, a 2-D array or the path of a "
+            r"CSV file\.$",
+        ),
+        (
+            lambda: cdplot.compare_metrics(long, {"score": "higher"}, score="score"),
+            r"^score= is set per metric by compare_metrics\(\); give each metric's direction in "
+            r"metrics= instead",
+        ),
+        (
+            lambda: cdplot.compare_metrics(long, {"score": "up"}),
+            r"^'up' is not a valid value for metrics\['score'\]; supported values are 'higher', "
+            r"'lower'\.$",
+        ),
+        (
+            lambda: cdplot.compare_metrics(long, ["score"]),
+            r"^metrics must be a non-empty mapping of score column -> 'higher' or 'lower', got "
+            r"list",
+        ),
+        (
+            lambda: cdplot.compare_metrics(long, {"f1": "higher"}),
+            r"^column 'f1' \(given as score=\) is not in the table",
+        ),
+        (
+            lambda: cdplot.compare_metrics(wide, {"A": "higher"}),
+            r"^score= names the score column of a long table, but no column holds the algorithm",
+        ),
+        (
+            lambda: cdplot.compare_metrics(np.ones((3, 3)), {"A": "higher"}),
+            r"^compare_metrics\(\) needs a table with one column per metric \(a DataFrame or a "
+            r"CSV file\), got a ndarray\.$",
+        ),
+    ]
+    for call, match in cases:
+        with pytest.raises(CdplotInputError, match=match):
+            call()

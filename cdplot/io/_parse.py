@@ -159,7 +159,10 @@ def _unique_names(what: str, names: Sequence[Any]) -> list[str]:
     out = []
     for n in names:
         if _is_missing(n):
-            raise CdplotInputError(f"a {what} name is missing ({n!r}); every {what} needs a name.")
+            article = "an" if what[0] in "aeiou" else "a"
+            raise CdplotInputError(
+                f"{article} {what} name is missing ({n!r}); every {what} needs a name."
+            )
         out.append(str(n))
     seen: dict[str, int] = {}
     for n in out:
