@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ._aggregate import AGGREGATES, Aggregation, exact_mean
 from ._frames import as_pandas
-from ._parse import parse_scores
+from ._parse import parse_scores, table_roles
 from ._read import read_columns, read_table
 from ._roles import (
     ALGORITHM_NAMES,
@@ -46,4 +46,5 @@ __all__ = [
     "read_columns",
     "read_table",
     "resolve_roles",
+    "table_roles",
 ]

@@ -16,7 +16,7 @@ from ._roles import Roles, column_key, resolve_roles
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, finish_table
 from ._values import _dtype_problem, _is_missing, to_names, to_scores
 
-__all__ = ["parse_scores"]
+__all__ = ["parse_scores", "table_roles"]
 
 _RESET_INDEX = {"dataset", "data", "dataset_name", "dataset_id", "problem", "task", "task_id"}
 
@@ -96,6 +96,37 @@ def parse_scores(
             )
         return finish_table(scores, algorithms, datasets, **finish)
     return _from_frame(frame, dataset, algorithm, score, agg, finish)
+
+
+def table_roles(
+    data: Any, *, dataset: Any = None, algorithm: Any = None, score: Any = None
+) -> tuple[Any, Roles]:
+    """Read ``data`` once into a DataFrame and decide its column roles.
+
+    Returns the prepared DataFrame (string column names; a meaningful index turned into a
+    column) and its :class:`Roles`; ``score`` may be a list of columns. For callers that
+    analyse one table several times (:func:`cdplot.compare_metrics`): a file or standard
+    input is read once. Returns ``(None, None)`` for input that is not a table (arrays).
+    """
+    if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
+        frame = read_table(data)
+    else:
+        frame = as_pandas(data)
+    if frame is None:
+        return None, None
+    attrs = dict(frame.attrs)
+    prepared, index_names = _prepare(frame)
+    prepared.attrs.update(attrs)
+    roles = resolve_roles(
+        prepared,
+        dataset=dataset,
+        algorithm=algorithm,
+        score=score,
+        numeric=lambda c: _numeric_like(prepared[c]),
+        textual=lambda c: _textual(prepared[c]),
+        index_names_datasets=index_names,
+    )
+    return prepared, roles
 
 
 # --------------------------------------------------------------------------- arrays

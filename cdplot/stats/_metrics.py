@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
-from .._errors import CdplotInputError, check_in_list, spell
-from ..io import as_pandas, read_table, resolve_roles
-from ..io._parse import _numeric_like, _prepare
+from .._errors import CdplotInputError, check_in_list
+from ..io import table_roles
 from ._compare import compare
 from ._results import ComparisonResult
 
@@ -95,26 +93,14 @@ def compare_metrics(
         if not isinstance(name, str):
             raise CdplotInputError(f"metric names must be strings (column names), got {name!r}.")
         directions[name] = check_in_list(DIRECTIONS, **{f"metrics[{name!r}]": direction})
-    if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
-        frame = read_table(data)  # read once: standard input cannot be read twice
-    else:
-        frame = as_pandas(data)
-    if frame is None:
+    prepared, roles = table_roles(
+        data, dataset=dataset, algorithm=algorithm, score=list(directions)
+    )  # a file or standard input is read once
+    if prepared is None:
         raise CdplotInputError(
             f"compare_metrics() needs a table with one column per metric (a DataFrame or a "
             f"CSV file), got a {type(data).__name__}."
         )
-    prepared, index_names = _prepare(frame)
-    roles = resolve_roles(
-        prepared,
-        dataset=dataset,
-        algorithm=algorithm,
-        score=list(directions),
-        numeric=lambda c: _numeric_like(prepared[c]),
-        index_names_datasets=index_names,
-    )
-    if roles.kind != "long":  # pragma: no cover - resolve_roles refuses score= on wide tables
-        raise CdplotInputError(f"compare_metrics() needs a long table; pass {spell('algorithm')}.")
     return {
         name: compare(
             prepared,
