@@ -210,3 +210,15 @@ def test_stdin_like_stream_of_a_long_csv(hand_wide):
     text = long[["learner", "auc", "dataset"]].to_csv(index=False)
     assert_same_analysis(quiet(io.StringIO(text)), quiet(hand_wide))
     assert_same_analysis(quiet(io.BytesIO(text.encode())), quiet(hand_wide))
+
+
+def test_several_metrics_from_a_stream_read_once(hand_wide, rng):
+    log = per_fold_log(hand_wide, rng)
+    stream = io.StringIO(log.to_csv(index=False, sep=";", decimal=","))
+    results = cdplot.compare_metrics(
+        stream, {"fit_time": "lower", "accuracy": "higher"}, aggregate="mean", correction="none"
+    )
+    assert list(results) == ["fit_time", "accuracy"]
+    assert_same_analysis(
+        results["accuracy"], quiet(exact_means(log, "accuracy"), correction="none")
+    )
