@@ -230,3 +230,20 @@ def test_odd_option_values_raise_only_input_errors(wide, option):
         kwargs = {option: value, "test": "sign"} if option == "ties" else {option: value}
         with pytest.raises(CdplotInputError):
             cdplot.compare(wide, **kwargs)
+
+
+@pytest.mark.parametrize("form", ["wide", "long", "array", "runs"])
+def test_warnings_point_at_the_callers_line(wide, form):
+    data = wide.copy()
+    data.loc["d1", "SVM"] = np.nan
+    if form == "long":
+        data = data.reset_index().melt(id_vars="dataset", var_name="model", value_name="acc")
+    elif form == "array":
+        data = data.to_numpy()
+    elif form == "runs":
+        long = data.reset_index().melt(id_vars="dataset", var_name="model", value_name="acc")
+        data = pd.concat([long.assign(fold=f) for f in range(2)])
+    options = {"aggregate": "mean"} if form == "runs" else {}
+    with pytest.warns(cdplot.CdplotWarning, match="dropped 1 dataset") as caught:
+        cdplot.compare(data, missing="drop", **options)
+    assert {w.filename for w in caught if "dropped" in str(w.message)} == {__file__}

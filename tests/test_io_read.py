@@ -150,5 +150,9 @@ def test_a_wide_file_without_dataset_names_warns_about_a_numeric_first_column():
     ):
         table = cdplot.io.parse_scores(io.StringIO(text))
     assert table.algorithms == ["tid", "A", "B", "C"]
+    with pytest.warns(cdplot.CdplotWarning) as caught:
+        cdplot.compare(io.StringIO(text))
+    names = [w for w in caught if "has no column of dataset names" in str(w.message)]
+    assert len(names) == 1 and names[0].filename == __file__
     table = cdplot.io.parse_scores(io.StringIO(text), dataset="tid")
     assert table.datasets == ["1", "2", "3"] and table.algorithms == ["A", "B", "C"]

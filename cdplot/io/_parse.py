@@ -94,7 +94,9 @@ def parse_scores(
                 f"with a repetition column such as fold or seed); an array holds one score "
                 f"per dataset and algorithm."
             )
-        return finish_table(scores, algorithms, datasets, **finish)
+        return finish_table(
+            scores, algorithms, datasets, **{**finish, "stacklevel": finish["stacklevel"] - 2}
+        )
     return _from_frame(frame, dataset, algorithm, score, agg, finish)
 
 
@@ -343,7 +345,7 @@ def _from_frame(
                     f"datasets are named by row number; if {str(first)!r} names the "
                     f"datasets, pass {spell('dataset', str(first))}.",
                     CdplotWarning,
-                    stacklevel=finish["stacklevel"] - 1,
+                    stacklevel=finish["stacklevel"] - 2,
                 )
         algorithms = list(roles.scores)
         hint = (
@@ -369,7 +371,12 @@ def _from_frame(
         datasets, d_code = _factorize(d_rows)
         k = len(algorithms)
         if agg is None and len(datasets) == len(d_rows):
-            return finish_table(matrix.reshape(len(d_rows), k), algorithms, d_rows, **finish)
+            return finish_table(
+                matrix.reshape(len(d_rows), k),
+                algorithms,
+                d_rows,
+                **{**finish, "stacklevel": finish["stacklevel"] - 1},
+            )
         if agg is None and not roles.repetitions:
             _unique_names("dataset", d_rows)
         row_group = d_code
