@@ -19,6 +19,9 @@ TEST_TITLES = {
     "sign": "sign test",
     "mean-ranks": "mean-ranks test",
     "nemenyi": "Nemenyi test",
+    "aligned-ranks": "aligned-ranks test",
+    "quade": "Quade post-hoc test",
+    "exact-rank-sum": "exact rank-sum test",
 }
 
 #: Display names of the p-value adjustments.

@@ -123,8 +123,9 @@ def test_missing_options(wide):
     with pytest.raises(
         CdplotInputError,
         match=r"^missing score \(NaN or absent\) for algorithm 'SVM' on dataset 'd1'; fill it "
-        r"in, or pass missing='drop' to drop the incomplete datasets or "
-        r"missing='drop-algorithms' to drop the algorithms with missing results\.$",
+        r"in, pass missing='keep' to analyse the incomplete table \(Skillings-Mack test\), "
+        r"missing='drop' to drop the incomplete datasets or missing='drop-algorithms' to drop "
+        r"the algorithms with missing results\.$",
     ):
         cdplot.compare(data)
     with pytest.warns(
@@ -143,10 +144,10 @@ def test_missing_options(wide):
     assert res.input_notes == ("dropped 1 dataset with missing results: d1",)
     with pytest.raises(
         CdplotInputError,
-        match=r"^'keep' is not a valid value for missing; supported values are 'raise', "
-        r"'drop', 'drop-algorithms'\.$",
+        match=r"^'ignore' is not a valid value for missing; supported values are 'raise', "
+        r"'drop', 'drop-algorithms', 'keep'\.$",
     ):
-        cdplot.compare(data, missing="keep")
+        cdplot.compare(data, missing="ignore")
 
 
 def test_score_values_must_be_real_numbers(wide):

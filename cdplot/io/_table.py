@@ -149,6 +149,10 @@ def finish_table(
     nan = np.isnan(scores)
     dropped_d: tuple[str, ...] = ()
     dropped_a: tuple[str, ...] = ()
+    if missing == "keep" and nan.size and nan.all():
+        raise CdplotInputError(
+            "every score is missing (NaN or absent); the table holds no results."
+        )
     if nan.any() and missing != "keep":
         if missing == "raise":
             i = int(np.flatnonzero(nan.any(axis=1))[0])
@@ -156,7 +160,8 @@ def finish_table(
             more = f" ({int(nan.sum())} missing results in all)" if nan.sum() > 1 else ""
             raise CdplotInputError(
                 f"missing score (NaN or absent) for algorithm {algorithms[j]!r} on dataset "
-                f"{datasets[i]!r}{more}; fill it in, or pass {spell('missing', 'drop')} to "
+                f"{datasets[i]!r}{more}; fill it in, pass {spell('missing', 'keep')} to analyse "
+                f"the incomplete table (Skillings-Mack test), {spell('missing', 'drop')} to "
                 f"drop the incomplete datasets or {spell('missing', 'drop-algorithms')} to drop "
                 f"the algorithms with missing results."
             )

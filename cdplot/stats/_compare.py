@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -18,10 +19,19 @@ from .._errors import (
     check_in_list,
     spell,
 )
-from ..io import parse_scores
+from ..io import ScoreTable, parse_scores
 from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
+from ._aligned import aligned_ranks_posthoc
+from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
-from ._omnibus import friedman, iman_davenport, tie_correction_factor
+from ._omnibus import (
+    INCOMPLETE_OMNIBUS,
+    OMNIBUS_TESTS,
+    friedman,
+    iman_davenport,
+    resolve_omnibus,
+    tie_correction_factor,
+)
 from ._options import check_alpha, check_control, check_labels
 from ._pairwise import (
     SIGN_TIES,
@@ -33,13 +43,15 @@ from ._pairwise import (
     sign_test,
     wilcoxon_test,
 )
+from ._quade import quade_posthoc
 from ._ranks import rank_rows
-from ._results import ComparisonResult, PairwiseResult
+from ._results import ComparisonResult, OmnibusResult, PairwiseResult
+from ._skillings_mack import pairs_on_common_datasets, scaled_ranks, skillings_mack
 
 __all__ = ["MISSING", "TESTS", "compare", "resolve_test"]
 
 #: values of compare(missing=...); the reader understands more (see cdplot.io.MISSING_OPTIONS)
-MISSING = ["raise", "drop", "drop-algorithms"]
+MISSING = ["raise", "drop", "drop-algorithms", "keep"]
 
 #: canonical test name -> the options it accepts
 TESTS: dict[str, tuple[str, ...]] = {
@@ -47,6 +59,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "sign": ("ties",),
     "mean-ranks": (),
     "nemenyi": (),
+    "aligned-ranks": (),
+    "quade": ("method",),
+    "exact-rank-sum": (),
 }
 _TEST_ALIASES = {
     "meanranks": "mean-ranks",
@@ -54,6 +69,18 @@ _TEST_ALIASES = {
     "signed-rank": "wilcoxon",
     "wilcoxon-signed-rank": "wilcoxon",
     "sign-test": "sign",
+    "aligned": "aligned-ranks",
+    "friedman-aligned-ranks": "aligned-ranks",
+    "exact": "exact-rank-sum",
+    "exact-ranksum": "exact-rank-sum",
+}
+#: tests that rank the algorithms within each dataset jointly: they need a complete table
+#: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
+_RANK_POOL_TESTS = ("mean-ranks", "nemenyi", "aligned-ranks", "quade", "exact-rank-sum")
+#: paired tests that run on an incomplete table, each pair on the datasets both have
+_COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
+    "wilcoxon": wilcoxon_test,
+    "sign": sign_test,
 }
 #: corrections that may be named alongside test="nemenyi" (which has its own adjustment)
 _NEMENYI_COMPATIBLE = ("holm", "none", "nemenyi")
@@ -93,6 +120,7 @@ def compare(
     control: str | None = None,
     missing: str = "raise",
     tie_correction: bool = False,
+    omnibus: str | None = None,
     aggregate: str | Callable[[np.ndarray], float] | None = None,
     decimals: int | None = None,
     labels: Mapping[str, str] | None = None,
@@ -119,10 +147,14 @@ def compare(
         ``algorithm`` and ``dataset`` may be sequences of names.
     higher_is_better : bool, default True
         False for error rates, losses or run times. Rank 1 is always the best.
-    test : {"wilcoxon", "sign", "mean-ranks", "nemenyi"}, default "wilcoxon"
-        The pairwise test. "mean-ranks" and "nemenyi" compare average ranks
-        (Demšar 2006 §3.2.2; García & Herrera 2008); "wilcoxon" is the
-        signed-rank test and "sign" the sign test on each pair's scores.
+    test : str, default "wilcoxon"
+        The pairwise test. "wilcoxon" is the signed-rank test and "sign" the
+        sign test on each pair's scores. "mean-ranks" and "nemenyi" compare
+        average ranks (Demšar 2006 §3.2.2; García & Herrera 2008).
+        "aligned-ranks" is the z-test on Friedman aligned mean ranks, "quade"
+        García's z-test after Quade's test (``method="conover"`` for Conover's
+        t-test), "exact-rank-sum" the exact test of the rank-sum difference
+        (Eisinga et al. 2017; tables without ties, k and N up to 100).
     correction : str, default "holm"
         How p-values are adjusted for multiple testing. All pairs: "none",
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
@@ -134,15 +166,24 @@ def compare(
         Significance level for ``significant``, ``groups`` and the critical difference.
     control : str, optional
         Compare every algorithm with this one only (k - 1 hypotheses).
-    missing : {"raise", "drop", "drop-algorithms"}, default "raise"
+    missing : {"raise", "drop", "drop-algorithms", "keep"}, default "raise"
         Missing results raise an error; ``"drop"`` drops the incomplete
         datasets, ``"drop-algorithms"`` the algorithms with missing results,
-        with a warning; what was dropped is kept in ``dropped_datasets`` and
-        ``dropped_algorithms`` and said in every report.
+        with a warning (what was dropped is kept in ``dropped_datasets`` and
+        ``dropped_algorithms`` and said in every report); ``"keep"`` analyses
+        the incomplete table: the omnibus test is Skillings-Mack, the Wilcoxon
+        and sign tests use for each pair the datasets where both have a result
+        (``n_per_pair``), and the rank-based post-hoc tests are refused.
     tie_correction : bool, default False
         Correct Friedman's chi-square for ties within datasets (the value of R's
         ``friedman.test`` and ``scipy.stats.friedmanchisquare``). The default is
         Demšar's formula without correction.
+    omnibus : {"friedman", "aligned-ranks", "quade", "skillings-mack"}, optional
+        The omnibus test reported as ``omnibus``: Friedman's chi-square (the
+        default), Friedman's aligned-ranks test, Quade's F, or Skillings-Mack
+        (the default with ``missing="keep"``; the only one that accepts
+        missing results). ``friedman`` and ``iman_davenport`` are computed
+        whenever the table is complete, whatever ``omnibus`` is.
     aggregate : {None, "mean", "median"} or callable, default None
         How repeated runs (several rows per dataset and algorithm, e.g. one
         per fold or seed) become one score per cell. Without it they are
@@ -163,16 +204,18 @@ def compare(
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
-        (bool). Sign test: ``ties`` ("split", "discard").
+        (bool). Sign test: ``ties`` ("split", "discard"). Quade:
+        ``method`` ("garcia", "conover").
 
     Returns
     -------
     ComparisonResult
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
-        ``pvalues``, ``adjusted_pvalues``, ``significant``, ``groups``,
-        ``uncovered_pairs`` and ``critical_difference``; ``aggregation``,
-        ``score_std``, ``dropped_datasets``, ``dropped_algorithms``,
-        ``labels`` and ``input_notes`` say how the table was read.
+        ``omnibus``, ``pvalues``, ``adjusted_pvalues``, ``significant``,
+        ``groups``, ``uncovered_pairs``, ``critical_difference``,
+        ``n_missing``, ``n_per_pair`` and ``ignored_datasets``; ``aggregation``,
+        ``score_std``, ``dropped_datasets``, ``dropped_algorithms``, ``labels``
+        and ``input_notes`` say how the table was read.
 
     Raises
     ------
@@ -210,6 +253,13 @@ def compare(
     Bergmann-Hommel APVs are the closed-testing maximum over exhaustive sets
     followed by a running maximum in increasing raw-p order (García & Herrera
     2008, Table 5; hypotheses with equal raw p get equal APVs).
+
+    With missing results (``missing="keep"``) each dataset is ranked over the
+    algorithms present and the ranks are rescaled as in Skillings-Mack:
+    ``(k + 1)/2 + sqrt((k + 1)/(k_j + 1)) (r_ij - (k_j + 1)/2)`` for a dataset
+    with ``k_j`` results, so ``average_ranks`` (the mean over each algorithm's
+    datasets) equal the usual average ranks on a complete table. Datasets with
+    fewer than two results are ignored (``ignored_datasets``).
 
     References
     ----------
@@ -250,6 +300,7 @@ def compare(
                 else "it takes no options."
             )
         )
+    omnibus_name = _resolve_omnibus(omnibus, missing)
     table = parse_scores(
         data,
         dataset=dataset,
@@ -259,9 +310,21 @@ def compare(
         aggregate=aggregate,
         decimals=decimals,
     )
+    if missing == "keep":
+        table = _drop_empty_algorithms(table)
     algorithms, datasets = table.algorithms, table.datasets
     n, k = table.scores.shape
     display = check_labels(labels, algorithms, table.dropped_algorithms)
+    n_missing = int(np.isnan(table.scores).sum())
+    if n_missing:
+        _refuse_incomplete(test_name, omnibus_name, n_missing)
+        if tie_correction:
+            raise CdplotInputError(
+                f"{spell('tie_correction', True)} corrects Friedman's chi-square, which is not "
+                f"computed on a table with missing results ({n_missing} missing); the "
+                "Skillings-Mack test has no tie correction. Leave it out, or use "
+                f"{spell('missing', 'drop')}."
+            )
 
     control = check_control(control, algorithms)
     if control is not None and test_name == "nemenyi":
@@ -282,15 +345,42 @@ def compare(
         correction_name = resolve_correction(correction, control=control is not None)
 
     oriented = table.scores if higher_is_better else -table.scores
-    ranks = rank_rows(-oriented)  # rank 1 = best
-    avg = ranks.mean(axis=0)
-
-    tie_factor = tie_correction_factor(ranks) if tie_correction else 1.0
-    fried = friedman(avg, n, tie_factor=tie_factor)
-    iman = iman_davenport(fried.statistic, k, n)
-
-    pairwise = _run_test(test_name, oriented, avg, n, test_options)
-    _warn_questionable(test_name, n, alpha, test_options)
+    fried: OmnibusResult | None = None
+    iman: OmnibusResult | None = None
+    ignored: tuple[str, ...] = ()
+    if n_missing:  # incomplete table: Skillings-Mack, ranks over the algorithms present
+        sm = skillings_mack(oriented, algorithms=algorithms, datasets=datasets)
+        omnibus_res: OmnibusResult = sm
+        ignored = sm.ignored_datasets
+        if ignored:
+            warnings.warn(
+                f"ignored {len(ignored)} dataset(s) with fewer than two results (they carry "
+                "no information about differences): " + ", ".join(repr(d) for d in ignored),
+                CdplotWarning,
+                stacklevel=2,
+            )
+        ranks = scaled_ranks(oriented)
+        avg = np.nanmean(ranks, axis=0)
+        pairwise, n_pair = pairs_on_common_datasets(
+            _COMMON_DATASET_TESTS[test_name],
+            oriented,
+            algorithms=algorithms,
+            **test_options,
+        )
+        shared = n_pair[~np.eye(k, dtype=bool)]
+        n_smallest = int(shared[shared > 0].min())  # pairs that never meet warned already
+    else:
+        ranks = rank_rows(-oriented)  # rank 1 = best
+        avg = ranks.mean(axis=0)
+        tie_factor = tie_correction_factor(ranks) if tie_correction else 1.0
+        fried = friedman(avg, n, tie_factor=tie_factor)
+        iman = iman_davenport(fried.statistic, k, n)
+        run_omnibus = OMNIBUS_TESTS[omnibus_name]
+        omnibus_res = fried if omnibus_name == "friedman" else run_omnibus(oriented)
+        pairwise = _run_test(test_name, oriented, avg, n, test_options, datasets)
+        n_pair = np.full((k, k), n, dtype=np.int64)
+        n_smallest = n
+    _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
 
     names = pd.Index(algorithms, dtype=object)
     stat_df = pd.DataFrame(pairwise.statistic, index=names, columns=names)
@@ -362,6 +452,10 @@ def compare(
         uncovered_pairs=uncovered,
         critical_difference=critical_difference,
         test_options=dict(test_options),
+        omnibus=omnibus_res,
+        n_missing=n_missing,
+        n_per_pair=pd.DataFrame(n_pair, index=names, columns=names.copy()),
+        ignored_datasets=ignored,
         aggregation=table.aggregation,
         score_std=table.std_frame(),
         dropped_datasets=table.dropped_datasets,
@@ -371,6 +465,71 @@ def compare(
     )
 
 
+def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
+    """With missing='keep': leave out (with a warning) algorithms that have no result at all.
+
+    Such an algorithm carries no information; leaving it out makes the analysis the same
+    as that of the table without its column.
+    """
+    empty = np.isnan(table.scores).all(axis=0)
+    if not empty.any():
+        return table
+    names = [a for a, e in zip(table.algorithms, empty, strict=True) if e]
+    kept = [a for a, e in zip(table.algorithms, empty, strict=True) if not e]
+    if len(kept) < 2:
+        raise CdplotInputError(
+            f"only {len(kept)} algorithm(s) have any result ({', '.join(map(repr, kept))}); "
+            "need at least 2 to compare."
+        )
+    warnings.warn(
+        f"left out {len(names)} algorithm(s) with no result at all: "
+        + ", ".join(repr(a) for a in names),
+        CdplotWarning,
+        stacklevel=3,
+    )
+    std = table.score_std
+    return dataclasses.replace(
+        table,
+        scores=np.ascontiguousarray(table.scores[:, ~empty]),
+        algorithms=kept,
+        score_std=None if std is None else std[:, ~empty],
+    )
+
+
+def _resolve_omnibus(omnibus: str | None, missing: str) -> str:
+    """The omnibus test: as named, else Skillings-Mack with missing='keep', else Friedman."""
+    if omnibus is None:
+        return "skillings-mack" if missing == "keep" else "friedman"
+    return resolve_omnibus(omnibus)
+
+
+def _refuse_incomplete(test: str, omnibus: str, n_missing: int) -> None:
+    """Refuse tests that need every algorithm ranked on every dataset."""
+    fixes = (
+        f"use {spell('test', 'wilcoxon')} or {spell('test', 'sign')} (each pair is tested on "
+        f"the datasets where both have a result), or {spell('missing', 'drop')} to drop the "
+        "incomplete datasets"
+    )
+    if test in _RANK_POOL_TESTS:
+        raise CdplotInputError(
+            f"{spell('test', test)} needs every algorithm ranked on every dataset (its null "
+            f"distribution assumes complete rankings), but {n_missing} result(s) are "
+            f"missing; {fixes}."
+        )
+    if test not in _COMMON_DATASET_TESTS:
+        raise CdplotInputError(
+            f"{spell('test', test)} is not available for a table with missing results "
+            f"({n_missing} missing); {fixes}."
+        )
+    if omnibus not in INCOMPLETE_OMNIBUS:
+        raise CdplotInputError(
+            f"{spell('omnibus', omnibus)} needs a complete table, but {n_missing} result(s) "
+            f"are missing; use {spell('omnibus', 'skillings-mack')} (the default with "
+            f"{spell('missing', 'keep')}), or {spell('missing', 'drop')} to drop the "
+            "incomplete datasets."
+        )
+
+
 def _normal_quantile(q: float) -> float:
     from scipy import special
 
@@ -378,7 +537,12 @@ def _normal_quantile(q: float) -> float:
 
 
 def _run_test(
-    test: str, oriented: np.ndarray, avg: np.ndarray, n: int, options: dict[str, Any]
+    test: str,
+    oriented: np.ndarray,
+    avg: np.ndarray,
+    n: int,
+    options: dict[str, Any],
+    datasets: list[str],
 ) -> PairwiseResult:
     if test == "wilcoxon":
         return wilcoxon_test(oriented, **options)
@@ -386,11 +550,19 @@ def _run_test(
         return sign_test(oriented, **options)
     if test == "mean-ranks":
         return mean_ranks_test(avg, n)
+    if test == "aligned-ranks":
+        return aligned_ranks_posthoc(oriented)
+    if test == "quade":
+        return quade_posthoc(oriented, **options)
+    if test == "exact-rank-sum":
+        return exact_rank_sum_test(oriented, datasets=datasets)
     return nemenyi_test(avg, n)
 
 
-def _warn_questionable(test: str, n: int, alpha: float, options: dict[str, Any]) -> None:
-    if test in ("mean-ranks", "nemenyi"):
+def _warn_questionable(
+    test: str, n: int, alpha: float, options: dict[str, Any], *, incomplete: bool = False
+) -> None:
+    if test in _RANK_POOL_TESTS:
         warnings.warn(
             f"the {test} test's decision on a pair depends on which other algorithms are in "
             "the comparison (Benavoli, Corani & Mangili 2016); consider test='wilcoxon' or "
@@ -400,12 +572,15 @@ def _warn_questionable(test: str, n: int, alpha: float, options: dict[str, Any])
             stacklevel=3,
         )
         return
+    if test not in ("wilcoxon", "sign"):
+        return
     # the smallest two-sided p-value either test can reach on n datasets is 2 / 2**n
     smallest = min(1.0, 2.0 ** (1 - n))
     if smallest > alpha:
         need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
+        where = f"a pair with only {n} common datasets" if incomplete else f"{n} datasets"
         warnings.warn(
-            f"with {n} datasets the {test} test cannot reach p <= {alpha:g} (its smallest "
+            f"with {where} the {test} test cannot reach p <= {alpha:g} (its smallest "
             f"two-sided p-value is {smallest:.3g}); at least {need} datasets are needed.",
             CdplotWarning,
             stacklevel=3,

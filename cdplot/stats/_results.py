@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..io import Aggregation
     from ._wins import WinTieLossResult
 
-__all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult"]
+__all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult", "SkillingsMackResult"]
 
 
 @dataclass(frozen=True)
@@ -82,14 +82,19 @@ class ComparisonResult:
     scores : pandas.DataFrame
         The N x k score table that was analysed (datasets x algorithms).
     ranks : pandas.DataFrame
-        N x k per-dataset ranks (1 = best, ties get the average rank).
+        N x k per-dataset ranks (1 = best, ties get the average rank). With
+        missing results: ranks over the algorithms present, rescaled as in
+        Skillings-Mack (see :func:`cdplot.compare`), NaN where a result is
+        missing and on ``ignored_datasets``.
     average_ranks : pandas.Series
         Average rank of each algorithm, sorted best (lowest) first; equal
         average ranks keep input order.
-    friedman : OmnibusResult
-        Friedman chi-square with ``k - 1`` degrees of freedom.
-    iman_davenport : OmnibusResult
-        Iman-Davenport F with degrees of freedom ``(k - 1, (k - 1)(N - 1))``.
+    friedman : OmnibusResult or None
+        Friedman chi-square with ``k - 1`` degrees of freedom; None for a table
+        with missing results (see ``omnibus``).
+    iman_davenport : OmnibusResult or None
+        Iman-Davenport F with degrees of freedom ``(k - 1, (k - 1)(N - 1))``;
+        None for a table with missing results.
     test : str
         Canonical name of the pairwise test.
     correction : str
@@ -125,6 +130,22 @@ class ComparisonResult:
         otherwise None.
     test_options : dict
         Options passed to the pairwise test (e.g. ``zero_method``).
+    omnibus : OmnibusResult or None
+        The omnibus test chosen with ``compare(omnibus=...)``: Friedman's
+        chi-square (the same object as ``friedman``), Friedman aligned ranks,
+        Quade's F, or Skillings-Mack (a :class:`SkillingsMackResult`, always
+        so for a table with missing results); ``.name`` says which. None only
+        for results built without it (e.g. read from an older JSON file).
+    n_missing : int
+        Number of missing results (NaN cells) in ``scores``; 0 for a complete
+        table.
+    n_per_pair : pandas.DataFrame or None
+        k x k number of datasets on which both algorithms have a result (the
+        datasets each pairwise Wilcoxon or sign test uses); the diagonal holds
+        each algorithm's number of results. All N on a complete table.
+    ignored_datasets : tuple of str
+        Datasets with fewer than two results: they carry no information and are
+        left out of the Skillings-Mack statistic and the average ranks.
     aggregation : cdplot.io.Aggregation or None
         How repeated runs were aggregated (``aggregate=``): the function, the
         repetition columns, the runs per cell (``counts``, ``min_count``,
@@ -146,8 +167,8 @@ class ComparisonResult:
     scores: pd.DataFrame = field(repr=False)
     ranks: pd.DataFrame = field(repr=False)
     average_ranks: pd.Series
-    friedman: OmnibusResult
-    iman_davenport: OmnibusResult
+    friedman: OmnibusResult | None
+    iman_davenport: OmnibusResult | None
     test: str
     correction: str
     alpha: float
@@ -161,6 +182,10 @@ class ComparisonResult:
     uncovered_pairs: tuple[tuple[str, str], ...]
     critical_difference: float | None
     test_options: dict[str, Any] = field(default_factory=dict, repr=False)
+    omnibus: OmnibusResult | None = None
+    n_missing: int = 0
+    n_per_pair: pd.DataFrame | None = field(default=None, repr=False)
+    ignored_datasets: tuple[str, ...] = ()
     aggregation: Aggregation | None = field(default=None, repr=False)
     score_std: pd.DataFrame | None = field(default=None, repr=False)
     dropped_datasets: tuple[str, ...] = ()
@@ -357,3 +382,36 @@ class ComparisonResult:
         from ..report import result_text
 
         return result_text(self)
+
+
+@dataclass(frozen=True)
+class SkillingsMackResult(OmnibusResult):
+    """Result of the Skillings-Mack test (an :class:`OmnibusResult` with its pieces).
+
+    Unpacks as ``(statistic, pvalue)`` like every omnibus result.
+
+    Attributes
+    ----------
+    statistic, pvalue, df, name
+        As :class:`OmnibusResult`; ``df = k - 1``.
+    adjusted_rank_sums : numpy.ndarray
+        ``A_i = sum_j sqrt(12 / (k_j + 1)) (r_ij - (k_j + 1) / 2)`` for each
+        algorithm (rank 1 = best, so a negative value is better than average).
+    covariance : numpy.ndarray
+        k x k null covariance of the adjusted rank sums (``-lambda_il`` off the
+        diagonal, ``lambda_il`` the number of datasets where both have a result).
+    n_observed : numpy.ndarray
+        Number of results on each dataset (``k_j``), in input order.
+    ignored_datasets : tuple of str
+        Datasets with fewer than two results; they carry no information and are
+        left out of the statistic and of the average ranks.
+    """
+
+    adjusted_rank_sums: np.ndarray = field(
+        default_factory=lambda: np.empty(0), repr=False, compare=False
+    )
+    covariance: np.ndarray = field(
+        default_factory=lambda: np.empty((0, 0)), repr=False, compare=False
+    )
+    n_observed: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False, compare=False)
+    ignored_datasets: tuple[str, ...] = ()
