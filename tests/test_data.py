@@ -1,4 +1,4 @@
-"""Input parsing (cdplot._data via compare): every accepted form and every rejected input.
+"""Input parsing (cdplot.io via compare): every accepted form and every rejected input.
 
 Consistency only (no external reference): all input forms give the same analysis, and each
 bad input raises a CdplotInputError (a ValueError) whose message is pinned here.
