@@ -55,8 +55,8 @@ def test_test_option_booleans(wide):
 def test_friedman_is_not_a_pairwise_test(wide):
     with pytest.raises(
         CdplotInputError,
-        match=r"^'Friedman' is not a valid value for test: the Friedman test is the omnibus "
-        r"test that every comparison runs \(res\.friedman\), not a pairwise post-hoc test; for "
+        match=r"^'Friedman' is not a valid value for test: the Friedman test is an omnibus test "
+        r"\(omnibus='friedman', the default; res\.omnibus\), not a pairwise post-hoc test; for "
         r"the post-hoc test on Friedman's average ranks pass test='mean-ranks' \(or "
         r"test='nemenyi'\)\.$",
     ):

@@ -94,10 +94,10 @@ def resolve_test(name: str) -> str:
     key = _TEST_ALIASES.get(key, key)
     if key == "friedman":
         raise CdplotInputError(
-            f"{name!r} is not a valid value for test: the Friedman test is the omnibus test "
-            f"that every comparison runs (res.friedman), not a pairwise post-hoc test; for the "
-            f"post-hoc test on Friedman's average ranks pass {spell('test', 'mean-ranks')} (or "
-            f"{spell('test', 'nemenyi')})."
+            f"{name!r} is not a valid value for test: the Friedman test is an omnibus test "
+            f"({spell('omnibus', 'friedman')}, the default; res.omnibus), not a pairwise "
+            f"post-hoc test; for the post-hoc test on Friedman's average ranks pass "
+            f"{spell('test', 'mean-ranks')} (or {spell('test', 'nemenyi')})."
         )
     if key not in TESTS:
         raise CdplotInputError(
