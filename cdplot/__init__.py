@@ -22,6 +22,7 @@ from ._errors import (
 )
 from ._version import __version__
 from .stats._compare import compare
+from .stats._metrics import compare_metrics
 from .stats._results import ComparisonResult, OmnibusResult
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "cd_diagram",
     "cd_diagrams",
     "compare",
+    "compare_metrics",
     "datasets",
     "report_figure",
     "results_table",

@@ -18,6 +18,7 @@ __all__ = [
     "CdplotInputError",
     "CdplotWarning",
     "PoolDependenceWarning",
+    "check_bool",
     "check_in_list",
     "cli_spelling",
     "in_cli",
@@ -77,6 +78,26 @@ def suggest(name: Any, candidates: Iterable[Any]) -> str:
     lowered = {c.lower(): c for c in cands}
     match = difflib.get_close_matches(str(name).lower(), list(lowered), n=1, cutoff=0.6)
     return f" Did you mean {lowered[match[0]]!r}?" if match else ""
+
+
+def check_bool(value: Any, option: str) -> bool:
+    """``value`` as a bool, or a :class:`CdplotInputError` if it is not one.
+
+    Python and numpy booleans are accepted; strings such as ``"False"`` (as YAML,
+    argparse or JSON deliver them), numbers, arrays and ``pd.NA`` are refused: a
+    non-empty string is truthy, so ``"False"`` would silently switch the option on.
+
+    >>> check_bool(False, "higher_is_better")
+    False
+    """
+    numpy_bool = type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")
+    if isinstance(value, bool) or numpy_bool:
+        return bool(value)
+    shown = repr(value) if isinstance(value, (str, int, float)) else type(value).__name__
+    raise CdplotInputError(
+        f"{option} must be True or False, got {shown}; pass a bool, e.g. "
+        f"{spell(option, False)}, not a string or a number."
+    )
 
 
 def check_in_list(

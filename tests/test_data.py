@@ -1,4 +1,4 @@
-"""Input parsing (cdplot._data via compare): every accepted form and every rejected input.
+"""Input parsing (cdplot.io via compare): every accepted form and every rejected input.
 
 Consistency only (no external reference): all input forms give the same analysis, and each
 bad input raises a CdplotInputError (a ValueError) whose message is pinned here.
@@ -83,20 +83,33 @@ def test_lower_is_better_reverses_ranks(wide):
             r"infinite score \(inf\) for algorithm 'C' on dataset 'd3'",
         ),
         (
-            lambda w: w.assign(C=["0.1", "0.2", "x", "0.3", "1", "1", "1", "1"]),
-            r"non-numeric score 'x' in column 'C' \(dataset 'd3'\)",
+            lambda w: w.assign(C=[0.1, 0.2, "x", 0.3, 1, 1, 1, 1]),
+            r"non-numeric score 'x' in column 'C' \(dataset 'd3'\): it is not a number\. "
+            r"If this column names the datasets, pass dataset='C'",
         ),
-        (lambda w: w.assign(C=[True, False] * 4), r"scores of 'C' are booleans"),
+        (
+            lambda w: w.assign(C=["0.1", "0.2", "x", "0.3", "1", "1", "1", "1"]),
+            r"non-numeric score '0.1' in column 'C' \(dataset 'd1'\): it is text, not a "
+            r"number; convert the column first \(df\['C'\] = pd.to_numeric\(df\['C'\]\)\)",
+        ),
+        (
+            lambda w: w.assign(C=[True, False] * 4),
+            r"column 'C' holds booleans, not scores; scores must be real numbers",
+        ),
         (lambda w: w[["A"]], r"need at least 2 algorithms to compare, got 1 \('A'\)"),
         (lambda w: w.iloc[:1], r"need at least 2 datasets \(rows\) to compare algorithms, got 1"),
-        (lambda w: w.set_axis(["A", "B", "A"], axis=1), r"duplicate algorithm name\(s\): 'A'"),
+        (
+            lambda w: w.set_axis(["A", "B", "A"], axis=1),
+            r"duplicate column name\(s\): 'A'; every column needs a unique name",
+        ),
         (
             lambda w: w.set_axis(["d1", "d1"] + [f"d{i}" for i in range(3, 9)], axis=0),
             r"duplicate dataset name\(s\): 'd1'",
         ),
         (
-            lambda w: w.reset_index(),
-            r"non-numeric score 'd1' in column 'dataset'.*df.set_index\('dataset'\)",
+            lambda w: w.reset_index().set_axis(["name", "A", "B", "C"], axis=1).set_index("A"),
+            r"cannot tell the roles of the columns 'name', 'B', 'C': column 'name' holds text, "
+            r"so this is not a wide table",
         ),
     ],
 )
@@ -114,7 +127,9 @@ def test_missing_drop_warns_and_names_datasets(wide):
     data = wide.copy()
     data.loc["d2", "B"] = np.nan
     data.loc["d4", "C"] = np.nan
-    with pytest.warns(cdplot.CdplotWarning, match=r"dropped 2 incomplete dataset\(s\).*'d2', 'd4'"):
+    with pytest.warns(
+        cdplot.CdplotWarning, match=r"dropped 2 dataset\(s\) with missing results: 'd2', 'd4'"
+    ):
         res = cdplot.compare(data, missing="drop")
     assert res.datasets == ["d1", "d3", "d5", "d6", "d7", "d8"]
     with pytest.raises(CdplotInputError, match="'ignore' is not a valid value for missing"):
@@ -125,7 +140,7 @@ def test_missing_drop_too_few_left(wide):
     data = wide.assign(B=[np.nan] * 7 + [0.3])
     with (
         pytest.warns(cdplot.CdplotWarning),
-        pytest.raises(CdplotInputError, match="got 1 after dropping incomplete ones"),
+        pytest.raises(CdplotInputError, match="got 1 after dropping those with missing results"),
     ):
         cdplot.compare(data, missing="drop")
 
@@ -144,19 +159,29 @@ def test_long_duplicates_and_missing_cells(wide):
     bad = long.assign(acc=long["acc"].astype(object))
     bad.loc[2, "acc"] = "n/a"
     with pytest.raises(
-        CdplotInputError, match=r"non-numeric score 'n/a' for algorithm 'A' on dataset 'd3'"
+        CdplotInputError,
+        match=r"non-numeric score 'n/a' in column 'acc' \(algorithm 'A' on dataset 'd3'\): it is "
+        r"not a number\.$",
     ):
         cdplot.compare(bad, dataset="dataset", algorithm="method", score="acc")
 
 
 def test_long_column_errors(wide):
     long = to_long(wide)
-    with pytest.raises(CdplotInputError, match=r"needs all three column names; missing score="):
-        cdplot.compare(long, dataset="dataset", algorithm="method")
+    two = long.assign(f1=long["acc"] / 2)
     with pytest.raises(
-        CdplotInputError, match=r"column 'accuracy' \(given as score=\) is not in the table"
+        CdplotInputError,
+        match=r"several columns could hold the scores: 'acc', 'f1'; pass score='acc' to compare "
+        r"on one of them, or compare each with cdplot.compare_metrics\(data, "
+        r"metrics=\{'acc': 'higher', \.\.\.\}\)",
     ):
-        cdplot.compare(long, dataset="dataset", algorithm="method", score="accuracy")
+        cdplot.compare(two, dataset="dataset", algorithm="method")
+    with pytest.raises(
+        CdplotInputError,
+        match=r"column 'Acc' \(given as score=\) is not in the table; its columns are "
+        r"'dataset', 'method', 'acc'\. Did you mean 'acc'\?",
+    ):
+        cdplot.compare(long, dataset="dataset", algorithm="method", score="Acc")
 
 
 def test_file_errors(tmp_path):

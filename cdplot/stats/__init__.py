@@ -9,6 +9,7 @@ from ._compare import TESTS, compare
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
+from ._metrics import compare_metrics
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport
 from ._pairwise import (
     mean_ranks_test,
@@ -41,6 +42,7 @@ __all__ = [
     "aligned_ranks_test",
     "bergmann_hommel",
     "compare",
+    "compare_metrics",
     "count_exhaustive_sets",
     "exact_rank_sum_test",
     "find_groups",

@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._data import ScoreTable, parse_scores
 from .._errors import (
     CLI_FLAGS,
     CdplotInputError,
     CdplotWarning,
     PoolDependenceWarning,
+    check_bool,
     check_in_list,
     in_cli,
     silence_hint,
     spell,
 )
+from ..io import ScoreTable, parse_scores
 from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_correction
 from ._aligned import aligned_ranks_posthoc
 from ._exact_ranksum import exact_rank_sum_test
@@ -33,7 +35,10 @@ from ._omnibus import (
     resolve_omnibus,
     tie_correction_factor,
 )
+from ._options import check_alpha, check_control, check_labels
 from ._pairwise import (
+    SIGN_TIES,
+    ZERO_METHODS,
     mean_ranks_test,
     nemenyi_q,
     nemenyi_test,
@@ -46,7 +51,10 @@ from ._ranks import rank_rows
 from ._results import ComparisonResult, OmnibusResult, PairwiseResult
 from ._skillings_mack import pairs_on_common_datasets, scaled_ranks, skillings_mack
 
-__all__ = ["TESTS", "compare", "resolve_test"]
+__all__ = ["MISSING", "TESTS", "compare", "resolve_test"]
+
+#: values of compare(missing=...); the reader understands more (see cdplot.io.MISSING_OPTIONS)
+MISSING = ["raise", "drop", "drop-algorithms", "keep"]
 
 #: canonical test name -> the options it accepts
 TESTS: dict[str, tuple[str, ...]] = {
@@ -61,7 +69,6 @@ TESTS: dict[str, tuple[str, ...]] = {
 _TEST_ALIASES = {
     "meanranks": "mean-ranks",
     "mean-rank": "mean-ranks",
-    "friedman": "mean-ranks",
     "signed-rank": "wilcoxon",
     "wilcoxon-signed-rank": "wilcoxon",
     "sign-test": "sign",
@@ -84,24 +91,19 @@ _DEFAULT_CORRECTION = {"nemenyi": "nemenyi"}
 
 def resolve_test(name: str) -> str:
     """Canonical test name, or a :class:`CdplotInputError` listing the valid ones."""
+    if isinstance(name, str) and name.strip().lower() == "friedman":
+        raise CdplotInputError(
+            f"{name!r} is not a valid value for {spell('test')}: the Friedman test is an omnibus "
+            f"test ({spell('omnibus', 'friedman')}, the default; res.omnibus), not a pairwise "
+            f"post-hoc test; for the post-hoc test on Friedman's average ranks pass "
+            f"{spell('test', 'mean-ranks')} (or {spell('test', 'nemenyi')})."
+        )
     return check_in_list(TESTS, aliases=_TEST_ALIASES, test=name)
 
 
 def _option(name: str) -> str:
     """A test option as the user names it: ``'zero_method'`` or ``--zero-method``."""
     return spell(name) if in_cli() else repr(name)
-
-
-def _check_alpha(alpha: Any) -> float:
-    try:
-        value = float(alpha)
-    except (TypeError, ValueError):
-        raise CdplotInputError(
-            f"{spell('alpha')} must be a number in (0, 1), got {alpha!r}."
-        ) from None
-    if not 0.0 < value < 1.0:
-        raise CdplotInputError(f"{spell('alpha')} must be in (0, 1), got {alpha!r}.")
-    return value
 
 
 def compare(
@@ -119,6 +121,9 @@ def compare(
     tie_correction: bool = False,
     omnibus: str | None = None,
     bh_budget: float | None = None,
+    aggregate: str | Callable[[np.ndarray], float] | None = None,
+    decimals: int | None = None,
+    labels: Mapping[str, str] | None = None,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -129,12 +134,17 @@ def compare(
         The scores: a wide DataFrame (rows = datasets, columns = algorithms,
         index = dataset names), a long DataFrame (see ``dataset``,
         ``algorithm``, ``score``), a 2-D array (rows = datasets) or a CSV/TSV
-        file (path or open text file) in either form. In a wide file the first
-        column holds the dataset names.
+        file (path or open text file) in either form, or a polars DataFrame (or
+        any object with ``to_pandas()`` or the ``__dataframe__`` protocol).
+        Columns are recognised by name in any order (see Notes); a table with
+        an algorithm column is long, else wide. In a wide table the first
+        column holds the dataset names when its header is a dataset name (ids
+        included), empty, ``Unnamed: 0``, ``id`` or ``index``, or when it is
+        not numeric.
     dataset, algorithm, score : str, optional
-        Column names of a long table (detected automatically when its three
-        columns are called ``dataset``, ``algorithm`` and ``score``). For a
-        2-D array, ``algorithm`` and ``dataset`` may be sequences of names.
+        Column names; they win over the recognised names. Needed only when a
+        role cannot be recognised (the error then says so). For a 2-D array,
+        ``algorithm`` and ``dataset`` may be sequences of names.
     higher_is_better : bool, default True
         False for error rates, losses or run times. Rank 1 is always the best.
     test : str, default "wilcoxon"
@@ -158,11 +168,13 @@ def compare(
         Significance level for ``significant``, ``groups`` and the critical difference.
     control : str, optional
         Compare every algorithm with this one only (k - 1 hypotheses).
-    missing : {"raise", "drop", "keep"}, default "raise"
-        Missing results raise an error, ``"drop"`` drops incomplete datasets
-        with a warning naming them, and ``"keep"`` analyses the incomplete
-        table: the omnibus test is Skillings-Mack, the Wilcoxon and sign tests
-        use for each pair the datasets where both have a result
+    missing : {"raise", "drop", "drop-algorithms", "keep"}, default "raise"
+        Missing results raise an error; ``"drop"`` drops the incomplete
+        datasets, ``"drop-algorithms"`` the algorithms with missing results,
+        with a warning (what was dropped is kept in ``dropped_datasets`` and
+        ``dropped_algorithms`` and said in every report); ``"keep"`` analyses
+        the incomplete table: the omnibus test is Skillings-Mack, the Wilcoxon
+        and sign tests use for each pair the datasets where both have a result
         (``n_per_pair``), and the rank-based post-hoc tests are refused.
     tie_correction : bool, default False
         Correct Friedman's chi-square for ties within datasets (the value of R's
@@ -180,6 +192,23 @@ def compare(
         ``correction="bergmann-hommel"``. The search counts steps; the budget
         is converted at ``cdplot.stats._adjust.BH_STEPS_PER_SECOND`` (10^6)
         steps per second.
+    aggregate : {None, "mean", "median"} or callable, default None
+        How repeated runs (several rows per dataset and algorithm, e.g. one
+        per fold or seed) become one score per cell. Without it they are
+        refused. Means are exact: the mean of the runs' exact values, rounded
+        once to a float, so equal means come out equal whatever the row
+        order. A callable gets each cell's runs as a 1-D float array sorted
+        ascending and returns a number. ``aggregation`` and ``score_std`` on
+        the result record what was done.
+    decimals : int, optional
+        Round the scores (after aggregation) to this many decimals before
+        ranking, e.g. the precision they were measured with. Otherwise cdplot
+        ranks the exact floats it is given, as scipy and R do, so
+        ``0.83`` and ``0.8300000000000001`` are not a tie.
+    labels : mapping of str to str, optional
+        Display names for figures and reports, e.g.
+        ``{"RandomForest (500 trees)": "RF"}``; the data and the result keep
+        the original names (``labels`` on the result).
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -192,7 +221,9 @@ def compare(
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``omnibus``, ``pvalues``, ``adjusted_pvalues``, ``significant``,
         ``groups``, ``uncovered_pairs``, ``critical_difference``,
-        ``n_missing``, ``n_per_pair`` and ``ignored_datasets``.
+        ``n_missing``, ``n_per_pair`` and ``ignored_datasets``; ``aggregation``,
+        ``score_std``, ``dropped_datasets``, ``dropped_algorithms``, ``labels``
+        and ``input_notes`` say how the table was read.
 
     Raises
     ------
@@ -214,6 +245,16 @@ def compare(
 
     Notes
     -----
+    Column roles, case-insensitive, ignoring ``_``, ``-`` and spaces: dataset
+    (``dataset``, ``data``, ``data_set``, ``dataset_name``, ``dataset_id``,
+    ``problem``, ``task``, ``task_id``, ``benchmark``, ``instance``),
+    algorithm (``algorithm``, ``method``, ``model``, ``classifier``,
+    ``learner``, ``estimator``, ``regressor``, ``system``, ``approach``),
+    repetition (``fold``, ``seed``, ``run``, ``repeat``, ``rep``, ``split``,
+    ``iteration``, ``trial``, ``replicate``); in a long table the one other
+    numeric column holds the scores (with several, pass ``score=`` or use
+    :func:`cdplot.compare_metrics`).
+
     Ranks: 1 = best on each dataset, ties get the average rank. Friedman:
     ``chi2 = 12N/(k(k+1)) sum_j (R_j - (k+1)/2)^2``; Iman-Davenport
     ``F = (N-1) chi2 / (N(k-1) - chi2)``. Mean-ranks: ``z = |R_i - R_j| / SE``
@@ -248,7 +289,17 @@ def compare(
     'C3'
     """
     test_name = resolve_test(test)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    tie_correction = check_bool(tie_correction, "tie_correction")
+    if "continuity" in test_options:
+        test_options["continuity"] = check_bool(test_options["continuity"], "continuity")
+    if test_options.get("exact") is not None:
+        test_options["exact"] = check_bool(test_options["exact"], "exact")
+    for option, allowed in (("zero_method", ZERO_METHODS), ("ties", SIGN_TIES)):
+        if option in test_options:
+            test_options[option] = check_in_list(allowed, **{option: test_options[option]})
+    missing = check_in_list(MISSING, missing=missing)
     unknown = sorted(set(test_options) - set(TESTS[test_name]))
     if unknown:
         valid = [v for v in TESTS[test_name] if not in_cli() or v in CLI_FLAGS]
@@ -262,11 +313,20 @@ def compare(
             )
         )
     omnibus_name = _resolve_omnibus(omnibus, missing)
-    table = parse_scores(data, dataset=dataset, algorithm=algorithm, score=score, missing=missing)
+    table = parse_scores(
+        data,
+        dataset=dataset,
+        algorithm=algorithm,
+        score=score,
+        missing=missing,
+        aggregate=aggregate,
+        decimals=decimals,
+    )
     if missing == "keep":
         table = _drop_empty_algorithms(table)
     algorithms, datasets = table.algorithms, table.datasets
     n, k = table.scores.shape
+    display = check_labels(labels, algorithms, table.dropped_algorithms)
     n_missing = int(np.isnan(table.scores).sum())
     if n_missing:
         _refuse_incomplete(test_name, omnibus_name, n_missing)
@@ -278,19 +338,13 @@ def compare(
                 f"{spell('missing', 'drop')}."
             )
 
-    if control is not None:
-        if str(control) not in algorithms:
-            raise CdplotInputError(
-                f"unknown control algorithm {control!r}; the algorithms are "
-                f"{', '.join(repr(a) for a in algorithms)}."
-            )
-        control = str(control)
-        if test_name == "nemenyi":
-            raise CdplotInputError(
-                f"{spell('test', 'nemenyi')} compares all pairs; to compare with a control on "
-                f"average ranks use {spell('test', 'mean-ranks')} with "
-                f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
-            )
+    control = check_control(control, algorithms)
+    if control is not None and test_name == "nemenyi":
+        raise CdplotInputError(
+            f"{spell('test', 'nemenyi')} compares all pairs; to compare with a control on "
+            f"average ranks use {spell('test', 'mean-ranks')} with "
+            f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
+        )
     if correction is None:
         correction_name = _DEFAULT_CORRECTION.get(test_name, "holm")
     elif test_name == "nemenyi":
@@ -423,6 +477,12 @@ def compare(
         n_missing=n_missing,
         n_per_pair=pd.DataFrame(n_pair, index=names, columns=names.copy()),
         ignored_datasets=ignored,
+        aggregation=table.aggregation,
+        score_std=table.std_frame(),
+        dropped_datasets=table.dropped_datasets,
+        dropped_algorithms=table.dropped_algorithms,
+        labels=display,
+        decimals=table.decimals,
     )
 
 
@@ -448,7 +508,13 @@ def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
         CdplotWarning,
         stacklevel=3,
     )
-    return ScoreTable(np.ascontiguousarray(table.scores[:, ~empty]), kept, table.datasets)
+    std = table.score_std
+    return dataclasses.replace(
+        table,
+        scores=np.ascontiguousarray(table.scores[:, ~empty]),
+        algorithms=kept,
+        score_std=None if std is None else std[:, ~empty],
+    )
 
 
 def _resolve_omnibus(omnibus: str | None, missing: str) -> str:

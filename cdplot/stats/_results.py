@@ -14,6 +14,7 @@ from ._seams import Seam
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
+    from ..io import Aggregation
     from ._wins import WinTieLossResult
 
 __all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult", "SkillingsMackResult"]
@@ -146,6 +147,20 @@ class ComparisonResult:
     ignored_datasets : tuple of str
         Datasets with fewer than two results: they carry no information and are
         left out of the Skillings-Mack statistic and the average ranks.
+    aggregation : cdplot.io.Aggregation or None
+        How repeated runs were aggregated (``aggregate=``): the function, the
+        repetition columns, the runs per cell (``counts``, ``min_count``,
+        ``max_count``); None when every cell had one score.
+    score_std : pandas.DataFrame or None
+        Standard deviation (``ddof=1``) of the runs of each cell, datasets x
+        algorithms like ``scores``; None without aggregation.
+    dropped_datasets, dropped_algorithms : tuple of str
+        Datasets and algorithms dropped for missing results (``missing=``).
+    labels : dict of str to str
+        Display names given with ``labels=`` (algorithm -> label); figures and
+        reports show them, the data keeps the names. See :meth:`label`.
+    decimals : int or None
+        The scores were rounded to this many decimals before ranking.
     """
 
     algorithms: list[str]
@@ -172,6 +187,36 @@ class ComparisonResult:
     n_missing: int = 0
     n_per_pair: pd.DataFrame | None = field(default=None, repr=False)
     ignored_datasets: tuple[str, ...] = ()
+    aggregation: Aggregation | None = field(default=None, repr=False)
+    score_std: pd.DataFrame | None = field(default=None, repr=False)
+    dropped_datasets: tuple[str, ...] = ()
+    dropped_algorithms: tuple[str, ...] = ()
+    labels: dict[str, str] = field(default_factory=dict, repr=False)
+    decimals: int | None = field(default=None, repr=False)
+
+    @property
+    def input_notes(self) -> tuple[str, ...]:
+        """Plain-language sentences on how the table was read, for every report.
+
+        E.g. ``"scores are means over 10 folds"``, ``"scores were rounded to 3
+        decimals before ranking"``, ``"dropped 2 datasets with missing results:
+        d2, d4"``. Empty when the table was analysed as given.
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> cdplot.compare(cdplot.datasets.load("demsar2006")).input_notes
+        ()
+        """
+        from ..io import input_notes
+
+        return input_notes(
+            self.aggregation, self.decimals, self.dropped_datasets, self.dropped_algorithms
+        )
+
+    def label(self, algorithm: str) -> str:
+        """Display name of ``algorithm`` (its label if one was given, else its name)."""
+        return self.labels.get(algorithm, algorithm)
 
     @property
     def n_algorithms(self) -> int:

@@ -1,0 +1,50 @@
+"""Reading score tables: files and CSV dialects, column roles, repeated runs.
+
+Layer 1 (see ARCHITECTURE.md): imports only :mod:`cdplot._errors`. Everything a user can
+hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns a checked
+:class:`ScoreTable`.
+
+- ``_read.py``: CSV/TSV files (``,``, tab, ``;`` with decimal commas) into columns, pandas-free;
+- ``_frames.py``: pandas, polars, ``to_pandas()`` and ``__dataframe__`` objects;
+- ``_roles.py``: which column holds datasets, algorithms, runs and scores, by name;
+- ``_values.py``: cells -> real numbers, refusing anything else and naming the cell;
+- ``_aggregate.py``: repeated runs -> one exact score per cell;
+- ``_table.py``: missing results, infinities, sizes -> the :class:`ScoreTable`.
+"""
+
+from __future__ import annotations
+
+from ._aggregate import AGGREGATES, Aggregation, exact_mean
+from ._frames import as_pandas
+from ._parse import parse_scores, table_roles
+from ._read import read_columns, read_table
+from ._roles import (
+    ALGORITHM_NAMES,
+    DATASET_NAMES,
+    REPETITION_NAMES,
+    Roles,
+    column_key,
+    resolve_roles,
+)
+from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, input_notes
+
+__all__ = [
+    "AGGREGATES",
+    "ALGORITHM_NAMES",
+    "Aggregation",
+    "DATASET_NAMES",
+    "MISSING_OPTIONS",
+    "REPETITION_NAMES",
+    "Roles",
+    "ScoreTable",
+    "as_pandas",
+    "check_decimals",
+    "column_key",
+    "exact_mean",
+    "input_notes",
+    "parse_scores",
+    "read_columns",
+    "read_table",
+    "resolve_roles",
+    "table_roles",
+]

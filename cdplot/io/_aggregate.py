@@ -1,0 +1,169 @@
+"""Repeated runs: several scores per (dataset, algorithm) cell -> one score per cell.
+
+Means are exact: the runs' binary fractions are summed in integer arithmetic and divided
+once, so the mean is the exact mean rounded once to the nearest float. Two cells whose runs
+have the same exact mean get the same float whatever the order of the rows, which a naive
+floating-point sum does not guarantee (``(0.1 + 0.2) + 0.3 != (0.3 + 0.2) + 0.1``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError, CdplotWarning, check_in_list
+
+__all__ = ["AGGREGATES", "Aggregation", "aggregate_cells", "check_aggregate", "exact_mean"]
+
+#: Names accepted by ``aggregate=``; a callable is accepted too.
+AGGREGATES = ("mean", "median")
+_NOUNS = {"mean": "means", "median": "medians"}
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    """What was aggregated: the function, the repetition columns and the runs per cell.
+
+    Attributes
+    ----------
+    function : str
+        ``"mean"``, ``"median"``, or the name of the user's function.
+    columns : tuple of str
+        The repetition columns that tell the runs of a cell apart (e.g. ``("fold",)``);
+        empty when no column names them.
+    counts : pandas.DataFrame
+        Number of runs per cell (datasets x algorithms, integers), before dropping
+        incomplete datasets or algorithms.
+    min_count, max_count : int
+        Fewest and most runs in a cell (over the cells that have any).
+    """
+
+    function: str
+    columns: tuple[str, ...]
+    counts: Any = field(repr=False)
+    min_count: int
+    max_count: int
+
+    def describe(self) -> str:
+        """Plain-language sentence, e.g. ``"scores are means over 10 folds"``."""
+        if self.min_count == self.max_count:
+            n = str(self.max_count)
+            plural = self.max_count != 1
+        else:
+            n = f"{self.min_count}\N{EN DASH}{self.max_count}"
+            plural = True
+        if len(self.columns) == 1:
+            unit = self.columns[0]
+            if plural and not unit.endswith("s"):
+                unit += "s"
+            runs = f"{n} {unit}"
+        else:
+            runs = f"{n} run{'s' if plural else ''}"
+            if self.columns:
+                runs += " (" + " \N{MULTIPLICATION SIGN} ".join(self.columns) + ")"
+        noun = _NOUNS.get(self.function)
+        if noun is None:
+            return f"scores are {self.function}() of the runs over {runs}"
+        return f"scores are {noun} over {runs}"
+
+
+def check_aggregate(aggregate: Any) -> tuple[str, Callable[[np.ndarray], Any] | None] | None:
+    """Validate ``aggregate=``: None, ``"mean"``, ``"median"`` or a callable."""
+    if aggregate is None:
+        return None
+    if callable(aggregate) and not isinstance(aggregate, str):
+        return getattr(aggregate, "__name__", type(aggregate).__name__), aggregate
+    return check_in_list(AGGREGATES, aggregate=aggregate), None
+
+
+def exact_mean(chunk: list[float]) -> float:
+    """The exact mean of finite floats, rounded once to the nearest float.
+
+    >>> exact_mean([0.1, 0.2, 0.3]) == exact_mean([0.3, 0.2, 0.1])
+    True
+    """
+    lo, hi = min(chunk), max(chunk)
+    if lo == hi:
+        return float(hi)
+    ratios = [x.as_integer_ratio() for x in chunk]
+    den = max(d for _, d in ratios)  # a power of two: every denominator divides it
+    total = sum(num * (den // d) for num, d in ratios)
+    return total / (den * len(chunk))  # int / int is correctly rounded in Python
+
+
+def aggregate_cells(
+    cell: np.ndarray, values: np.ndarray, how: str, func: Callable[[np.ndarray], Any] | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Aggregate ``values`` per ``cell`` code.
+
+    Returns the distinct cell codes, the aggregated score, the standard deviation of the
+    runs (``ddof=1``; NaN for a single run) and the number of runs of each cell. A cell
+    with a missing run (NaN) gets a missing score.
+    """
+    order = np.lexsort((values, cell))  # by cell, then by value (NaN last)
+    cell_s, vals_s = cell[order], values[order]
+    starts = np.flatnonzero(np.r_[True, cell_s[1:] != cell_s[:-1]]) if cell.size else cell
+    counts = np.diff(np.r_[starts, cell_s.size]).astype(np.int64)
+    runs = vals_s.tolist()
+    out = np.empty(starts.size)
+    std = np.full(starts.size, np.nan)
+    for g, (s, c) in enumerate(zip(starts.tolist(), counts.tolist(), strict=True)):
+        chunk = runs[s : s + c]
+        if chunk[-1] != chunk[-1]:  # NaN sorts last: a missing run
+            out[g] = np.nan
+            continue
+        mean = exact_mean(chunk)
+        if c > 1:
+            std[g] = math.sqrt(math.fsum((x - mean) ** 2 for x in chunk) / (c - 1))
+        if how == "mean":
+            out[g] = mean
+        elif how == "median":
+            half = c // 2
+            a, b = chunk[half - 1 + c % 2], chunk[half]
+            out[g] = b if a == b else exact_mean([a, b])
+        else:
+            out[g] = _call(func, np.array(chunk), how)
+    return cell_s[starts], out, std, counts
+
+
+def _call(func: Any, chunk: np.ndarray, name: str) -> float:
+    value = func(chunk)
+    if np.ndim(value) != 0 or isinstance(value, (bool, np.bool_, str)):
+        raise CdplotInputError(
+            f"aggregate={name} must return one real number per cell, got {value!r}."
+        )
+    try:
+        out = float(np.asarray(value).item())
+    except (TypeError, ValueError, OverflowError):
+        raise CdplotInputError(
+            f"aggregate={name} must return one real number per cell, got {value!r}."
+        ) from None
+    return out
+
+
+def warn_unequal_counts(
+    counts: np.ndarray, datasets: list[str], algorithms: list[str], stacklevel: int
+) -> None:
+    """Warn, naming the cells, when the cells have different numbers of runs."""
+    present = counts[counts > 0]
+    if present.size == 0 or present.min() == present.max():
+        return
+    values, freq = np.unique(present, return_counts=True)
+    usual = int(values[np.argmax(freq)])
+    odd = np.argwhere((counts > 0) & (counts != usual))
+    listed = ", ".join(
+        f"{algorithms[j]!r} on {datasets[i]!r} ({int(counts[i, j])})" for i, j in odd[:5]
+    )
+    more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
+    import warnings
+
+    warnings.warn(
+        f"the cells have different numbers of runs: most have {usual}, but {listed}{more}; "
+        f"check for missing or duplicated runs.",
+        CdplotWarning,
+        stacklevel=stacklevel,
+    )

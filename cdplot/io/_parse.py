@@ -1,0 +1,522 @@
+"""parse_scores(): everything a user has -> a checked :class:`ScoreTable`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
+from ._aggregate import Aggregation, aggregate_cells, check_aggregate, warn_unequal_counts
+from ._frames import as_pandas
+from ._read import read_table
+from ._roles import Roles, column_key, resolve_roles
+from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, finish_table
+from ._values import _dtype_problem, _is_missing, to_names, to_scores
+
+__all__ = ["parse_scores", "table_roles"]
+
+_RESET_INDEX = {"dataset", "data", "dataset_name", "dataset_id", "problem", "task", "task_id"}
+
+
+def parse_scores(
+    data: Any,
+    *,
+    dataset: str | Sequence[Any] | None = None,
+    algorithm: str | Sequence[Any] | None = None,
+    score: str | None = None,
+    missing: str = "raise",
+    aggregate: str | Any = None,
+    decimals: int | None = None,
+) -> ScoreTable:
+    """Turn user input into a checked :class:`ScoreTable`.
+
+    Parameters
+    ----------
+    data : DataFrame, numpy.ndarray, str, os.PathLike or file object
+        A wide table (rows = datasets, columns = algorithms), a long table (one row per
+        dataset, algorithm and run), a 2-D array (rows = datasets), the path of a CSV/TSV
+        file (or an open text file) in either form, or a data frame of another library
+        (polars, or anything with ``to_pandas()`` or ``__dataframe__``).
+    dataset, algorithm, score : str, optional
+        Column names; they win over the names cdplot recognises (see Notes). For a 2-D
+        array, ``dataset`` and ``algorithm`` may instead be sequences of names.
+    missing : {"raise", "drop", "drop-algorithms", "keep"}
+        Missing results raise an error, drop the incomplete datasets, drop the algorithms
+        with missing results, or stay NaN (for tests of incomplete tables).
+    aggregate : {None, "mean", "median"} or callable
+        How several runs of one algorithm on one dataset become one score. Without it,
+        repeated runs are refused.
+    decimals : int, optional
+        Round the (aggregated) scores to this many decimals before ranking.
+
+    Returns
+    -------
+    ScoreTable
+
+    Raises
+    ------
+    CdplotInputError
+        For anything that cannot be analysed or is ambiguous; the message names the
+        offending column, cell or names and what to pass.
+
+    Notes
+    -----
+    Column roles are recognised by name, case-insensitively and ignoring ``_``, ``-`` and
+    spaces (see :mod:`cdplot.io._roles`): a table with an algorithm column is long, else
+    wide. In a wide table the first column holds the dataset names when its name is a
+    dataset name (ids included), empty, ``Unnamed: 0``, ``id`` or ``index``, or when it is
+    not numeric.
+
+    Examples
+    --------
+    >>> import io
+    >>> csv = "algorithm,dataset,acc\\nA,d1,0.9\\nB,d1,0.8\\nA,d2,0.7\\nB,d2,0.75\\n"
+    >>> table = parse_scores(io.StringIO(csv))
+    >>> table.algorithms, table.datasets, float(table.to_frame().loc["d2", "B"])
+    (['A', 'B'], ['d1', 'd2'], 0.75)
+    """
+    missing = check_in_list(MISSING_OPTIONS, missing=missing)
+    agg = check_aggregate(aggregate)
+    decimals = check_decimals(decimals)
+    finish = {"missing": missing, "decimals": decimals, "stacklevel": 6}
+    if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
+        frame = read_table(data)
+    else:
+        frame = as_pandas(data)
+    if frame is None:
+        scores, algorithms, datasets = _from_array(data, dataset, algorithm)
+        if agg is not None:
+            raise CdplotInputError(
+                f"{spell('aggregate')}= needs a table of runs (a long table, or a wide table "
+                f"with a repetition column such as fold or seed); an array holds one score "
+                f"per dataset and algorithm."
+            )
+        return finish_table(
+            scores, algorithms, datasets, **{**finish, "stacklevel": finish["stacklevel"] - 2}
+        )
+    return _from_frame(frame, dataset, algorithm, score, agg, finish)
+
+
+def table_roles(
+    data: Any, *, dataset: Any = None, algorithm: Any = None, score: Any = None
+) -> tuple[Any, Roles]:
+    """Read ``data`` once into a DataFrame and decide its column roles.
+
+    Returns the prepared DataFrame (string column names; a meaningful index turned into a
+    column) and its :class:`Roles`; ``score`` may be a list of columns. For callers that
+    analyse one table several times (:func:`cdplot.compare_metrics`): a file or standard
+    input is read once. Returns ``(None, None)`` for input that is not a table (arrays).
+    """
+    if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
+        frame = read_table(data)
+    else:
+        frame = as_pandas(data)
+    if frame is None:
+        return None, None
+    attrs = dict(frame.attrs)
+    prepared, index_names = _prepare(frame)
+    prepared.attrs.update(attrs)
+    roles = resolve_roles(
+        prepared,
+        dataset=dataset,
+        algorithm=algorithm,
+        score=score,
+        numeric=lambda c: _numeric_like(prepared[c]),
+        textual=lambda c: _textual(prepared[c]),
+        index_names_datasets=index_names,
+    )
+    return prepared, roles
+
+
+# --------------------------------------------------------------------------- arrays
+def _from_array(data: Any, dataset: Any, algorithm: Any) -> tuple[np.ndarray, list, list]:
+    if isinstance(data, np.ma.MaskedArray):
+        data = data.astype(float).filled(np.nan) if data.dtype.kind in "iuf" else data
+    try:
+        arr = np.asarray(data)
+    except Exception:  # noqa: BLE001 - anything numpy refuses is the user's type error
+        arr = None
+    if arr is None or (arr.dtype == object and arr.ndim != 2):
+        raise CdplotInputError(
+            f"cannot read scores from a {type(data).__name__}; pass a DataFrame, a 2-D array "
+            f"or the path of a CSV file."
+        )
+    if arr.ndim != 2:
+        raise CdplotInputError(
+            f"a score array must be 2-D (rows = datasets, columns = algorithms); got "
+            f"{arr.ndim}-D with shape {arr.shape}."
+        )
+    n, k = arr.shape
+    for given, what in ((dataset, "dataset"), (algorithm, "algorithm")):
+        if isinstance(given, str):
+            raise CdplotInputError(
+                f"{what}={given!r} names a column, but an array has no column names; pass a "
+                f"list of {what} names, or a DataFrame."
+            )
+    algorithms = _unique_names(
+        "algorithm", [f"A{j + 1}" for j in range(k)] if algorithm is None else list(algorithm)
+    )
+    datasets = _unique_names(
+        "dataset", [f"D{i + 1}" for i in range(n)] if dataset is None else list(dataset)
+    )
+    if len(algorithms) != k:
+        raise CdplotInputError(
+            f"got {len(algorithms)} algorithm names for an array with {k} columns."
+        )
+    if len(datasets) != n:
+        raise CdplotInputError(f"got {len(datasets)} dataset names for an array with {n} rows.")
+    problem = _dtype_problem(arr.dtype)
+    if problem is not None:
+        raise CdplotInputError(
+            f"the array holds {problem}, not scores; scores must be real numbers."
+        )
+    if arr.dtype.kind in "iuf":
+        return arr.astype(float), algorithms, datasets
+    scores = (
+        np.column_stack(
+            [
+                to_scores(arr[:, j], algorithms[j], lambda i: f"dataset {datasets[i]!r}")
+                for j in range(k)
+            ]
+        )
+        if k
+        else np.empty((n, 0))
+    )
+    return scores.reshape(n, k), algorithms, datasets
+
+
+def _unique_names(what: str, names: Sequence[Any]) -> list[str]:
+    out = []
+    for n in names:
+        if _is_missing(n):
+            article = "an" if what[0] in "aeiou" else "a"
+            raise CdplotInputError(
+                f"{article} {what} name is missing ({n!r}); every {what} needs a name."
+            )
+        out.append(str(n))
+    seen: dict[str, int] = {}
+    for n in out:
+        seen[n] = seen.get(n, 0) + 1
+    dups = [n for n, c in seen.items() if c > 1]
+    if dups:
+        raise CdplotInputError(
+            f"duplicate {what} name(s): {', '.join(repr(d) for d in dups)}; every {what} "
+            f"must have a unique name (rename the duplicates, or, if they are repeated runs, "
+            f"pass {spell('aggregate', 'mean')})."
+        )
+    return out
+
+
+def _factorize(names: list[str]) -> tuple[list[str], np.ndarray]:
+    """Distinct names in order of first appearance, and each row's code."""
+    if not names:
+        return [], np.empty(0, dtype=np.int64)
+    arr = np.empty(len(names), dtype=object)
+    arr[:] = names
+    uniq, first, inv = np.unique(arr, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return [str(uniq[i]) for i in order], rank[inv.reshape(-1)]
+
+
+# --------------------------------------------------------------------------- data frames
+def _numeric_like(col: Any) -> bool:
+    if _dtype_problem(col.dtype) is not None:
+        return False
+    kind = getattr(col.dtype, "kind", "O")
+    if kind in "iuf":
+        return True
+    cells = [v for v in col.tolist() if not _is_missing(v)]
+    if not cells:
+        return False
+    numeric = 0
+    for v in cells:
+        if isinstance(v, (bool, np.bool_)):
+            continue
+        if isinstance(v, str):
+            numeric += (
+                bool(v.strip())
+                and any(ch.isdigit() for ch in v)
+                and not any(ch.isalpha() and ch not in "eE" for ch in v)
+            )
+        else:
+            numeric += np.isscalar(v) or hasattr(v, "__float__")
+    return numeric > len(cells) / 2
+
+
+def _textual(col: Any) -> bool:
+    """Whether a column holds text only (no cell a number or a number written as text)."""
+    kind = getattr(col.dtype, "kind", "O")
+    name = str(col.dtype)
+    if not (kind in "OUS" or name.startswith(("str", "string"))):
+        return False
+    cells = [v for v in col.tolist() if not _is_missing(v)]
+    return bool(cells) and all(isinstance(v, str) for v in cells) and not _numeric_like(col)
+
+
+def _prepare(frame: Any) -> tuple[Any, bool]:
+    """String column names, checked for duplicates; a meaningful index as a column or names."""
+    import pandas as pd
+
+    if isinstance(frame.columns, pd.MultiIndex):
+        raise CdplotInputError(
+            "the table has several header rows (MultiIndex columns); flatten them first, "
+            "e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns]."
+        )
+    index = frame.index
+    reset = isinstance(index, pd.MultiIndex) or (
+        index.name is not None and column_key(index.name) in {column_key(n) for n in _RESET_INDEX}
+    )
+    if isinstance(index, pd.MultiIndex) and any(n is None for n in index.names):
+        raise CdplotInputError(
+            "the table has an unnamed level in its row MultiIndex; name every level "
+            "(df.index.names = ['dataset', 'fold']) or reset it (df.reset_index())."
+        )
+    if reset:
+        clash = [str(n) for n in index.names if str(n) in {str(c) for c in frame.columns}]
+        if clash:
+            raise CdplotInputError(
+                f"the index and a column are both called {clash[0]!r}; drop one of them or "
+                f"rename it."
+            )
+        frame = frame.reset_index()
+    names = [str(c) for c in frame.columns]
+    seen: dict[str, int] = {}
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+    dups = [n for n, c in seen.items() if c > 1]
+    if dups:
+        raise CdplotInputError(
+            f"duplicate column name(s): {', '.join(repr(d) for d in dups)}; every column "
+            f"needs a unique name (rename one of each pair)."
+        )
+    if names != list(frame.columns):
+        frame = frame.set_axis(names, axis=1)
+    index = frame.index
+    integer_index = getattr(index.dtype, "kind", "O") in "iu"
+    named = not reset and (index.name is not None or not integer_index)
+    return frame, named
+
+
+def _from_frame(
+    frame: Any, dataset: Any, algorithm: Any, score: Any, agg: Any, finish: dict[str, Any]
+) -> ScoreTable:
+    decimal = frame.attrs.get("cdplot_decimal")
+    source = frame.attrs.get("cdplot_source")
+    frame, index_names = _prepare(frame)
+    roles = resolve_roles(
+        frame,
+        dataset=dataset,
+        algorithm=algorithm,
+        score=score,
+        numeric=lambda c: _numeric_like(frame[c]),
+        textual=lambda c: _textual(frame[c]),
+        index_names_datasets=index_names,
+    )
+    if roles.kind == "long":
+        d_rows = to_names(frame[roles.dataset], roles.dataset, "dataset")
+        a_rows = to_names(frame[roles.algorithm], roles.algorithm, "algorithm")
+        (score_col,) = roles.scores
+        values = to_scores(
+            frame[score_col],
+            score_col,
+            lambda pos: f"algorithm {a_rows[pos]!r} on dataset {d_rows[pos]!r}",
+            decimal=decimal,
+        )
+        datasets, d_code = _factorize(d_rows)
+        algorithms, a_code = _factorize(a_rows)
+        row_group = d_code * len(algorithms) + a_code
+    else:
+        if roles.dataset is not None:
+            d_rows = to_names(frame[roles.dataset], roles.dataset, "dataset")
+        else:
+            d_rows = [str(v) for v in frame.index.tolist()]
+            first = frame.columns[0] if len(frame.columns) else None
+            if source and first is not None and getattr(frame[first].dtype, "kind", "") in "iu":
+                import warnings
+
+                warnings.warn(
+                    f"{source!r} has no column of dataset names, so its first column "
+                    f"{str(first)!r} (whole numbers) is ranked as an algorithm and the "
+                    f"datasets are named by row number; if {str(first)!r} names the "
+                    f"datasets, pass {spell('dataset', str(first))}.",
+                    CdplotWarning,
+                    stacklevel=finish["stacklevel"] - 2,
+                )
+        algorithms = list(roles.scores)
+        hint = (
+            f"If this column names the datasets, pass {spell('dataset', algorithms[0])}."
+            if algorithms
+            else ""
+        )
+        block = frame[algorithms]
+        if all(isinstance(t, np.dtype) and t.kind in "iuf" for t in block.dtypes):
+            matrix = block.to_numpy(dtype=float)
+        else:
+            cols = [
+                to_scores(
+                    frame[c],
+                    c,
+                    lambda pos: f"dataset {d_rows[pos]!r}",
+                    hint=hint.replace(repr(algorithms[0]), repr(c)),
+                    decimal=decimal,
+                )
+                for c in algorithms
+            ]
+            matrix = np.column_stack(cols) if cols else np.empty((len(d_rows), 0))
+        datasets, d_code = _factorize(d_rows)
+        k = len(algorithms)
+        if agg is None and len(datasets) == len(d_rows):
+            return finish_table(
+                matrix.reshape(len(d_rows), k),
+                algorithms,
+                d_rows,
+                **{**finish, "stacklevel": finish["stacklevel"] - 1},
+            )
+        if agg is None and not roles.repetitions:
+            _unique_names("dataset", d_rows)
+        row_group = d_code
+        values = matrix.reshape(-1)
+        d_code = np.repeat(d_code, k)
+        a_code = np.tile(np.arange(k), len(d_rows))
+        d_rows = list(np.repeat(np.array(d_rows, dtype=object), k))
+        a_rows = algorithms * (len(values) // k if k else 0)
+    return _assemble(
+        frame,
+        roles,
+        values,
+        d_code,
+        a_code,
+        datasets,
+        algorithms,
+        a_rows,
+        d_rows,
+        agg,
+        finish,
+        row_group,
+    )
+
+
+def _assemble(
+    frame: Any,
+    roles: Roles,
+    values: np.ndarray,
+    d_code: np.ndarray,
+    a_code: np.ndarray,
+    datasets: list[str],
+    algorithms: list[str],
+    a_rows: list[str],
+    d_rows: list[str],
+    agg: Any,
+    finish: dict[str, Any],
+    row_group: np.ndarray,
+) -> ScoreTable:
+    n, k = len(datasets), len(algorithms)
+    cell = d_code * k + a_code
+    inf = np.isinf(values)
+    if inf.any():
+        pos = int(np.flatnonzero(inf)[0])
+        raise CdplotInputError(
+            f"infinite score ({values[pos]}) for algorithm {a_rows[pos]!r} on dataset "
+            f"{d_rows[pos]!r}; scores must be finite numbers."
+        )
+    counts = np.bincount(cell, minlength=n * k).reshape(n, k) if cell.size else np.zeros((n, k))
+    if agg is None:
+        if counts.size and counts.max() > 1:
+            _refuse_repeats(frame, roles, counts, datasets, algorithms, row_group)
+        scores = np.full((n, k), np.nan)
+        scores.reshape(-1)[cell] = values
+        return finish_table(scores, algorithms, datasets, **finish)
+    how, func = agg
+    cells, agg_values, std_values, _ = aggregate_cells(cell, values, how, func)
+    scores = np.full((n, k), np.nan)
+    std = np.full((n, k), np.nan)
+    scores.reshape(-1)[cells] = agg_values
+    std.reshape(-1)[cells] = std_values
+    warn_unequal_counts(counts, datasets, algorithms, stacklevel=finish["stacklevel"])
+    columns = _told_apart(frame, roles, row_group) or tuple(str(c) for c in roles.repetitions)
+    import pandas as pd
+
+    present = counts[counts > 0]
+    aggregation = Aggregation(
+        function=how,
+        columns=columns,
+        counts=pd.DataFrame(
+            counts.astype(np.int64),
+            index=pd.Index(datasets, name="dataset", dtype=object),
+            columns=pd.Index(algorithms, name="algorithm", dtype=object),
+        ),
+        min_count=int(present.min()) if present.size else 0,
+        max_count=int(present.max()) if present.size else 0,
+    )
+    return finish_table(
+        scores, algorithms, datasets, aggregation=aggregation, score_std=std, **finish
+    )
+
+
+def _told_apart(frame: Any, roles: Roles, row_group: np.ndarray) -> tuple[str, ...]:
+    """The columns that tell the rows of one cell (or one wide row group) apart.
+
+    The repetition columns when they alone do (other columns such as a second metric vary
+    too, but do not name runs), else every column whose values differ within a cell.
+    """
+    groups = row_group.tolist()
+    n_groups = len(set(groups))
+
+    def varying(columns: list[Any]) -> list[str]:
+        out = []
+        for c in columns:
+            keys = [repr(v) for v in frame[c].tolist()]
+            if len(set(zip(groups, keys, strict=True))) > n_groups:
+                out.append(str(c))
+        return out
+
+    reps = varying(list(roles.repetitions))
+    if reps:
+        keys = [tuple(repr(v) for v in row) for row in frame[reps].itertuples(index=False)]
+        if len(set(zip(groups, keys, strict=True))) == len(groups):
+            return tuple(reps)
+    return tuple(varying([*roles.repetitions, *roles.ignored]))
+
+
+def _refuse_repeats(
+    frame: Any,
+    roles: Roles,
+    counts: np.ndarray,
+    datasets: list[str],
+    algorithms: list[str],
+    row_group: np.ndarray,
+) -> None:
+    i, j = np.argwhere(counts > 1)[0]
+    top = int(counts.max())
+    uniform = counts.min() == top
+    many = f"{top} rows" if uniform else f"up to {top} rows"
+    apart = _told_apart(frame, roles, row_group)
+    repetition = {str(c) for c in roles.repetitions}
+    if apart and set(apart) <= repetition:
+        cols = " and ".join(repr(c) for c in apart)
+        word = "column" if len(apart) == 1 else "columns"
+        raise CdplotInputError(
+            f"{many} per dataset and algorithm, told apart by {word} {cols}: these look like "
+            f"repeated runs; pass {spell('aggregate', 'mean')} to average them (or "
+            f"{spell('aggregate', 'median')})."
+        )
+    if apart:
+        cols = ", ".join(repr(c) for c in apart)
+        raise CdplotInputError(
+            f"{many} per dataset and algorithm (e.g. algorithm {algorithms[j]!r} on dataset "
+            f"{datasets[i]!r}), told apart by {cols}, which cdplot does not know as a "
+            f"repetition column (fold, seed, run, ...): keep one row per dataset and algorithm "
+            f"(filter on {cols}), or, if the rows are repeated runs, pass "
+            f"{spell('aggregate', 'mean')}."
+        )
+    raise CdplotInputError(
+        f"duplicate results: algorithm {algorithms[j]!r} on dataset {datasets[i]!r} appears "
+        f"more than once ({int(counts[counts > 1].sum())} rows in duplicated cells in all); "
+        f"keep one row per dataset and algorithm, or, if the rows are repeated runs, pass "
+        f"{spell('aggregate', 'mean')}."
+    )

@@ -1,0 +1,264 @@
+"""Reading results files: CSV/TSV dialects into named columns, without pandas.
+
+:func:`read_columns` turns a file (path, open text file or standard input) into an ordered
+mapping of column name -> numpy array, using only :mod:`csv` and numpy, so that a caller that
+never needs a DataFrame never imports pandas. :func:`read_table` wraps the columns in a
+pandas DataFrame.
+
+Dialects
+--------
+- The delimiter is the most frequent of tab, ``,`` and ``;`` in the header line.
+- ``;``-separated files may use a decimal comma (European spreadsheet exports): when a
+  numeric-looking cell of a ``;`` file has a comma between digits, the file's decimal
+  separator is the comma, and a cell written with a point (``1.234``) is refused as a
+  thousands separator. Other files use the decimal point.
+- Numbers are converted column by column: all cells integers -> int64 (so numeric dataset
+  ids stay ``3``, not ``3.0``); all cells numbers or missing (empty, ``NA``, ``NaN``, ...)
+  -> float64; otherwise the cells stay text (and a score column of text is refused later,
+  naming the cell: a percent sign, a thousands separator, a word).
+- Duplicate header names are refused here, before any library renames them.
+- A header one field shorter than every data row (R's ``write.table``) gets an empty first
+  name: the row names.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError
+
+__all__ = ["NA_TOKENS", "read_columns", "read_table"]
+
+#: Cells read as missing values (pandas' default ``na_values``).
+NA_TOKENS = frozenset(
+    {
+        "",
+        "#N/A",
+        "#N/A N/A",
+        "#NA",
+        "-1.#IND",
+        "-1.#QNAN",
+        "-NaN",
+        "-nan",
+        "1.#IND",
+        "1.#QNAN",
+        "<NA>",
+        "N/A",
+        "NA",
+        "NULL",
+        "NaN",
+        "None",
+        "n/a",
+        "nan",
+        "null",
+    }
+)
+_DELIMITERS = ("\t", ",", ";")
+_DELIMITER_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon"}
+_DECIMAL_COMMA_CELL = re.compile(r"^\s*[+-]?\d*,\d+(?:[eE][+-]?\d+)?\s*$")
+_NUMBER = re.compile(r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$")
+_SPECIAL = re.compile(r"^\s*[+-]?(?:inf|infinity|nan)\s*$", re.IGNORECASE)
+
+
+def _source_text(source: Any) -> tuple[str, str]:
+    """The text of a path or an open file, and a name for messages."""
+    if hasattr(source, "read"):
+        name = str(getattr(source, "name", "<stream>"))
+        try:
+            text = source.read()
+        except OSError as exc:
+            raise CdplotInputError(f"cannot read results from {name!r}: {exc}.") from None
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise CdplotInputError(
+                    f"results from {name!r} are not UTF-8 text; save them as a UTF-8 CSV."
+                ) from None
+        if not isinstance(text, str):
+            raise CdplotInputError(f"reading {name!r} gave {type(text).__name__}, not text.")
+        return text.lstrip("\ufeff"), name
+    path = Path(source)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise CdplotInputError(
+            f"cannot read results file {str(path)!r}: {exc.strerror or exc}."
+        ) from None
+    except UnicodeDecodeError:
+        raise CdplotInputError(
+            f"results file {str(path)!r} is not UTF-8 text; save it as a UTF-8 CSV."
+        ) from None
+    return text, str(path)
+
+
+def _delimiter(first: str, source: str) -> str:
+    counts = {sep: first.count(sep) for sep in _DELIMITERS}
+    sep = max(_DELIMITERS, key=lambda s: counts[s])
+    if counts[sep] == 0:
+        raise CdplotInputError(
+            f"cannot find a delimiter in the first line of {source!r}; expected a CSV "
+            f"(comma- or semicolon-separated) or TSV (tab-separated) file with a header line."
+        )
+    return sep
+
+
+def read_columns(source: str | os.PathLike[str] | Any) -> tuple[dict[str, np.ndarray], str]:
+    """Read a CSV/TSV file into named columns (numpy arrays), without pandas.
+
+    Parameters
+    ----------
+    source : str, os.PathLike or file object
+        Path of the file, or an open text (or binary UTF-8) file such as ``sys.stdin``.
+
+    Returns
+    -------
+    columns : dict of str to numpy.ndarray
+        Column name -> values in file order: int64, float64 (missing cells NaN) or object
+        (text, missing cells None).
+    source : str
+        The file's name, for messages.
+
+    Raises
+    ------
+    CdplotInputError
+        If the file cannot be read, is empty, has no delimiter, has rows of the wrong
+        length or duplicate header names.
+    """
+    columns, name, _ = _read(source)
+    return columns, name
+
+
+def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
+    text, name = _source_text(source)
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    if not first:
+        raise CdplotInputError(f"results file {name!r} is empty.")
+    sep = _delimiter(first, name)
+    rows = [
+        (number, row)
+        for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=sep), start=1)
+        if any(cell.strip() for cell in row)
+    ]
+    if not rows:
+        raise CdplotInputError(
+            f"results file {name!r} has no values, not even column names in a header line."
+        )
+    (_, header), body = rows[0], rows[1:]
+    header = [h.strip() for h in header]
+    widths = {len(row) for _, row in body}
+    if body and widths == {len(header) + 1}:  # R's write.table: no name over the row names
+        header = ["", *header]
+    # a delimiter at the end of every line makes an empty, nameless last column
+    if (
+        len(header) > 1
+        and header[-1] == ""
+        and all(len(row) == len(header) and row[-1] == "" for _, row in body)
+    ):
+        header = header[:-1]
+        body = [(number, row[:-1]) for number, row in body]
+    for number, row in body:
+        if len(row) != len(header):
+            raise CdplotInputError(
+                f"line {number} of {name!r} has {len(row)} fields but the header has "
+                f"{len(header)} ({_DELIMITER_NAMES[sep]}-separated); every row needs one "
+                f"value per column (quote cells that contain the delimiter)."
+            )
+    seen: dict[str, int] = {}
+    for h in header:
+        seen[h] = seen.get(h, 0) + 1
+    dups = [h for h, c in seen.items() if c > 1]
+    if dups:
+        raise CdplotInputError(
+            f"duplicate column name(s) in the header of {name!r}: "
+            f"{', '.join(repr(d) for d in dups)}; every column needs a unique name "
+            f"(rename one of each pair)."
+        )
+    cells = list(zip(*(row for _, row in body), strict=True)) if body else [()] * len(header)
+    decimal_comma = sep == ";" and any(
+        any(_DECIMAL_COMMA_CELL.match(c) for c in col) for col in cells
+    )
+    underscores = "_" in text
+    columns = {
+        h: _convert(list(col), decimal_comma, underscores)
+        for h, col in zip(header, cells, strict=True)
+    }
+    return columns, name, "," if decimal_comma else "."
+
+
+def _convert(cells: list[str], decimal_comma: bool, maybe_underscores: bool) -> np.ndarray:
+    """Cells of one column as int64, float64 (missing -> NaN) or object (missing -> None)."""
+    stripped = [c.strip() for c in cells]
+    present = [c for c in stripped if c not in NA_TOKENS]
+    if decimal_comma:
+        if any("." in c for c in present if _looks_numeric(c)):
+            return _as_text(stripped)  # a point in a decimal-comma file: refused as a score
+        present = [c.replace(",", ".") for c in present]
+        stripped = [c.replace(",", ".") if c not in NA_TOKENS else c for c in stripped]
+    if not present:
+        return np.full(len(cells), np.nan) if cells else np.empty(0)
+    if maybe_underscores and any("_" in c for c in present):
+        return _as_text(stripped)  # Python and numpy read "1_000" as 1000; a score must not
+    complete = len(present) == len(stripped)
+    if complete and present[0].lstrip("+-").isdigit():
+        try:
+            return np.array(stripped, dtype=np.int64)
+        except (ValueError, OverflowError):
+            pass
+    filled = stripped if complete else ["nan" if c in NA_TOKENS else c for c in stripped]
+    try:  # numpy reads what float() reads (no "1_000": refused above)
+        return np.array(filled, dtype=float)
+    except ValueError:
+        return _as_text(stripped)
+
+
+def _as_text(cells: list[str]) -> np.ndarray:
+    out = np.empty(len(cells), dtype=object)
+    out[:] = [None if c in NA_TOKENS else c for c in cells]
+    return out
+
+
+def _looks_numeric(cell: str) -> bool:
+    return bool(re.match(r"^\s*[+-]?[\d.,' ]*\d[\d.,' ]*%?\s*$", cell))
+
+
+def read_table(source: str | os.PathLike[str] | Any) -> Any:
+    """Read a CSV/TSV results file into a pandas DataFrame (see :func:`read_columns`).
+
+    Parameters
+    ----------
+    source : str, os.PathLike or file object
+        Path of the file, or an open text file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One column per header field, in file order, with a default RangeIndex;
+        ``attrs["cdplot_decimal"]`` is the file's decimal separator (text cells of a
+        score column that are plain numbers in it are read as numbers).
+
+    Raises
+    ------
+    CdplotInputError
+        If the file cannot be read or parsed.
+
+    Examples
+    --------
+    >>> import io
+    >>> read_table(io.StringIO("dataset;A;B\\nd1;0,5;0,75\\n")).loc[0, "B"]
+    np.float64(0.75)
+    """
+    import pandas as pd
+
+    columns, name, decimal = _read(source)
+    frame = pd.DataFrame(columns)
+    frame.attrs.update(cdplot_source=name, cdplot_decimal=decimal)
+    return frame

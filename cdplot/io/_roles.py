@@ -1,0 +1,265 @@
+"""Column roles by name: which column holds datasets, algorithms, repetitions and scores.
+
+Names are compared case-insensitively, ignoring ``_``, ``-`` and spaces. Explicit
+``dataset=``, ``algorithm=`` and ``score=`` always win. Whatever cannot be decided is refused
+with the exact arguments to pass; nothing is guessed from the position of a column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError, in_cli, spell, suggest
+
+__all__ = [
+    "ALGORITHM_NAMES",
+    "DATASET_NAMES",
+    "IDENTIFIER_NAMES",
+    "REPETITION_NAMES",
+    "Roles",
+    "column_key",
+    "resolve_roles",
+]
+
+#: Column names read as the dataset column.
+DATASET_NAMES = (
+    "dataset",
+    "data",
+    "data_set",
+    "dataset_name",
+    "dataset_id",
+    "problem",
+    "task",
+    "task_id",
+    "benchmark",
+    "instance",
+)
+#: Column names read as the algorithm column (a table with one is a long table).
+ALGORITHM_NAMES = (
+    "algorithm",
+    "method",
+    "model",
+    "classifier",
+    "learner",
+    "estimator",
+    "regressor",
+    "system",
+    "approach",
+)
+#: Column names read as repetition columns (repeated runs of one algorithm on one dataset).
+REPETITION_NAMES = (
+    "fold",
+    "seed",
+    "run",
+    "repeat",
+    "rep",
+    "split",
+    "iteration",
+    "trial",
+    "replicate",
+)
+#: Column names of row identifiers: dataset names in the first column of a wide table,
+#: never an algorithm.
+IDENTIFIER_NAMES = ("id", "index", "", "unnamed: 0")
+
+
+def column_key(name: Any) -> str:
+    """Normalised column name: lower case without ``_``, ``-`` and spaces."""
+    return "".join(ch for ch in str(name).strip().lower() if ch not in "_- ")
+
+
+_DATASET = {column_key(n) for n in DATASET_NAMES}
+_ALGORITHM = {column_key(n) for n in ALGORITHM_NAMES}
+_REPETITION = {column_key(n) for n in REPETITION_NAMES}
+
+
+def _is_identifier(name: Any) -> bool:
+    key = column_key(name)
+    return key in ("id", "index", "") or key.startswith("unnamed:")
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The reading of a table: which column does what.
+
+    ``kind`` is ``"long"`` (one row per dataset, algorithm and run) or ``"wide"`` (one row
+    per dataset and run, one column per algorithm). ``dataset`` is None for a wide table
+    whose index names the datasets.
+    """
+
+    kind: str
+    dataset: Any
+    algorithm: Any
+    scores: tuple[Any, ...]
+    repetitions: tuple[Any, ...]
+    ignored: tuple[Any, ...] = ()
+
+
+def _listing(columns: Sequence[Any]) -> str:
+    return ", ".join(repr(str(c)) for c in columns)
+
+
+def _as_given(option: str) -> str:
+    """``score=`` in Python, ``--score-col`` on the command line."""
+    return spell(option) if in_cli() else f"{option}="
+
+
+def _find(columns: Sequence[Any], given: Any, option: str) -> Any:
+    if given is None:
+        return None
+    if isinstance(given, (list, tuple, np.ndarray)) or not np.isscalar(given):
+        raise CdplotInputError(
+            f"{_as_given(option)} must name one column of the table, got "
+            f"{type(given).__name__}; "
+            f"its columns are {_listing(columns)}."
+        )
+    for c in columns:
+        if c == str(given):
+            return c
+    raise CdplotInputError(
+        f"column {given!r} (given as {_as_given(option)}) is not in the table; its columns are "
+        f"{_listing(columns)}." + suggest(given, [str(c) for c in columns])
+    )
+
+
+def _by_name(columns: Sequence[Any], names: set[str], role: str, option: str) -> Any:
+    found = [c for c in columns if column_key(c) in names]
+    if len(found) > 1:
+        raise CdplotInputError(
+            f"several columns could hold the {role}s: {_listing(found)}; say which one, e.g. "
+            f"{spell(option, str(found[0]))}."
+        )
+    return found[0] if found else None
+
+
+def resolve_roles(
+    frame: Any,
+    *,
+    dataset: Any = None,
+    algorithm: Any = None,
+    score: Any = None,
+    numeric: Any,
+    textual: Any = None,
+    index_names_datasets: bool,
+) -> Roles:
+    """Decide the role of every column of ``frame`` (a pandas DataFrame).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table, with unique string column names.
+    dataset, algorithm : column name, optional
+        Explicit dataset and algorithm columns (win over names).
+    score : column name or sequence of column names, optional
+        Explicit score column(s) of a long table; several for :func:`compare_metrics`.
+    numeric : callable
+        Column name -> whether the column looks numeric (a candidate score column).
+    textual : callable, optional
+        Column name -> whether the column holds text only (names, not scores).
+    index_names_datasets : bool
+        Whether the frame's index holds the dataset names (a user's wide DataFrame with a
+        meaningful index), so that a wide table needs no dataset column.
+
+    Returns
+    -------
+    Roles
+    """
+    columns = list(frame.columns)
+    if textual is None:
+        textual = lambda c: False  # noqa: E731
+    dataset_col = _find(columns, dataset, "dataset")
+    algorithm_col = _find(columns, algorithm, "algorithm")
+    if isinstance(score, (list, tuple)):
+        score_cols = tuple(_find(columns, s, "score") for s in score)
+    else:
+        score_cols = () if score is None else (_find(columns, score, "score"),)
+    taken = {c for c in (dataset_col, algorithm_col, *score_cols) if c is not None}
+    free = [c for c in columns if c not in taken]
+    if algorithm_col is None:
+        algorithm_col = _by_name(free, _ALGORITHM, "algorithm", "algorithm")
+        free = [c for c in free if c != algorithm_col]
+    if dataset_col is None:
+        dataset_col = _by_name(free, _DATASET, "dataset", "dataset")
+        free = [c for c in free if c != dataset_col]
+    repetitions = tuple(c for c in free if column_key(c) in _REPETITION)
+    free = [c for c in free if column_key(c) not in _REPETITION]
+
+    if algorithm_col is None:  # a wide table
+        if score_cols:
+            raise CdplotInputError(
+                f"{spell('score')}= names the score column of a long table, but no column "
+                f"holds the algorithm names (columns: {_listing(columns)}); name it with "
+                f"{spell('algorithm', 'COLUMN')}, or leave out {spell('score')} for a wide table "
+                f"(one column per algorithm)."
+            )
+        if dataset_col is None and not index_names_datasets and columns:
+            first = columns[0]
+            if first in free and (_is_identifier(first) or not numeric(first)):
+                dataset_col = first
+                free = free[1:]
+        text = [c for c in free if textual(c)]
+        if text:
+            _refuse_text_in_wide(columns, dataset_col, text, numeric)
+        ids = [c for c in free if _is_identifier(c)]
+        if ids:
+            raise CdplotInputError(
+                f"column {str(ids[0])!r} looks like a row identifier, not an algorithm; remove "
+                f"it from the table, or, if it names the datasets, pass "
+                f"{spell('dataset', str(ids[0]))}."
+            )
+        if dataset_col is not None and index_names_datasets and dataset is None:
+            raise CdplotInputError(
+                f"both the index and column {str(dataset_col)!r} could name the datasets; "
+                f"drop the column or reset the index (df.reset_index(drop=True))."
+            )
+        return Roles("wide", dataset_col, None, tuple(free), repetitions)
+
+    if dataset_col is None:
+        raise CdplotInputError(
+            f"found the algorithm column {str(algorithm_col)!r} but no dataset column among "
+            f"{_listing(columns)}; name it with {spell('dataset', 'COLUMN')} (a column is "
+            f"recognised when it is called e.g. dataset, problem, task or task_id)."
+        )
+    if not score_cols:
+        candidates = [c for c in free if numeric(c)]
+        if len(candidates) == 1:
+            score_cols = (candidates[0],)
+        elif not candidates:
+            raise CdplotInputError(
+                f"no score column: the columns are {_listing(columns)} and none besides "
+                f"{str(dataset_col)!r} and {str(algorithm_col)!r} holds numbers; name it with "
+                f"{spell('score', 'COLUMN')}."
+            )
+        else:
+            first = str(candidates[0])
+            raise CdplotInputError(
+                f"several columns could hold the scores: {_listing(candidates)}; pass "
+                f"{spell('score', first)} to compare on one of them, or compare each with "
+                f"cdplot.compare_metrics(data, metrics={{{first!r}: 'higher', ...}})."
+            )
+    ignored = tuple(c for c in free if c not in score_cols)
+    return Roles("long", dataset_col, algorithm_col, score_cols, repetitions, ignored)
+
+
+def _refuse_text_in_wide(columns: list, dataset_col: Any, text: list, numeric: Any) -> None:
+    """A wide table has one numeric column per algorithm: text columns mean a long table."""
+    names_cols = ([dataset_col] if dataset_col is not None else []) + [
+        c for c in text if c != dataset_col
+    ]
+    numbers = [c for c in columns if numeric(c) and c not in names_cols]
+    example = ""
+    if len(names_cols) >= 2 and numbers:
+        example = (
+            f", e.g. {spell('dataset', str(names_cols[0]))}, "
+            f"{spell('algorithm', str(names_cols[1]))}, {spell('score', str(numbers[0]))}"
+        )
+    raise CdplotInputError(
+        f"cannot tell the roles of the columns {_listing(columns)}: column "
+        f"{str(text[0])!r} holds text, so this is not a wide table (one numeric column per "
+        f"algorithm) and no column is recognised as the algorithm column; if it is a long "
+        f"table (one row per dataset and algorithm), name its columns{example}."
+    )

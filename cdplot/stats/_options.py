@@ -1,0 +1,88 @@
+"""Validation of compare()'s options that name algorithms or take numbers."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._errors import CdplotInputError, spell, suggest
+
+__all__ = ["check_alpha", "check_control", "check_labels"]
+
+
+def check_alpha(alpha: Any) -> float:
+    """``alpha`` as a float in (0, 1); bools, strings, arrays and ``pd.NA`` are refused."""
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
+        shown = repr(alpha) if isinstance(alpha, (str, bool)) else type(alpha).__name__
+        raise CdplotInputError(
+            f"alpha must be a number in (0, 1), got {shown}; e.g. {spell('alpha', 0.05)}."
+        )
+    value = float(alpha)
+    if not 0.0 < value < 1.0:
+        raise CdplotInputError(f"{spell('alpha')} must be in (0, 1), got {alpha!r}.")
+    return value
+
+
+def _unknown(what: str, name: Any, names: Sequence[str], option: str) -> CdplotInputError:
+    return CdplotInputError(
+        f"unknown {what} {name!r} in {option}=; the algorithms are "
+        f"{', '.join(repr(a) for a in names)}." + suggest(name, names)
+    )
+
+
+def check_control(control: Any, algorithms: Sequence[str]) -> str | None:
+    """The control algorithm's name, or an error with a close-match suggestion."""
+    if control is None:
+        return None
+    if not isinstance(control, str):
+        raise CdplotInputError(
+            f"control must be the name of an algorithm (a string), got "
+            f"{type(control).__name__}; the algorithms are "
+            f"{', '.join(repr(a) for a in algorithms)}."
+        )
+    if control not in algorithms:
+        raise CdplotInputError(
+            f"unknown control algorithm {control!r}; the algorithms are "
+            f"{', '.join(repr(a) for a in algorithms)}." + suggest(control, algorithms)
+        )
+    return control
+
+
+def check_labels(
+    labels: Any, algorithms: Sequence[str], dropped: Sequence[str] = ()
+) -> dict[str, str]:
+    """Display names: a mapping of algorithm name -> label, checked.
+
+    Keys must be algorithm names (of the table, dropped ones included: their labels are
+    ignored), values non-empty strings, and no two algorithms may get the same label.
+    Returns the labels of the algorithms compared, in their order.
+    """
+    if labels is None:
+        return {}
+    if not isinstance(labels, Mapping):
+        raise CdplotInputError(
+            f"labels must be a mapping of algorithm name -> display name, got "
+            f"{type(labels).__name__}; e.g. labels={{'RandomForest (500 trees)': 'RF'}}."
+        )
+    known = list(algorithms) + list(dropped)
+    for key, value in labels.items():
+        if not isinstance(key, str) or key not in known:
+            raise CdplotInputError(
+                f"unknown algorithm {key!r} in labels; the algorithms are "
+                f"{', '.join(repr(a) for a in algorithms)}." + suggest(key, known)
+            )
+        if not isinstance(value, str) or not value.strip():
+            raise CdplotInputError(
+                f"the label of {key!r} must be a non-empty string, got {value!r}."
+            )
+    shown = {a: labels.get(a, a) for a in algorithms}
+    seen: dict[str, str] = {}
+    for name, label in shown.items():
+        if label in seen:
+            raise CdplotInputError(
+                f"algorithms {seen[label]!r} and {name!r} would both be shown as {label!r}; "
+                f"give every algorithm its own label."
+            )
+        seen[label] = name
+    return {a: labels[a] for a in algorithms if a in labels}
