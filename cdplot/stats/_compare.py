@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 
 from .._data import parse_scores
-from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning
+from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning, check_in_list
 from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
 from ._groups import find_groups
 from ._omnibus import friedman, iman_davenport, tie_correction_factor
+from ._parametric import paired_t_test, rm_anova, tukey_critical_difference, tukey_test
 from ._pairwise import (
     mean_ranks_test,
     nemenyi_q,
@@ -34,7 +35,12 @@ TESTS: dict[str, tuple[str, ...]] = {
     "sign": ("ties",),
     "mean-ranks": (),
     "nemenyi": (),
+    "paired-t": (),
+    "tukey": (),
 }
+#: omnibus tests compare() can run beside Friedman's (see ``omnibus=``)
+OMNIBUS = ("friedman", "rm-anova")
+_OMNIBUS_ALIASES = {"anova": "rm-anova", "repeated-measures-anova": "rm-anova"}
 _TEST_ALIASES = {
     "meanranks": "mean-ranks",
     "mean-rank": "mean-ranks",
@@ -42,9 +48,17 @@ _TEST_ALIASES = {
     "signed-rank": "wilcoxon",
     "wilcoxon-signed-rank": "wilcoxon",
     "sign-test": "sign",
+    "t-test": "paired-t",
+    "ttest": "paired-t",
+    "paired-t-test": "paired-t",
+    "tukey-hsd": "tukey",
+    "hsd": "tukey",
 }
-#: corrections that may be named alongside test="nemenyi" (which has its own adjustment)
-_NEMENYI_COMPATIBLE = ("holm", "none", "nemenyi")
+#: corrections that may be named alongside test="nemenyi" or "tukey" (which carry their
+#: own single-step adjustment)
+_NEMENYI_COMPATIBLE = ("holm", "none", "nemenyi", "tukey")
+#: tests with their own single-step adjustment and a critical difference
+_SINGLE_STEP = ("nemenyi", "tukey")
 
 
 def resolve_test(name: str) -> str:
@@ -84,6 +98,7 @@ def compare(
     control: str | None = None,
     missing: str = "raise",
     tie_correction: bool = False,
+    omnibus: str = "friedman",
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -208,15 +223,22 @@ def compare(
                 "test='nemenyi' compares all pairs; to compare with a control on average "
                 "ranks use test='mean-ranks' with correction='bonferroni-dunn' (or 'holm', ...)."
             )
-    if test_name == "nemenyi":
+        if test_name == "tukey":
+            raise CdplotInputError(
+                "test='tukey' compares all pairs (Dunnett's test, its version against a "
+                "control, is not available); use test='paired-t' with correction='holm' "
+                "(or another correction) to compare with a control on mean scores."
+            )
+    if test_name in _SINGLE_STEP:
         key = str(correction).strip().lower()
         if key not in _NEMENYI_COMPATIBLE:
+            alternative = "mean-ranks" if test_name == "nemenyi" else "paired-t"
             raise CdplotInputError(
-                f"test='nemenyi' carries its own single-step adjustment, so "
-                f"correction={correction!r} cannot be applied; use test='mean-ranks' with "
+                f"test={test_name!r} carries its own single-step adjustment, so "
+                f"correction={correction!r} cannot be applied; use test={alternative!r} with "
                 f"correction={correction!r} instead."
             )
-        correction_name = "nemenyi"
+        correction_name = test_name
     else:
         correction_name = resolve_correction(correction, control=control is not None)
 
@@ -228,6 +250,9 @@ def compare(
     fried = friedman(avg, n, tie_factor=tie_factor)
     iman = iman_davenport(fried.statistic, k, n)
 
+    omnibus_name = check_in_list(OMNIBUS, aliases=_OMNIBUS_ALIASES, omnibus=omnibus)
+    parametric_omnibus = rm_anova(oriented) if omnibus_name == "rm-anova" else None
+
     pairwise = _run_test(test_name, oriented, avg, n, test_options)
     _warn_questionable(test_name, n, alpha, test_options)
 
@@ -237,12 +262,28 @@ def compare(
 
     critical_difference: float | None = None
     order = sorted(range(k), key=lambda j: (avg[j], j))
+    group_order = order
+    mean_scores: pd.Series | None = None
+    if test_name in ("paired-t", "tukey") or parametric_omnibus is not None:
+        means = table.scores.mean(axis=0)
+        # best first in mean score; for Tukey the groups follow this order (score axis)
+        by_mean = sorted(range(k), key=lambda j: (-oriented[:, j].mean(), algorithms[j]))
+        mean_scores = pd.Series(
+            means[by_mean],
+            index=pd.Index([algorithms[j] for j in by_mean], dtype=object, name="algorithm"),
+            name="mean score",
+        )
+        if test_name == "tukey":
+            group_order = by_mean
     if control is None:
         iu, ju = np.triu_indices(k, 1)
         raw = pairwise.pvalue[iu, ju]
         if test_name == "nemenyi":
             apv = raw.copy()
             critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
+        elif test_name == "tukey":
+            apv = raw.copy()
+            critical_difference = tukey_critical_difference(table.scores, alpha)
         else:
             apv = adjust_all_pairs(raw, k, correction_name)
         apv_mat = np.full((k, k), np.nan)
@@ -253,7 +294,7 @@ def compare(
         sig_mat[ju, iu] = apv <= alpha
         adjusted: pd.DataFrame | pd.Series = pd.DataFrame(apv_mat, index=names, columns=names)
         significant: pd.DataFrame | pd.Series = pd.DataFrame(sig_mat, index=names, columns=names)
-        group_idx, uncovered_idx = find_groups(order, sig_mat)
+        group_idx, uncovered_idx = find_groups(group_order, sig_mat)
         groups = tuple(tuple(algorithms[j] for j in g) for g in group_idx)
         uncovered = tuple((algorithms[a], algorithms[b]) for a, b in uncovered_idx)
     else:
@@ -301,6 +342,9 @@ def compare(
         uncovered_pairs=uncovered,
         critical_difference=critical_difference,
         test_options=dict(test_options),
+        omnibus=parametric_omnibus,
+        mean_scores=mean_scores,
+        critical_difference_units="score" if test_name == "tukey" else "rank",
     )
 
 
@@ -319,6 +363,10 @@ def _run_test(
         return sign_test(oriented, **options)
     if test == "mean-ranks":
         return mean_ranks_test(avg, n)
+    if test == "paired-t":
+        return paired_t_test(oriented)
+    if test == "tukey":
+        return tukey_test(oriented)
     return nemenyi_test(avg, n)
 
 
@@ -333,6 +381,8 @@ def _warn_questionable(test: str, n: int, alpha: float, options: dict[str, Any])
             stacklevel=3,
         )
         return
+    if test in ("paired-t", "tukey"):
+        return  # Demšar's caveats are in the docstring and the summary, not a warning
     # the smallest two-sided p-value either test can reach on n datasets is 2 / 2**n
     smallest = min(1.0, 2.0 ** (1 - n))
     if smallest > alpha:

@@ -15,7 +15,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ._wins import WinTieLossResult
 
-__all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult"]
+__all__ = [
+    "AssumptionCheck",
+    "ComparisonResult",
+    "OmnibusResult",
+    "PairedTestResult",
+    "PairwiseResult",
+]
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,19 @@ class ComparisonResult:
         otherwise None.
     test_options : dict
         Options passed to the pairwise test (e.g. ``zero_method``).
+    omnibus : OmnibusResult or None
+        The repeated-measures ANOVA (``omnibus="rm-anova"``; ``name`` is
+        ``"repeated-measures ANOVA F"``, df ``(k - 1, (k - 1)(N - 1))``), else None.
+    mean_scores : pandas.Series or None
+        Mean score of each algorithm over the datasets, best first (ties by name), for
+        the parametric analyses (``test="paired-t"`` or ``"tukey"``, or
+        ``omnibus="rm-anova"``); else None. Means over datasets are only meaningful when
+        the scores are commensurable (Demšar 2006, §3.1.1).
+    critical_difference_units : {"rank", "score"}
+        Units of ``critical_difference``: ``"rank"`` (average ranks; Nemenyi,
+        Bonferroni-Dunn) or ``"score"`` (Tukey's HSD: a difference of mean scores).
+        With ``"score"`` the diagram's axis is ``mean_scores`` and ``groups`` are
+        consecutive in mean-score order.
     """
 
     algorithms: list[str]
@@ -146,6 +165,9 @@ class ComparisonResult:
     uncovered_pairs: tuple[tuple[str, str], ...]
     critical_difference: float | None
     test_options: dict[str, Any] = field(default_factory=dict, repr=False)
+    omnibus: OmnibusResult | None = None
+    mean_scores: pd.Series | None = field(default=None, repr=False)
+    critical_difference_units: Literal["rank", "score"] = "rank"
 
     @property
     def n_algorithms(self) -> int:
@@ -312,3 +334,85 @@ class ComparisonResult:
         from ..report import result_text
 
         return result_text(self)
+
+
+@dataclass(frozen=True)
+class PairedTestResult:
+    """Result of a test comparing two algorithms (one dataset, or a pair over datasets).
+
+    Returned by :func:`cdplot.stats.paired_t`, :func:`~cdplot.stats.corrected_resampled_t`,
+    :func:`~cdplot.stats.mcnemar`, :func:`~cdplot.stats.cv5x2_t` and
+    :func:`~cdplot.stats.cv5x2_f`. Unpacks as ``(statistic, pvalue)``, like the results of
+    :mod:`scipy.stats`.
+
+    Attributes
+    ----------
+    statistic : float
+        The test statistic (t, chi-square, F, or for the exact McNemar tests the smaller
+        of the two discordant counts).
+    pvalue : float
+        The p-value for ``alternative``.
+    df : float, tuple of float or None
+        Degrees of freedom of the reference distribution (None for exact tests).
+    estimate : float or None
+        The estimated effect where the test has one: the mean difference ``a - b`` for
+        the t-tests, None for McNemar's tests and the 5x2cv F test.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (the first algorithm is better) or ``"less"``.
+    name : str
+        Name of the test, e.g. ``"paired t-test"``.
+    """
+
+    statistic: float
+    pvalue: float
+    df: float | tuple[float, float] | None
+    estimate: float | None
+    alternative: str = "two-sided"
+    name: str = ""
+
+    def __iter__(self):
+        return iter((self.statistic, self.pvalue))
+
+
+@dataclass(frozen=True)
+class AssumptionCheck:
+    """What :func:`cdplot.stats.check_assumptions` found about a parametric analysis.
+
+    Attributes
+    ----------
+    pairwise_normality : pandas.DataFrame
+        Shapiro-Wilk on the differences of each pair of algorithms over the datasets
+        (the paired t-test's assumption): columns ``algorithm_1``, ``algorithm_2``,
+        ``W``, ``pvalue``; NaN with fewer than 3 datasets.
+    residual_normality : OmnibusResult
+        Shapiro-Wilk (``statistic`` W, ``pvalue``) on the residuals of the two-way
+        model ``score ~ algorithm + dataset`` (the assumption of the repeated-measures
+        ANOVA and Tukey's HSD).
+    sphericity : OmnibusResult
+        Mauchly's test of sphericity (``statistic`` W, chi-square ``pvalue``, ``df``),
+        as R's ``mauchly.test``; NaN when N <= k - 1.
+    epsilon : float
+        Greenhouse-Geisser epsilon, between ``1 / (k - 1)`` and 1 (1 = spherical).
+    alpha : float
+        Level at which the checks were judged.
+    applies : bool
+        Whether the analysis checked used a parametric test (``test="paired-t"`` or
+        ``"tukey"``, or the repeated-measures ANOVA).
+    defensible : bool
+        False when a check relevant to the analysis rejected its assumption at
+        ``alpha``.
+    verdict : str
+        The same in plain language, with what to do.
+    """
+
+    pairwise_normality: pd.DataFrame = field(repr=False)
+    residual_normality: OmnibusResult
+    sphericity: OmnibusResult
+    epsilon: float
+    alpha: float
+    applies: bool
+    defensible: bool
+    verdict: str
+
+    def __str__(self) -> str:
+        return self.verdict
