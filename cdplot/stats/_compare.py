@@ -15,7 +15,6 @@ from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning, ch
 from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
 from ._groups import find_groups
 from ._omnibus import friedman, iman_davenport, tie_correction_factor
-from ._parametric import paired_t_test, rm_anova, tukey_critical_difference, tukey_test
 from ._pairwise import (
     mean_ranks_test,
     nemenyi_q,
@@ -24,6 +23,7 @@ from ._pairwise import (
     sign_test,
     wilcoxon_test,
 )
+from ._parametric import paired_t_test, rm_anova, tukey_critical_difference, tukey_test
 from ._ranks import rank_rows
 from ._results import ComparisonResult, PairwiseResult
 

@@ -438,8 +438,7 @@ def _label_vector(x: Any, name: str) -> np.ndarray:
     arr = np.asarray(x)
     if arr.ndim != 1:
         raise CdplotInputError(
-            f"{name} must be one-dimensional (one label per test example), got shape "
-            f"{arr.shape}."
+            f"{name} must be one-dimensional (one label per test example), got shape {arr.shape}."
         )
     if arr.dtype.kind == "f" and np.isnan(arr).any():
         raise CdplotInputError(
@@ -658,9 +657,7 @@ def cv5x2_f(diffs: Any) -> PairedTestResult:
     """
     p, s2 = _five_by_two_parts(diffs)
     num = float(np.sum(p * p))
-    if s2 == 0.0:
-        f = 0.0 if num == 0.0 else math.inf
-    else:
-        f = num / (2.0 * s2)
+    degenerate = 0.0 if num == 0.0 else math.inf  # every replication has equal folds
+    f = degenerate if s2 == 0.0 else num / (2.0 * s2)
     pvalue = float(special.fdtrc(10.0, 5.0, f)) if math.isfinite(f) else 0.0
     return PairedTestResult(f, pvalue, (10.0, 5.0), None, "two-sided", "5x2cv combined F test")

@@ -156,10 +156,8 @@ def rm_anova(scores: Any) -> OmnibusResult:
     _, ss_alg, resid = _two_way(x)
     ss_err = float(np.sum(resid * resid))
     df1, df2 = float(k - 1), float((k - 1) * (n - 1))
-    if ss_err == 0.0:
-        f = math.inf if ss_alg > 0 else 0.0
-    else:
-        f = (ss_alg / df1) / (ss_err / df2)
+    degenerate = math.inf if ss_alg > 0 else 0.0  # no residual variance at all
+    f = degenerate if ss_err == 0.0 else (ss_alg / df1) / (ss_err / df2)
     p = float(special.fdtrc(df1, df2, f)) if math.isfinite(f) else 0.0
     return OmnibusResult(float(f), p, (df1, df2), RM_ANOVA_NAME)
 
@@ -280,11 +278,13 @@ def _sphericity(x: np.ndarray) -> tuple[OmnibusResult, float]:
         return OmnibusResult(math.nan, math.nan, df, "Mauchly W"), epsilon
     log_w = logdet - p * math.log(tr / p)
     rho = 1.0 - (2.0 * p * p + p + 2.0) / (6.0 * p * nu)
+    # R's mauchly.test.SSD writes "3 * p" with p = k (its number of columns) in this
+    # second-order term where Anderson's formula has k - 1; kept, to give R's p-values
     w2 = (
         (p + 2.0)
         * (p - 1.0)
         * (p - 2.0)
-        * (2.0 * p**3 + 6.0 * p * p + 3.0 * p + 2.0)
+        * (2.0 * p**3 + 6.0 * p * p + 3.0 * k + 2.0)
         / (288.0 * (nu * p * rho) ** 2)
     )
     z = -nu * rho * log_w
@@ -405,8 +405,7 @@ def check_assumptions(result: ComparisonResult, *, alpha: float = 0.05) -> Assum
             )
         else:
             notes.append(
-                f"Shapiro-Wilk does not reject normal residuals (W = {w_res:.3f}, "
-                f"p = {p_res:.3g})"
+                f"Shapiro-Wilk does not reject normal residuals (W = {w_res:.3f}, p = {p_res:.3g})"
             )
         if k >= 3:
             if math.isnan(sphericity.pvalue):
