@@ -116,8 +116,10 @@ def _t_from_differences(
     essentially constant"); scipy returns NaN.
     """
     n = d.size
-    mean = float(np.mean(d))
-    var = float(np.var(d, ddof=1))
+    # shifted by the first difference: constant differences give a variance of exactly 0
+    shifted = d - d[0]
+    mean = float(d[0] + np.mean(shifted))
+    var = float(np.var(shifted, ddof=1))
     df = float(n - 1)
     if var == 0.0:
         t = 0.0 if mean == 0.0 else math.copysign(math.inf, mean)

@@ -90,7 +90,11 @@ def paired_t_test(scores: Any) -> PairwiseResult:
     df = n - 1.0
     for i in range(k - 1):
         d = x[:, i : i + 1] - x[:, i + 1 :]
-        mean = d.mean(axis=0)
+        # shifted by the first difference: constant differences give a variance of
+        # exactly 0 (a mean of equal floats need not be exact), and less cancellation
+        first = d[0]
+        d -= first
+        mean = first + d.mean(axis=0)
         var = d.var(axis=0, ddof=1) if n > 1 else np.zeros(k - i - 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             ti = mean / np.sqrt(var / n)
