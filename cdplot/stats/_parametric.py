@@ -92,7 +92,7 @@ def paired_t_test(scores: Any) -> PairwiseResult:
         d = x[:, i : i + 1] - x[:, i + 1 :]
         # shifted by the first difference: constant differences give a variance of
         # exactly 0 (a mean of equal floats need not be exact), and less cancellation
-        first = d[0]
+        first = d[0].copy()
         d -= first
         mean = first + d.mean(axis=0)
         var = d.var(axis=0, ddof=1) if n > 1 else np.zeros(k - i - 1)
