@@ -117,10 +117,17 @@ def compare(
         2-D array, ``algorithm`` and ``dataset`` may be sequences of names.
     higher_is_better : bool, default True
         False for error rates, losses or run times. Rank 1 is always the best.
-    test : {"wilcoxon", "sign", "mean-ranks", "nemenyi"}, default "wilcoxon"
+    test : {"wilcoxon", "sign", "mean-ranks", "nemenyi", "paired-t", "tukey"}, default "wilcoxon"
         The pairwise test. "mean-ranks" and "nemenyi" compare average ranks
         (Demšar 2006 §3.2.2; García & Herrera 2008); "wilcoxon" is the
         signed-rank test and "sign" the sign test on each pair's scores.
+        The parametric tests compare mean scores: "paired-t" (any correction
+        applies) and "tukey", Tukey's HSD with the residual variance of the
+        blocked ANOVA and its own single-step adjustment (its critical
+        difference is in score units). Demšar (2006, §3.1.1-3.1.2, §3.2.1) warns
+        that they assume commensurable scores across datasets, normal
+        differences and (ANOVA) sphericity; check with
+        :func:`cdplot.stats.check_assumptions`.
     correction : str, default "holm"
         How p-values are adjusted for multiple testing. All pairs: "none",
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
@@ -139,6 +146,10 @@ def compare(
         Correct Friedman's chi-square for ties within datasets (the value of R's
         ``friedman.test`` and ``scipy.stats.friedmanchisquare``). The default is
         Demšar's formula without correction.
+    omnibus : {"friedman", "rm-anova"}, default "friedman"
+        "rm-anova" also runs the repeated-measures ANOVA (R's ``aov(score ~
+        algorithm + Error(dataset/algorithm))``) into ``res.omnibus``; the
+        Friedman and Iman-Davenport tests are always computed.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
