@@ -182,7 +182,7 @@ def test_report_markdown(results_csv, tmp_path, capsys):
         ),
         (["compare", "{nan}"], "missing score (NaN or absent) for algorithm 'B' on dataset 'd2'"),
         (["compare", "{csv}", "--control", "C9"], "unknown control algorithm 'C9'"),
-        (["compare", "{csv}", "--test", "t-test"], "'t-test' is not a valid value for test"),
+        (["compare", "{csv}", "--test", "z-test"], "'z-test' is not a valid value for test"),
         (["compare", "{csv}", "-o", "{tmp}/cd.jpeg"], "cannot tell the figure format"),
         (["compare", "{csv}", "--report", "{tmp}/r.docx"], "cannot tell the report format"),
         (["compare", "{csv}", "-o", "{tmp}/nodir/cd.pdf"], "does not exist"),

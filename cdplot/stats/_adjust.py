@@ -188,13 +188,42 @@ def resolve_correction(name: str, *, control: bool) -> str:
     return key
 
 
+def _equal_evidence(p: np.ndarray, apv: np.ndarray) -> np.ndarray:
+    """Give hypotheses with equal raw p-values the largest APV among them.
+
+    Step-wise procedures handle the i-th smallest p-value, so tied p-values occupy
+    different steps; Holm, Hochberg, Finner, Shaffer and Bergmann-Hommel give them equal
+    APVs anyway, this makes sure every procedure does (Hommel's can differ). Taking the
+    largest keeps the family-wise error control (an APV only grows).
+    """
+    if p.size < 2:
+        return apv
+    order = np.argsort(p, kind="stable")
+    ps = p[order]
+    starts = np.flatnonzero(np.concatenate(([True], ps[1:] != ps[:-1])))
+    if starts.size == p.size:  # no ties
+        return apv
+    block_max = np.maximum.reduceat(apv[order], starts)
+    out = np.empty_like(apv)
+    out[order] = np.repeat(block_max, np.diff(np.append(starts, p.size)))
+    return out
+
+
 def adjust_all_pairs(pvalues: np.ndarray, k: int, correction: str) -> np.ndarray:
-    """APVs for the k(k-1)/2 pairwise p-values, in ``np.triu_indices(k, 1)`` order."""
+    """APVs for the k(k-1)/2 pairwise p-values, in ``np.triu_indices(k, 1)`` order.
+
+    Equal raw p-values get equal APVs under every correction.
+    """
     p = np.asarray(pvalues, dtype=float)
-    return ALL_PAIRS_CORRECTIONS[resolve_correction(correction, control=False)](p, k)
+    apv = ALL_PAIRS_CORRECTIONS[resolve_correction(correction, control=False)](p, k)
+    return _equal_evidence(p, apv)
 
 
 def adjust_control(pvalues: np.ndarray, correction: str) -> np.ndarray:
-    """APVs for the k - 1 p-values of comparisons against a control."""
+    """APVs for the k - 1 p-values of comparisons against a control.
+
+    Equal raw p-values get equal APVs under every correction.
+    """
     p = np.asarray(pvalues, dtype=float)
-    return CONTROL_CORRECTIONS[resolve_correction(correction, control=True)](p)
+    apv = CONTROL_CORRECTIONS[resolve_correction(correction, control=True)](p)
+    return _equal_evidence(p, apv)

@@ -23,7 +23,13 @@ from ._pairwise import (
     sign_test,
     wilcoxon_test,
 )
-from ._parametric import paired_t_test, rm_anova, tukey_critical_difference, tukey_test
+from ._parametric import (
+    column_means,
+    paired_t_test,
+    rm_anova,
+    tukey_critical_difference,
+    tukey_test,
+)
 from ._ranks import rank_rows
 from ._results import ComparisonResult, PairwiseResult
 
@@ -257,14 +263,22 @@ def compare(
     ranks = rank_rows(-oriented)  # rank 1 = best
     avg = ranks.mean(axis=0)
 
+    # Every statistic is computed with the algorithms in a canonical order (by name) and
+    # mapped back to input order, so that permuting the input columns permutes the result
+    # and changes no bit of it (floating-point sums depend on their order).
+    canon = sorted(range(k), key=lambda j: algorithms[j])
+    inv = np.argsort(canon)
+
     tie_factor = tie_correction_factor(ranks) if tie_correction else 1.0
-    fried = friedman(avg, n, tie_factor=tie_factor)
+    fried = friedman(avg[canon], n, tie_factor=tie_factor)
     iman = iman_davenport(fried.statistic, k, n)
 
     omnibus_name = check_in_list(OMNIBUS, aliases=_OMNIBUS_ALIASES, omnibus=omnibus)
-    parametric_omnibus = rm_anova(oriented) if omnibus_name == "rm-anova" else None
+    parametric_omnibus = rm_anova(oriented[:, canon]) if omnibus_name == "rm-anova" else None
 
-    pairwise = _run_test(test_name, oriented, avg, n, test_options)
+    pairwise_c = _run_test(test_name, oriented[:, canon], avg[canon], n, test_options)
+    back = np.ix_(inv, inv)
+    pairwise = PairwiseResult(pairwise_c.statistic[back], pairwise_c.pvalue[back])
     _warn_questionable(test_name, n, alpha, test_options)
 
     names = pd.Index(algorithms, dtype=object)
@@ -272,13 +286,15 @@ def compare(
     p_df = pd.DataFrame(pairwise.pvalue, index=names, columns=names)
 
     critical_difference: float | None = None
-    order = sorted(range(k), key=lambda j: (avg[j], j))
+    # best first; equal average ranks (equal rank sums) in name order, not input order
+    order = sorted(range(k), key=lambda j: (avg[j], algorithms[j]))
     group_order = order
     mean_scores: pd.Series | None = None
     if test_name in ("paired-t", "tukey") or parametric_omnibus is not None:
-        means = table.scores.mean(axis=0)
+        means = column_means(table.scores)
         # best first in mean score; for Tukey the groups follow this order (score axis)
-        by_mean = sorted(range(k), key=lambda j: (-oriented[:, j].mean(), algorithms[j]))
+        sign = 1.0 if higher_is_better else -1.0
+        by_mean = sorted(range(k), key=lambda j: (-sign * means[j], algorithms[j]))
         mean_scores = pd.Series(
             means[by_mean],
             index=pd.Index([algorithms[j] for j in by_mean], dtype=object, name="algorithm"),
@@ -288,21 +304,20 @@ def compare(
             group_order = by_mean
     if control is None:
         iu, ju = np.triu_indices(k, 1)
-        raw = pairwise.pvalue[iu, ju]
+        raw = pairwise_c.pvalue[iu, ju]  # canonical order, as the statistics
         if test_name == "nemenyi":
             apv = raw.copy()
             critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
         elif test_name == "tukey":
             apv = raw.copy()
-            critical_difference = tukey_critical_difference(table.scores, alpha)
+            critical_difference = tukey_critical_difference(table.scores[:, canon], alpha)
         else:
             apv = adjust_all_pairs(raw, k, correction_name)
         apv_mat = np.full((k, k), np.nan)
         apv_mat[iu, ju] = apv
         apv_mat[ju, iu] = apv
-        sig_mat = np.zeros((k, k), dtype=bool)
-        sig_mat[iu, ju] = apv <= alpha
-        sig_mat[ju, iu] = apv <= alpha
+        apv_mat = apv_mat[back]
+        sig_mat = apv_mat <= alpha  # False on the NaN diagonal
         adjusted: pd.DataFrame | pd.Series = pd.DataFrame(apv_mat, index=names, columns=names)
         significant: pd.DataFrame | pd.Series = pd.DataFrame(sig_mat, index=names, columns=names)
         group_idx, uncovered_idx = find_groups(group_order, sig_mat)

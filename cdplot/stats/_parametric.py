@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "RM_ANOVA_NAME",
     "check_assumptions",
+    "column_means",
     "paired_t_test",
     "rm_anova",
     "tukey_critical_difference",
@@ -47,6 +48,13 @@ def _scaled(scores: Any) -> tuple[np.ndarray, int]:
     top = float(np.max(np.abs(x))) if x.size else 0.0
     e = math.frexp(top)[1] if top > 0 else 0
     return np.ldexp(x, -e), e
+
+
+def column_means(scores: Any) -> np.ndarray:
+    """Mean of each column, without overflow for scores near +-1e308."""
+    x, e = _scaled(scores)
+    with np.errstate(over="ignore"):
+        return np.ldexp(x.mean(axis=0), e)
 
 
 def paired_t_test(scores: Any) -> PairwiseResult:
