@@ -16,6 +16,7 @@ the exhaustive sets.
 
 from __future__ import annotations
 
+import bisect
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -277,7 +278,7 @@ def exhaustive_sets(k: int) -> Iterator[frozenset[tuple[int, int]]]:
 #   of the mean-ranks test are: p is a decreasing function of |R_i - R_j|, so ordering by
 #   average rank works. Then every G_t is a unit interval graph, a set is a clique iff
 #   its first and last member (in the order) are adjacent, and optimal partitions can be
-#   taken contiguous (proof at _contiguous_best). This engine is polynomial.
+#   taken contiguous (proof at _optima). This engine is polynomial.
 # * _GeneralEngine, for any matrix: an exact dynamic programme over vertex sets with
 #   bit masks, split into connected components, memoised across levels, with bounds (edge
 #   counts, greedy colourings) and a dominance rule that cut the clique choices (proofs
@@ -331,13 +332,21 @@ def _robinson_order(p: np.ndarray) -> list[int] | None:
     for idx in np.flatnonzero(pu == pu.min())[:_ROBINSON_TRIES]:
         a, b = int(rows[idx]), int(cols[idx])
         order = sorted(range(k), key=lambda v, a=a, b=b: (-q[a, v], q[b, v]))
-        r = q[np.ix_(order, order)]
-        upper = np.where(np.triu(np.ones((k, k), dtype=bool), 1), r, np.nan)
-        with np.errstate(invalid="ignore"):
-            # rows non-increasing to the right, columns non-decreasing downwards
-            if not (np.any(np.diff(upper, axis=1) > 0) or np.any(np.diff(upper, axis=0) < 0)):
-                return order
+        if _is_robinson(p, order):
+            return order
     return None
+
+
+def _is_robinson(p: np.ndarray, order: list[int]) -> bool:
+    """Whether ``p`` in this order is non-increasing away from the diagonal."""
+    k = p.shape[0]
+    if sorted(order) != list(range(k)):
+        return False
+    r = p[np.ix_(order, order)]
+    upper = np.where(np.triu(np.ones((k, k), dtype=bool), 1), r, np.nan)
+    with np.errstate(invalid="ignore"):
+        # rows non-increasing to the right, columns non-decreasing downwards
+        return not (np.any(np.diff(upper, axis=1) > 0) or np.any(np.diff(upper, axis=0) < 0))
 
 
 class _RobinsonEngine:
@@ -354,6 +363,15 @@ class _RobinsonEngine:
         n = q.shape[0]
         self.q: list[list[float]] = q.tolist()
         self.n = n
+        # C(m, 2) for m = 0..n + 1 (int64: exact)
+        m = np.arange(n + 2, dtype=np.int64)
+        self.c2 = m * (m - 1) // 2
+        self.g_prev: int | None = None  # g of the previous level: g never increases
+        # prefix and suffix optima (see _optima), all out of date at first
+        self.F = np.zeros(n + 1, dtype=np.int64)
+        self.B = np.zeros(n + 1, dtype=np.int64)
+        self.fwd_from = 0
+        self.bwd_from = n - 1
         self.reach = [n - 1] * n  # G_t is complete below the smallest level
         self.budget = budget
         # level-t edges (i, j), i < j, as positions in the order, for each level
@@ -368,60 +386,86 @@ class _RobinsonEngine:
             self.special[lev].append((i, j))
 
     def _update_reach(self, t: float) -> int:
+        """Drop the edges with p < t; mark the prefix/suffix optima they invalidate."""
         q, reach = self.q, self.reach
         edges = 0
         for i in range(self.n):
             r = reach[i]
-            while r > i and q[i][r] < t:
-                r -= 1
-            reach[i] = r
+            if r > i and q[i][r] < t:
+                while r > i and q[i][r] < t:
+                    r -= 1
+                reach[i] = r
+                # the removed edges (i, r + 1..): blocks holding both ends are gone
+                if r + 1 < self.fwd_from:
+                    self.fwd_from = r + 1
+                if i > self.bwd_from:
+                    self.bwd_from = i
             edges += r - i
         return edges
 
-    def _contiguous_best(self, t: float) -> tuple[int, bool]:
-        """g(t) over contiguous partitions, and whether an optimum uses a level-t edge.
+    def _optima(self) -> None:
+        """Bring the prefix optima F and suffix optima B up to date with ``reach``.
 
-        Contiguous partitions suffice for g(t). Take an optimal partition and its group
-        A with the smallest first position. If a in A and b in another group B have
-        b < a and min A < b, swapping them keeps every group a clique: A - a + b lies
-        within A's span, and B - b + a lies within B's span or within [min A, max A]
-        (its first position exceeds min A, its last is max B or a <= max A). Sizes,
-        hence the objective, are unchanged; repeating makes A an initial segment, and
-        induction on the rest (again a Robinson matrix) gives a contiguous optimum.
+        ``F[i]`` is the best contiguous partition of positions 0..i-1, ``B[i]`` that of
+        i..n-1. Contiguous partitions suffice. Take an optimal partition and its group A
+        with the smallest first position. If a in A and b in another group B have b < a
+        and min A < b, swapping them keeps every group a clique: A - a + b lies within
+        A's span, and B - b + a lies within B's span or within [min A, max A] (its first
+        position exceeds min A, its last is max B or a <= max A). Sizes, hence the
+        objective, are unchanged; repeating makes A an initial segment, and induction on
+        the rest (again a Robinson matrix) gives a contiguous optimum.
 
-        Returns (best, uses) where ``uses`` tells whether some optimal contiguous
-        partition has a block whose end points form a level-t edge (in a Robinson
-        matrix a block holds a level-t edge iff its end points do). The pair is
-        maximised lexicographically, which composes over prefixes.
+        Removing the edge (a, b), a < b, only changes blocks holding both a and b, so
+        ``F[i]`` for i <= b and ``B[i]`` for i > a keep their values: only the rest is
+        recomputed (``fwd_from`` and ``bwd_from`` collect the smallest b and the largest
+        a since the last update).
         """
-        q, reach, n = self.q, self.reach, self.n
-        best = [0] * (n + 1)
-        uses = [False] * (n + 1)
-        lo = 0  # first position adjacent to i (reach is non-decreasing)
-        for i in range(n):
-            while reach[lo] < i:
-                lo += 1
-            b, u = best[i], uses[i]  # i alone
-            for j in range(lo, i):
-                v = best[j] + _comb2(i - j + 1)
-                w = uses[j] or q[j][i] == t
-                if v > b or (v == b and w and not u):
-                    b, u = v, w
-            best[i + 1], uses[i + 1] = b, u
-        self.budget.spend(n)
-        return best[n], uses[n]
+        n, reach, c2 = self.n, self.reach, self.c2
+        F, B = self.F, self.B
+        start = self.fwd_from
+        if start < n:
+            lo = bisect.bisect_left(reach, start)  # first position adjacent to ``start``
+            for i in range(start, n):
+                while reach[lo] < i:
+                    lo += 1
+                b = F[i]  # i alone
+                if lo < i:  # blocks j..i, j = lo..i-1: C(i - j + 1, 2) pairs
+                    top = (F[lo:i] + c2[i - lo + 1 : 1 : -1]).max()
+                    if top > b:
+                        b = top
+                F[i + 1] = b
+            self.budget.spend(n - start)
+            self.fwd_from = n
+        stop = self.bwd_from
+        if stop >= 0:
+            for i in range(stop, -1, -1):
+                hi = reach[i]
+                b = B[i + 1]
+                if hi > i:  # blocks i..m, m = i+1..hi
+                    top = (c2[2 : hi - i + 2] + B[i + 2 : hi + 2]).max()
+                    if top > b:
+                        b = top
+                B[i] = b
+            self.budget.spend(stop + 1)
+            self.bwd_from = -1
 
-    def _prefix_optima(self, seq: list[int]) -> list[int]:
+    def _prefix_optima(self, seq: list[int], init: np.ndarray | None = None) -> np.ndarray:
         """Best contiguous partition of ``seq[:i]`` for every i.
 
         ``seq`` is a strictly increasing or strictly decreasing list of positions; as
         a sub-matrix of a Robinson matrix it is Robinson in that order, so contiguous
-        partitions are optimal among all clique partitions of ``seq[:i]``.
+        partitions are optimal among all clique partitions of ``seq[:i]``. ``init``, if
+        given, holds the already known optima of ``seq[:i]`` for i < len(init).
         """
-        reach = self.reach
-        best = [0] * (len(seq) + 1)
+        reach, c2 = self.reach, self.c2
+        best = np.zeros(len(seq) + 1, dtype=np.int64)
+        first = 0
+        if init is not None:
+            first = len(init) - 1
+            best[: first + 1] = init
         lo = 0
-        for i, x in enumerate(seq):
+        for i in range(first, len(seq)):
+            x = seq[i]
             # first index whose block to x is a clique; it never moves back
             while True:
                 y = seq[lo]
@@ -429,12 +473,12 @@ class _RobinsonEngine:
                     break
                 lo += 1
             b = best[i]
-            for j in range(lo, i):
-                v = best[j] + (i - j + 1) * (i - j) // 2
-                if v > b:
-                    b = v
+            if lo < i:
+                top = (best[lo:i] + c2[i - lo + 1 : 1 : -1]).max()
+                if top > b:
+                    b = top
             best[i + 1] = b
-        self.budget.spend(len(seq))
+        self.budget.spend(len(seq) - first)
         return best
 
     def _constrained(self, left: int, right: int) -> int:
@@ -442,7 +486,7 @@ class _RobinsonEngine:
 
         Such a group is a clique containing the level-t edge (left, right) and lies in
         [left, right]. Given A, the rest is Robinson in the induced order, so its best
-        partition is contiguous there (see _contiguous_best). In an optimal solution:
+        partition is contiguous there (see _optima). In an optimal solution:
 
         * no rest block lies inside (left, right): merging it into A stays a clique and
           adds |A| |block| > 0 pairs;
@@ -465,16 +509,16 @@ class _RobinsonEngine:
         n, reach = self.n, self.reach
         inner = list(range(left + 1, right))
         width = len(inner)
-        lefts = self._prefix_optima(list(range(left)) + inner)[left:]
-        rights = self._prefix_optima(list(range(n - 1, right, -1)) + inner[::-1])[n - 1 - right :]
-        best = 0
-        for x in range(width + 1):
-            lx = lefts[x]
-            for y in range(width - x + 1):
-                a = width - x - y + 2
-                v = a * (a - 1) // 2 + lx + rights[y]
-                if v > best:
-                    best = v
+        # the DPs start from the known optima of the positions < left (F) and > right (B)
+        lefts = self._prefix_optima(list(range(left)) + inner, self.F[: left + 1])[left:]
+        rights = self._prefix_optima(
+            list(range(n - 1, right, -1)) + inner[::-1], self.B[right + 1 :][::-1]
+        )[n - 1 - right :]
+        # all (x, y) with x + y <= W at once: C(W - x - y + 2, 2) + L(x) + R(y)
+        xs = np.arange(width + 1)
+        a = width - xs[:, None] - xs[None, :] + 2
+        values = self.c2[np.maximum(a, 0)] + lefts[:, None] + rights[None, :]
+        best = int(values[a >= 2].max())
         self.budget.spend((width + 1) * (width + 2) // 2)
         if left > 0 and reach[left - 1] > right:  # a block can hold both sides
             outer = list(range(right + 1, n))
@@ -494,11 +538,21 @@ class _RobinsonEngine:
         edges = self._update_reach(t)
         if t * edges <= d:
             return 0
-        g, uses = self._contiguous_best(t)
+        # g(t) <= g of any lower level (G_t only loses edges as t rises)
+        if self.g_prev is not None and t * self.g_prev <= d:
+            return 0
+        self._optima()
+        g = int(self.F[self.n])
+        self.g_prev = g
         if t * g <= d:
             return 0
-        if uses:
-            return g
+        # an optimal contiguous partition uses a level-t edge iff some level-t pair (l, r)
+        # is a block of one: F[l] + C(r - l + 1, 2) + B[r + 1] = g (in a Robinson matrix
+        # a block holds a level-t edge iff its end points do)
+        F, B, c2 = self.F, self.B, self.c2
+        for left, right in special:
+            if F[left] + c2[right - left + 1] + B[right + 1] == g:
+                return g
         floor = _count_floor(t, d, g)
         best = floor
         for left, right in special:
@@ -969,6 +1023,7 @@ def _bergmann_hommel(
     max_steps: int | None = DEFAULT_MAX_STEPS,
     progress: bool | None = None,
     engine: str = "auto",
+    hint: Sequence[int] | None = None,
 ) -> np.ndarray:
     """bergmann_hommel on a validated matrix; ``engine`` ("auto", "robinson" or
     "general") lets the tests run each engine on the same input."""
@@ -981,7 +1036,12 @@ def _bergmann_hommel(
     rows, cols = np.triu_indices(k, 1)
     levels, level_of = np.unique(p[rows, cols], return_inverse=True)
     budget = _Budget(max_steps, k)
-    order = _robinson_order(p) if engine != "general" else None
+    order = None
+    if engine != "general":
+        if hint is not None and _is_robinson(p, list(hint)):
+            order = list(hint)
+        else:
+            order = _robinson_order(p)
     solver: _RobinsonEngine | _GeneralEngine
     if order is not None:
         solver = _RobinsonEngine(p[np.ix_(order, order)], levels, budget)
