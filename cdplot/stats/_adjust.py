@@ -8,7 +8,7 @@ Hommel's procedure follows R's ``p.adjust``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -119,14 +119,17 @@ def _shaffer(p: np.ndarray, k: int) -> np.ndarray:
     return _unsort(order, apv)
 
 
-def _bergmann_hommel(p: np.ndarray, k: int) -> np.ndarray:
-    from ._exhaustive import bergmann_hommel
+def _bergmann_hommel(
+    p: np.ndarray, k: int, *, bh_budget: float | None = None, order: Sequence[int] | None = None
+) -> np.ndarray:
+    from ._exhaustive import DEFAULT_BUDGET_S, bergmann_hommel
 
     i, j = np.triu_indices(k, 1)
     mat = np.full((k, k), np.nan)
     mat[i, j] = p
     mat[j, i] = p
-    return np.asarray(bergmann_hommel(mat))[i, j]
+    budget = DEFAULT_BUDGET_S if bh_budget is None else bh_budget
+    return np.asarray(bergmann_hommel(mat, budget_seconds=budget, order=order))[i, j]
 
 
 _Simple = Callable[[np.ndarray], np.ndarray]
@@ -209,13 +212,28 @@ def _equal_evidence(p: np.ndarray, apv: np.ndarray) -> np.ndarray:
     return out
 
 
-def adjust_all_pairs(pvalues: np.ndarray, k: int, correction: str) -> np.ndarray:
+def adjust_all_pairs(
+    pvalues: np.ndarray,
+    k: int,
+    correction: str,
+    *,
+    bh_budget: float | None = None,
+    order: Sequence[int] | None = None,
+) -> np.ndarray:
     """APVs for the k(k-1)/2 pairwise p-values, in ``np.triu_indices(k, 1)`` order.
 
-    Equal raw p-values get equal APVs under every correction.
+    Equal raw p-values get equal APVs under every correction. ``bh_budget`` (seconds,
+    None for the default of :func:`~cdplot.stats.bergmann_hommel`) and ``order`` (a
+    hint: an order of the algorithms in which the p-values form a Robinson matrix, such
+    as the average-rank order for mean-ranks p-values) only concern
+    ``"bergmann-hommel"``.
     """
     p = np.asarray(pvalues, dtype=float)
-    apv = ALL_PAIRS_CORRECTIONS[resolve_correction(correction, control=False)](p, k)
+    name = resolve_correction(correction, control=False)
+    if name == "bergmann-hommel":
+        apv = _bergmann_hommel(p, k, bh_budget=bh_budget, order=order)
+    else:
+        apv = ALL_PAIRS_CORRECTIONS[name](p, k)
     return _equal_evidence(p, apv)
 
 

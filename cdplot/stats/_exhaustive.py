@@ -17,13 +17,14 @@ the exhaustive sets.
 from __future__ import annotations
 
 import bisect
+import math
 import sys
 import time
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .._errors import BergmannHommelLimitError
+from .._errors import BergmannHommelLimitError, CdplotInputError, spell
 
 __all__ = [
     "bergmann_hommel",
@@ -33,9 +34,12 @@ __all__ = [
     "shaffer_multipliers",
 ]
 
-#: default work budget of :func:`bergmann_hommel`, in search steps: about 4 s of the
-#: Robinson engine's work, 8 s of the general engine's, on one 2020s CPU core
-DEFAULT_MAX_STEPS = 10_000_000
+#: default time budget of :func:`bergmann_hommel`, in seconds
+DEFAULT_BUDGET_S = 10.0
+
+#: the clock is read every this many search steps (a few milliseconds of work at most),
+#: so a budget is honoured to within milliseconds
+_CHECK_EVERY = 2048
 
 #: a progress bar appears only after this many seconds (and only on a terminal)
 _PROGRESS_DELAY_S = 2.0
@@ -286,27 +290,42 @@ def exhaustive_sets(k: int) -> Iterator[frozenset[tuple[int, int]]]:
 
 
 class _Budget:
-    """Counts search steps; raises BergmannHommelLimitError past the limit."""
+    """Counts search steps and watches the clock; raises BergmannHommelLimitError.
 
-    __slots__ = ("limit", "steps", "k", "start")
+    ``limit`` is a number of search steps (None: no limit), ``seconds`` a wall-clock
+    budget from the creation of the budget (None: no limit). The step limit is checked
+    at every step, the clock every :data:`_CHECK_EVERY` steps.
+    """
 
-    def __init__(self, limit: int | None, k: int) -> None:
+    __slots__ = ("limit", "steps", "k", "start", "seconds", "deadline", "next_check")
+
+    def __init__(self, limit: int | None, k: int, seconds: float | None = None) -> None:
         self.limit = limit
         self.steps = 0
         self.k = k
         self.start = time.perf_counter()
+        self.seconds = seconds
+        self.deadline = math.inf if seconds is None else self.start + seconds
+        self.next_check = _CHECK_EVERY
 
     def spend(self, n: int = 1) -> None:
         self.steps += n
         if self.limit is not None and self.steps > self.limit:
-            elapsed = time.perf_counter() - self.start
-            raise BergmannHommelLimitError(
-                f"exact Bergmann-Hommel adjusted p-values for k = {self.k} algorithms "
-                f"exceeded the work limit of max_steps={self.limit} search steps "
-                f"(stopped after {elapsed:.1f} s); these p-values have too little "
-                "structure for an exact answer at this k. Use correction='shaffer' "
-                "(or 'holm'), which is valid for any k, or raise max_steps."
-            )
+            self._fail(f"the work limit of max_steps={self.limit} search steps")
+        if self.steps >= self.next_check:
+            self.next_check = self.steps + _CHECK_EVERY
+            if time.perf_counter() > self.deadline:
+                self._fail(f"the time budget of {self.seconds:g} s")
+
+    def _fail(self, what: str) -> None:
+        elapsed = time.perf_counter() - self.start
+        raise BergmannHommelLimitError(
+            f"exact Bergmann-Hommel adjusted p-values for k = {self.k} algorithms "
+            f"exceeded {what} (stopped after {elapsed:.1f} s); these p-values have too "
+            f"little structure for an exact answer at this k in that time. Use "
+            f"{spell('correction', 'shaffer')} (or 'holm'), which is valid for any k, or "
+            f"allow more time with {spell('bh_budget')} (in seconds)."
+        )
 
 
 def _comb2(n: int) -> int:
@@ -329,12 +348,54 @@ def _robinson_order(p: np.ndarray) -> list[int] | None:
     np.fill_diagonal(q, np.inf)
     rows, cols = np.triu_indices(k, 1)
     pu = q[rows, cols]
-    for idx in np.flatnonzero(pu == pu.min())[:_ROBINSON_TRIES]:
+    candidates = np.flatnonzero(pu == pu.min())[:_ROBINSON_TRIES]
+    for idx in candidates:
         a, b = int(rows[idx]), int(cols[idx])
         order = sorted(range(k), key=lambda v, a=a, b=b: (-q[a, v], q[b, v]))
         if _is_robinson(p, order):
             return order
+    # Underflow (many p-values exactly 0) leaves the two extremes unable to order the
+    # middle: grow a chain from an extreme instead, each step taking the remaining
+    # vertex closest to the last placed ones (see _chain_order).
+    for idx in candidates[:2]:
+        for a in (int(rows[idx]), int(cols[idx])):
+            order = _chain_order(q, a)
+            if _is_robinson(p, order):
+                return order
     return None
+
+
+def _chain_order(q: np.ndarray, first: int) -> list[int]:
+    """A candidate Robinson order grown from ``first`` (``q``: p with an inf diagonal).
+
+    Next comes the remaining vertex with the largest p to the last placed vertex; ties
+    are broken by the p to the vertex placed before it, and so on back. Vertices that
+    tie with every placed vertex (their p-values to all of them underflowed to 0) are
+    a separate block whose order is free: the block's own extreme comes first, the
+    vertex with the smallest p to another remaining vertex. Only a candidate: the
+    caller verifies it.
+    """
+    k = q.shape[0]
+    p = np.where(np.isinf(q), -1.0, q)
+    order = [first]
+    remaining = np.ones(k, dtype=bool)
+    remaining[first] = False
+    while remaining.any():
+        cand = np.flatnonzero(remaining)
+        for pivot in reversed(order):
+            values = p[pivot, cand]
+            cand = cand[values == values.max()]
+            if cand.size == 1:
+                break
+        if cand.size > 1:
+            rest = np.flatnonzero(remaining)
+            sub = p[np.ix_(cand, rest)]
+            sub = np.where(sub < 0, np.inf, sub)
+            cand = cand[[int(np.argmin(sub.min(axis=1)))]]
+        v = int(cand[0])
+        order.append(v)
+        remaining[v] = False
+    return order
 
 
 def _is_robinson(p: np.ndarray, order: list[int]) -> bool:
@@ -930,8 +991,10 @@ def _validate(pvalues: np.ndarray) -> np.ndarray:
 def bergmann_hommel(
     pvalues: np.ndarray,
     *,
-    max_steps: int | None = DEFAULT_MAX_STEPS,
+    budget_seconds: float | None = DEFAULT_BUDGET_S,
+    max_steps: int | None = None,
     progress: bool | None = None,
+    order: Sequence[int] | None = None,
 ) -> np.ndarray:
     """Bergmann-Hommel adjusted p-values for all pairwise comparisons, exact for any k.
 
@@ -940,15 +1003,27 @@ def bergmann_hommel(
     pvalues : array_like, shape (k, k)
         Symmetric matrix of raw pairwise p-values in [0, 1]; the diagonal is ignored
         (it may be NaN).
-    max_steps : int or None, optional
-        Work budget in search steps. The search stops with
+    budget_seconds : float or None, default 10
+        Time budget in seconds (wall clock, from the call). The search stops with
         :class:`BergmannHommelLimitError` once it is exceeded, so a request that
-        cannot finish fails instead of hanging; None means no limit. The default,
-        ten million, is roughly 5-10 seconds of work.
+        cannot finish fails instead of hanging; the clock is read every few
+        milliseconds of work, so the budget is kept to well within 20 %. None means
+        no limit. :func:`cdplot.compare` passes its ``bh_budget``.
+    max_steps : int or None, optional
+        A budget in search steps instead of (or as well as) seconds, machine
+        independent (about a million steps a second); None (default) means no limit.
     progress : bool or None, optional
         Show a tqdm progress bar over the distinct p-values. None (default) shows
         it only when standard error is a terminal and the run has already taken
         more than two seconds.
+    order : sequence of int, optional
+        A hint: an order of the algorithms in which ``pvalues`` is expected to be a
+        Robinson matrix (non-increasing away from the diagonal), e.g. by average rank
+        for mean-ranks p-values, whose p is a decreasing function of the rank
+        distance. It is verified exactly, so a wrong hint costs nothing but speed.
+        Needed when many p-values underflow to 0, since the order can then not
+        always be recovered from the p-values alone; :func:`cdplot.compare` passes
+        it for ``test="mean-ranks"``.
 
     Returns
     -------
@@ -958,10 +1033,11 @@ def bergmann_hommel(
     Raises
     ------
     ValueError
-        If ``pvalues`` is not a square symmetric matrix of numbers in [0, 1].
+        If ``pvalues`` is not a square symmetric matrix of numbers in [0, 1]
+        (:class:`CdplotInputError` for a bad ``budget_seconds``).
     BergmannHommelLimitError
-        If the exact computation exceeds ``max_steps``; the message suggests
-        ``correction="shaffer"`` or ``"holm"``.
+        If the exact computation exceeds ``budget_seconds`` or ``max_steps``; the
+        message suggests ``correction="shaffer"`` or ``"holm"`` and a larger budget.
 
     See Also
     --------
@@ -1014,16 +1090,34 @@ def bergmann_hommel(
            [0.03,  nan, 0.5 ],
            [0.04, 0.5 ,  nan]])
     """
-    return _bergmann_hommel(_validate(pvalues), max_steps=max_steps, progress=progress)
+    if budget_seconds is not None:
+        try:
+            seconds = float(budget_seconds)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not seconds > 0:  # also NaN
+            raise CdplotInputError(
+                f"the Bergmann-Hommel time budget must be a positive number of seconds "
+                f"(or None for no limit), got {budget_seconds!r}."
+            )
+        budget_seconds = seconds
+    return _bergmann_hommel(
+        _validate(pvalues),
+        max_steps=max_steps,
+        progress=progress,
+        hint=order,
+        budget_seconds=budget_seconds,
+    )
 
 
 def _bergmann_hommel(
     p: np.ndarray,
     *,
-    max_steps: int | None = DEFAULT_MAX_STEPS,
+    max_steps: int | None = None,
     progress: bool | None = None,
     engine: str = "auto",
     hint: Sequence[int] | None = None,
+    budget_seconds: float | None = None,
 ) -> np.ndarray:
     """bergmann_hommel on a validated matrix; ``engine`` ("auto", "robinson" or
     "general") lets the tests run each engine on the same input."""
@@ -1035,11 +1129,11 @@ def _bergmann_hommel(
         return out
     rows, cols = np.triu_indices(k, 1)
     levels, level_of = np.unique(p[rows, cols], return_inverse=True)
-    budget = _Budget(max_steps, k)
+    budget = _Budget(max_steps, k, budget_seconds)
     order = None
     if engine != "general":
-        if hint is not None and _is_robinson(p, list(hint)):
-            order = list(hint)
+        if hint is not None and _is_robinson(p, [int(v) for v in hint]):
+            order = [int(v) for v in hint]
         else:
             order = _robinson_order(p)
     solver: _RobinsonEngine | _GeneralEngine
