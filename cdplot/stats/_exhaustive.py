@@ -357,11 +357,13 @@ def _robinson_order(p: np.ndarray) -> list[int] | None:
     # Underflow (many p-values exactly 0) leaves the two extremes unable to order the
     # middle: grow a chain from an extreme instead, each step taking the remaining
     # vertex closest to the last placed ones (see _chain_order).
-    for idx in candidates[:2]:
-        for a in (int(rows[idx]), int(cols[idx])):
-            order = _chain_order(q, a)
-            if _is_robinson(p, order):
-                return order
+    # Every vertex may start the chain; an extreme has neighbours on one side only, so
+    # small row sums first.
+    sums = np.sum(np.where(np.isinf(q), 0.0, q), axis=1)
+    for a in np.argsort(sums, kind="stable").tolist():
+        order = _chain_order(q, a)
+        if _is_robinson(p, order):
+            return order
     return None
 
 
@@ -371,9 +373,9 @@ def _chain_order(q: np.ndarray, first: int) -> list[int]:
     Next comes the remaining vertex with the largest p to the last placed vertex; ties
     are broken by the p to the vertex placed before it, and so on back. Vertices that
     tie with every placed vertex (their p-values to all of them underflowed to 0) are
-    a separate block whose order is free: the block's own extreme comes first, the
-    vertex with the smallest p to another remaining vertex. Only a candidate: the
-    caller verifies it.
+    a separate block whose order is free: the block's own extreme comes first, guessed
+    as the one with the smallest sum of p to the others. Only a candidate: the caller
+    verifies it.
     """
     k = q.shape[0]
     p = np.where(np.isinf(q), -1.0, q)
@@ -388,10 +390,11 @@ def _chain_order(q: np.ndarray, first: int) -> list[int]:
             if cand.size == 1:
                 break
         if cand.size > 1:
+            # a block cut off from everything placed: start it at its own extreme, the
+            # candidate with the smallest sum of p to the remaining vertices
             rest = np.flatnonzero(remaining)
             sub = p[np.ix_(cand, rest)]
-            sub = np.where(sub < 0, np.inf, sub)
-            cand = cand[[int(np.argmin(sub.min(axis=1)))]]
+            cand = cand[[int(np.argmin(np.where(sub < 0, 0.0, sub).sum(axis=1)))]]
         v = int(cand[0])
         order.append(v)
         remaining[v] = False
