@@ -401,6 +401,22 @@ def _chain_order(q: np.ndarray, first: int) -> list[int]:
     return order
 
 
+def _seriation(p: np.ndarray) -> list[int]:
+    """An approximate line order of the algorithms from their p-values (a heuristic).
+
+    Classical scaling in one dimension of the distances ``sqrt(-log p)`` (for a normal
+    statistic, -log p grows like z^2 / 2, so the root grows like the distance z): the
+    order of the first principal coordinate.
+    """
+    k = p.shape[0]
+    q = np.where(np.eye(k, dtype=bool), 1.0, p)
+    d2 = -np.log(np.maximum(q, np.finfo(float).tiny))
+    centre = np.eye(k) - 1.0 / k
+    b = -0.5 * centre @ d2 @ centre
+    _, vectors = np.linalg.eigh(b)
+    return np.argsort(vectors[:, -1], kind="stable").tolist()
+
+
 def _is_robinson(p: np.ndarray, order: list[int]) -> bool:
     """Whether ``p`` in this order is non-increasing away from the diagonal."""
     k = p.shape[0]
@@ -663,8 +679,14 @@ class _GeneralEngine:
     #: memo entries kept before the memos are emptied: bounds memory to a few hundred MB
     MEMO_LIMIT = 1_000_000
 
-    def __init__(self, level: np.ndarray, n_levels: int, budget: _Budget) -> None:
+    def __init__(
+        self, level: np.ndarray, n_levels: int, budget: _Budget, line: list[int] | None = None
+    ) -> None:
         k = level.shape[0]
+        self.line = list(range(k)) if line is None else list(line)
+        self.line_pos = [0] * k
+        for at, v in enumerate(self.line):
+            self.line_pos[v] = at
         self.k = k
         self.budget = budget
         self.memo: dict[int, int] = {}
@@ -738,8 +760,89 @@ class _GeneralEngine:
             comp |= frontier
         return comp
 
-    def f(self, u: int) -> int:
-        """Maximum of sum C(|g|, 2) over partitions of U into cliques of G."""
+    def _contiguous_lower_bounds(self, special: Sequence[tuple[int, int]]) -> tuple[int, int]:
+        """Values of feasible partitions: the best one and the best using a special pair.
+
+        Partitions into blocks that are contiguous in ``self.line`` (an approximate
+        seriation of the p-values, see _seriation) and cliques of G, found by dynamic
+        programmes over prefixes and suffixes in O(k^2). Both are achieved by actual
+        partitions, so they are lower bounds of g(t) and c(t): they raise the floors of
+        the exact searches, and settle the level outright when they meet the upper bound.
+        """
+        line, adj, k = self.line, self.adj, self.k
+        # reach[l]: last r such that line[l..r] is a clique of G
+        reach = [0] * k
+        for left in range(k):
+            block = 1 << line[left]
+            r = left
+            while r + 1 < k and adj[line[r + 1]] & block == block:
+                r += 1
+                block |= 1 << line[r]
+            reach[left] = r
+        pre = [0] * (k + 1)  # pre[i]: best partition of line[:i]
+        for i in range(k):
+            b = pre[i]
+            for left in range(i):
+                if reach[left] >= i:
+                    v = pre[left] + (i - left + 1) * (i - left) // 2
+                    if v > b:
+                        b = v
+            pre[i + 1] = b
+        suf = [0] * (k + 1)  # suf[i]: best partition of line[i:]
+        for i in range(k - 1, -1, -1):
+            b = suf[i + 1]
+            for r in range(i + 1, reach[i] + 1):
+                v = (r - i + 1) * (r - i) // 2 + suf[r + 1]
+                if v > b:
+                    b = v
+            suf[i] = b
+        pos = self.line_pos
+        best_c = 0
+        for a, b in special:
+            # a clique holding the pair: the pair alone, or grown greedily with common
+            # neighbours nearest to it on the line; the rest in contiguous blocks
+            mid = pos[a] + pos[b]
+            common = adj[a] & adj[b]
+            near = sorted(
+                (v for v in range(k) if common >> v & 1), key=lambda v: abs(2 * pos[v] - mid)
+            )
+            grown = (1 << a) | (1 << b)
+            for v in near:
+                if adj[v] & grown == grown:
+                    grown |= 1 << v
+            for group in {(1 << a) | (1 << b), grown}:
+                size = group.bit_count()
+                rest = [v for v in line if not group >> v & 1]
+                value = size * (size - 1) // 2 + self._line_value(rest)
+                if value > best_c:
+                    best_c = value
+        self.budget.spend(k)
+        return pre[k], best_c
+
+    def _line_value(self, seq: list[int]) -> int:
+        """Best partition of ``seq`` into contiguous blocks that are cliques of G."""
+        adj = self.adj
+        pre = [0] * (len(seq) + 1)
+        for i, w in enumerate(seq):
+            b = pre[i]
+            block = 1 << w
+            for left in range(i - 1, -1, -1):
+                v = seq[left]
+                if adj[v] & block != block:
+                    break
+                block |= 1 << v
+                value = pre[left] + (i - left + 1) * (i - left) // 2
+                if value > b:
+                    b = value
+            pre[i + 1] = b
+        return pre[-1]
+
+    def f(self, u: int, floor: int = -1) -> int:
+        """Maximum of sum C(|g|, 2) over partitions of U into cliques of G.
+
+        ``floor``: a value below f(U) known to be exceeded (a feasible partition's value
+        minus one), which prunes the search; the result stays exact.
+        """
         if u & (u - 1) == 0:
             return 0
         key = self._key(u)
@@ -770,7 +873,7 @@ class _GeneralEngine:
             else:
                 v0 = min(deg, key=deg.__getitem__)
                 cap = min(edges, self._colour_bound(u))
-                value, group = self._best_group(u, deg, edges, 1 << v0, -1, cap)
+                value, group = self._best_group(u, deg, edges, 1 << v0, floor, cap)
         if len(self.memo) >= self.MEMO_LIMIT or len(self.upper) >= self.MEMO_LIMIT:
             self.memo.clear()
             self.choice.clear()
@@ -914,15 +1017,16 @@ class _GeneralEngine:
         edges = sum(a.bit_count() for a in adj) // 2
         if t * edges <= d:
             return 0
+        special = self.edges_at[lev]
+        lower_g, lower_c = self._contiguous_lower_bounds(special)
         if self.opt_groups is None:
-            self.opt_value = self.f(self.full)
+            self.opt_value = self.f(self.full, lower_g - 1)
             self.opt_groups = self._partition(self.full)
         g = self.opt_value
         if t * g <= d:
             return 0
-        special = self.edges_at[lev]
         groups = self.opt_groups
-        if _uses(groups, special):
+        if _uses(groups, special) or lower_c >= g:
             return g
         floor = _count_floor(t, d, g)
         # a known partition using a special edge: move one end into the other's group
@@ -945,7 +1049,7 @@ class _GeneralEngine:
             if gb & ~adj[a] == 0:
                 options.append(base + (nb + 1) * nb // 2 + (na - 1) * (na - 2) // 2)
             known = max(known, *options)
-        best = max(floor, known)
+        best = max(floor, known, lower_c)
         if best < g:
             deg = {v: adj[v].bit_count() for v in range(self.k)}
             for a, b in special:
@@ -1148,7 +1252,7 @@ def _bergmann_hommel(
         lev = np.zeros((k, k), dtype=np.int64)
         lev[rows, cols] = level_of
         lev[cols, rows] = level_of
-        solver = _GeneralEngine(lev, len(levels), budget)
+        solver = _GeneralEngine(lev, len(levels), budget, _seriation(p))
 
     if progress is None:
         isatty = getattr(sys.stderr, "isatty", None)
