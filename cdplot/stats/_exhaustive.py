@@ -700,7 +700,8 @@ class _GeneralEngine:
         self.adj = [self.full & ~(1 << i) for i in range(k)]  # G below the first level
         self.adj_level = 0
         self.opt_groups: list[int] | None = None  # optimal partition of the current G
-        self.opt_value = 0
+        self.opt_value = 0  # its value, g; an upper bound of g at later levels
+        self.g_known = False
 
     # -- exact cluster deletion -------------------------------------------------------
 
@@ -1017,11 +1018,17 @@ class _GeneralEngine:
         edges = sum(a.bit_count() for a in adj) // 2
         if t * edges <= d:
             return 0
+        # g only falls as the threshold rises: the last computed g bounds it
+        if self.g_known and t * self.opt_value <= d:
+            return 0
         special = self.edges_at[lev]
         lower_g, lower_c = self._contiguous_lower_bounds(special)
+        if self.g_known and lower_c >= self.opt_value:
+            return lower_c  # c(t) <= g(t) <= last g <= a feasible value of c(t)
         if self.opt_groups is None:
-            self.opt_value = self.f(self.full, lower_g - 1)
+            self.opt_value = self.f(self.full, max(lower_g, lower_c) - 1)
             self.opt_groups = self._partition(self.full)
+            self.g_known = True
         g = self.opt_value
         if t * g <= d:
             return 0
