@@ -193,7 +193,14 @@ def compare(
     df) over ``sqrt(2)``; Bonferroni-Dunn's uses ``q = z_{1 - alpha/(2(k-1))}``.
     Bergmann-Hommel APVs are the closed-testing maximum over exhaustive sets
     followed by a running maximum in increasing raw-p order (García & Herrera
-    2008, Table 5; hypotheses with equal raw p get equal APVs).
+    2008, Table 5).
+
+    Equal evidence, equal answers: hypotheses with equal raw p-values get equal
+    APVs under every correction; mean-ranks statistics come from the exact
+    integer differences of twice the rank sums, so pairs with equal rank-sum
+    differences get bit-identical p-values; every statistic is computed with
+    the algorithms in name order, so permuting the input columns permutes the
+    result and changes nothing else (equal average ranks are ordered by name).
 
     References
     ----------

@@ -484,7 +484,10 @@ def wilcoxon_test(
     whose differences are all zero gets p = 1. All pairs are ranked together, one
     sort of ``|x_i - x_j|`` per pair giving both the rank sums and the tie terms,
     exactly (see ``_signed_rank_sums``); the exact null distribution is computed
-    once per number of differences and cached.
+    once per number of differences and cached. Scores of magnitude 2**1023 (about
+    9e307) or more are first halved, exactly, so that no difference overflows to inf
+    (which would create false ties); only subnormal scores (below 2**-1021) could lose
+    their last bit then.
     """
     if zero_method not in ZERO_METHODS:
         raise CdplotInputError(

@@ -90,7 +90,8 @@ class ComparisonResult:
         N x k per-dataset ranks (1 = best, ties get the average rank).
     average_ranks : pandas.Series
         Average rank of each algorithm, sorted best (lowest) first; equal
-        average ranks keep input order.
+        average ranks (equal rank sums) in order of name, so that the order, the
+        groups and the diagram do not depend on the order of the input columns.
     friedman : OmnibusResult
         Friedman chi-square with ``k - 1`` degrees of freedom.
     iman_davenport : OmnibusResult
