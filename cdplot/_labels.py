@@ -19,6 +19,8 @@ TEST_TITLES = {
     "sign": "sign test",
     "mean-ranks": "mean-ranks test",
     "nemenyi": "Nemenyi test",
+    "paired-t": "paired t-test",
+    "tukey": "Tukey HSD test",
 }
 
 #: Display names of the p-value adjustments.
@@ -34,6 +36,7 @@ CORRECTION_TITLES = {
     "shaffer": "Shaffer",
     "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
     "nemenyi": "Nemenyi",
+    "tukey": "Tukey",
 }
 
 
