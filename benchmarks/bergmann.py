@@ -13,6 +13,13 @@ normal noise), ranks every data set (1 = best), and computes the p-values of
 * ``wilcoxon``: Wilcoxon signed-rank p-values of every pair on the realistic tables
   (scipy), which are not ordered like distances: the general search engine.
 
+With ``--large-n`` it runs instead the large-N families of issue 15, where most pairs are
+extremely significant and many p-values underflow to 0: mean-ranks p-values at k = 50 and
+100 and Wilcoxon p-values at k = 24 and 30, all on N = 1000 data sets (``--large-n-tables``
+tables each; p-values from cdplot's own kernels, as ``compare()`` computes them, without
+any hint). It prints every table's time without a budget and whether it fits the default
+10 s budget.
+
 It prints, for every k, the median and the largest time over the tables (seconds), and
 the peak resident memory of the fresh process that ran them (MiB; the baseline of an
 idle process with numpy and scipy loaded is printed first). A kind stops after the
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import resource
 import statistics
 import sys
@@ -87,11 +95,54 @@ def _run(kind: str, k: int, repeats: int) -> tuple[list[float], float] | None:
     try:
         for p in tables:
             start = time.perf_counter()
-            bergmann_hommel(p, progress=False)
+            bergmann_hommel(p, budget_seconds=None, max_steps=10_000_000, progress=False)
             times.append(time.perf_counter() - start)
     except BergmannHommelLimitError:
         return None
     return times, _peak_rss_mib()
+
+
+LARGE_N = (("mean-ranks", 50), ("mean-ranks", 100), ("wilcoxon", 24), ("wilcoxon", 30))
+
+
+def large_n_pvalues(kind: str, k: int, seed: int, n: int = 1000) -> np.ndarray:
+    """P-values of cdplot's kernels on a realistic table of N = 1000 data sets."""
+    from cdplot.stats import mean_ranks_test, rank_rows, wilcoxon_test
+
+    rng = np.random.default_rng([k, seed])
+    scores = skills("realistic", k) + rng.normal(size=(n, k))
+    if kind == "wilcoxon":
+        return wilcoxon_test(scores).pvalue
+    return mean_ranks_test(rank_rows(-scores).mean(axis=0), n).pvalue
+
+
+def large_n(tables: int) -> int:
+    print("exact Bergmann-Hommel on N = 1000 tables; seconds per table, no budget")
+    print(f"(load average when starting: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    for kind, k in LARGE_N:
+        times: list[float] = []
+        cpus: list[float] = []
+        for seed in range(tables):
+            p = large_n_pvalues(kind, k, seed)
+            iu = np.triu_indices(k, 1)
+            zeros = int(np.sum(p[iu] == 0))
+            start, cpu = time.perf_counter(), time.process_time()
+            bergmann_hommel(p, budget_seconds=None, progress=False)
+            times.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
+            print(
+                f"  {kind:>10} k = {k:3d} table {seed}: {times[-1]:6.2f} s wall, "
+                f"{cpus[-1]:6.2f} s CPU ({zeros} of {iu[0].size} p-values are 0)",
+                flush=True,
+            )
+        print(
+            f"{kind:>12} k = {k:3d}: wall median {statistics.median(times):.2f} s, max "
+            f"{max(times):.2f} s; CPU median {statistics.median(cpus):.2f} s, max "
+            f"{max(cpus):.2f} s; within the 10 s default budget: "
+            f"{sum(t <= 10.0 for t in times)} of {len(times)}",
+            flush=True,
+        )
+    return 0
 
 
 def _baseline() -> float:
@@ -105,7 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="tables per k (default 3)")
     parser.add_argument("--stop", type=float, default=10.0, help="seconds (default 10)")
     parser.add_argument("--kmax", type=int, default=100)
+    parser.add_argument("--large-n", action="store_true", help="the N = 1000 families")
+    parser.add_argument("--large-n-tables", type=int, default=3, help="tables per family")
     args = parser.parse_args(argv)
+    if args.large_n:
+        return large_n(args.large_n_tables)
     kinds = args.kinds.split(",")
 
     ctx = multiprocessing.get_context("spawn")

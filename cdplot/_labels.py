@@ -22,6 +22,8 @@ TEST_TITLES = {
     "aligned-ranks": "aligned-ranks test",
     "quade": "Quade post-hoc test",
     "exact-rank-sum": "exact rank-sum test",
+    "paired-t": "paired t-test",
+    "tukey": "Tukey HSD test",
 }
 
 #: Display names of the p-value adjustments.
@@ -37,6 +39,7 @@ CORRECTION_TITLES = {
     "shaffer": "Shaffer",
     "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
     "nemenyi": "Nemenyi",
+    "tukey": "Tukey",
 }
 
 

@@ -367,7 +367,7 @@ ERRORS = [
     (["compare", "{nan}"], "on dataset 'd2'; fill it in, pass --missing keep to analyse"),
     # statistics options
     (["compare", "{csv}", "--control", "C9"], "unknown control algorithm 'C9'"),
-    (["compare", "{csv}", "--test", "t-test"], "'t-test' is not a valid value for --test"),
+    (["compare", "{csv}", "--test", "z-test"], "'z-test' is not a valid value for --test"),
     (["compare", "{csv}", "--correction", "bh-fdr"], "'bh-fdr' is not a valid value for --corr"),
     (
         ["compare", "{csv}", "--correction", "li"],

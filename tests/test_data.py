@@ -207,10 +207,11 @@ def test_array_errors():
 def test_option_errors(wide):
     with pytest.raises(
         CdplotInputError,
-        match=r"'tukey' is not a valid value for test; supported values are 'wilcoxon', "
-        r"'sign', 'mean-ranks', 'nemenyi'",
+        match=r"'dunnett' is not a valid value for test; supported values are 'wilcoxon', "
+        r"'sign', 'mean-ranks', 'nemenyi', 'aligned-ranks', 'quade', 'exact-rank-sum', "
+        r"'paired-t', 'tukey'",
     ):
-        cdplot.compare(wide, test="tukey")
+        cdplot.compare(wide, test="dunnett")
     with pytest.raises(
         CdplotInputError,
         match=r"'bh-fdr' is not a valid value for correction in all-pairs comparisons; "

@@ -510,6 +510,7 @@ def test_robinson_constrained_step_against_brute_force():
         engine = _RobinsonEngine(q, levels, budget=_unlimited(k))
         for lev, t in enumerate(levels.tolist()):
             engine._update_reach(t)
+            engine._optima()  # the prefix and suffix optima _constrained starts from
             for left, right in engine.special[lev]:
                 expected = _brute_constrained(q, t, left, right)
                 assert engine._constrained(left, right) == expected

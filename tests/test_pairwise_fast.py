@@ -309,8 +309,12 @@ def test_mean_ranks_and_nemenyi_equal_per_pair_code(rng):
         se = math.sqrt(k * (k + 1) / (6.0 * n))
         mr = mean_ranks_test(avg, n)
         ne = nemenyi_test(avg, n)
+        twice = 2.0 * ranks.sum(axis=0)  # exact integers: twice the rank sums
         for i, j in itertools.permutations(range(k), 2):
-            z = abs(avg[i] - avg[j]) / se
+            # from the exact rank-sum difference (equal differences, equal bits) ...
+            z = abs(twice[i] - twice[j]) / math.sqrt(2.0 * n * k * (k + 1) / 3.0)
+            # ... equal to Demšar's |R_i - R_j| / SE up to rounding
+            assert z == pytest.approx(abs(avg[i] - avg[j]) / se, rel=1e-14, abs=1e-15)
             assert mr.statistic[i, j] == z == ne.statistic[i, j]
             assert mr.pvalue[i, j] == min(1.0, 2.0 * special.ndtr(-z))
             q = z * math.sqrt(2.0)

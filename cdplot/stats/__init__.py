@@ -1,4 +1,5 @@
-"""Statistics layer of cdplot: ranks, omnibus tests, pairwise tests, adjusted p-values, groups.
+"""Statistics layer of cdplot: ranks, omnibus tests, pairwise tests, adjusted p-values, groups,
+the parametric tests over datasets and the tests of two algorithms on one dataset.
 
 This subpackage never imports matplotlib or seaborn.
 """
@@ -11,6 +12,15 @@ from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipl
 from ._groups import find_groups
 from ._metrics import compare_metrics
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport
+from ._onedataset import (
+    corrected_resampled_t,
+    cv5x2_f,
+    cv5x2_t,
+    mcnemar,
+    mcnemar_predictions,
+    mcnemar_table,
+    paired_t,
+)
 from ._pairwise import (
     mean_ranks_test,
     nemenyi_q,
@@ -19,14 +29,30 @@ from ._pairwise import (
     sign_test,
     wilcoxon_test,
 )
+from ._parametric import (
+    check_assumptions,
+    paired_t_test,
+    rm_anova,
+    tukey_critical_difference,
+    tukey_test,
+)
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
-from ._results import ComparisonResult, OmnibusResult, PairwiseResult, SkillingsMackResult
+from ._results import (
+    AssumptionCheck,
+    ComparisonResult,
+    OmnibusResult,
+    PairedTestResult,
+    PairwiseResult,
+    SkillingsMackResult,
+)
 from ._skillings_mack import skillings_mack
 from ._wins import WinTieLossResult
 
 __all__ = [
     "ALL_PAIRS_CORRECTIONS",
+    "AssumptionCheck",
+    "PairedTestResult",
     "CONTROL_CORRECTIONS",
     "OMNIBUS_TESTS",
     "TESTS",
@@ -41,6 +67,10 @@ __all__ = [
     "aligned_ranks_posthoc",
     "aligned_ranks_test",
     "bergmann_hommel",
+    "check_assumptions",
+    "corrected_resampled_t",
+    "cv5x2_f",
+    "cv5x2_t",
     "compare",
     "compare_metrics",
     "count_exhaustive_sets",
@@ -48,16 +78,24 @@ __all__ = [
     "find_groups",
     "friedman",
     "iman_davenport",
+    "mcnemar",
+    "mcnemar_predictions",
+    "mcnemar_table",
     "mean_ranks_test",
     "nemenyi_q",
     "nemenyi_test",
+    "paired_t",
+    "paired_t_test",
     "quade_posthoc",
     "quade_test",
     "rank_sum_pvalue",
     "rank_rows",
     "rank_standard_error",
+    "rm_anova",
     "shaffer_multipliers",
     "sign_test",
     "skillings_mack",
+    "tukey_critical_difference",
+    "tukey_test",
     "wilcoxon_test",
 ]

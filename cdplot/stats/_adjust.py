@@ -8,7 +8,7 @@ Hommel's procedure follows R's ``p.adjust``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -23,7 +23,6 @@ from .._errors import (
 __all__ = [
     "ALL_PAIRS_CORRECTIONS",
     "BH_DEFAULT_BUDGET",
-    "BH_STEPS_PER_SECOND",
     "CONTROL_CORRECTIONS",
     "adjust_all_pairs",
     "adjust_control",
@@ -130,29 +129,30 @@ def _shaffer(p: np.ndarray, k: int) -> np.ndarray:
 
 #: Default time budget (seconds) of the exact Bergmann-Hommel search.
 BH_DEFAULT_BUDGET = 10.0
-#: The search engine counts steps; a budget in seconds is converted at this rate. Measured
-#: rates are 0.3 to 2 million steps per second (0.5 to 3.5 microseconds per step, k = 30),
-#: so the default budget is the engine's former limit of 10 million steps.
-BH_STEPS_PER_SECOND = 1_000_000
 
 
-def _bergmann_hommel(p: np.ndarray, k: int, budget: float | None = BH_DEFAULT_BUDGET) -> np.ndarray:
+def _bergmann_hommel(
+    p: np.ndarray,
+    k: int,
+    *,
+    bh_budget: float | None = BH_DEFAULT_BUDGET,
+    order: Sequence[int] | None = None,
+) -> np.ndarray:
     from ._exhaustive import bergmann_hommel
 
     i, j = np.triu_indices(k, 1)
     mat = np.full((k, k), np.nan)
     mat[i, j] = p
     mat[j, i] = p
-    max_steps = None if budget is None else max(1, int(budget * BH_STEPS_PER_SECOND))
     try:
-        return np.asarray(bergmann_hommel(mat, max_steps=max_steps))[i, j]
+        return np.asarray(bergmann_hommel(mat, budget_seconds=bh_budget, order=order))[i, j]
     except BergmannHommelLimitError:
         raise BergmannHommelLimitError(
             f"exact Bergmann-Hommel adjusted p-values for k = {k} algorithms did not finish "
-            f"within the budget of {budget:g} s; these p-values have too little structure for "
-            f"an exact answer at this k. Use {spell('correction', 'shaffer')} (or "
+            f"within the budget of {bh_budget:g} s; these p-values have too little structure "
+            f"for an exact answer at this k. Use {spell('correction', 'shaffer')} (or "
             f"{spell('correction', 'holm')}), valid for any k, or raise the budget, e.g. "
-            f"{spell('bh_budget', _next_budget(budget))}."
+            f"{spell('bh_budget', _next_budget(bh_budget))}."
         ) from None
 
 
@@ -235,22 +235,57 @@ def resolve_correction(name: str, *, control: bool) -> str:
         raise CdplotInputError(f"{hint}. {exc}") from None
 
 
+def _equal_evidence(p: np.ndarray, apv: np.ndarray) -> np.ndarray:
+    """Give hypotheses with equal raw p-values the largest APV among them.
+
+    Step-wise procedures handle the i-th smallest p-value, so tied p-values occupy
+    different steps; Holm, Hochberg, Finner, Shaffer and Bergmann-Hommel give them equal
+    APVs anyway, this makes sure every procedure does (Hommel's can differ). Taking the
+    largest keeps the family-wise error control (an APV only grows).
+    """
+    if p.size < 2:
+        return apv
+    order = np.argsort(p, kind="stable")
+    ps = p[order]
+    starts = np.flatnonzero(np.concatenate(([True], ps[1:] != ps[:-1])))
+    if starts.size == p.size:  # no ties
+        return apv
+    block_max = np.maximum.reduceat(apv[order], starts)
+    out = np.empty_like(apv)
+    out[order] = np.repeat(block_max, np.diff(np.append(starts, p.size)))
+    return out
+
+
 def adjust_all_pairs(
-    pvalues: np.ndarray, k: int, correction: str, *, bh_budget: float | None = BH_DEFAULT_BUDGET
+    pvalues: np.ndarray,
+    k: int,
+    correction: str,
+    *,
+    bh_budget: float | None = BH_DEFAULT_BUDGET,
+    order: Sequence[int] | None = None,
 ) -> np.ndarray:
     """APVs for the k(k-1)/2 pairwise p-values, in ``np.triu_indices(k, 1)`` order.
 
-    ``bh_budget`` is the time budget in seconds of the exact Bergmann-Hommel search
-    (None: no limit); other corrections ignore it.
+    Equal raw p-values get equal APVs under every correction. ``bh_budget`` (seconds,
+    None for no limit) and ``order`` (a
+    hint: an order of the algorithms in which the p-values form a Robinson matrix, such
+    as the average-rank order for mean-ranks p-values) only concern
+    ``"bergmann-hommel"``.
     """
     p = np.asarray(pvalues, dtype=float)
     name = resolve_correction(correction, control=False)
     if name == "bergmann-hommel":
-        return _bergmann_hommel(p, k, check_bh_budget(bh_budget))
-    return ALL_PAIRS_CORRECTIONS[name](p, k)
+        apv = _bergmann_hommel(p, k, bh_budget=check_bh_budget(bh_budget), order=order)
+    else:
+        apv = ALL_PAIRS_CORRECTIONS[name](p, k)
+    return _equal_evidence(p, apv)
 
 
 def adjust_control(pvalues: np.ndarray, correction: str) -> np.ndarray:
-    """APVs for the k - 1 p-values of comparisons against a control."""
+    """APVs for the k - 1 p-values of comparisons against a control.
+
+    Equal raw p-values get equal APVs under every correction.
+    """
     p = np.asarray(pvalues, dtype=float)
-    return CONTROL_CORRECTIONS[resolve_correction(correction, control=True)](p)
+    apv = CONTROL_CORRECTIONS[resolve_correction(correction, control=True)](p)
+    return _equal_evidence(p, apv)

@@ -46,6 +46,12 @@ from ._pairwise import (
     sign_test,
     wilcoxon_test,
 )
+from ._parametric import (
+    column_means,
+    paired_t_test,
+    tukey_critical_difference,
+    tukey_test,
+)
 from ._quade import quade_posthoc
 from ._ranks import rank_rows
 from ._results import ComparisonResult, OmnibusResult, PairwiseResult
@@ -65,6 +71,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "aligned-ranks": (),
     "quade": ("method",),
     "exact-rank-sum": (),
+    "paired-t": (),
+    "tukey": (),
 }
 _TEST_ALIASES = {
     "meanranks": "mean-ranks",
@@ -76,6 +84,11 @@ _TEST_ALIASES = {
     "friedman-aligned-ranks": "aligned-ranks",
     "exact": "exact-rank-sum",
     "exact-ranksum": "exact-rank-sum",
+    "t-test": "paired-t",
+    "ttest": "paired-t",
+    "paired-t-test": "paired-t",
+    "tukey-hsd": "tukey",
+    "hsd": "tukey",
 }
 #: tests that rank the algorithms within each dataset jointly: they need a complete table
 #: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
@@ -86,7 +99,9 @@ _COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
     "sign": sign_test,
 }
 #: the correction of each test when none is named (correction=None)
-_DEFAULT_CORRECTION = {"nemenyi": "nemenyi"}
+_DEFAULT_CORRECTION = {"nemenyi": "nemenyi", "tukey": "tukey"}
+#: tests with their own single-step adjustment and a critical difference
+_SINGLE_STEP = {"nemenyi": "mean-ranks", "tukey": "paired-t"}
 
 
 def resolve_test(name: str) -> str:
@@ -155,6 +170,13 @@ def compare(
         García's z-test after Quade's test (``method="conover"`` for Conover's
         t-test), "exact-rank-sum" the exact test of the rank-sum difference
         (Eisinga et al. 2017; tables without ties, k and N up to 100).
+        The parametric tests compare mean scores: "paired-t" (any correction
+        applies) and "tukey", Tukey's HSD with the residual variance of the
+        blocked ANOVA and its own single-step adjustment (its critical
+        difference is in score units). Demšar (2006, §3.1.1-3.1.2, §3.2.1) warns
+        that they assume commensurable scores across datasets, normal
+        differences and (ANOVA) sphericity; check with
+        :func:`cdplot.stats.check_assumptions`.
     correction : str, optional
         How p-values are adjusted for multiple testing. All pairs: "none",
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
@@ -180,12 +202,14 @@ def compare(
         Correct Friedman's chi-square for ties within datasets (the value of R's
         ``friedman.test`` and ``scipy.stats.friedmanchisquare``). The default is
         Demšar's formula without correction.
-    omnibus : {"friedman", "aligned-ranks", "quade", "skillings-mack"}, optional
+    omnibus : {"friedman", "aligned-ranks", "quade", "skillings-mack", "rm-anova"}
         The omnibus test reported as ``omnibus``: Friedman's chi-square (the
-        default), Friedman's aligned-ranks test, Quade's F, or Skillings-Mack
+        default), Friedman's aligned-ranks test, Quade's F, Skillings-Mack
         (the default with ``missing="keep"``; the only one that accepts
-        missing results). ``friedman`` and ``iman_davenport`` are computed
-        whenever the table is complete, whatever ``omnibus`` is.
+        missing results), or the repeated-measures ANOVA F (R's
+        ``aov(score ~ algorithm + Error(dataset/algorithm))``). ``friedman``
+        and ``iman_davenport`` are computed whenever the table is complete,
+        whatever ``omnibus`` is.
     bh_budget : float, optional
         Time budget in seconds of the exact Bergmann-Hommel search (default
         10; ``math.inf`` for no limit). Only with
@@ -345,17 +369,25 @@ def compare(
             f"average ranks use {spell('test', 'mean-ranks')} with "
             f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
         )
+    if control is not None and test_name == "tukey":
+        raise CdplotInputError(
+            f"{spell('test', 'tukey')} compares all pairs (Dunnett's test, its version against "
+            f"a control, is not available); use {spell('test', 'paired-t')} with "
+            f"{spell('correction', 'holm')} (or another correction) to compare with a control "
+            "on mean scores."
+        )
     if correction is None:
         correction_name = _DEFAULT_CORRECTION.get(test_name, "holm")
-    elif test_name == "nemenyi":
-        if not isinstance(correction, str) or correction.strip().lower() != "nemenyi":
+    elif test_name in _SINGLE_STEP:
+        if not isinstance(correction, str) or correction.strip().lower() != test_name:
+            title = "Nemenyi's" if test_name == "nemenyi" else "Tukey's"
             raise CdplotInputError(
-                f"{spell('test', 'nemenyi')} carries its own single-step adjustment, so "
+                f"{spell('test', test_name)} carries its own single-step adjustment, so "
                 f"{spell('correction', correction)} cannot be applied; drop "
-                f"{spell('correction')} to use Nemenyi's, or use {spell('test', 'mean-ranks')} "
-                f"with {spell('correction', correction)}."
+                f"{spell('correction')} to use {title}, or use "
+                f"{spell('test', _SINGLE_STEP[test_name])} with {spell('correction', correction)}."
             )
-        correction_name = "nemenyi"
+        correction_name = test_name
     else:
         correction_name = resolve_correction(correction, control=control is not None)
     if bh_budget is not None and correction_name != "bergmann-hommel":
@@ -393,12 +425,18 @@ def compare(
     else:
         ranks = rank_rows(-oriented)  # rank 1 = best
         avg = ranks.mean(axis=0)
+        # Every statistic is computed with the algorithms in a canonical order (by name) and
+        # mapped back to input order, so that permuting the input columns permutes the
+        # result and changes no bit of it (floating-point sums depend on their order).
+        canon = sorted(range(k), key=lambda j: algorithms[j])
+        back = np.ix_(np.argsort(canon), np.argsort(canon))
         tie_factor = tie_correction_factor(ranks) if tie_correction else 1.0
-        fried = friedman(avg, n, tie_factor=tie_factor)
+        fried = friedman(avg[canon], n, tie_factor=tie_factor)
         iman = iman_davenport(fried.statistic, k, n)
         run_omnibus = OMNIBUS_TESTS[omnibus_name]
-        omnibus_res = fried if omnibus_name == "friedman" else run_omnibus(oriented)
-        pairwise = _run_test(test_name, oriented, avg, n, test_options, datasets)
+        omnibus_res = fried if omnibus_name == "friedman" else run_omnibus(oriented[:, canon])
+        pairwise_c = _run_test(test_name, oriented[:, canon], avg[canon], n, test_options, datasets)
+        pairwise = PairwiseResult(pairwise_c.statistic[back], pairwise_c.pvalue[back])
         n_pair = np.full((k, k), n, dtype=np.int64)
         n_smallest = n
     _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
@@ -408,24 +446,46 @@ def compare(
     p_df = pd.DataFrame(pairwise.pvalue, index=names, columns=names)
 
     critical_difference: float | None = None
-    order = sorted(range(k), key=lambda j: (avg[j], j))
+    # best first; equal average ranks (equal rank sums) in name order, not input order
+    order = sorted(range(k), key=lambda j: (avg[j], algorithms[j]))
+    group_order = order
+    mean_scores: pd.Series | None = None
+    if not n_missing and (test_name in ("paired-t", "tukey") or omnibus_name == "rm-anova"):
+        means = column_means(table.scores)
+        # best first in mean score; for Tukey the groups follow this order (score axis)
+        sign = 1.0 if higher_is_better else -1.0
+        by_mean = sorted(range(k), key=lambda j: (-sign * means[j], algorithms[j]))
+        mean_scores = pd.Series(
+            means[by_mean],
+            index=pd.Index([algorithms[j] for j in by_mean], dtype=object, name="algorithm"),
+            name="mean score",
+        )
+        if test_name == "tukey":
+            group_order = by_mean
     if control is None:
         iu, ju = np.triu_indices(k, 1)
-        raw = pairwise.pvalue[iu, ju]
-        if test_name == "nemenyi":
-            apv = raw.copy()
-            critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
+        if n_missing:
+            apv_mat = _all_pairs_apv(pairwise.pvalue, k, correction_name, budget, None)
         else:
-            apv = adjust_all_pairs(raw, k, correction_name, bh_budget=budget)
-        apv_mat = np.full((k, k), np.nan)
-        apv_mat[iu, ju] = apv
-        apv_mat[ju, iu] = apv
-        sig_mat = np.zeros((k, k), dtype=bool)
-        sig_mat[iu, ju] = apv <= alpha
-        sig_mat[ju, iu] = apv <= alpha
+            if test_name == "nemenyi":
+                critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
+            elif test_name == "tukey":
+                critical_difference = tukey_critical_difference(table.scores[:, canon], alpha)
+            # mean-ranks p-values form a Robinson matrix in average-rank order: a hint for
+            # the exact Bergmann-Hommel engine when p-values underflow to 0 (verified)
+            avg_c = avg[canon]
+            hint = sorted(range(k), key=lambda a: (avg_c[a], a))
+            apv_mat = _all_pairs_apv(
+                pairwise_c.pvalue,
+                k,
+                correction_name,
+                budget,
+                hint if test_name == "mean-ranks" else None,
+            )[back]
+        sig_mat = apv_mat <= alpha  # False on the NaN diagonal
         adjusted: pd.DataFrame | pd.Series = pd.DataFrame(apv_mat, index=names, columns=names)
         significant: pd.DataFrame | pd.Series = pd.DataFrame(sig_mat, index=names, columns=names)
-        group_idx, uncovered_idx = find_groups(order, sig_mat)
+        group_idx, uncovered_idx = find_groups(group_order, sig_mat)
         groups = tuple(tuple(algorithms[j] for j in g) for g in group_idx)
         uncovered = tuple((algorithms[a], algorithms[b]) for a, b in uncovered_idx)
     else:
@@ -483,7 +543,25 @@ def compare(
         dropped_algorithms=table.dropped_algorithms,
         labels=display,
         decimals=table.decimals,
+        mean_scores=mean_scores,
+        critical_difference_units="score" if test_name == "tukey" else "rank",
     )
+
+
+def _all_pairs_apv(
+    pvalue: np.ndarray, k: int, correction: str, budget: float | None, hint: list[int] | None
+) -> np.ndarray:
+    """k x k matrix of adjusted p-values (NaN diagonal) from the k x k raw p-values."""
+    iu, ju = np.triu_indices(k, 1)
+    raw = pvalue[iu, ju]
+    if correction in _SINGLE_STEP:  # single-step: the p-values are adjusted already
+        apv = raw.copy()
+    else:
+        apv = adjust_all_pairs(raw, k, correction, bh_budget=budget, order=hint)
+    apv_mat = np.full((k, k), np.nan)
+    apv_mat[iu, ju] = apv
+    apv_mat[ju, iu] = apv
+    return apv_mat
 
 
 def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
@@ -577,6 +655,10 @@ def _run_test(
         return quade_posthoc(oriented, **options)
     if test == "exact-rank-sum":
         return exact_rank_sum_test(oriented, datasets=datasets)
+    if test == "paired-t":
+        return paired_t_test(oriented)
+    if test == "tukey":
+        return tukey_test(oriented)
     return nemenyi_test(avg, n)
 
 

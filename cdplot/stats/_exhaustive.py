@@ -16,13 +16,15 @@ the exhaustive sets.
 
 from __future__ import annotations
 
+import bisect
+import math
 import sys
 import time
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .._errors import BergmannHommelLimitError
+from .._errors import BergmannHommelLimitError, CdplotInputError, spell
 
 __all__ = [
     "bergmann_hommel",
@@ -32,9 +34,12 @@ __all__ = [
     "shaffer_multipliers",
 ]
 
-#: default work budget of :func:`bergmann_hommel`, in search steps: about 4 s of the
-#: Robinson engine's work, 8 s of the general engine's, on one 2020s CPU core
-DEFAULT_MAX_STEPS = 10_000_000
+#: default time budget of :func:`bergmann_hommel`, in seconds
+DEFAULT_BUDGET_S = 10.0
+
+#: the clock is read every this many search steps (a few milliseconds of work at most),
+#: so a budget is honoured to within milliseconds
+_CHECK_EVERY = 2048
 
 #: a progress bar appears only after this many seconds (and only on a terminal)
 _PROGRESS_DELAY_S = 2.0
@@ -277,7 +282,7 @@ def exhaustive_sets(k: int) -> Iterator[frozenset[tuple[int, int]]]:
 #   of the mean-ranks test are: p is a decreasing function of |R_i - R_j|, so ordering by
 #   average rank works. Then every G_t is a unit interval graph, a set is a clique iff
 #   its first and last member (in the order) are adjacent, and optimal partitions can be
-#   taken contiguous (proof at _contiguous_best). This engine is polynomial.
+#   taken contiguous (proof at _optima). This engine is polynomial.
 # * _GeneralEngine, for any matrix: an exact dynamic programme over vertex sets with
 #   bit masks, split into connected components, memoised across levels, with bounds (edge
 #   counts, greedy colourings) and a dominance rule that cut the clique choices (proofs
@@ -285,27 +290,42 @@ def exhaustive_sets(k: int) -> Iterator[frozenset[tuple[int, int]]]:
 
 
 class _Budget:
-    """Counts search steps; raises BergmannHommelLimitError past the limit."""
+    """Counts search steps and watches the clock; raises BergmannHommelLimitError.
 
-    __slots__ = ("limit", "steps", "k", "start")
+    ``limit`` is a number of search steps (None: no limit), ``seconds`` a wall-clock
+    budget from the creation of the budget (None: no limit). The step limit is checked
+    at every step, the clock every :data:`_CHECK_EVERY` steps.
+    """
 
-    def __init__(self, limit: int | None, k: int) -> None:
+    __slots__ = ("limit", "steps", "k", "start", "seconds", "deadline", "next_check")
+
+    def __init__(self, limit: int | None, k: int, seconds: float | None = None) -> None:
         self.limit = limit
         self.steps = 0
         self.k = k
         self.start = time.perf_counter()
+        self.seconds = seconds
+        self.deadline = math.inf if seconds is None else self.start + seconds
+        self.next_check = _CHECK_EVERY
 
     def spend(self, n: int = 1) -> None:
         self.steps += n
         if self.limit is not None and self.steps > self.limit:
-            elapsed = time.perf_counter() - self.start
-            raise BergmannHommelLimitError(
-                f"exact Bergmann-Hommel adjusted p-values for k = {self.k} algorithms "
-                f"exceeded the work limit of max_steps={self.limit} search steps "
-                f"(stopped after {elapsed:.1f} s); these p-values have too little "
-                "structure for an exact answer at this k. Use correction='shaffer' "
-                "(or 'holm'), which is valid for any k, or raise max_steps."
-            )
+            self._fail(f"the work limit of max_steps={self.limit} search steps")
+        if self.steps >= self.next_check:
+            self.next_check = self.steps + _CHECK_EVERY
+            if time.perf_counter() > self.deadline:
+                self._fail(f"the time budget of {self.seconds:g} s")
+
+    def _fail(self, what: str) -> None:
+        elapsed = time.perf_counter() - self.start
+        raise BergmannHommelLimitError(
+            f"exact Bergmann-Hommel adjusted p-values for k = {self.k} algorithms "
+            f"exceeded {what} (stopped after {elapsed:.1f} s); these p-values have too "
+            f"little structure for an exact answer at this k in that time. Use "
+            f"{spell('correction', 'shaffer')} (or 'holm'), which is valid for any k, or "
+            f"allow more time with {spell('bh_budget')} (in seconds)."
+        )
 
 
 def _comb2(n: int) -> int:
@@ -328,16 +348,85 @@ def _robinson_order(p: np.ndarray) -> list[int] | None:
     np.fill_diagonal(q, np.inf)
     rows, cols = np.triu_indices(k, 1)
     pu = q[rows, cols]
-    for idx in np.flatnonzero(pu == pu.min())[:_ROBINSON_TRIES]:
+    candidates = np.flatnonzero(pu == pu.min())[:_ROBINSON_TRIES]
+    for idx in candidates:
         a, b = int(rows[idx]), int(cols[idx])
         order = sorted(range(k), key=lambda v, a=a, b=b: (-q[a, v], q[b, v]))
-        r = q[np.ix_(order, order)]
-        upper = np.where(np.triu(np.ones((k, k), dtype=bool), 1), r, np.nan)
-        with np.errstate(invalid="ignore"):
-            # rows non-increasing to the right, columns non-decreasing downwards
-            if not (np.any(np.diff(upper, axis=1) > 0) or np.any(np.diff(upper, axis=0) < 0)):
-                return order
+        if _is_robinson(p, order):
+            return order
+    # Underflow (many p-values exactly 0) leaves the two extremes unable to order the
+    # middle: grow a chain from an extreme instead, each step taking the remaining
+    # vertex closest to the last placed ones (see _chain_order).
+    # Every vertex may start the chain; an extreme has neighbours on one side only, so
+    # small row sums first.
+    sums = np.sum(np.where(np.isinf(q), 0.0, q), axis=1)
+    for a in np.argsort(sums, kind="stable").tolist():
+        order = _chain_order(q, a)
+        if _is_robinson(p, order):
+            return order
     return None
+
+
+def _chain_order(q: np.ndarray, first: int) -> list[int]:
+    """A candidate Robinson order grown from ``first`` (``q``: p with an inf diagonal).
+
+    Next comes the remaining vertex with the largest p to the last placed vertex; ties
+    are broken by the p to the vertex placed before it, and so on back. Vertices that
+    tie with every placed vertex (their p-values to all of them underflowed to 0) are
+    a separate block whose order is free: the block's own extreme comes first, guessed
+    as the one with the smallest sum of p to the others. Only a candidate: the caller
+    verifies it.
+    """
+    k = q.shape[0]
+    p = np.where(np.isinf(q), -1.0, q)
+    order = [first]
+    remaining = np.ones(k, dtype=bool)
+    remaining[first] = False
+    while remaining.any():
+        cand = np.flatnonzero(remaining)
+        for pivot in reversed(order):
+            values = p[pivot, cand]
+            cand = cand[values == values.max()]
+            if cand.size == 1:
+                break
+        if cand.size > 1:
+            # a block cut off from everything placed: start it at its own extreme, the
+            # candidate with the smallest sum of p to the remaining vertices
+            rest = np.flatnonzero(remaining)
+            sub = p[np.ix_(cand, rest)]
+            cand = cand[[int(np.argmin(np.where(sub < 0, 0.0, sub).sum(axis=1)))]]
+        v = int(cand[0])
+        order.append(v)
+        remaining[v] = False
+    return order
+
+
+def _seriation(p: np.ndarray) -> list[int]:
+    """An approximate line order of the algorithms from their p-values (a heuristic).
+
+    Classical scaling in one dimension of the distances ``sqrt(-log p)`` (for a normal
+    statistic, -log p grows like z^2 / 2, so the root grows like the distance z): the
+    order of the first principal coordinate.
+    """
+    k = p.shape[0]
+    q = np.where(np.eye(k, dtype=bool), 1.0, p)
+    d2 = -np.log(np.maximum(q, np.finfo(float).tiny))
+    centre = np.eye(k) - 1.0 / k
+    b = -0.5 * centre @ d2 @ centre
+    _, vectors = np.linalg.eigh(b)
+    return np.argsort(vectors[:, -1], kind="stable").tolist()
+
+
+def _is_robinson(p: np.ndarray, order: list[int]) -> bool:
+    """Whether ``p`` in this order is non-increasing away from the diagonal."""
+    k = p.shape[0]
+    if sorted(order) != list(range(k)):
+        return False
+    r = p[np.ix_(order, order)]
+    upper = np.where(np.triu(np.ones((k, k), dtype=bool), 1), r, np.nan)
+    with np.errstate(invalid="ignore"):
+        # rows non-increasing to the right, columns non-decreasing downwards
+        return not (np.any(np.diff(upper, axis=1) > 0) or np.any(np.diff(upper, axis=0) < 0))
 
 
 class _RobinsonEngine:
@@ -354,6 +443,15 @@ class _RobinsonEngine:
         n = q.shape[0]
         self.q: list[list[float]] = q.tolist()
         self.n = n
+        # C(m, 2) for m = 0..n + 1 (int64: exact)
+        m = np.arange(n + 2, dtype=np.int64)
+        self.c2 = m * (m - 1) // 2
+        self.g_prev: int | None = None  # g of the previous level: g never increases
+        # prefix and suffix optima (see _optima), all out of date at first
+        self.F = np.zeros(n + 1, dtype=np.int64)
+        self.B = np.zeros(n + 1, dtype=np.int64)
+        self.fwd_from = 0
+        self.bwd_from = n - 1
         self.reach = [n - 1] * n  # G_t is complete below the smallest level
         self.budget = budget
         # level-t edges (i, j), i < j, as positions in the order, for each level
@@ -368,60 +466,86 @@ class _RobinsonEngine:
             self.special[lev].append((i, j))
 
     def _update_reach(self, t: float) -> int:
+        """Drop the edges with p < t; mark the prefix/suffix optima they invalidate."""
         q, reach = self.q, self.reach
         edges = 0
         for i in range(self.n):
             r = reach[i]
-            while r > i and q[i][r] < t:
-                r -= 1
-            reach[i] = r
+            if r > i and q[i][r] < t:
+                while r > i and q[i][r] < t:
+                    r -= 1
+                reach[i] = r
+                # the removed edges (i, r + 1..): blocks holding both ends are gone
+                if r + 1 < self.fwd_from:
+                    self.fwd_from = r + 1
+                if i > self.bwd_from:
+                    self.bwd_from = i
             edges += r - i
         return edges
 
-    def _contiguous_best(self, t: float) -> tuple[int, bool]:
-        """g(t) over contiguous partitions, and whether an optimum uses a level-t edge.
+    def _optima(self) -> None:
+        """Bring the prefix optima F and suffix optima B up to date with ``reach``.
 
-        Contiguous partitions suffice for g(t). Take an optimal partition and its group
-        A with the smallest first position. If a in A and b in another group B have
-        b < a and min A < b, swapping them keeps every group a clique: A - a + b lies
-        within A's span, and B - b + a lies within B's span or within [min A, max A]
-        (its first position exceeds min A, its last is max B or a <= max A). Sizes,
-        hence the objective, are unchanged; repeating makes A an initial segment, and
-        induction on the rest (again a Robinson matrix) gives a contiguous optimum.
+        ``F[i]`` is the best contiguous partition of positions 0..i-1, ``B[i]`` that of
+        i..n-1. Contiguous partitions suffice. Take an optimal partition and its group A
+        with the smallest first position. If a in A and b in another group B have b < a
+        and min A < b, swapping them keeps every group a clique: A - a + b lies within
+        A's span, and B - b + a lies within B's span or within [min A, max A] (its first
+        position exceeds min A, its last is max B or a <= max A). Sizes, hence the
+        objective, are unchanged; repeating makes A an initial segment, and induction on
+        the rest (again a Robinson matrix) gives a contiguous optimum.
 
-        Returns (best, uses) where ``uses`` tells whether some optimal contiguous
-        partition has a block whose end points form a level-t edge (in a Robinson
-        matrix a block holds a level-t edge iff its end points do). The pair is
-        maximised lexicographically, which composes over prefixes.
+        Removing the edge (a, b), a < b, only changes blocks holding both a and b, so
+        ``F[i]`` for i <= b and ``B[i]`` for i > a keep their values: only the rest is
+        recomputed (``fwd_from`` and ``bwd_from`` collect the smallest b and the largest
+        a since the last update).
         """
-        q, reach, n = self.q, self.reach, self.n
-        best = [0] * (n + 1)
-        uses = [False] * (n + 1)
-        lo = 0  # first position adjacent to i (reach is non-decreasing)
-        for i in range(n):
-            while reach[lo] < i:
-                lo += 1
-            b, u = best[i], uses[i]  # i alone
-            for j in range(lo, i):
-                v = best[j] + _comb2(i - j + 1)
-                w = uses[j] or q[j][i] == t
-                if v > b or (v == b and w and not u):
-                    b, u = v, w
-            best[i + 1], uses[i + 1] = b, u
-        self.budget.spend(n)
-        return best[n], uses[n]
+        n, reach, c2 = self.n, self.reach, self.c2
+        F, B = self.F, self.B
+        start = self.fwd_from
+        if start < n:
+            lo = bisect.bisect_left(reach, start)  # first position adjacent to ``start``
+            for i in range(start, n):
+                while reach[lo] < i:
+                    lo += 1
+                b = F[i]  # i alone
+                if lo < i:  # blocks j..i, j = lo..i-1: C(i - j + 1, 2) pairs
+                    top = (F[lo:i] + c2[i - lo + 1 : 1 : -1]).max()
+                    if top > b:
+                        b = top
+                F[i + 1] = b
+            self.budget.spend(n - start)
+            self.fwd_from = n
+        stop = self.bwd_from
+        if stop >= 0:
+            for i in range(stop, -1, -1):
+                hi = reach[i]
+                b = B[i + 1]
+                if hi > i:  # blocks i..m, m = i+1..hi
+                    top = (c2[2 : hi - i + 2] + B[i + 2 : hi + 2]).max()
+                    if top > b:
+                        b = top
+                B[i] = b
+            self.budget.spend(stop + 1)
+            self.bwd_from = -1
 
-    def _prefix_optima(self, seq: list[int]) -> list[int]:
+    def _prefix_optima(self, seq: list[int], init: np.ndarray | None = None) -> np.ndarray:
         """Best contiguous partition of ``seq[:i]`` for every i.
 
         ``seq`` is a strictly increasing or strictly decreasing list of positions; as
         a sub-matrix of a Robinson matrix it is Robinson in that order, so contiguous
-        partitions are optimal among all clique partitions of ``seq[:i]``.
+        partitions are optimal among all clique partitions of ``seq[:i]``. ``init``, if
+        given, holds the already known optima of ``seq[:i]`` for i < len(init).
         """
-        reach = self.reach
-        best = [0] * (len(seq) + 1)
+        reach, c2 = self.reach, self.c2
+        best = np.zeros(len(seq) + 1, dtype=np.int64)
+        first = 0
+        if init is not None:
+            first = len(init) - 1
+            best[: first + 1] = init
         lo = 0
-        for i, x in enumerate(seq):
+        for i in range(first, len(seq)):
+            x = seq[i]
             # first index whose block to x is a clique; it never moves back
             while True:
                 y = seq[lo]
@@ -429,12 +553,12 @@ class _RobinsonEngine:
                     break
                 lo += 1
             b = best[i]
-            for j in range(lo, i):
-                v = best[j] + (i - j + 1) * (i - j) // 2
-                if v > b:
-                    b = v
+            if lo < i:
+                top = (best[lo:i] + c2[i - lo + 1 : 1 : -1]).max()
+                if top > b:
+                    b = top
             best[i + 1] = b
-        self.budget.spend(len(seq))
+        self.budget.spend(len(seq) - first)
         return best
 
     def _constrained(self, left: int, right: int) -> int:
@@ -442,7 +566,7 @@ class _RobinsonEngine:
 
         Such a group is a clique containing the level-t edge (left, right) and lies in
         [left, right]. Given A, the rest is Robinson in the induced order, so its best
-        partition is contiguous there (see _contiguous_best). In an optimal solution:
+        partition is contiguous there (see _optima). In an optimal solution:
 
         * no rest block lies inside (left, right): merging it into A stays a clique and
           adds |A| |block| > 0 pairs;
@@ -465,16 +589,16 @@ class _RobinsonEngine:
         n, reach = self.n, self.reach
         inner = list(range(left + 1, right))
         width = len(inner)
-        lefts = self._prefix_optima(list(range(left)) + inner)[left:]
-        rights = self._prefix_optima(list(range(n - 1, right, -1)) + inner[::-1])[n - 1 - right :]
-        best = 0
-        for x in range(width + 1):
-            lx = lefts[x]
-            for y in range(width - x + 1):
-                a = width - x - y + 2
-                v = a * (a - 1) // 2 + lx + rights[y]
-                if v > best:
-                    best = v
+        # the DPs start from the known optima of the positions < left (F) and > right (B)
+        lefts = self._prefix_optima(list(range(left)) + inner, self.F[: left + 1])[left:]
+        rights = self._prefix_optima(
+            list(range(n - 1, right, -1)) + inner[::-1], self.B[right + 1 :][::-1]
+        )[n - 1 - right :]
+        # all (x, y) with x + y <= W at once: C(W - x - y + 2, 2) + L(x) + R(y)
+        xs = np.arange(width + 1)
+        a = width - xs[:, None] - xs[None, :] + 2
+        values = self.c2[np.maximum(a, 0)] + lefts[:, None] + rights[None, :]
+        best = int(values[a >= 2].max())
         self.budget.spend((width + 1) * (width + 2) // 2)
         if left > 0 and reach[left - 1] > right:  # a block can hold both sides
             outer = list(range(right + 1, n))
@@ -494,11 +618,21 @@ class _RobinsonEngine:
         edges = self._update_reach(t)
         if t * edges <= d:
             return 0
-        g, uses = self._contiguous_best(t)
+        # g(t) <= g of any lower level (G_t only loses edges as t rises)
+        if self.g_prev is not None and t * self.g_prev <= d:
+            return 0
+        self._optima()
+        g = int(self.F[self.n])
+        self.g_prev = g
         if t * g <= d:
             return 0
-        if uses:
-            return g
+        # an optimal contiguous partition uses a level-t edge iff some level-t pair (l, r)
+        # is a block of one: F[l] + C(r - l + 1, 2) + B[r + 1] = g (in a Robinson matrix
+        # a block holds a level-t edge iff its end points do)
+        F, B, c2 = self.F, self.B, self.c2
+        for left, right in special:
+            if F[left] + c2[right - left + 1] + B[right + 1] == g:
+                return g
         floor = _count_floor(t, d, g)
         best = floor
         for left, right in special:
@@ -545,8 +679,14 @@ class _GeneralEngine:
     #: memo entries kept before the memos are emptied: bounds memory to a few hundred MB
     MEMO_LIMIT = 1_000_000
 
-    def __init__(self, level: np.ndarray, n_levels: int, budget: _Budget) -> None:
+    def __init__(
+        self, level: np.ndarray, n_levels: int, budget: _Budget, line: list[int] | None = None
+    ) -> None:
         k = level.shape[0]
+        self.line = list(range(k)) if line is None else list(line)
+        self.line_pos = [0] * k
+        for at, v in enumerate(self.line):
+            self.line_pos[v] = at
         self.k = k
         self.budget = budget
         self.memo: dict[int, int] = {}
@@ -560,7 +700,8 @@ class _GeneralEngine:
         self.adj = [self.full & ~(1 << i) for i in range(k)]  # G below the first level
         self.adj_level = 0
         self.opt_groups: list[int] | None = None  # optimal partition of the current G
-        self.opt_value = 0
+        self.opt_value = 0  # its value, g; an upper bound of g at later levels
+        self.g_known = False
 
     # -- exact cluster deletion -------------------------------------------------------
 
@@ -620,8 +761,89 @@ class _GeneralEngine:
             comp |= frontier
         return comp
 
-    def f(self, u: int) -> int:
-        """Maximum of sum C(|g|, 2) over partitions of U into cliques of G."""
+    def _contiguous_lower_bounds(self, special: Sequence[tuple[int, int]]) -> tuple[int, int]:
+        """Values of feasible partitions: the best one and the best using a special pair.
+
+        Partitions into blocks that are contiguous in ``self.line`` (an approximate
+        seriation of the p-values, see _seriation) and cliques of G, found by dynamic
+        programmes over prefixes and suffixes in O(k^2). Both are achieved by actual
+        partitions, so they are lower bounds of g(t) and c(t): they raise the floors of
+        the exact searches, and settle the level outright when they meet the upper bound.
+        """
+        line, adj, k = self.line, self.adj, self.k
+        # reach[l]: last r such that line[l..r] is a clique of G
+        reach = [0] * k
+        for left in range(k):
+            block = 1 << line[left]
+            r = left
+            while r + 1 < k and adj[line[r + 1]] & block == block:
+                r += 1
+                block |= 1 << line[r]
+            reach[left] = r
+        pre = [0] * (k + 1)  # pre[i]: best partition of line[:i]
+        for i in range(k):
+            b = pre[i]
+            for left in range(i):
+                if reach[left] >= i:
+                    v = pre[left] + (i - left + 1) * (i - left) // 2
+                    if v > b:
+                        b = v
+            pre[i + 1] = b
+        suf = [0] * (k + 1)  # suf[i]: best partition of line[i:]
+        for i in range(k - 1, -1, -1):
+            b = suf[i + 1]
+            for r in range(i + 1, reach[i] + 1):
+                v = (r - i + 1) * (r - i) // 2 + suf[r + 1]
+                if v > b:
+                    b = v
+            suf[i] = b
+        pos = self.line_pos
+        best_c = 0
+        for a, b in special:
+            # a clique holding the pair: the pair alone, or grown greedily with common
+            # neighbours nearest to it on the line; the rest in contiguous blocks
+            mid = pos[a] + pos[b]
+            common = adj[a] & adj[b]
+            near = sorted(
+                (v for v in range(k) if common >> v & 1), key=lambda v: abs(2 * pos[v] - mid)
+            )
+            grown = (1 << a) | (1 << b)
+            for v in near:
+                if adj[v] & grown == grown:
+                    grown |= 1 << v
+            for group in {(1 << a) | (1 << b), grown}:
+                size = group.bit_count()
+                rest = [v for v in line if not group >> v & 1]
+                value = size * (size - 1) // 2 + self._line_value(rest)
+                if value > best_c:
+                    best_c = value
+        self.budget.spend(k)
+        return pre[k], best_c
+
+    def _line_value(self, seq: list[int]) -> int:
+        """Best partition of ``seq`` into contiguous blocks that are cliques of G."""
+        adj = self.adj
+        pre = [0] * (len(seq) + 1)
+        for i, w in enumerate(seq):
+            b = pre[i]
+            block = 1 << w
+            for left in range(i - 1, -1, -1):
+                v = seq[left]
+                if adj[v] & block != block:
+                    break
+                block |= 1 << v
+                value = pre[left] + (i - left + 1) * (i - left) // 2
+                if value > b:
+                    b = value
+            pre[i + 1] = b
+        return pre[-1]
+
+    def f(self, u: int, floor: int = -1) -> int:
+        """Maximum of sum C(|g|, 2) over partitions of U into cliques of G.
+
+        ``floor``: a value below f(U) known to be exceeded (a feasible partition's value
+        minus one), which prunes the search; the result stays exact.
+        """
         if u & (u - 1) == 0:
             return 0
         key = self._key(u)
@@ -652,7 +874,7 @@ class _GeneralEngine:
             else:
                 v0 = min(deg, key=deg.__getitem__)
                 cap = min(edges, self._colour_bound(u))
-                value, group = self._best_group(u, deg, edges, 1 << v0, -1, cap)
+                value, group = self._best_group(u, deg, edges, 1 << v0, floor, cap)
         if len(self.memo) >= self.MEMO_LIMIT or len(self.upper) >= self.MEMO_LIMIT:
             self.memo.clear()
             self.choice.clear()
@@ -796,15 +1018,22 @@ class _GeneralEngine:
         edges = sum(a.bit_count() for a in adj) // 2
         if t * edges <= d:
             return 0
+        # g only falls as the threshold rises: the last computed g bounds it
+        if self.g_known and t * self.opt_value <= d:
+            return 0
+        special = self.edges_at[lev]
+        lower_g, lower_c = self._contiguous_lower_bounds(special)
+        if self.g_known and lower_c >= self.opt_value:
+            return lower_c  # c(t) <= g(t) <= last g <= a feasible value of c(t)
         if self.opt_groups is None:
-            self.opt_value = self.f(self.full)
+            self.opt_value = self.f(self.full, max(lower_g, lower_c) - 1)
             self.opt_groups = self._partition(self.full)
+            self.g_known = True
         g = self.opt_value
         if t * g <= d:
             return 0
-        special = self.edges_at[lev]
         groups = self.opt_groups
-        if _uses(groups, special):
+        if _uses(groups, special) or lower_c >= g:
             return g
         floor = _count_floor(t, d, g)
         # a known partition using a special edge: move one end into the other's group
@@ -827,7 +1056,7 @@ class _GeneralEngine:
             if gb & ~adj[a] == 0:
                 options.append(base + (nb + 1) * nb // 2 + (na - 1) * (na - 2) // 2)
             known = max(known, *options)
-        best = max(floor, known)
+        best = max(floor, known, lower_c)
         if best < g:
             deg = {v: adj[v].bit_count() for v in range(self.k)}
             for a, b in special:
@@ -876,8 +1105,10 @@ def _validate(pvalues: np.ndarray) -> np.ndarray:
 def bergmann_hommel(
     pvalues: np.ndarray,
     *,
-    max_steps: int | None = DEFAULT_MAX_STEPS,
+    budget_seconds: float | None = DEFAULT_BUDGET_S,
+    max_steps: int | None = None,
     progress: bool | None = None,
+    order: Sequence[int] | None = None,
 ) -> np.ndarray:
     """Bergmann-Hommel adjusted p-values for all pairwise comparisons, exact for any k.
 
@@ -886,15 +1117,27 @@ def bergmann_hommel(
     pvalues : array_like, shape (k, k)
         Symmetric matrix of raw pairwise p-values in [0, 1]; the diagonal is ignored
         (it may be NaN).
-    max_steps : int or None, optional
-        Work budget in search steps. The search stops with
+    budget_seconds : float or None, default 10
+        Time budget in seconds (wall clock, from the call). The search stops with
         :class:`BergmannHommelLimitError` once it is exceeded, so a request that
-        cannot finish fails instead of hanging; None means no limit. The default,
-        ten million, is roughly 5-10 seconds of work.
+        cannot finish fails instead of hanging; the clock is read every few
+        milliseconds of work, so the budget is kept to well within 20 %. None means
+        no limit. :func:`cdplot.compare` passes its ``bh_budget``.
+    max_steps : int or None, optional
+        A budget in search steps instead of (or as well as) seconds, machine
+        independent (about a million steps a second); None (default) means no limit.
     progress : bool or None, optional
         Show a tqdm progress bar over the distinct p-values. None (default) shows
         it only when standard error is a terminal and the run has already taken
         more than two seconds.
+    order : sequence of int, optional
+        A hint: an order of the algorithms in which ``pvalues`` is expected to be a
+        Robinson matrix (non-increasing away from the diagonal), e.g. by average rank
+        for mean-ranks p-values, whose p is a decreasing function of the rank
+        distance. It is verified exactly, so a wrong hint costs nothing but speed.
+        Needed when many p-values underflow to 0, since the order can then not
+        always be recovered from the p-values alone; :func:`cdplot.compare` passes
+        it for ``test="mean-ranks"``.
 
     Returns
     -------
@@ -904,10 +1147,11 @@ def bergmann_hommel(
     Raises
     ------
     ValueError
-        If ``pvalues`` is not a square symmetric matrix of numbers in [0, 1].
+        If ``pvalues`` is not a square symmetric matrix of numbers in [0, 1]
+        (:class:`CdplotInputError` for a bad ``budget_seconds``).
     BergmannHommelLimitError
-        If the exact computation exceeds ``max_steps``; the message suggests
-        ``correction="shaffer"`` or ``"holm"``.
+        If the exact computation exceeds ``budget_seconds`` or ``max_steps``; the
+        message suggests ``correction="shaffer"`` or ``"holm"`` and a larger budget.
 
     See Also
     --------
@@ -960,15 +1204,34 @@ def bergmann_hommel(
            [0.03,  nan, 0.5 ],
            [0.04, 0.5 ,  nan]])
     """
-    return _bergmann_hommel(_validate(pvalues), max_steps=max_steps, progress=progress)
+    if budget_seconds is not None:
+        try:
+            seconds = float(budget_seconds)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not seconds > 0:  # also NaN
+            raise CdplotInputError(
+                f"the Bergmann-Hommel time budget must be a positive number of seconds "
+                f"(or None for no limit), got {budget_seconds!r}."
+            )
+        budget_seconds = seconds
+    return _bergmann_hommel(
+        _validate(pvalues),
+        max_steps=max_steps,
+        progress=progress,
+        hint=order,
+        budget_seconds=budget_seconds,
+    )
 
 
 def _bergmann_hommel(
     p: np.ndarray,
     *,
-    max_steps: int | None = DEFAULT_MAX_STEPS,
+    max_steps: int | None = None,
     progress: bool | None = None,
     engine: str = "auto",
+    hint: Sequence[int] | None = None,
+    budget_seconds: float | None = None,
 ) -> np.ndarray:
     """bergmann_hommel on a validated matrix; ``engine`` ("auto", "robinson" or
     "general") lets the tests run each engine on the same input."""
@@ -980,8 +1243,13 @@ def _bergmann_hommel(
         return out
     rows, cols = np.triu_indices(k, 1)
     levels, level_of = np.unique(p[rows, cols], return_inverse=True)
-    budget = _Budget(max_steps, k)
-    order = _robinson_order(p) if engine != "general" else None
+    budget = _Budget(max_steps, k, budget_seconds)
+    order = None
+    if engine != "general":
+        if hint is not None and _is_robinson(p, [int(v) for v in hint]):
+            order = [int(v) for v in hint]
+        else:
+            order = _robinson_order(p)
     solver: _RobinsonEngine | _GeneralEngine
     if order is not None:
         solver = _RobinsonEngine(p[np.ix_(order, order)], levels, budget)
@@ -991,7 +1259,7 @@ def _bergmann_hommel(
         lev = np.zeros((k, k), dtype=np.int64)
         lev[rows, cols] = level_of
         lev[cols, rows] = level_of
-        solver = _GeneralEngine(lev, len(levels), budget)
+        solver = _GeneralEngine(lev, len(levels), budget, _seriation(p))
 
     if progress is None:
         isatty = getattr(sys.stderr, "isatty", None)

@@ -14,6 +14,7 @@ from scipy import special
 
 from .._errors import CdplotInputError, check_in_list
 from ._aligned import aligned_ranks_test
+from ._parametric import rm_anova
 from ._quade import quade_test
 from ._ranks import rank_rows
 from ._results import OmnibusResult
@@ -132,6 +133,7 @@ OMNIBUS_TESTS: dict[str, Callable[[np.ndarray], OmnibusResult]] = {
     "aligned-ranks": aligned_ranks_test,
     "quade": quade_test,
     "skillings-mack": skillings_mack,
+    "rm-anova": rm_anova,
 }
 
 #: Alternative spellings (already normalised) -> canonical omnibus name.
@@ -142,6 +144,8 @@ OMNIBUS_ALIASES: dict[str, str] = {
     "aligned-rank": "aligned-ranks",
     "skillings": "skillings-mack",
     "sm": "skillings-mack",
+    "anova": "rm-anova",
+    "repeated-measures-anova": "rm-anova",
 }
 
 #: Omnibus tests that accept missing results (NaN cells).

@@ -39,6 +39,9 @@ __all__ = [
 
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 SIGN_TIES = ("split", "discard")
+#: Scores at least this large in magnitude (2**1023, about 8.99e307) could make a
+#: difference overflow; the Wilcoxon test then halves all scores (exactly) first.
+HUGE = 2.0**1023
 #: R's wilcox.test uses the exact distribution below this many non-zero differences.
 EXACT_LIMIT = 50
 #: Number of (pair x dataset) cells processed at once: bounds the working memory of the
@@ -72,15 +75,44 @@ def rank_standard_error(k: int, n_datasets: int) -> float:
     return math.sqrt(k * (k + 1) / (6.0 * n_datasets))
 
 
+def _twice_rank_sums(r: np.ndarray, n_datasets: int) -> np.ndarray | None:
+    """``2 N R_j`` as exact integers when the average ranks are rank sums over N, else None.
+
+    Per-dataset ranks are integers or half-integers, so twice a rank sum is an integer;
+    average ranks computed from them round-trip to it exactly (the rounding error of
+    ``R_j = S_j / N`` is far below 1/2 after multiplying back by 2N). Published,
+    rounded average ranks (e.g. 2.893) do not, and keep the float formula.
+    """
+    twice = 2.0 * n_datasets * r
+    exact = np.rint(twice)
+    if np.all(np.abs(twice - exact) <= 1e-9 * np.maximum(1.0, np.abs(twice))) and np.all(
+        exact < 2.0**52
+    ):
+        return exact
+    return None
+
+
 def mean_ranks_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
     """The mean-ranks test: ``z = |R_i - R_j| / sqrt(k (k + 1) / (6 N))``, normal p.
 
     García & Herrera (2008) §3, Demšar (2006) §3.2.2. Two-sided p-values.
+
+    When the average ranks are rank sums over N datasets (as :func:`cdplot.compare`
+    computes them), the statistic is computed from the exact integer differences of
+    twice the rank sums, ``z = |2 S_i - 2 S_j| / sqrt(2 N k (k + 1) / 3)``: pairs with
+    equal rank-sum differences get bit-identical statistics and p-values (average ranks
+    are rounded floats, and their differences need not be equal in the last bits).
     """
     r = np.asarray(avg_ranks, dtype=float)
     k = r.size
-    se = rank_standard_error(k, n_datasets)
-    z = np.abs(r[:, None] - r[None, :]) / se
+    twice = _twice_rank_sums(r, n_datasets)
+    if twice is not None:
+        # |2 S_i - 2 S_j| is an exact integer; one division by one constant
+        scale = math.sqrt(2.0 * n_datasets * k * (k + 1) / 3.0)
+        z = np.abs(twice[:, None] - twice[None, :]) / scale
+    else:
+        se = rank_standard_error(k, n_datasets)
+        z = np.abs(r[:, None] - r[None, :]) / se
     p = _two_sided_normal(z)
     np.fill_diagonal(z, np.nan)
     np.fill_diagonal(p, np.nan)
@@ -452,7 +484,10 @@ def wilcoxon_test(
     whose differences are all zero gets p = 1. All pairs are ranked together, one
     sort of ``|x_i - x_j|`` per pair giving both the rank sums and the tie terms,
     exactly (see ``_signed_rank_sums``); the exact null distribution is computed
-    once per number of differences and cached.
+    once per number of differences and cached. Scores of magnitude 2**1023 (about
+    9e307) or more are first halved, exactly, so that no difference overflows to inf
+    (which would create false ties); only subnormal scores (below 2**-1021) could lose
+    their last bit then.
     """
     if zero_method not in ZERO_METHODS:
         raise CdplotInputError(
@@ -467,6 +502,11 @@ def wilcoxon_test(
     # difference is -0.0 (x - y is -0.0 only for x = -0.0, y = +0.0)
     cols = np.empty((k, n))
     np.add(scores.T, 0.0, out=cols)
+    if cols.size and float(np.max(np.abs(cols))) >= HUGE:
+        # |x_i - x_j| could overflow to inf and create false ties: halve every score
+        # (exact for all normal numbers; only subnormal scores below 2**-1021 would lose
+        # their last bit), which keeps every difference's rank and sign
+        cols *= 0.5
     r_all, n_neg, n_zero, tie_sum, has_ties = _signed_rank_sums(cols)
     zero_rank_sum = n_zero * (n_zero + 1) / 2.0  # the zeros' ranks 1..n_zero
     if zero_method == "wilcox":

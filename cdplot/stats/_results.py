@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -17,7 +17,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..io import Aggregation
     from ._wins import WinTieLossResult
 
-__all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult", "SkillingsMackResult"]
+__all__ = [
+    "AssumptionCheck",
+    "ComparisonResult",
+    "OmnibusResult",
+    "PairedTestResult",
+    "PairwiseResult",
+    "SkillingsMackResult",
+]
 
 
 @dataclass(frozen=True)
@@ -89,7 +96,8 @@ class ComparisonResult:
         missing and on ``ignored_datasets``.
     average_ranks : pandas.Series
         Average rank of each algorithm, sorted best (lowest) first; equal
-        average ranks keep input order.
+        average ranks (equal rank sums) in order of name, so that the order, the
+        groups and the diagram do not depend on the order of the input columns.
     friedman : OmnibusResult or None
         Friedman chi-square with ``k - 1`` degrees of freedom; None for a table
         with missing results (see ``omnibus``).
@@ -134,8 +142,9 @@ class ComparisonResult:
     omnibus : OmnibusResult or None
         The omnibus test chosen with ``compare(omnibus=...)``: Friedman's
         chi-square (the same object as ``friedman``), Friedman aligned ranks,
-        Quade's F, or Skillings-Mack (a :class:`SkillingsMackResult`, always
-        so for a table with missing results); ``.name`` says which. None only
+        Quade's F, Skillings-Mack (a :class:`SkillingsMackResult`, always
+        so for a table with missing results) or the repeated-measures ANOVA F
+        (``"repeated-measures ANOVA F"``); ``.name`` says which. None only
         for results built without it (e.g. read from an older JSON file).
     n_missing : int
         Number of missing results (NaN cells) in ``scores``; 0 for a complete
@@ -161,6 +170,16 @@ class ComparisonResult:
         reports show them, the data keeps the names. See :meth:`label`.
     decimals : int or None
         The scores were rounded to this many decimals before ranking.
+    mean_scores : pandas.Series or None
+        Mean score of each algorithm over the datasets, best first (ties by name), for
+        the parametric analyses (``test="paired-t"`` or ``"tukey"``, or
+        ``omnibus="rm-anova"``); else None. Means over datasets are only meaningful when
+        the scores are commensurable (Demšar 2006, §3.1.1).
+    critical_difference_units : {"rank", "score"}
+        Units of ``critical_difference``: ``"rank"`` (average ranks; Nemenyi,
+        Bonferroni-Dunn) or ``"score"`` (Tukey's HSD: a difference of mean scores).
+        With ``"score"`` the diagram's axis is ``mean_scores`` and ``groups`` are
+        consecutive in mean-score order.
     """
 
     algorithms: list[str]
@@ -193,6 +212,9 @@ class ComparisonResult:
     dropped_algorithms: tuple[str, ...] = ()
     labels: dict[str, str] = field(default_factory=dict, repr=False)
     decimals: int | None = field(default=None, repr=False)
+
+    mean_scores: pd.Series | None = field(default=None, repr=False)
+    critical_difference_units: Literal["rank", "score"] = "rank"
 
     @property
     def input_notes(self) -> tuple[str, ...]:
@@ -348,3 +370,85 @@ class SkillingsMackResult(OmnibusResult):
     )
     n_observed: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False, compare=False)
     ignored_datasets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PairedTestResult:
+    """Result of a test comparing two algorithms (one dataset, or a pair over datasets).
+
+    Returned by :func:`cdplot.stats.paired_t`, :func:`~cdplot.stats.corrected_resampled_t`,
+    :func:`~cdplot.stats.mcnemar`, :func:`~cdplot.stats.cv5x2_t` and
+    :func:`~cdplot.stats.cv5x2_f`. Unpacks as ``(statistic, pvalue)``, like the results of
+    :mod:`scipy.stats`.
+
+    Attributes
+    ----------
+    statistic : float
+        The test statistic (t, chi-square, F, or for the exact McNemar tests the smaller
+        of the two discordant counts).
+    pvalue : float
+        The p-value for ``alternative``.
+    df : float, tuple of float or None
+        Degrees of freedom of the reference distribution (None for exact tests).
+    estimate : float or None
+        The estimated effect where the test has one: the mean difference ``a - b`` for
+        the t-tests, None for McNemar's tests and the 5x2cv F test.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (the first algorithm is better) or ``"less"``.
+    name : str
+        Name of the test, e.g. ``"paired t-test"``.
+    """
+
+    statistic: float
+    pvalue: float
+    df: float | tuple[float, float] | None
+    estimate: float | None
+    alternative: str = "two-sided"
+    name: str = ""
+
+    def __iter__(self):
+        return iter((self.statistic, self.pvalue))
+
+
+@dataclass(frozen=True)
+class AssumptionCheck:
+    """What :func:`cdplot.stats.check_assumptions` found about a parametric analysis.
+
+    Attributes
+    ----------
+    pairwise_normality : pandas.DataFrame
+        Shapiro-Wilk on the differences of each pair of algorithms over the datasets
+        (the paired t-test's assumption): columns ``algorithm_1``, ``algorithm_2``,
+        ``W``, ``pvalue``; NaN with fewer than 3 datasets.
+    residual_normality : OmnibusResult
+        Shapiro-Wilk (``statistic`` W, ``pvalue``) on the residuals of the two-way
+        model ``score ~ algorithm + dataset`` (the assumption of the repeated-measures
+        ANOVA and Tukey's HSD).
+    sphericity : OmnibusResult
+        Mauchly's test of sphericity (``statistic`` W, chi-square ``pvalue``, ``df``),
+        as R's ``mauchly.test``; NaN when N <= k - 1.
+    epsilon : float
+        Greenhouse-Geisser epsilon, between ``1 / (k - 1)`` and 1 (1 = spherical).
+    alpha : float
+        Level at which the checks were judged.
+    applies : bool
+        Whether the analysis checked used a parametric test (``test="paired-t"`` or
+        ``"tukey"``, or the repeated-measures ANOVA).
+    defensible : bool
+        False when a check relevant to the analysis rejected its assumption at
+        ``alpha``.
+    verdict : str
+        The same in plain language, with what to do.
+    """
+
+    pairwise_normality: pd.DataFrame = field(repr=False)
+    residual_normality: OmnibusResult
+    sphericity: OmnibusResult
+    epsilon: float
+    alpha: float
+    applies: bool
+    defensible: bool
+    verdict: str
+
+    def __str__(self) -> str:
+        return self.verdict
