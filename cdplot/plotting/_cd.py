@@ -10,14 +10,21 @@ from typing import TYPE_CHECKING, Any
 import matplotlib as mpl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
-from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
+from .._errors import CdplotInputError
 from .._labels import CORRECTION_TITLES, TEST_TITLES
 from . import _style
-from ._cd_layout import CDLayout, LayoutParams, LongNames, compute_layout, wrap_text
+from ._cd_layout import (
+    CDLayout,
+    LayoutParams,
+    LongNames,
+    check_width,
+    compute_layout,
+    wrap_text,
+)
 from ._docstrings import DOCS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -291,14 +298,10 @@ def _text(ax: Axes, block: Any, gid: str, props: Mapping[str, Any], **extra: Any
     )
 
 
-def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: float) -> None:
-    props = _role_props(opts, width)
-    colors = content.colors
+def _draw_axis(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
+    """The rank axis: its line, ticks (minor ones half as long) and tick labels."""
     x0, x1 = layout.x_axis
     y_axis = layout.y_axis
-    _fit_axes(ax, layout)
-
-    # rank axis
     ax.add_line(
         Line2D(
             [x0, x1],
@@ -320,28 +323,46 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
     for block in layout.tick_labels:
         _text(ax, block, "cd-tick-label", props["tick"])
 
+
+def _draw_title(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
     if layout.title is not None:
         _text(ax, layout.title, "cd-title", props["title"])
 
-    cap = layout.cap_half_height
-    if layout.cd_bar is not None:
-        bar = layout.cd_bar
-        ax.add_line(
-            Line2D(
-                [bar.x0, bar.x1], [bar.y, bar.y], color=_style.INK, lw=CD_BAR_WIDTH, gid="cd-cd-bar"
-            )
-        )
-        caps = [[(x, bar.y - cap), (x, bar.y + cap)] for x in (bar.x0, bar.x1)]
-        ax.add_collection(
-            LineCollection(caps, colors=_style.INK, linewidths=CD_BAR_WIDTH, gid="cd-cd-caps"),
-            autolim=False,
-        )
-        _text(ax, layout.cd_label, "cd-cd-label", props["cd"])
 
-    # algorithm lines, rank texts and names
+def _draw_cd_bar(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
+    """The critical difference above the axis: bar, end caps and label."""
+    if layout.cd_bar is None or layout.cd_label is None:
+        return
+    cap = layout.cap_half_height
+    bar = layout.cd_bar
+    ax.add_line(
+        Line2D([bar.x0, bar.x1], [bar.y, bar.y], color=_style.INK, lw=CD_BAR_WIDTH, gid="cd-cd-bar")
+    )
+    caps = [[(x, bar.y - cap), (x, bar.y + cap)] for x in (bar.x0, bar.x1)]
+    ax.add_collection(
+        LineCollection(caps, colors=_style.INK, linewidths=CD_BAR_WIDTH, gid="cd-cd-caps"),
+        autolim=False,
+    )
+    _text(ax, layout.cd_label, "cd-cd-label", props["cd"])
+
+
+def _line_kws(layout: CDLayout, opts: _Options) -> dict[str, Any]:
+    """Style of the algorithms' lines: thinner for large k, never below MIN_LINE_WIDTH."""
+    x0, x1 = layout.x_axis
     spacing = (x1 - x0) / (layout.k - 1) * POINTS_PER_INCH
     line_width = min(LINE_WIDTH, max(MIN_LINE_WIDTH, LINE_SPACING_FRACTION * spacing))
-    line_kws = {"color": _style.INK, "lw": line_width, **opts.line_kws}
+    return {"color": _style.INK, "lw": line_width, **opts.line_kws}
+
+
+def _draw_labels(
+    ax: Axes,
+    layout: CDLayout,
+    colors: Mapping[str, Any],
+    opts: _Options,
+    props: Mapping[str, Any],
+) -> None:
+    """Each algorithm: its elbow line, rank text, name and marker."""
+    line_kws = _line_kws(layout, opts)
     for label in layout.labels:
         name = label.algorithm
         color = colors.get(name)
@@ -349,7 +370,7 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
         ax.add_line(
             Line2D(
                 [label.x_rank, label.x_rank, label.x_end],
-                [y_axis, label.y, label.y],
+                [layout.y_axis, label.y, label.y],
                 zorder=Z_LINES,
                 gid=f"cd-line-{name}",
                 **kws,
@@ -374,19 +395,15 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
                 )
             )
 
-    # bars: groups and the CD interval around the control
-    bar_kws = {"color": _style.INK, "lw": BAR_WIDTH, "solid_capstyle": "butt", **opts.bar_kws}
-    if opts.group_colors is True:
-        # palette colours not already used by an algorithm, so that no bar seems to
-        # belong to a highlighted algorithm of the same colour
-        used = {to_hex(c) for c in colors.values()}
-        group_cycle: list[Any] | None = [
-            c for c in _style.OKABE_ITO if to_hex(c) not in used
-        ] or list(_style.OKABE_ITO)
-    elif opts.group_colors:
-        group_cycle = list(opts.group_colors)
-    else:
-        group_cycle = None
+
+def _bar_kws(opts: _Options) -> dict[str, Any]:
+    return {"color": _style.INK, "lw": BAR_WIDTH, "solid_capstyle": "butt", **opts.bar_kws}
+
+
+def _draw_bars(ax: Axes, layout: CDLayout, colors: Mapping[str, Any], opts: _Options) -> None:
+    """Group bars (coloured with ``group_colors``) and the CD interval around the control."""
+    bar_kws = _bar_kws(opts)
+    group_cycle = _style.group_bar_colors(opts.group_colors, colors.values(), len(layout.bars))
     for i, bar in enumerate(layout.bars):
         kws = dict(bar_kws)
         if group_cycle:
@@ -407,7 +424,9 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
             Line2D([bar.x0, bar.x1], [bar.y, bar.y], zorder=Z_BARS, gid="cd-interval", **bar_kws)
         )
 
-    # footnotes and legend
+
+def _draw_notes(ax: Axes, layout: CDLayout, opts: _Options, props: Mapping[str, Any]) -> None:
+    """Footnotes, then legend entries (a handle like the artist it explains, and a text)."""
     for block in layout.notes:
         _text(ax, block, "cd-note", props["note"])
     handle_half = layout.params.legend_handle_width / 2
@@ -416,7 +435,7 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
             handle = Line2D(
                 [entry.x_handle - handle_half, entry.x_handle + handle_half],
                 [entry.y, entry.y],
-                **bar_kws,
+                **_bar_kws(opts),
             )
         else:
             handle = Line2D(
@@ -429,6 +448,18 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
         handle.set_gid(f"cd-legend-{entry.kind}")
         ax.add_line(handle)
         _text(ax, entry.text, f"cd-legend-text-{entry.kind}", props["note"])
+
+
+def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: float) -> None:
+    """Turn the layout into artists, one family at a time (the order sets the z-order ties)."""
+    props = _role_props(opts, width)
+    _fit_axes(ax, layout)
+    _draw_axis(ax, layout, props)
+    _draw_title(ax, layout, props)
+    _draw_cd_bar(ax, layout, props)
+    _draw_labels(ax, layout, content.colors, opts, props)
+    _draw_bars(ax, layout, content.colors, opts)
+    _draw_notes(ax, layout, opts, props)
 
 
 # --------------------------------------------------------------------------- public API
@@ -507,7 +538,7 @@ def cd_diagram(
 
     Raises
     ------
-    ValueError
+    CdplotInputError
         For an unknown algorithm in ``highlight`` or ``palette``, an invalid
         option value, ``width`` given together with ``ax``, or a width too
         small for the diagram.
@@ -566,14 +597,17 @@ def cd_diagram(
     )
     content = _content(result, opts)
     if ax is None:
-        fig_width = SINGLE_COLUMN_WIDTH if width is None else float(width)
+        fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
         dpi = float(mpl.rcParams["figure.dpi"])
         layout = _layout(content, opts, fig_width, dpi)
         fig = _new_figure(fig_width, layout.height)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
         if width is not None:
-            raise ValueError("width applies only to a new figure; it cannot be given with ax")
+            raise CdplotInputError(
+                "width applies only to a new figure; it cannot be given with ax. Size the "
+                "Axes instead, or drop ax= to get a new figure of that width."
+            )
         fig = ax.get_figure(root=True)
         fig_width = ax.get_window_extent().width / fig.dpi
         layout = _layout(content, opts, fig_width, fig.dpi)
@@ -634,7 +668,7 @@ def cd_diagrams(
 
     Raises
     ------
-    ValueError
+    CdplotInputError
         If ``results`` is empty, or as :func:`cd_diagram`.
 
     See Also
@@ -651,7 +685,10 @@ def cd_diagrams(
     ... })
     """
     if not results:
-        raise ValueError("results must hold at least one comparison result")
+        raise CdplotInputError(
+            "results must hold at least one comparison result, e.g. cd_diagrams({'accuracy': res})."
+        )
+    width = check_width(width)
     all_names: list[str] = []
     for res in results.values():
         all_names += [a for a in res.algorithms if a not in all_names]

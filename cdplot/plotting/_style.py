@@ -5,10 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from matplotlib.colors import to_hex
+
+from .._errors import CdplotInputError, check_in_list, suggest
+
 __all__ = [
+    "GROUP_GREYS",
     "OKABE_ITO",
     "SAVE_RC",
     "default_fontsize",
+    "group_bar_colors",
     "resolve_colors",
 ]
 
@@ -44,6 +50,40 @@ DOUBLE_COLUMN_FONTSIZE = 9.0
 SAVE_RC: dict[str, Any] = {"pdf.fonttype": 42, "ps.fonttype": 42}
 
 
+#: Greys for group bars once the palette's free colours are used up (never black, the
+#: colour of uncoloured algorithms, and dark enough to read as a bar on white).
+GROUP_GREYS: tuple[str, ...] = ("0.25", "0.45", "0.62")
+
+
+def group_bar_colors(
+    group_colors: bool | Sequence[Any], used: Iterable[Any], n_bars: int
+) -> list[Any] | None:
+    """Colours of the group bars, cycled over the bars; None for the default (black).
+
+    ``group_colors=True`` takes the Okabe-Ito colours that no algorithm uses, so a
+    bar never seems to belong to an algorithm of the same colour; when those are
+    fewer than the bars (or none is left), greys follow. A sequence is used as
+    given (cycled).
+    """
+    if group_colors is True:
+        taken = {to_hex(c) for c in used}
+        free: list[Any] = [c for c in OKABE_ITO if to_hex(c) not in taken]
+        if len(free) < n_bars:
+            free += [g for g in GROUP_GREYS if to_hex(g) not in taken]
+        return free or [GROUP_GREYS[0]]
+    if group_colors is False or group_colors is None:
+        return None
+    if isinstance(group_colors, str):
+        return [group_colors]
+    colors = list(group_colors)
+    if not colors:
+        raise CdplotInputError(
+            "group_colors must be True, False or a non-empty sequence of colours; got an "
+            "empty sequence. Pass group_colors=True for colours no algorithm uses."
+        )
+    return colors
+
+
 def default_fontsize(width: float) -> float:
     """Base font size (points) for a figure ``width`` inches wide."""
     return DOUBLE_COLUMN_FONTSIZE if width >= DOUBLE_COLUMN_WIDTH else SINGLE_COLUMN_FONTSIZE
@@ -58,26 +98,33 @@ def palette_colors(palette: str | Sequence[Any] | None) -> list[Any]:
     """
     if palette is None:
         return list(OKABE_ITO)
-    if isinstance(palette, str) and palette.lower() in PALETTE_NAMES:
-        return [*OKABE_ITO, INK]
     if isinstance(palette, str):
-        raise ValueError(
-            f"{palette!r} is not a valid value for palette; supported values are "
-            + ", ".join(repr(n) for n in PALETTE_NAMES)
-            + ", a sequence of colours or a mapping of algorithm to colour"
-        )
+        try:
+            check_in_list(PALETTE_NAMES, palette=palette)
+        except CdplotInputError as err:
+            raise CdplotInputError(
+                f"{err} A palette may also be a sequence of colours (palette=['C0', 'C1']) "
+                "or a mapping of algorithm to colour."
+            ) from None
+        return [*OKABE_ITO, INK]
     colors = list(palette)
     if not colors:
-        raise ValueError("palette must hold at least one colour")
+        raise CdplotInputError(
+            "palette must hold at least one colour; pass e.g. palette='okabe-ito' or "
+            "palette=['C0', 'C1']."
+        )
     return colors
 
 
 def _check_names(what: str, names: Iterable[str], valid: Sequence[str]) -> None:
     unknown = [n for n in names if n not in valid]
     if unknown:
-        raise ValueError(
-            f"{unknown[0]!r} is not a valid value for {what}; supported values are "
+        raise CdplotInputError(
+            f"{unknown[0]!r} is not a valid value for {what}: it is not one of the compared "
+            "algorithms, which are "
             + ", ".join(repr(v) for v in valid)
+            + "."
+            + suggest(unknown[0], valid)
         )
 
 
