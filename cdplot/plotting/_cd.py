@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -26,6 +25,7 @@ from ._cd_layout import (
     wrap_text,
 )
 from ._docstrings import DOCS
+from ._figure import CDFigure, new_figure
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -62,30 +62,6 @@ Z_LINES, Z_BARS, Z_MARKERS = 2.0, 3.0, 4.0
 
 #: How many uncovered pairs the footnote lists by name.
 MAX_PAIRS_LISTED = 3
-
-
-class CDFigure(Figure):
-    """A :class:`~matplotlib.figure.Figure` that embeds TrueType fonts when saved.
-
-    :meth:`savefig` applies :data:`cdplot.plotting._style.SAVE_RC`
-    (``pdf.fonttype = ps.fonttype = 42``), so PDF and EPS files carry real
-    TrueType fonts rather than Type 3 fonts. Everything else is a plain Figure.
-    """
-
-    def savefig(self, fname: Any, *args: Any, **kwargs: Any) -> None:
-        """Save the figure; see :meth:`matplotlib.figure.Figure.savefig`."""
-        with mpl.rc_context(_style.SAVE_RC):
-            super().savefig(fname, *args, **kwargs)
-
-
-def _new_figure(width: float, height: float) -> Figure:
-    # A figure managed by pyplot if the user works with pyplot (so that plt.show and
-    # notebooks display it), else a bare Figure: no GUI, no pyplot import.
-    if "matplotlib.pyplot" in sys.modules:
-        import matplotlib.pyplot as plt
-
-        return plt.figure(figsize=(width, height), FigureClass=CDFigure)
-    return CDFigure(figsize=(width, height))
 
 
 # --------------------------------------------------------------------------- options
@@ -600,7 +576,7 @@ def cd_diagram(
         fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
         dpi = float(mpl.rcParams["figure.dpi"])
         layout = _layout(content, opts, fig_width, dpi)
-        fig = _new_figure(fig_width, layout.height)
+        fig = new_figure(fig_width, layout.height)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
         if width is not None:
@@ -724,7 +700,7 @@ def cd_diagrams(
         header = "\n".join(lines)
     top = 0.0 if header is None else measure(header, "title")[1] + 2 * pad
     total = top + sum(lay.height for lay in layouts)
-    fig = _new_figure(width, total)
+    fig = new_figure(width, total)
     y = top
     for content, layout in zip(contents, layouts, strict=True):
         bottom = (total - y - layout.height) / total
