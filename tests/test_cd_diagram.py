@@ -343,17 +343,27 @@ def test_rank_format_and_reverse(fig1a):
 
 
 def test_invalid_options(fig1a):
-    with pytest.raises(ValueError, match="'nope' is not a valid value for highlight"):
+    err = cdplot.CdplotInputError
+    with pytest.raises(err, match="'nope' is not a valid value for highlight"):
         cd_diagram(fig1a, highlight="nope")
-    with pytest.raises(ValueError, match="'rainbow' is not a valid value for palette"):
+    with pytest.raises(err, match="'rainbow' is not a valid value for palette"):
         cd_diagram(fig1a, palette="rainbow")
-    with pytest.raises(ValueError, match="'x' is not a valid value for long_names"):
+    with pytest.raises(err, match="palette must hold at least one colour"):
+        cd_diagram(fig1a, palette=[])
+    with pytest.raises(err, match="'x' is not a valid value for long_names"):
         cd_diagram(fig1a, long_names="x")
+    with pytest.raises(err, match="group_colors must be True, False or a non-empty"):
+        cd_diagram(fig1a, group_colors=[])
     fig = Figure()
-    with pytest.raises(ValueError, match="width applies only to a new figure"):
+    with pytest.raises(err, match="width applies only to a new figure"):
         cd_diagram(fig1a, ax=fig.add_subplot(), width=3.0)
-    with pytest.raises(ValueError, match="at least one comparison result"):
+    with pytest.raises(err, match="at least one comparison result"):
         cd_diagrams({})
+    for width in (0.8, 0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(err, match="width"):
+            cd_diagram(fig1a, width=width)
+    with pytest.raises(err, match="finite, positive"):
+        cd_diagrams({"a": fig1a}, width=float("nan"))
 
 
 # ---------------------------------------------------------------- figures and axes
