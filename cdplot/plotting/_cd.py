@@ -76,6 +76,7 @@ class _Options:
     palette: Any = None
     group_colors: bool | Sequence[Any] = False
     title: bool | str | None = True
+    footnote: bool | str = True
     rank_format: str | Callable[[float], str] = "{:.2f}"
     long_names: LongNames = "wrap"
     max_name_width: float | None = None
@@ -135,16 +136,33 @@ def _title(result: ComparisonResult) -> str:
     if result.correction != "nemenyi":
         correction = CORRECTION_TITLES.get(result.correction, result.correction)
         parts.append(correction)
-    parts.append(f"\N{GREEK SMALL LETTER ALPHA} = {result.alpha:g}")
+    parts.append(ALPHA_TITLE.format(result.alpha))
     return ", ".join(parts)
 
 
-def _pair_note(pairs: Sequence[tuple[str, str]]) -> str:
-    listed = ", ".join(f"{a} \N{EN DASH} {b}" for a, b in pairs[:MAX_PAIRS_LISTED])
+#: alpha in titles: mathtext, drawn by every backend and typeset by LaTeX in PGF output.
+ALPHA_TITLE = r"$\alpha$ = {:g}"
+#: The footnote on pairs that no bar joins although they are not significantly different.
+PAIR_NOTE = "{n} further {pairs_word} not significantly different but not joined by a bar: {pairs}."
+
+
+def _pair_note(pairs: Sequence[tuple[str, str]], footnote: str | bool) -> str:
+    """The footnote on uncovered pairs, from ``footnote`` (True: PAIR_NOTE) as a template."""
+    listed = ", ".join(f"{a} vs {b}" for a, b in pairs[:MAX_PAIRS_LISTED])
     more = len(pairs) - MAX_PAIRS_LISTED
     if more > 0:
-        listed += f" and {more} more (see uncovered_pairs)"
-    return f"Not significantly different, but not joined by a bar: {listed}."
+        listed += f" and {more} more"
+    template = PAIR_NOTE if footnote is True else str(footnote)
+    n = len(pairs)
+    words = "pair is" if n == 1 else "pairs are"
+    try:
+        return template.format(n=n, pairs=listed, pairs_word=words)
+    except (KeyError, IndexError, ValueError) as err:
+        raise CdplotInputError(
+            f"footnote={footnote!r} is not a valid template: {err}. Use the fields {{n}} "
+            "(number of pairs) and {pairs} (the pairs), e.g. footnote='{n} pairs are not "
+            "joined: {pairs}', or footnote=False for none."
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -191,8 +209,8 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
             legend.append(("significant", f"significantly different from {control}"))
         else:
             notes.append(f"No algorithm is significantly different from {control}.")
-    if result.uncovered_pairs:
-        notes.append(_pair_note(result.uncovered_pairs))
+    if result.uncovered_pairs and opts.footnote is not False and opts.footnote is not None:
+        notes.append(_pair_note(result.uncovered_pairs, opts.footnote))
 
     if opts.title is True:
         title = _title(result)
@@ -457,6 +475,7 @@ def cd_diagram(
     palette: str | Sequence[Any] | Mapping[str, Any] | None = None,
     group_colors: bool | Sequence[Any] = False,
     title: bool | str | None = True,
+    footnote: bool | str = True,
     rank_format: str | Callable[[float], str] = "{:.2f}",
     long_names: LongNames = "wrap",
     max_name_width: float | None = None,
@@ -499,6 +518,7 @@ def cd_diagram(
     title : bool or str
         True (default): a title naming the test, the correction and alpha.
         A string: that title. False or None: no title.
+    %(footnote)s
     %(rank_format)s
     %(long_names)s
     %(max_name_width)s
@@ -543,7 +563,14 @@ def cd_diagram(
 
     Groups come from ``result.groups`` only, so no bar ever joins two
     algorithms that differ significantly. Non-significant pairs that no group
-    covers (``result.uncovered_pairs``) are listed in a footnote instead.
+    covers (``result.uncovered_pairs``) are listed in a footnote instead
+    ("2 further pairs are not significantly different but not joined by a
+    bar: A vs B, C vs D."); ``footnote`` rewords or removes it.
+
+    Figure text that cdplot writes is ASCII or mathtext (``$\\alpha$``), so
+    the figure saved as PGF typesets in any LaTeX engine; a new figure's
+    ``savefig`` escapes algorithm names for LaTeX when saving PGF (see
+    :class:`CDFigure`).
 
     References
     ----------
@@ -563,6 +590,7 @@ def cd_diagram(
         palette=palette,
         group_colors=group_colors,
         title=title,
+        footnote=footnote,
         rank_format=rank_format,
         long_names=long_names,
         max_name_width=max_name_width,
@@ -600,6 +628,7 @@ def cd_diagrams(
     palette: str | Sequence[Any] | Mapping[str, Any] | None = None,
     group_colors: bool | Sequence[Any] = False,
     title: bool | str | None = True,
+    footnote: bool | str = True,
     rank_format: str | Callable[[float], str] = "{:.2f}",
     long_names: LongNames = "wrap",
     max_name_width: float | None = None,
@@ -630,6 +659,7 @@ def cd_diagrams(
         True (default): each panel is titled by its key followed by the test,
         correction and alpha. False or None: by its key only. A string: a
         title for the whole figure (panels are titled by their keys).
+    %(footnote)s
     %(rank_format)s
     %(long_names)s
     %(max_name_width)s
@@ -676,6 +706,7 @@ def cd_diagrams(
         palette=palette,
         group_colors=group_colors,
         title=True if title is True else None,
+        footnote=footnote,
         rank_format=rank_format,
         long_names=long_names,
         max_name_width=max_name_width,

@@ -9,23 +9,33 @@ import matplotlib as mpl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from . import _style
+from . import _pgf, _style
 
 __all__ = ["CDFigure", "new_figure"]
 
 
 class CDFigure(Figure):
-    """A :class:`~matplotlib.figure.Figure` that embeds TrueType fonts when saved.
+    r"""A :class:`~matplotlib.figure.Figure` that saves files ready for a paper.
 
     :meth:`savefig` applies :data:`cdplot.plotting._style.SAVE_RC`
     (``pdf.fonttype = ps.fonttype = 42``), so PDF and EPS files carry real
-    TrueType fonts rather than Type 3 fonts. Everything else is a plain Figure.
+    TrueType fonts rather than Type 3 fonts. Saving PGF picks an installed TeX
+    engine (:func:`~cdplot.plotting._pgf.check_pgf_engine`; none installed:
+    :class:`~cdplot.CdplotInputError` before anything is written) and escapes
+    every text for LaTeX (:func:`~cdplot.plotting._pgf.latex_escape`), so the
+    file ``\input``s into a pdflatex, xelatex or lualatex document. Everything
+    else is a plain Figure.
     """
 
     def savefig(self, fname: Any, *args: Any, **kwargs: Any) -> None:
         """Save the figure; see :meth:`matplotlib.figure.Figure.savefig`."""
         with mpl.rc_context(_style.SAVE_RC):
-            super().savefig(fname, *args, **kwargs)
+            if not _pgf.is_pgf(fname, kwargs):
+                super().savefig(fname, *args, **kwargs)
+                return
+            engine = _pgf.check_pgf_engine()
+            with mpl.rc_context({"pgf.texsystem": engine}), _pgf.pgf_escaped(self):
+                super().savefig(fname, *args, **kwargs)
 
 
 def new_figure(width: float, height: float, *, pyplot: bool | None = None) -> Figure:

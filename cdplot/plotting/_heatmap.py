@@ -152,17 +152,17 @@ def _text_color(rgb: Any) -> str:
 # ----------------------------------------------------------------------------- figure text
 #: Label of alpha's tick on the p-value colour bar (mathtext: typeset by every backend,
 #: PGF included, without a Unicode alpha).
-ALPHA_TEXT = "\N{GREEK SMALL LETTER ALPHA} = {:g}"
+ALPHA_TEXT = r"$\alpha$ = {:g}"
 
 
 def pvalue_cbar_label(label: str) -> str:
     """Label of the p-value colour bar: what the values are, and the rule at alpha."""
-    return f"{label}\n(\N{LESS-THAN OR EQUAL TO} \N{GREEK SMALL LETTER ALPHA}: significant)"
+    return label + "\n" + r"($\leq\alpha$: significant)"
 
 
 def significance_names(levels: list[float]) -> list[str]:
-    """Tick labels of the significance plot's colour bar."""
-    return [f"p \N{LESS-THAN OR EQUAL TO} {lv:g}" for lv in levels] + ["NS"]
+    """Tick labels of the significance plot's colour bar (mathtext, ASCII source)."""
+    return [f"p $\\leq$ {lv:g}" for lv in levels] + ["NS"]
 
 
 # ----------------------------------------------------------------------------- data
