@@ -668,3 +668,36 @@ def test_baseline_long_names_wrapped():
 def test_baseline_long_names_truncated():
     res = cdplot.compare(synthetic(6, seed=6, names=LONG_NAMES))
     return cd_diagram(res, long_names="truncate", max_name_width=0.6).figure
+
+
+# ---------------------------------------------------------------- the bundled font
+
+
+def test_pdf_embeds_the_bundled_cut_of_dejavu_sans(fig1a, tmp_path):
+    from cdplot.plotting._style import FONT_DIR
+
+    path = tmp_path / "cd.pdf"
+    cd_diagram(fig1a, highlight="C4.5").figure.savefig(path)
+    data = path.read_bytes()
+    assert b"/FontFile2" in data and b"/Type3" not in data  # TrueType, never Type 3
+    assert b"cdplotSans" in data and b"DejaVuSans" not in data  # mathtext alpha included
+    assert b"cdplotSans-Bold" in data and b"cdplotSans-Oblique" in data
+    assert (FONT_DIR / "LICENSE_DEJAVU").read_text(encoding="utf-8").startswith("Fonts are (c)")
+    assert mpl.rcParams["font.sans-serif"][0] == "DejaVu Sans"  # the user's settings untouched
+
+
+def test_bundled_font_only_when_it_holds_every_character(tmp_path):
+    # Cyrillic is in DejaVu Sans but not in the cut: the whole figure keeps DejaVu Sans
+    res = make_result({"\N{CYRILLIC CAPITAL LETTER ZHE}-net": 1.0, "b": 2.0})
+    cd_diagram(res).figure.savefig(tmp_path / "cyrillic.pdf")
+    data = (tmp_path / "cyrillic.pdf").read_bytes()
+    assert b"DejaVuSans" in data and b"cdplotSans" not in data
+    # a user's own font choice is left alone
+    with mpl.rc_context({"font.sans-serif": ["DejaVu Sans Mono"]}):
+        cd_diagram(make_result({"a": 1.0, "b": 2.0})).figure.savefig(tmp_path / "mono.pdf")
+    assert b"cdplotSans" not in (tmp_path / "mono.pdf").read_bytes()
+    # user mathtext beyond cdplot's own keeps matplotlib's math fonts, text still bundled
+    res = make_result({"$x_1$": 1.0, "b": 2.0})
+    cd_diagram(res).figure.savefig(tmp_path / "math.pdf")
+    data = (tmp_path / "math.pdf").read_bytes()
+    assert b"cdplotSans" in data and b"DejaVuSans-Oblique" in data

@@ -29,7 +29,14 @@ from matplotlib.ticker import Formatter
 
 from .._errors import CdplotInputError
 
-__all__ = ["PGF_ENGINES", "check_pgf_engine", "is_pgf", "latex_escape", "pgf_escaped"]
+__all__ = [
+    "PGF_ENGINES",
+    "check_pgf_engine",
+    "is_pgf",
+    "latex_escape",
+    "pgf_escaped",
+    "save_format",
+]
 
 #: TeX engines matplotlib's PGF backend can use, in the order cdplot tries them.
 PGF_ENGINES = ("xelatex", "lualatex", "pdflatex")
@@ -149,18 +156,23 @@ def check_pgf_engine(texsystem: str | None = None) -> str:
     )
 
 
-def is_pgf(fname: Any, kwargs: dict[str, Any]) -> bool:
-    """Whether ``savefig(fname, **kwargs)`` writes PGF (by format, backend or extension)."""
+def save_format(fname: Any, kwargs: dict[str, Any]) -> str:
+    """The format ``savefig(fname, **kwargs)`` writes: by format, backend or extension."""
     fmt = kwargs.get("format")
     if fmt is not None:
-        return str(fmt).lower() == "pgf"
+        return str(fmt).lower()
     if str(kwargs.get("backend") or "").lower() == "pgf":
-        return True
+        return "pgf"
     if isinstance(fname, (str, os.PathLike)):
         ext = os.path.splitext(os.fspath(fname))[1]
         if ext:
-            return ext.lower() == ".pgf"
-    return str(mpl.rcParams["savefig.format"]).lower() == "pgf"
+            return ext[1:].lower()
+    return str(mpl.rcParams["savefig.format"]).lower()
+
+
+def is_pgf(fname: Any, kwargs: dict[str, Any]) -> bool:
+    """Whether ``savefig(fname, **kwargs)`` writes PGF (by format, backend or extension)."""
+    return save_format(fname, kwargs) == "pgf"
 
 
 class _EscapingFormatter(Formatter):
