@@ -579,8 +579,11 @@ def cd_diagram(
 
     Examples
     --------
+    >>> import warnings
     >>> import cdplot
-    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
+    >>> with warnings.catch_warnings():  # the Nemenyi test's pool dependence
+    ...     warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
+    ...     res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
     >>> ax = cdplot.cd_diagram(res)
     >>> ax.figure.savefig("cd.pdf")  # doctest: +SKIP
     """
@@ -683,12 +686,13 @@ def cd_diagrams(
 
     Examples
     --------
+    >>> import warnings
     >>> import cdplot
     >>> data = cdplot.datasets.load("demsar2006")
-    >>> fig = cdplot.cd_diagrams({
-    ...     "Nemenyi": cdplot.compare(data, test="nemenyi", alpha=0.10),
-    ...     "Wilcoxon-Holm": cdplot.compare(data),
-    ... })
+    >>> with warnings.catch_warnings():  # the Nemenyi test's pool dependence
+    ...     warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
+    ...     nemenyi = cdplot.compare(data, test="nemenyi", alpha=0.10)
+    >>> fig = cdplot.cd_diagrams({"Nemenyi": nemenyi, "Wilcoxon-Holm": cdplot.compare(data)})
     """
     if not results:
         raise CdplotInputError(

@@ -70,8 +70,6 @@ LIGHT_TEXT = "white"
 N_COLORS = 512
 #: p-values below this are drawn in the darkest colour (the colour bar ends here).
 P_FLOOR = 1e-4
-#: Thresholds of the significance plot (kept if at most alpha; alpha is always one).
-SIGNIFICANCE_LEVELS = (0.001, 0.01, 0.05)
 
 # ----------------------------------------------------------------------------- sizes
 #: Annotations: font size at most/least (points). They shrink until they fill at most
