@@ -324,7 +324,7 @@ def test_invalid_options(garcia, option, value, match):
 
 
 def test_seaborn_annot_is_refused(garcia):
-    with pytest.raises(TypeError, match="fmt"):
+    with pytest.raises(cdplot.CdplotInputError, match="does not take fmt="):
         apv_heatmap(garcia, fmt=".2f")
     with pytest.raises(cdplot.CdplotInputError, match="cbar_ax applies only to a given ax"):
         apv_heatmap(garcia, cbar_ax=Figure().add_subplot())

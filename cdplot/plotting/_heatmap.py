@@ -606,9 +606,12 @@ def _make_options(
     kind = check_in_list(_KINDS, kind=kind)
     triangle = check_in_list(_TRIANGLES, triangle=triangle)
     mark = check_in_list(_MARKS, mark=mark)
-    for key in ("fmt", "data"):
+    for key, fix in (("fmt", "mark= and annot_kws="), ("data", "the result argument")):
         if key in kwargs:
-            raise TypeError(f"apv_heatmap() got an unexpected keyword argument {key!r}")
+            raise CdplotInputError(
+                f"apv_heatmap() does not take {key}=: it draws the result's p-values and "
+                f"their annotations itself; use {fix} instead."
+            )
     return _Options(
         adjusted=bool(adjusted),
         kind=kind,
