@@ -57,15 +57,15 @@ class CDFigure(Figure):
                 texts += [str(s) for s in getattr(axis.get_major_formatter(), "seq", ())]
         rc, math = _style.embedding_rc(texts)
         # a text's math font set is fixed when it is made; switch it, then switch back
-        switched = [(t, t.get_math_fontfamily()) for t in artists] if math else []
+        switched = [t for t in artists if t.get_math_fontfamily() == "dejavusans"] if math else []
         try:
-            for text, _ in switched:
+            for text in switched:
                 text.set_math_fontfamily("custom")
             with mpl.rc_context(rc):
                 yield
         finally:
-            for text, family in switched:
-                text.set_math_fontfamily(family)
+            for text in switched:
+                text.set_math_fontfamily("dejavusans")
 
 
 def new_figure(width: float, height: float, *, pyplot: bool | None = None) -> Figure:
