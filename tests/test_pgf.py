@@ -154,3 +154,24 @@ def test_pdflatex_as_the_pgf_engine(tmp_path):
     source = (tmp_path / "cd.pgf").read_text(encoding="utf-8")
     assert r"rf\_500" in source and r"$\alpha$" in source
     assert "\N{GREEK SMALL LETTER ALPHA}" not in source
+
+
+@needs_tex
+@pytest.mark.slow
+def test_diagram_in_a_figure_of_ones_own_is_escaped_too(tmp_path):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(3.3, 1.8))
+    ax = fig.add_subplot()
+    cdplot.cd_diagram(_result(), ax=ax)
+    fig.savefig(tmp_path / "own.pgf", bbox_inches="tight")  # plain Figure.savefig
+    source = (tmp_path / "own.pgf").read_text(encoding="utf-8")
+    assert r"\&" in source and r"rf\_500" in source and r"\textdollar{}" in source
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "cd-name-rf_500"] == ["rf_500"]
+    (tmp_path / "paper.tex").write_text(PAPER.replace("heat.pgf", "own.pgf"), encoding="utf-8")
+    shutil.copy(tmp_path / "own.pgf", tmp_path / "cd.pgf")
+    run = subprocess.run(
+        [ENGINES[0], "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:]

@@ -26,6 +26,7 @@ from ._cd_layout import (
 )
 from ._docstrings import DOCS
 from ._figure import CDFigure, new_figure
+from ._pgf import PgfSafeText
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -287,9 +288,13 @@ def _fit_axes(ax: Axes, layout: CDLayout) -> None:
 
 
 def _text(ax: Axes, block: Any, gid: str, props: Mapping[str, Any], **extra: Any) -> Text:
-    return ax.text(
+    """A text of the layout, escaped for LaTeX when a PGF backend draws it."""
+    text = PgfSafeText(
         block.x, block.y, block.text, ha=block.ha, va=block.va, gid=gid, **{**props, **extra}
     )
+    text.set_clip_path(ax.patch)
+    ax.add_artist(text)
+    return text
 
 
 def _draw_axis(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:

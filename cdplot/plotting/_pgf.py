@@ -31,6 +31,7 @@ from .._errors import CdplotInputError
 
 __all__ = [
     "PGF_ENGINES",
+    "PgfSafeText",
     "check_pgf_engine",
     "is_pgf",
     "latex_escape",
@@ -175,6 +176,45 @@ def is_pgf(fname: Any, kwargs: dict[str, Any]) -> bool:
     return save_format(fname, kwargs) == "pgf"
 
 
+def _is_pgf_renderer(renderer: Any) -> bool:
+    # savefig draws through a MixedModeRenderer around the backend's own renderer
+    inner = getattr(renderer, "_renderer", None)
+    return any(type(r).__module__ == "matplotlib.backends.backend_pgf" for r in (renderer, inner))
+
+
+class PgfSafeText(Text):
+    """A Text that LaTeX-escapes itself (:func:`latex_escape`) for the PGF backend.
+
+    cdplot draws its CD diagram's texts as these, so a diagram drawn into a figure of
+    the user's own (``cd_diagram(res, ax=ax)``) saves as PGF with its names escaped
+    too; other backends draw the text as it is.
+    """
+
+    @contextlib.contextmanager
+    def _escaped_for(self, renderer: Any) -> Iterator[None]:
+        if not _is_pgf_renderer(renderer) or getattr(self, "_escaping", False):
+            yield
+            return
+        text = self.get_text()
+        self._text = latex_escape(text)
+        self._escaping = True
+        try:
+            yield
+        finally:
+            self._text = text
+            self._escaping = False
+
+    def draw(self, renderer: Any) -> None:
+        with self._escaped_for(renderer):
+            super().draw(renderer)
+
+    def get_window_extent(self, renderer: Any = None, dpi: Any = None) -> Any:
+        # matplotlib measures with the given renderer, else the one it last used
+        current = renderer if renderer is not None else getattr(self, "_renderer", None)
+        with self._escaped_for(current):
+            return super().get_window_extent(renderer, dpi)
+
+
 class _EscapingFormatter(Formatter):
     """Tick labels of another formatter, LaTeX-escaped (tick labels are re-made at draw)."""
 
@@ -200,7 +240,7 @@ def pgf_escaped(fig: Figure) -> Iterator[None]:
     Texts, tick formatters and rasterization are restored afterwards, so the figure
     draws as before.
     """
-    texts = [(t, t.get_text()) for t in fig.findobj(Text)]
+    texts = [(t, t.get_text()) for t in fig.findobj(Text) if not isinstance(t, PgfSafeText)]
     rasterized = [a for a in fig.findobj() if a.get_rasterized()]
     # drawn as vectors, a colour bar's quads get hairline seams unless edged in their colour
     edges = [(a, a.get_edgecolor()) for a in rasterized if isinstance(a, Collection)]
