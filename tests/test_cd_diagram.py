@@ -242,7 +242,7 @@ def test_control_holm_marks_significant_algorithms(demsar):
     assert by_gid(ax, "cd-interval") == [] and by_gid(ax, "cd-cd-bar") == []
     legend = only(ax, "cd-legend-text-significant")
     assert legend.get_text() == "significantly different from C4.5"
-    assert only(ax, "cd-title").get_text() == "Mean-ranks test vs C4.5, Holm, α = 0.05"
+    assert only(ax, "cd-title").get_text() == "Mean-ranks test vs C4.5, Holm, $\\alpha$ = 0.05"
 
 
 def test_control_without_significant_differences_says_so():
@@ -261,26 +261,42 @@ def test_uncovered_pairs_get_a_footnote_not_a_bar():
     )
     ax = cd_diagram(res)
     assert len(by_gid(ax, "cd-group-bar")) == 2
-    note = only(ax, "cd-note").get_text()
-    assert note == "Not significantly different, but not joined by a bar: b – c."
+    note = only(ax, "cd-note").get_text().replace("\n", " ")
+    assert note == "1 further pair is not significantly different but not joined by a bar: b vs c."
     assert cd_diagram(make_result({"a": 1.0, "b": 2.0})).texts  # no note without pairs
     many = make_result(
         {n: float(i) for i, n in enumerate("abcdef", 1)},
         uncovered=[("a", "c"), ("b", "d"), ("c", "e"), ("d", "f"), ("a", "e")],
     )
     note = only(cd_diagram(many), "cd-note").get_text().replace("\n", " ")
-    assert "and 2 more (see uncovered_pairs)" in note
+    assert note.startswith("5 further pairs are not significantly different but not joined")
+    assert note.endswith("a vs c, b vs d, c vs e and 2 more.")
+    assert "uncovered_pairs" not in note  # no attribute names in a paper's figure
+    # turned off, or reworded
+    assert by_gid(cd_diagram(many, footnote=False), "cd-note") == []
+    reworded = only(cd_diagram(many, footnote="{n} pairs unjoined: {pairs}"), "cd-note")
+    assert reworded.get_text().replace("\n", " ").startswith("5 pairs unjoined: a vs c")
+    fig = cd_diagrams({"x": many}, footnote=False)
+    assert by_gid(fig.axes[0], "cd-note") == []
+    with pytest.raises(cdplot.CdplotInputError, match="not a valid template"):
+        cd_diagram(many, footnote="{count} pairs")
 
 
 @pytest.mark.parametrize(
     ("kwargs", "title"),
     [
-        ({"test": "nemenyi", "correction": "nemenyi", "alpha": 0.1}, "Nemenyi test, α = 0.1"),
-        ({"test": "wilcoxon", "correction": "holm"}, "Wilcoxon signed-rank test, Holm, α = 0.05"),
-        ({"test": "sign", "correction": "none"}, "Sign test, no correction, α = 0.05"),
+        (
+            {"test": "nemenyi", "correction": "nemenyi", "alpha": 0.1},
+            r"Nemenyi test, $\alpha$ = 0.1",
+        ),
+        (
+            {"test": "wilcoxon", "correction": "holm"},
+            r"Wilcoxon signed-rank test, Holm, $\alpha$ = 0.05",
+        ),
+        ({"test": "sign", "correction": "none"}, "Sign test, no correction, $\\alpha$ = 0.05"),
         (
             {"test": "mean-ranks", "correction": "bergmann-hommel"},
-            "Mean-ranks test, Bergmann–Hommel, α = 0.05",
+            "Mean-ranks test, Bergmann–Hommel, $\\alpha$ = 0.05",
         ),
     ],
 )
@@ -321,6 +337,11 @@ def test_palette_and_group_colors(fig1a, benavoli):
     ax = cd_diagram(cdplot.compare(benavoli), palette="okabe-ito")
     colours = {to_rgba(only(ax, f"cd-line-{n}").get_color()) for n in benavoli.columns}
     assert len(colours) == 7
+    # k >= 7: every palette colour is an algorithm's, so the bars are grey, never reusing one
+    ax = cd_diagram(cdplot.compare(benavoli), palette="okabe-ito", group_colors=True)
+    bars = {to_rgba(b.get_color()) for b in by_gid(ax, "cd-group-bar")}
+    assert bars and not bars & colours
+    assert all(r == g == b for r, g, b, _ in bars)
     ax = cd_diagram(fig1a, group_colors=["red", "blue"], bar_kws={"lw": 4})
     assert [b.get_linewidth() for b in by_gid(ax, "cd-group-bar")] == [4, 4]
 
@@ -343,17 +364,27 @@ def test_rank_format_and_reverse(fig1a):
 
 
 def test_invalid_options(fig1a):
-    with pytest.raises(ValueError, match="'nope' is not a valid value for highlight"):
+    err = cdplot.CdplotInputError
+    with pytest.raises(err, match="'nope' is not a valid value for highlight"):
         cd_diagram(fig1a, highlight="nope")
-    with pytest.raises(ValueError, match="'rainbow' is not a valid value for palette"):
+    with pytest.raises(err, match="'rainbow' is not a valid value for palette"):
         cd_diagram(fig1a, palette="rainbow")
-    with pytest.raises(ValueError, match="'x' is not a valid value for long_names"):
+    with pytest.raises(err, match="palette must hold at least one colour"):
+        cd_diagram(fig1a, palette=[])
+    with pytest.raises(err, match="'x' is not a valid value for long_names"):
         cd_diagram(fig1a, long_names="x")
+    with pytest.raises(err, match="group_colors must be True, False or a non-empty"):
+        cd_diagram(fig1a, group_colors=[])
     fig = Figure()
-    with pytest.raises(ValueError, match="width applies only to a new figure"):
+    with pytest.raises(err, match="width applies only to a new figure"):
         cd_diagram(fig1a, ax=fig.add_subplot(), width=3.0)
-    with pytest.raises(ValueError, match="at least one comparison result"):
+    with pytest.raises(err, match="at least one comparison result"):
         cd_diagrams({})
+    for width in (0.8, 0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(err, match="width"):
+            cd_diagram(fig1a, width=width)
+    with pytest.raises(err, match="finite, positive"):
+        cd_diagrams({"a": fig1a}, width=float("nan"))
 
 
 # ---------------------------------------------------------------- figures and axes
@@ -412,8 +443,8 @@ def test_cd_diagrams_align_axes_and_share_colours(demsar, benavoli):
     assert colours == {to_rgba(OKABE_ITO[0])}
     titles = [only(ax, "cd-title").get_text() for ax in fig.axes]
     assert titles == [
-        "Nemenyi: Nemenyi test, α = 0.1",
-        "Wilcoxon: Wilcoxon signed-rank test, Holm, α = 0.05",
+        "Nemenyi: Nemenyi test, $\\alpha$ = 0.1",
+        "Wilcoxon: Wilcoxon signed-rank test, Holm, $\\alpha$ = 0.05",
     ]
     assert sum(ax.get_position().height for ax in fig.axes) == pytest.approx(1.0)
     # same colour for the same algorithm even when the panels hold different algorithms
@@ -429,19 +460,16 @@ def test_cd_diagrams_align_axes_and_share_colours(demsar, benavoli):
     assert text_problems(fig) == []
 
 
-def test_no_pyplot_import_without_pyplot():
+def test_no_pyplot_import_without_pyplot(tmp_path):
     code = (
         "import sys, warnings; warnings.simplefilter('ignore'); import cdplot\n"
         "res = cdplot.compare(cdplot.datasets.load('demsar2006'), test='nemenyi')\n"
         "ax = cdplot.cd_diagram(res); ax.figure.savefig(sys.argv[1])\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
     )
-    out = Path(__file__).parent.parent / "cd-no-pyplot-test.png"
-    try:
-        subprocess.run([sys.executable, "-c", code, str(out)], check=True)
-        assert out.stat().st_size > 0
-    finally:
-        out.unlink(missing_ok=True)
+    out = tmp_path / "cd-no-pyplot-test.png"
+    subprocess.run([sys.executable, "-c", code, str(out)], check=True)
+    assert out.stat().st_size > 0
 
 
 def test_plotting_never_computes_statistics():
@@ -458,8 +486,8 @@ def test_plotting_never_computes_statistics():
             for module in modules:
                 assert not module.startswith("scipy"), (path.name, module)
                 assert not module.startswith("seaborn") or path.name == "_heatmap.py"
-                if path.name == "_cd_layout.py":
-                    assert not module.startswith("matplotlib"), module
+                if path.name in ("_cd_layout.py", "_heatmap_layout.py"):  # pure geometry
+                    assert not module.startswith(("matplotlib", "seaborn", "numpy")), module
 
 
 # ---------------------------------------------------------------- legibility
@@ -640,3 +668,36 @@ def test_baseline_long_names_wrapped():
 def test_baseline_long_names_truncated():
     res = cdplot.compare(synthetic(6, seed=6, names=LONG_NAMES))
     return cd_diagram(res, long_names="truncate", max_name_width=0.6).figure
+
+
+# ---------------------------------------------------------------- the bundled font
+
+
+def test_pdf_embeds_the_bundled_cut_of_dejavu_sans(fig1a, tmp_path):
+    from cdplot.plotting._style import FONT_DIR
+
+    path = tmp_path / "cd.pdf"
+    cd_diagram(fig1a, highlight="C4.5").figure.savefig(path)
+    data = path.read_bytes()
+    assert b"/FontFile2" in data and b"/Type3" not in data  # TrueType, never Type 3
+    assert b"cdplotSans" in data and b"DejaVuSans" not in data  # mathtext alpha included
+    assert b"cdplotSans-Bold" in data and b"cdplotSans-Oblique" in data
+    assert (FONT_DIR / "LICENSE_DEJAVU").read_text(encoding="utf-8").startswith("Fonts are (c)")
+    assert mpl.rcParams["font.sans-serif"][0] == "DejaVu Sans"  # the user's settings untouched
+
+
+def test_bundled_font_only_when_it_holds_every_character(tmp_path):
+    # Cyrillic is in DejaVu Sans but not in the cut: the whole figure keeps DejaVu Sans
+    res = make_result({"\N{CYRILLIC CAPITAL LETTER ZHE}-net": 1.0, "b": 2.0})
+    cd_diagram(res).figure.savefig(tmp_path / "cyrillic.pdf")
+    data = (tmp_path / "cyrillic.pdf").read_bytes()
+    assert b"DejaVuSans" in data and b"cdplotSans" not in data
+    # a user's own font choice is left alone
+    with mpl.rc_context({"font.sans-serif": ["DejaVu Sans Mono"]}):
+        cd_diagram(make_result({"a": 1.0, "b": 2.0})).figure.savefig(tmp_path / "mono.pdf")
+    assert b"cdplotSans" not in (tmp_path / "mono.pdf").read_bytes()
+    # user mathtext beyond cdplot's own keeps matplotlib's math fonts, text still bundled
+    res = make_result({"$x_1$": 1.0, "b": 2.0})
+    cd_diagram(res).figure.savefig(tmp_path / "math.pdf")
+    data = (tmp_path / "math.pdf").read_bytes()
+    assert b"cdplotSans" in data and b"DejaVuSans-Oblique" in data

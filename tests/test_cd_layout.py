@@ -19,13 +19,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cdplot import CdplotInputError
 from cdplot.plotting._cd_layout import (
     ELLIPSIS,
     CDLayout,
+    Columns,
+    FittedNames,
+    Frame,
     LayoutParams,
+    axis_band,
+    bars_band,
+    cached_measure,
+    cd_bar_band,
+    columns,
     compute_layout,
+    fit_names,
+    frame,
+    label_rows_band,
+    notes_band,
     pack_intervals,
+    sides,
     tick_positions,
+    title_band,
     wrap_text,
 )
 
@@ -315,11 +330,15 @@ def test_title_notes_and_legend_are_stacked():
         ({"names": ["a", "b"], "ranks": [1.0]}, "2 names but 1 average ranks"),
         ({"long_names": "cut"}, "'cut' is not a valid value for long_names"),
         ({"width": 0.5}, "too small"),
+        ({"width": 0.0}, "finite, positive number of inches"),
+        ({"width": float("nan")}, "finite, positive number of inches"),
+        ({"width": float("inf")}, "finite, positive number of inches"),
+        ({"width": "wide"}, "width must be a number of inches"),
     ],
 )
 def test_errors(kwargs, match):
     args = {"names": DEMSAR[0], "ranks": DEMSAR[1], **kwargs}
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(CdplotInputError, match=match):
         layout(args.pop("names"), args.pop("ranks"), **args)
 
 
@@ -401,3 +420,167 @@ def test_wrap_text_breaks_at_words_camel_case_and_punctuation():
     # never inside mathtext, which matplotlib parses line by line
     assert wrap_text("$a_b c$-SVM", 3, len)[0] == ["$a_b c$-", "SVM"]
     assert wrap_text("cost$ per unit", 8, len)[0] == ["cost$", "per unit"]
+
+
+# ---------------------------------------------------------------- the bands, one by one
+
+P = LayoutParams()
+SIZE = cached_measure(fake_measure)
+# a 3-inch axis from x = 1 to x = 4 for k = 4: one rank is one inch
+FRAME = Frame(1.0, 4.0, 4, False, (1.0, 1.0))
+
+
+def test_cached_measure_measures_each_text_once():
+    calls = []
+
+    def counting(text, role):
+        calls.append((text, role))
+        return fake_measure(text, role)
+
+    size = cached_measure(counting)
+    assert size("ab", "name") == size("ab", "name") == (2 * CHAR, LINE)
+    assert calls == [("ab", "name")]
+
+
+def test_columns_band():
+    cols = columns(["1.00", "12.50"], width=7.0, has_markers=True, max_name_width=None,
+                   size=SIZE, params=P)  # fmt: skip
+    assert cols.rank_col == pytest.approx(5 * CHAR * SCALES["rank"])  # "12.50"
+    assert cols.marker_col == P.marker_space
+    fixed = P.line_stub + P.marker_space + 2 * P.text_gap + cols.rank_col + P.pad
+    assert cols.fixed == pytest.approx(fixed)
+    assert cols.name_limit == pytest.approx((7.0 * (1 - P.min_axis_fraction)) / 2 - fixed)
+    capped = columns(["1.00"], width=7.0, has_markers=False, max_name_width=0.5, size=SIZE,
+                     params=P)  # fmt: skip
+    assert capped.marker_col == 0.0 and capped.name_limit == 0.5
+    with pytest.raises(CdplotInputError, match="too small for this diagram"):
+        columns(["1.00"], width=0.4, has_markers=False, max_name_width=None, size=SIZE, params=P)
+
+
+def test_fit_names_band():
+    fitted = fit_names(
+        ["short", "a name of many words"],
+        limit=8 * CHAR,
+        role_of=lambda n: "name",
+        long_names="wrap",
+        size=SIZE,
+        params=P,
+    )
+    assert fitted.display["short"] == "short"
+    assert fitted.display["a name of many words"] == "a name\nof many\nwords"
+    assert fitted.sizes["a name of many words"] == SIZE(fitted.display["a name of many words"],
+                                                         "name")  # fmt: skip
+    assert fitted.footnotes == {}
+    cut = fit_names(["a name of many words"], limit=8 * CHAR, role_of=lambda n: "name",
+                    long_names="truncate", size=SIZE, params=P)  # fmt: skip
+    assert cut.footnotes == {"a name of many words": 1}
+    assert cut.display["a name of many words"].endswith(ELLIPSIS + " [1]")
+
+
+def test_sides_band():
+    assert sides(["a", "b", "c"], reverse=False) == {"a": "right", "b": "right", "c": "left"}
+    assert sides(["a", "b", "c", "d"], reverse=True) == {
+        "a": "left", "b": "left", "c": "right", "d": "right"}  # fmt: skip
+
+
+def test_frame_band():
+    names = ["a", "bbbb"]
+    fitted = FittedNames({"a": "a", "bbbb": "bbbb"}, {"a": (CHAR, LINE), "bbbb": (4 * CHAR, LINE)},
+                         {})  # fmt: skip
+    cols = Columns(0.2, 0.0, 0.5, 1.0)
+    fr = frame(names, {"a": "right", "bbbb": "left"}, fitted, cols, width=3.0, reverse=False,
+               min_margins=(0.0, 0.9))  # fmt: skip
+    assert fr.margins == pytest.approx((0.5 + 4 * CHAR, 0.9))
+    assert (fr.x0, fr.x1) == pytest.approx((0.74, 2.1))
+    assert fr.x(1.0) == pytest.approx(2.1) and fr.x(2.0) == pytest.approx(0.74)
+    with pytest.raises(CdplotInputError, match="too small for these margins"):
+        frame(names, {"a": "right", "bbbb": "left"}, fitted, cols, width=1.0, reverse=False,
+              min_margins=(0.0, 0.0))  # fmt: skip
+
+
+def test_title_band():
+    block, y = title_band("Title", 0.05, width=3.0, size=SIZE, params=P)
+    assert (block.x, block.y, block.ha, block.va) == (1.5, 0.05, "center", "top")
+    assert y == pytest.approx(0.05 + LINE + P.band_gap)
+    assert title_band(None, 0.05, width=3.0, size=SIZE, params=P) == (None, 0.05)
+    wrapped, _ = title_band("word " * 20, 0.0, width=1.0, size=SIZE, params=P)
+    assert wrapped.width <= 1.0 - 2 * P.pad
+
+
+def test_cd_bar_band():
+    bar, label, y = cd_bar_band(1.5, 0.1, fr=FRAME, width=5.0, cd_format="CD = {:.2f}",
+                                size=SIZE, params=P)  # fmt: skip
+    assert (bar.x0, bar.x1) == pytest.approx((1.0, 2.5))  # 1.5 ranks of an inch each
+    assert label.text == "CD = 1.50" and label.x == pytest.approx(1.75)
+    assert bar.y == pytest.approx(0.1 + LINE * SCALES["cd"] + P.small_gap + P.cap_half_height)
+    assert y == pytest.approx(bar.y + P.cap_half_height + P.band_gap)
+    assert cd_bar_band(None, 0.1, fr=FRAME, width=5.0, cd_format="", size=SIZE,
+                       params=P) == (None, None, 0.1)  # fmt: skip
+
+
+def test_axis_band():
+    axis = axis_band(0.2, fr=FRAME, size=SIZE, params=P)
+    assert axis.y == pytest.approx(0.2 + LINE * SCALES["tick"] + P.tick_label_gap + P.tick_length)
+    assert [t.text for t in axis.labels] == ["1", "2", "3", "4"]
+    assert [t.x for t in axis.labels] == pytest.approx([4.0, 3.0, 2.0, 1.0])
+    assert all(major for _, major in axis.ticks)
+
+
+def test_bars_band():
+    rank_of = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}
+    interval, bars, y = bars_band([("a", "b"), ("b", "c"), ("d",)], rank_of, 1.0, fr=FRAME,
+                                  interval_around=None, critical_difference=None,
+                                  params=P)  # fmt: skip
+    assert interval is None
+    assert [b.members for b in bars] == [("a", "b"), ("b", "c")]
+    assert (bars[0].x0, bars[0].x1) == pytest.approx((3.0 - P.bar_overhang, 4.0 + P.bar_overhang))
+    assert [b.row for b in bars] == [1, 0]  # ("b", "c") starts further left
+    assert y == pytest.approx(1.0 + P.bar_offset + P.bar_pitch + P.rows_offset)
+    interval, bars, y = bars_band([], rank_of, 1.0, fr=FRAME, interval_around="c",
+                                  critical_difference=0.5, params=P)  # fmt: skip
+    assert (interval.x0, interval.x1) == pytest.approx((1.5, 2.5))
+    assert bars == () and y == pytest.approx(1.0 + P.bar_offset + P.rows_offset)
+
+
+def test_label_rows_band():
+    names = ["a", "b", "c"]
+    rank_of = {"a": 1.0, "b": 2.0, "c": 4.0}
+    fitted = FittedNames({n: n for n in names}, {n: (CHAR, LINE) for n in names}, {})
+    cols = Columns(0.3, 0.0, 0.6, 1.0)
+    labels, bottom = label_rows_band(
+        names, {n: f"{r:.2f}" for n, r in rank_of.items()}, rank_of, sides(names, False),
+        fitted, 2.0, fr=FRAME, cols=cols, role_of=lambda n: "name", size=SIZE, params=P,
+    )  # fmt: skip
+    assert [lab.algorithm for lab in labels] == names
+    a, b, c = labels
+    block = max(LINE, LINE * SCALES["rank"])
+    assert (a.side, a.row, b.row, c.side, c.row) == ("right", 0, 1, "left", 0)
+    assert a.y == pytest.approx(2.0 + block / 2) and b.y == pytest.approx(a.y + block + P.row_gap)
+    assert a.x_end == pytest.approx(4.0 + P.line_stub)
+    assert c.x_end == pytest.approx(1.0 - P.line_stub)
+    assert a.name_text.x == pytest.approx(a.x_end + P.text_gap + 0.3 + P.text_gap)
+    assert bottom == pytest.approx(2.0 + 2 * block + P.row_gap)
+
+
+def test_notes_band():
+    notes, legend, height = notes_band(["a note"], [("control", "control: X")], {"long": 1},
+                                       1.0, width=3.0, size=SIZE, params=P)  # fmt: skip
+    assert [n.text for n in notes] == ["a note", "[1] long"]
+    assert notes[0].y == pytest.approx(1.0 + P.band_gap)
+    assert legend[0].text.x == pytest.approx(P.pad + P.legend_handle_width + P.legend_handle_gap)
+    assert height == pytest.approx(legend[0].text.bbox[3] + P.pad)
+    _, _, bare = notes_band([], [], {}, 1.0, width=3.0, size=SIZE, params=P)
+    assert bare == pytest.approx(1.0 + P.pad)
+
+
+def test_driver_equals_its_bands():
+    # compute_layout is only the bands in sequence: recompute a diagram by hand
+    names, ranks = DEMSAR
+    lay = layout(names, ranks, title="T", critical_difference=1.12, groups=DEMSAR_GROUPS)
+    title, y = title_band("T", P.pad, width=3.3, size=SIZE, params=P)
+    assert lay.title == title
+    bar, _, y = cd_bar_band(1.12, y, fr=Frame(*lay.x_axis, 4, False, lay.margins), width=3.3,
+                            cd_format="CD = {:.2f}", size=SIZE, params=P)  # fmt: skip
+    assert lay.cd_bar == bar
+    axis = axis_band(y, fr=Frame(*lay.x_axis, 4, False, lay.margins), size=SIZE, params=P)
+    assert (lay.y_axis, lay.ticks, lay.tick_labels) == (axis.y, axis.ticks, axis.labels)

@@ -186,12 +186,7 @@ def test_significance_kind(garcia):
     ax = apv_heatmap(garcia, kind="significance")
     cbar = ax.collections[0].colorbar
     labels = [t.get_text() for t in cbar.ax.get_yticklabels()]
-    assert labels == [
-        "p \N{LESS-THAN OR EQUAL TO} 0.001",
-        "p \N{LESS-THAN OR EQUAL TO} 0.01",
-        "p \N{LESS-THAN OR EQUAL TO} 0.05",
-        "NS",
-    ]
+    assert labels == [r"p $\leq$ 0.001", r"p $\leq$ 0.01", r"p $\leq$ 0.05", "NS"]
     colors = {tuple(np.round(c, 4)) for c in ax.collections[0].get_facecolors()}
     assert len(colors) <= 4
     assert significance_levels(0.05) == [0.001, 0.01, 0.05]
@@ -239,7 +234,7 @@ def test_colourbar_marks_alpha(garcia):
     ax = apv_heatmap(garcia)
     cbar_ax = ax.collections[0].colorbar.ax
     labels = [t.get_text() for t in cbar_ax.get_yticklabels()]
-    assert "\N{GREEK SMALL LETTER ALPHA} = 0.05" in labels
+    assert r"$\alpha$ = 0.05" in labels
     (line,) = [ln for ln in cbar_ax.lines if ln.get_gid() == "apv-alpha-line"]
     assert set(line.get_ydata()) == {0.05}
     assert "Bergmann\N{EN DASH}Hommel-adjusted p-value" in cbar_ax.get_ylabel()
@@ -324,15 +319,43 @@ def test_explicit_axes_and_kwargs(garcia):
     ],
 )
 def test_invalid_options(garcia, option, value, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(cdplot.CdplotInputError, match=match):
         apv_heatmap(garcia, **{option: value})
 
 
 def test_seaborn_annot_is_refused(garcia):
-    with pytest.raises(TypeError, match="fmt"):
+    with pytest.raises(cdplot.CdplotInputError, match="does not take fmt="):
         apv_heatmap(garcia, fmt=".2f")
-    with pytest.raises(ValueError, match="cbar_ax applies only to a given ax"):
+    with pytest.raises(cdplot.CdplotInputError, match="cbar_ax applies only to a given ax"):
         apv_heatmap(garcia, cbar_ax=Figure().add_subplot())
+
+
+def test_cbar_ax_draws_the_colour_bar_there(garcia):
+    fig = Figure(figsize=(5, 4))
+    ax, cax = fig.add_axes((0.1, 0.1, 0.6, 0.8)), fig.add_axes((0.8, 0.1, 0.05, 0.8))
+    assert apv_heatmap(garcia, ax=ax, cbar_ax=cax) is ax
+    assert ax.collections[0].colorbar.ax is cax
+    assert len(fig.axes) == 2
+
+
+def test_report_figure_uses_only_public_heatmap_names():
+    import ast
+    import inspect
+
+    from cdplot.plotting import _report_figure
+
+    tree = ast.parse(inspect.getsource(_report_figure))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "_heatmap":
+            assert all(not alias.name.startswith("_") for alias in node.names)
+
+
+@pytest.mark.parametrize("width", [0, -2.0, float("nan"), float("inf")])
+def test_width_must_be_finite_and_positive(garcia, width):
+    with pytest.raises(cdplot.CdplotInputError, match="finite, positive"):
+        apv_heatmap(garcia, width=width)
+    with pytest.raises(cdplot.CdplotInputError, match="finite, positive"):
+        report_figure(garcia, width=width)
 
 
 def test_public_names():
@@ -379,9 +402,9 @@ def test_report_figure_width(garcia):
     fig = report_figure(garcia, width=3.0)  # narrower than the heatmap: cells shrink
     assert fig.get_size_inches()[0] == pytest.approx(3.0)
     assert text_overlaps(fig) == []
-    with pytest.raises(ValueError, match="too small"):
+    with pytest.raises(cdplot.CdplotInputError, match="too small"):
         report_figure(garcia, width=1.0)
-    with pytest.raises(ValueError, match="makes its own Axes"):
+    with pytest.raises(cdplot.CdplotInputError, match="makes its own Axes"):
         report_figure(garcia, heatmap_kws={"ax": None})
 
 
@@ -393,7 +416,7 @@ def test_given_width(width, k):
     assert fig.get_size_inches()[0] == pytest.approx(width)
     assert fig.get_tightbbox().x1 <= width + 1e-6
     assert text_overlaps(fig) == []
-    with pytest.raises(ValueError, match="width applies only to a new figure"):
+    with pytest.raises(cdplot.CdplotInputError, match="width applies only to a new figure"):
         apv_heatmap(quiet_compare(synthetic(k)), ax=Figure().add_subplot(), width=width)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -10,15 +9,24 @@ from typing import TYPE_CHECKING, Any
 import matplotlib as mpl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
-from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
+from .._errors import CdplotInputError
 from .._labels import CORRECTION_TITLES, TEST_TITLES
 from . import _style
-from ._cd_layout import CDLayout, LayoutParams, LongNames, compute_layout, wrap_text
+from ._cd_layout import (
+    CDLayout,
+    LayoutParams,
+    LongNames,
+    check_width,
+    compute_layout,
+    wrap_text,
+)
 from ._docstrings import DOCS
+from ._figure import CDFigure, new_figure
+from ._pgf import PgfSafeText
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -57,30 +65,6 @@ Z_LINES, Z_BARS, Z_MARKERS = 2.0, 3.0, 4.0
 MAX_PAIRS_LISTED = 3
 
 
-class CDFigure(Figure):
-    """A :class:`~matplotlib.figure.Figure` that embeds TrueType fonts when saved.
-
-    :meth:`savefig` applies :data:`cdplot.plotting._style.SAVE_RC`
-    (``pdf.fonttype = ps.fonttype = 42``), so PDF and EPS files carry real
-    TrueType fonts rather than Type 3 fonts. Everything else is a plain Figure.
-    """
-
-    def savefig(self, fname: Any, *args: Any, **kwargs: Any) -> None:
-        """Save the figure; see :meth:`matplotlib.figure.Figure.savefig`."""
-        with mpl.rc_context(_style.SAVE_RC):
-            super().savefig(fname, *args, **kwargs)
-
-
-def _new_figure(width: float, height: float) -> Figure:
-    # A figure managed by pyplot if the user works with pyplot (so that plt.show and
-    # notebooks display it), else a bare Figure: no GUI, no pyplot import.
-    if "matplotlib.pyplot" in sys.modules:
-        import matplotlib.pyplot as plt
-
-        return plt.figure(figsize=(width, height), FigureClass=CDFigure)
-    return CDFigure(figsize=(width, height))
-
-
 # --------------------------------------------------------------------------- options
 
 
@@ -93,6 +77,7 @@ class _Options:
     palette: Any = None
     group_colors: bool | Sequence[Any] = False
     title: bool | str | None = True
+    footnote: bool | str = True
     rank_format: str | Callable[[float], str] = "{:.2f}"
     long_names: LongNames = "wrap"
     max_name_width: float | None = None
@@ -152,16 +137,33 @@ def _title(result: ComparisonResult) -> str:
     if result.correction != "nemenyi":
         correction = CORRECTION_TITLES.get(result.correction, result.correction)
         parts.append(correction)
-    parts.append(f"\N{GREEK SMALL LETTER ALPHA} = {result.alpha:g}")
+    parts.append(ALPHA_TITLE.format(result.alpha))
     return ", ".join(parts)
 
 
-def _pair_note(pairs: Sequence[tuple[str, str]]) -> str:
-    listed = ", ".join(f"{a} \N{EN DASH} {b}" for a, b in pairs[:MAX_PAIRS_LISTED])
+#: alpha in titles: mathtext, drawn by every backend and typeset by LaTeX in PGF output.
+ALPHA_TITLE = r"$\alpha$ = {:g}"
+#: The footnote on pairs that no bar joins although they are not significantly different.
+PAIR_NOTE = "{n} further {pairs_word} not significantly different but not joined by a bar: {pairs}."
+
+
+def _pair_note(pairs: Sequence[tuple[str, str]], footnote: str | bool) -> str:
+    """The footnote on uncovered pairs, from ``footnote`` (True: PAIR_NOTE) as a template."""
+    listed = ", ".join(f"{a} vs {b}" for a, b in pairs[:MAX_PAIRS_LISTED])
     more = len(pairs) - MAX_PAIRS_LISTED
     if more > 0:
-        listed += f" and {more} more (see uncovered_pairs)"
-    return f"Not significantly different, but not joined by a bar: {listed}."
+        listed += f" and {more} more"
+    template = PAIR_NOTE if footnote is True else str(footnote)
+    n = len(pairs)
+    words = "pair is" if n == 1 else "pairs are"
+    try:
+        return template.format(n=n, pairs=listed, pairs_word=words)
+    except (KeyError, IndexError, ValueError) as err:
+        raise CdplotInputError(
+            f"footnote={footnote!r} is not a valid template: {err}. Use the fields {{n}} "
+            "(number of pairs) and {pairs} (the pairs), e.g. footnote='{n} pairs are not "
+            "joined: {pairs}', or footnote=False for none."
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -208,8 +210,8 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
             legend.append(("significant", f"significantly different from {control}"))
         else:
             notes.append(f"No algorithm is significantly different from {control}.")
-    if result.uncovered_pairs:
-        notes.append(_pair_note(result.uncovered_pairs))
+    if result.uncovered_pairs and opts.footnote is not False and opts.footnote is not None:
+        notes.append(_pair_note(result.uncovered_pairs, opts.footnote))
 
     if opts.title is True:
         title = _title(result)
@@ -286,19 +288,19 @@ def _fit_axes(ax: Axes, layout: CDLayout) -> None:
 
 
 def _text(ax: Axes, block: Any, gid: str, props: Mapping[str, Any], **extra: Any) -> Text:
-    return ax.text(
+    """A text of the layout, escaped for LaTeX when a PGF backend draws it."""
+    text = PgfSafeText(
         block.x, block.y, block.text, ha=block.ha, va=block.va, gid=gid, **{**props, **extra}
     )
+    text.set_clip_path(ax.patch)
+    ax.add_artist(text)
+    return text
 
 
-def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: float) -> None:
-    props = _role_props(opts, width)
-    colors = content.colors
+def _draw_axis(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
+    """The rank axis: its line, ticks (minor ones half as long) and tick labels."""
     x0, x1 = layout.x_axis
     y_axis = layout.y_axis
-    _fit_axes(ax, layout)
-
-    # rank axis
     ax.add_line(
         Line2D(
             [x0, x1],
@@ -320,28 +322,46 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
     for block in layout.tick_labels:
         _text(ax, block, "cd-tick-label", props["tick"])
 
+
+def _draw_title(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
     if layout.title is not None:
         _text(ax, layout.title, "cd-title", props["title"])
 
-    cap = layout.cap_half_height
-    if layout.cd_bar is not None:
-        bar = layout.cd_bar
-        ax.add_line(
-            Line2D(
-                [bar.x0, bar.x1], [bar.y, bar.y], color=_style.INK, lw=CD_BAR_WIDTH, gid="cd-cd-bar"
-            )
-        )
-        caps = [[(x, bar.y - cap), (x, bar.y + cap)] for x in (bar.x0, bar.x1)]
-        ax.add_collection(
-            LineCollection(caps, colors=_style.INK, linewidths=CD_BAR_WIDTH, gid="cd-cd-caps"),
-            autolim=False,
-        )
-        _text(ax, layout.cd_label, "cd-cd-label", props["cd"])
 
-    # algorithm lines, rank texts and names
+def _draw_cd_bar(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
+    """The critical difference above the axis: bar, end caps and label."""
+    if layout.cd_bar is None or layout.cd_label is None:
+        return
+    cap = layout.cap_half_height
+    bar = layout.cd_bar
+    ax.add_line(
+        Line2D([bar.x0, bar.x1], [bar.y, bar.y], color=_style.INK, lw=CD_BAR_WIDTH, gid="cd-cd-bar")
+    )
+    caps = [[(x, bar.y - cap), (x, bar.y + cap)] for x in (bar.x0, bar.x1)]
+    ax.add_collection(
+        LineCollection(caps, colors=_style.INK, linewidths=CD_BAR_WIDTH, gid="cd-cd-caps"),
+        autolim=False,
+    )
+    _text(ax, layout.cd_label, "cd-cd-label", props["cd"])
+
+
+def _line_kws(layout: CDLayout, opts: _Options) -> dict[str, Any]:
+    """Style of the algorithms' lines: thinner for large k, never below MIN_LINE_WIDTH."""
+    x0, x1 = layout.x_axis
     spacing = (x1 - x0) / (layout.k - 1) * POINTS_PER_INCH
     line_width = min(LINE_WIDTH, max(MIN_LINE_WIDTH, LINE_SPACING_FRACTION * spacing))
-    line_kws = {"color": _style.INK, "lw": line_width, **opts.line_kws}
+    return {"color": _style.INK, "lw": line_width, **opts.line_kws}
+
+
+def _draw_labels(
+    ax: Axes,
+    layout: CDLayout,
+    colors: Mapping[str, Any],
+    opts: _Options,
+    props: Mapping[str, Any],
+) -> None:
+    """Each algorithm: its elbow line, rank text, name and marker."""
+    line_kws = _line_kws(layout, opts)
     for label in layout.labels:
         name = label.algorithm
         color = colors.get(name)
@@ -349,7 +369,7 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
         ax.add_line(
             Line2D(
                 [label.x_rank, label.x_rank, label.x_end],
-                [y_axis, label.y, label.y],
+                [layout.y_axis, label.y, label.y],
                 zorder=Z_LINES,
                 gid=f"cd-line-{name}",
                 **kws,
@@ -374,19 +394,15 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
                 )
             )
 
-    # bars: groups and the CD interval around the control
-    bar_kws = {"color": _style.INK, "lw": BAR_WIDTH, "solid_capstyle": "butt", **opts.bar_kws}
-    if opts.group_colors is True:
-        # palette colours not already used by an algorithm, so that no bar seems to
-        # belong to a highlighted algorithm of the same colour
-        used = {to_hex(c) for c in colors.values()}
-        group_cycle: list[Any] | None = [
-            c for c in _style.OKABE_ITO if to_hex(c) not in used
-        ] or list(_style.OKABE_ITO)
-    elif opts.group_colors:
-        group_cycle = list(opts.group_colors)
-    else:
-        group_cycle = None
+
+def _bar_kws(opts: _Options) -> dict[str, Any]:
+    return {"color": _style.INK, "lw": BAR_WIDTH, "solid_capstyle": "butt", **opts.bar_kws}
+
+
+def _draw_bars(ax: Axes, layout: CDLayout, colors: Mapping[str, Any], opts: _Options) -> None:
+    """Group bars (coloured with ``group_colors``) and the CD interval around the control."""
+    bar_kws = _bar_kws(opts)
+    group_cycle = _style.group_bar_colors(opts.group_colors, colors.values(), len(layout.bars))
     for i, bar in enumerate(layout.bars):
         kws = dict(bar_kws)
         if group_cycle:
@@ -407,7 +423,9 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
             Line2D([bar.x0, bar.x1], [bar.y, bar.y], zorder=Z_BARS, gid="cd-interval", **bar_kws)
         )
 
-    # footnotes and legend
+
+def _draw_notes(ax: Axes, layout: CDLayout, opts: _Options, props: Mapping[str, Any]) -> None:
+    """Footnotes, then legend entries (a handle like the artist it explains, and a text)."""
     for block in layout.notes:
         _text(ax, block, "cd-note", props["note"])
     handle_half = layout.params.legend_handle_width / 2
@@ -416,7 +434,7 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
             handle = Line2D(
                 [entry.x_handle - handle_half, entry.x_handle + handle_half],
                 [entry.y, entry.y],
-                **bar_kws,
+                **_bar_kws(opts),
             )
         else:
             handle = Line2D(
@@ -429,6 +447,18 @@ def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: 
         handle.set_gid(f"cd-legend-{entry.kind}")
         ax.add_line(handle)
         _text(ax, entry.text, f"cd-legend-text-{entry.kind}", props["note"])
+
+
+def _draw(ax: Axes, layout: CDLayout, content: _Content, opts: _Options, width: float) -> None:
+    """Turn the layout into artists, one family at a time (the order sets the z-order ties)."""
+    props = _role_props(opts, width)
+    _fit_axes(ax, layout)
+    _draw_axis(ax, layout, props)
+    _draw_title(ax, layout, props)
+    _draw_cd_bar(ax, layout, props)
+    _draw_labels(ax, layout, content.colors, opts, props)
+    _draw_bars(ax, layout, content.colors, opts)
+    _draw_notes(ax, layout, opts, props)
 
 
 # --------------------------------------------------------------------------- public API
@@ -450,6 +480,7 @@ def cd_diagram(
     palette: str | Sequence[Any] | Mapping[str, Any] | None = None,
     group_colors: bool | Sequence[Any] = False,
     title: bool | str | None = True,
+    footnote: bool | str = True,
     rank_format: str | Callable[[float], str] = "{:.2f}",
     long_names: LongNames = "wrap",
     max_name_width: float | None = None,
@@ -492,6 +523,7 @@ def cd_diagram(
     title : bool or str
         True (default): a title naming the test, the correction and alpha.
         A string: that title. False or None: no title.
+    %(footnote)s
     %(rank_format)s
     %(long_names)s
     %(max_name_width)s
@@ -507,7 +539,7 @@ def cd_diagram(
 
     Raises
     ------
-    ValueError
+    CdplotInputError
         For an unknown algorithm in ``highlight`` or ``palette``, an invalid
         option value, ``width`` given together with ``ax``, or a width too
         small for the diagram.
@@ -536,7 +568,14 @@ def cd_diagram(
 
     Groups come from ``result.groups`` only, so no bar ever joins two
     algorithms that differ significantly. Non-significant pairs that no group
-    covers (``result.uncovered_pairs``) are listed in a footnote instead.
+    covers (``result.uncovered_pairs``) are listed in a footnote instead
+    ("2 further pairs are not significantly different but not joined by a
+    bar: A vs B, C vs D."); ``footnote`` rewords or removes it.
+
+    Figure text that cdplot writes is ASCII or mathtext (``$\\alpha$``), so
+    the figure saved as PGF typesets in any LaTeX engine; a new figure's
+    ``savefig`` escapes algorithm names for LaTeX when saving PGF (see
+    :class:`CDFigure`).
 
     References
     ----------
@@ -545,8 +584,11 @@ def cd_diagram(
 
     Examples
     --------
+    >>> import warnings
     >>> import cdplot
-    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
+    >>> with warnings.catch_warnings():  # the Nemenyi test's pool dependence
+    ...     warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
+    ...     res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
     >>> ax = cdplot.cd_diagram(res)
     >>> ax.figure.savefig("cd.pdf")  # doctest: +SKIP
     """
@@ -556,6 +598,7 @@ def cd_diagram(
         palette=palette,
         group_colors=group_colors,
         title=title,
+        footnote=footnote,
         rank_format=rank_format,
         long_names=long_names,
         max_name_width=max_name_width,
@@ -566,14 +609,17 @@ def cd_diagram(
     )
     content = _content(result, opts)
     if ax is None:
-        fig_width = SINGLE_COLUMN_WIDTH if width is None else float(width)
+        fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
         dpi = float(mpl.rcParams["figure.dpi"])
         layout = _layout(content, opts, fig_width, dpi)
-        fig = _new_figure(fig_width, layout.height)
+        fig = new_figure(fig_width, layout.height)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
         if width is not None:
-            raise ValueError("width applies only to a new figure; it cannot be given with ax")
+            raise CdplotInputError(
+                "width applies only to a new figure; it cannot be given with ax. Size the "
+                "Axes instead, or drop ax= to get a new figure of that width."
+            )
         fig = ax.get_figure(root=True)
         fig_width = ax.get_window_extent().width / fig.dpi
         layout = _layout(content, opts, fig_width, fig.dpi)
@@ -590,6 +636,7 @@ def cd_diagrams(
     palette: str | Sequence[Any] | Mapping[str, Any] | None = None,
     group_colors: bool | Sequence[Any] = False,
     title: bool | str | None = True,
+    footnote: bool | str = True,
     rank_format: str | Callable[[float], str] = "{:.2f}",
     long_names: LongNames = "wrap",
     max_name_width: float | None = None,
@@ -620,6 +667,7 @@ def cd_diagrams(
         True (default): each panel is titled by its key followed by the test,
         correction and alpha. False or None: by its key only. A string: a
         title for the whole figure (panels are titled by their keys).
+    %(footnote)s
     %(rank_format)s
     %(long_names)s
     %(max_name_width)s
@@ -634,7 +682,7 @@ def cd_diagrams(
 
     Raises
     ------
-    ValueError
+    CdplotInputError
         If ``results`` is empty, or as :func:`cd_diagram`.
 
     See Also
@@ -643,15 +691,19 @@ def cd_diagrams(
 
     Examples
     --------
+    >>> import warnings
     >>> import cdplot
     >>> data = cdplot.datasets.load("demsar2006")
-    >>> fig = cdplot.cd_diagrams({
-    ...     "Nemenyi": cdplot.compare(data, test="nemenyi", alpha=0.10),
-    ...     "Wilcoxon-Holm": cdplot.compare(data),
-    ... })
+    >>> with warnings.catch_warnings():  # the Nemenyi test's pool dependence
+    ...     warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
+    ...     nemenyi = cdplot.compare(data, test="nemenyi", alpha=0.10)
+    >>> fig = cdplot.cd_diagrams({"Nemenyi": nemenyi, "Wilcoxon-Holm": cdplot.compare(data)})
     """
     if not results:
-        raise ValueError("results must hold at least one comparison result")
+        raise CdplotInputError(
+            "results must hold at least one comparison result, e.g. cd_diagrams({'accuracy': res})."
+        )
+    width = check_width(width)
     all_names: list[str] = []
     for res in results.values():
         all_names += [a for a in res.algorithms if a not in all_names]
@@ -663,6 +715,7 @@ def cd_diagrams(
         palette=palette,
         group_colors=group_colors,
         title=True if title is True else None,
+        footnote=footnote,
         rank_format=rank_format,
         long_names=long_names,
         max_name_width=max_name_width,
@@ -687,7 +740,7 @@ def cd_diagrams(
         header = "\n".join(lines)
     top = 0.0 if header is None else measure(header, "title")[1] + 2 * pad
     total = top + sum(lay.height for lay in layouts)
-    fig = _new_figure(width, total)
+    fig = new_figure(width, total)
     y = top
     for content, layout in zip(contents, layouts, strict=True):
         bottom = (total - y - layout.height) / total

@@ -29,17 +29,36 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .._errors import CdplotInputError, check_in_list
+
 __all__ = [
+    "Axis",
     "Bar",
     "CDLayout",
+    "Columns",
+    "FittedNames",
+    "Frame",
     "Label",
     "LayoutParams",
     "LegendEntry",
     "TextBlock",
+    "axis_band",
+    "bars_band",
+    "cached_measure",
+    "cd_bar_band",
+    "check_inputs",
+    "check_width",
+    "columns",
     "compute_layout",
+    "fit_names",
     "format_rank",
+    "frame",
+    "label_rows_band",
+    "notes_band",
     "pack_intervals",
+    "sides",
     "tick_positions",
+    "title_band",
     "wrap_text",
 ]
 
@@ -415,6 +434,415 @@ def tick_positions(
     return major, minor
 
 
+# --------------------------------------------------------------------------- bands
+#
+# compute_layout is a driver over the steps below (matplotlib's do_constrained_layout is the
+# model): first the horizontal frame (columns beside the axis, names fitted to them, the
+# axis between), then the bands top down, each taking the y where it starts and returning
+# what it placed and the y where the next band starts. Each step takes a ``size(text, role)``
+# callback (a caching wrapper around ``measure``), so each is testable with a fake measure.
+
+#: ``size(text, role) -> (width, height)``: the measure, cached.
+Size = Callable[[str, str], tuple[float, float]]
+
+
+def cached_measure(measure: Measure) -> Size:
+    """Wrap ``measure`` so each (text, role) is measured once."""
+    cache: dict[tuple[str, str], tuple[float, float]] = {}
+
+    def size(text: str, role: str) -> tuple[float, float]:
+        key = (text, role)
+        if key not in cache:
+            cache[key] = measure(text, role)
+        return cache[key]
+
+    return size
+
+
+def check_inputs(names: Sequence[str], ranks: Sequence[float], long_names: str) -> str:
+    """Refuse input the layout cannot draw; return ``long_names`` canonical."""
+    k = len(names)
+    if len(ranks) != k:
+        raise CdplotInputError(
+            f"got {k} names but {len(ranks)} average ranks; pass one average rank per name."
+        )
+    if k < 2:
+        raise CdplotInputError(
+            "a critical difference diagram needs at least two algorithms; got "
+            f"{k}. Compare two or more algorithms."
+        )
+    return check_in_list(("wrap", "truncate"), long_names=long_names)
+
+
+def check_width(width: float) -> float:
+    """``width`` as a float, refused unless it is finite and positive."""
+    try:
+        value = float(width)
+    except (TypeError, ValueError):
+        raise CdplotInputError(
+            f"width must be a number of inches, got {width!r}; e.g. width=3.3 for one column."
+        ) from None
+    if not math.isfinite(value) or value <= 0:
+        raise CdplotInputError(
+            f"width must be a finite, positive number of inches, got {width!r}; e.g. "
+            "width=3.3 for one column of a two-column paper, 7 for the full width."
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Horizontal room beside the axis, on each side (inches)."""
+
+    #: Width of the widest rank text.
+    rank_col: float
+    #: Room reserved for markers (0 without markers).
+    marker_col: float
+    #: Everything beside the axis except the name: stub, marker, gaps, rank, pad.
+    fixed: float
+    #: Widest a name may be.
+    name_limit: float
+
+
+def columns(
+    rank_texts: Sequence[str],
+    *,
+    width: float,
+    has_markers: bool,
+    max_name_width: float | None,
+    size: Size,
+    params: LayoutParams,
+) -> Columns:
+    """Room beside the axis: fixed columns, and what is left for the names.
+
+    The axis keeps at least ``params.min_axis_fraction`` of the width; the names
+    share the rest, less the fixed columns, or less when ``max_name_width`` says so.
+    """
+    p = params
+    rank_col = max(size(t, "rank")[0] for t in rank_texts)
+    marker_col = p.marker_space if has_markers else 0.0
+    fixed = p.line_stub + marker_col + p.text_gap + rank_col + p.text_gap + p.pad
+    available = (width - p.min_axis_fraction * width) / 2 - fixed
+    if available <= 0:
+        need = 2 * fixed / (1 - p.min_axis_fraction)
+        raise CdplotInputError(
+            f"a width of {width:g} in is too small for this diagram: the ranks and lines "
+            f"beside the axis alone need more than {need:.2f} in. Pass a larger width "
+            "(e.g. width=3.3) or a smaller fontsize."
+        )
+    limit = available if max_name_width is None else min(available, max_name_width)
+    return Columns(rank_col, marker_col, fixed, limit)
+
+
+@dataclass(frozen=True)
+class FittedNames:
+    """Names as displayed (wrapped or truncated), their sizes and footnote numbers."""
+
+    display: Mapping[str, str]
+    sizes: Mapping[str, tuple[float, float]]
+    footnotes: Mapping[str, int]
+
+
+def fit_names(
+    names: Sequence[str],
+    *,
+    limit: float,
+    role_of: Callable[[str], str],
+    long_names: str,
+    size: Size,
+    params: LayoutParams,
+) -> FittedNames:
+    """Wrap (or truncate, with a numbered footnote) the names wider than ``limit``."""
+    footnote_of: dict[str, int] = {}
+    display: dict[str, str] = {}
+    name_size: dict[str, tuple[float, float]] = {}
+    max_lines = 1 if long_names == "truncate" else params.max_name_lines
+    for name in names:
+        role = role_of(name)
+
+        def width_of(s: str, role: str = role) -> float:
+            return size(s, role)[0]
+
+        if width_of(name) <= limit and "\n" not in name:
+            lines, truncated = [name], False
+        else:
+            suffix = f" [{len(footnote_of) + 1}]"
+            lines, truncated = wrap_text(
+                name, limit, width_of, max_lines=max_lines, truncate_suffix=suffix
+            )
+            if truncated and len(lines) > 1:  # cut anyway: one line is enough
+                lines, _ = wrap_text(name, limit, width_of, max_lines=1, truncate_suffix=suffix)
+            if truncated:
+                footnote_of[name] = len(footnote_of) + 1
+        display[name] = "\n".join(lines)
+        name_size[name] = size(display[name], role)
+    return FittedNames(display, name_size, footnote_of)
+
+
+def sides(names: Sequence[str], reverse: bool) -> dict[str, str]:
+    """Side of each name: the better half (rounded up) on the best side."""
+    n_best = math.ceil(len(names) / 2)
+    best_side, worst_side = ("left", "right") if reverse else ("right", "left")
+    return {n: (best_side if i < n_best else worst_side) for i, n in enumerate(names)}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The axis' horizontal extent and the rank-to-x mapping."""
+
+    x0: float
+    x1: float
+    k: int
+    reverse: bool
+    margins: tuple[float, float]
+
+    @property
+    def scale(self) -> float:
+        """Length of one rank unit (inches)."""
+        return (self.x1 - self.x0) / (self.k - 1)
+
+    def x(self, rank: float) -> float:
+        """x of an average rank."""
+        frac = rank - 1.0
+        return self.x0 + frac * self.scale if self.reverse else self.x1 - frac * self.scale
+
+
+def frame(
+    names: Sequence[str],
+    side_of: Mapping[str, str],
+    fitted: FittedNames,
+    cols: Columns,
+    *,
+    width: float,
+    reverse: bool,
+    min_margins: tuple[float, float],
+) -> Frame:
+    """Place the axis between the widest name of each side (and ``min_margins``)."""
+
+    def margin(side: str) -> float:
+        widest = max((fitted.sizes[n][0] for n in names if side_of[n] == side), default=0.0)
+        return cols.fixed + widest
+
+    left = max(margin("left"), min_margins[0])
+    right = max(margin("right"), min_margins[1])
+    if width - right - left <= 0:
+        raise CdplotInputError(
+            f"a width of {width:g} in is too small for these margins ({left:.2f} in left and "
+            f"{right:.2f} in right of the axis). Pass a larger width, or "
+            "long_names='truncate' or a smaller max_name_width."
+        )
+    return Frame(left, width - right, len(names), reverse, (left, right))
+
+
+def title_band(
+    title: str | None, y: float, *, width: float, size: Size, params: LayoutParams
+) -> tuple[TextBlock | None, float]:
+    """The title, wrapped to the width and centred; returns it and the next band's y."""
+    if not title:
+        return None, y
+    p = params
+    lines, _ = wrap_text(title, width - 2 * p.pad, lambda s: size(s, "title")[0])
+    text = "\n".join(lines)
+    tw, th = size(text, "title")
+    return TextBlock(text, width / 2, y, "center", "top", tw, th, "title"), y + th + p.band_gap
+
+
+def cd_bar_band(
+    critical_difference: float | None,
+    y: float,
+    *,
+    fr: Frame,
+    width: float,
+    cd_format: str,
+    size: Size,
+    params: LayoutParams,
+) -> tuple[Bar | None, TextBlock | None, float]:
+    """The CD bar from the axis' left end (cut at the axis' length) and its label above."""
+    if critical_difference is None:
+        return None, None, y
+    p = params
+    label = cd_format.format(critical_difference)
+    lw, lh = size(label, "cd")
+    length = min(critical_difference, fr.k - 1.0) * fr.scale
+    bx0, bx1 = fr.x0, fr.x0 + length
+    centre = min(max((bx0 + bx1) / 2, p.pad + lw / 2), width - p.pad - lw / 2)
+    block = TextBlock(label, centre, y, "center", "top", lw, lh, "cd")
+    y += lh + p.small_gap + p.cap_half_height
+    bar = Bar((), bx0, bx1, y, 0)
+    return bar, block, y + p.cap_half_height + p.band_gap
+
+
+@dataclass(frozen=True)
+class Axis:
+    """The rank axis: its y, its ticks ``(x, labelled)`` and tick labels."""
+
+    y: float
+    ticks: tuple[tuple[float, bool], ...]
+    labels: tuple[TextBlock, ...]
+
+
+def axis_band(y: float, *, fr: Frame, size: Size, params: LayoutParams) -> Axis:
+    """Tick labels on top (thinned so they never collide), ticks, then the axis line."""
+    p = params
+    k = fr.k
+    tick_w = max(size(str(r), "tick")[0] for r in (1, k))
+    tick_h = size("1", "tick")[1]
+    major, minor = tick_positions(
+        k, fr.scale, tick_w, p.tick_label_spacing, p.min_minor_tick_spacing
+    )
+    y_labels_bottom = y + tick_h
+    y_axis = y_labels_bottom + p.tick_label_gap + p.tick_length
+    labels = []
+    for r in major:
+        w, h = size(str(r), "tick")
+        labels.append(TextBlock(str(r), fr.x(r), y_labels_bottom, "center", "bottom", w, h, "tick"))
+    ticks = sorted([(fr.x(r), True) for r in major] + [(fr.x(r), False) for r in minor])
+    return Axis(y_axis, tuple(ticks), tuple(labels))
+
+
+def bars_band(
+    groups: Sequence[Sequence[str]],
+    rank_of: Mapping[str, float],
+    y_axis: float,
+    *,
+    fr: Frame,
+    interval_around: str | None,
+    critical_difference: float | None,
+    params: LayoutParams,
+) -> tuple[Bar | None, tuple[Bar, ...], float]:
+    """The CD interval around a control (first row), then group bars packed into rows.
+
+    Returns the interval, the bars and the y of the first row of names.
+    """
+    p = params
+    y_bar0 = y_axis + p.bar_offset
+    interval_bar = None
+    n_rows = 0
+    if interval_around is not None and critical_difference is not None:
+        rc = rank_of[interval_around]
+        lo_r = max(1.0, rc - critical_difference)
+        hi_r = min(float(fr.k), rc + critical_difference)
+        ix = sorted((fr.x(lo_r), fr.x(hi_r)))
+        interval_bar = Bar((interval_around,), ix[0], ix[1], y_bar0, 0)
+        n_rows = 1
+    drawn = [tuple(g) for g in groups if len(g) >= 2]
+    spans = []
+    for g in drawn:
+        xs = [fr.x(rank_of[n]) for n in g]
+        spans.append((min(xs) - p.bar_overhang, max(xs) + p.bar_overhang))
+    rows = pack_intervals(spans, p.bar_min_gap)
+    bars = tuple(
+        Bar(g, s[0], s[1], y_bar0 + (n_rows + r) * p.bar_pitch, n_rows + r)
+        for g, s, r in zip(drawn, spans, rows, strict=True)
+    )
+    n_rows += max(rows, default=-1) + 1
+    if n_rows:
+        return interval_bar, bars, y_bar0 + (n_rows - 1) * p.bar_pitch + p.rows_offset
+    return interval_bar, bars, y_axis + p.rows_offset
+
+
+def label_rows_band(
+    names: Sequence[str],
+    rank_texts: Mapping[str, str],
+    rank_of: Mapping[str, float],
+    side_of: Mapping[str, str],
+    fitted: FittedNames,
+    y: float,
+    *,
+    fr: Frame,
+    cols: Columns,
+    role_of: Callable[[str], str],
+    size: Size,
+    params: LayoutParams,
+) -> tuple[tuple[Label, ...], float]:
+    """One row per algorithm on each side, the outermost on top; returns labels and bottom.
+
+    Labels come back in the order of ``names``.
+    """
+    p = params
+    worst_side = "left" if not fr.reverse else "right"
+    labels: list[Label] = []
+    bottom = y
+    for side in ("left", "right"):
+        members = [n for n in names if side_of[n] == side]
+        if side == worst_side:
+            members = members[::-1]
+        sign = -1.0 if side == "left" else 1.0
+        edge = fr.x0 if side == "left" else fr.x1
+        ha = "right" if side == "left" else "left"
+        x_end = edge + sign * p.line_stub
+        x_rank_text = x_end + sign * (cols.marker_col + p.text_gap)
+        x_name = x_rank_text + sign * (cols.rank_col + p.text_gap)
+        y_top = y
+        for row, name in enumerate(members):
+            nw, nh = fitted.sizes[name]
+            rw, rh = size(rank_texts[name], "rank")
+            yc = y_top + max(nh, rh) / 2
+            rank_block = TextBlock(rank_texts[name], x_rank_text, yc, ha, "center", rw, rh, "rank")
+            name_block = TextBlock(
+                fitted.display[name], x_name, yc, ha, "center", nw, nh, role_of(name)
+            )
+            labels.append(
+                Label(
+                    name,
+                    rank_of[name],
+                    side,  # type: ignore[arg-type]
+                    row,
+                    fr.x(rank_of[name]),
+                    yc,
+                    x_end,
+                    rank_block,
+                    name_block,
+                    fitted.footnotes.get(name),
+                )
+            )
+            y_top += max(nh, rh) + p.row_gap
+        bottom = max(bottom, y_top - p.row_gap if members else y_top)
+    order = {n: i for i, n in enumerate(names)}
+    labels.sort(key=lambda lab: order[lab.algorithm])
+    return tuple(labels), bottom
+
+
+def notes_band(
+    notes: Sequence[str],
+    legend: Sequence[tuple[str, str]],
+    footnotes: Mapping[str, int],
+    y: float,
+    *,
+    width: float,
+    size: Size,
+    params: LayoutParams,
+) -> tuple[tuple[TextBlock, ...], tuple[LegendEntry, ...], float]:
+    """Footnotes (the given ones, then the full truncated names), then legend entries.
+
+    ``y`` is the bottom of the rows of names; returns the notes, the legend and the
+    drawing's height.
+    """
+    p = params
+    y += p.band_gap
+    note_texts = list(notes)
+    note_texts += [f"[{i}] {n}" for n, i in sorted(footnotes.items(), key=lambda t: t[1])]
+    note_blocks = []
+    for note in note_texts:
+        lines, _ = wrap_text(note, width - 2 * p.pad, lambda s: size(s, "note")[0])
+        text = "\n".join(lines)
+        w, h = size(text, "note")
+        note_blocks.append(TextBlock(text, p.pad, y, "left", "top", w, h, "note"))
+        y += h + p.row_gap
+    entries = []
+    x_text = p.pad + p.legend_handle_width + p.legend_handle_gap
+    for kind, text in legend:
+        lines, _ = wrap_text(text, width - x_text - p.pad, lambda s: size(s, "note")[0])
+        joined = "\n".join(lines)
+        w, h = size(joined, "note")
+        block = TextBlock(joined, x_text, y, "left", "top", w, h, "note")
+        y_handle = y + size("1", "note")[1] / 2
+        entries.append(LegendEntry(kind, p.pad + p.legend_handle_width / 2, y_handle, block))
+        y += h + p.row_gap
+    y -= p.row_gap if (note_blocks or entries) else p.band_gap
+    return tuple(note_blocks), tuple(entries), y + p.pad
+
+
 # --------------------------------------------------------------------------- layout
 
 
@@ -500,243 +928,80 @@ def compute_layout(
 
     Raises
     ------
-    ValueError
+    CdplotInputError
         If names and ranks differ in length, fewer than two algorithms are
-        given, or the width cannot hold the diagram.
+        given, ``long_names`` is unknown, or the width is not a positive number
+        or cannot hold the diagram.
+
+    Notes
+    -----
+    The steps, each a function of this module: :func:`columns` (room beside
+    the axis), :func:`fit_names`, :func:`sides`, :func:`frame` (the axis'
+    extent), then the bands top down: :func:`title_band`, :func:`cd_bar_band`,
+    :func:`axis_band`, :func:`bars_band`, :func:`label_rows_band`,
+    :func:`notes_band`.
     """
     p = params or LayoutParams()
     names = list(names)
     ranks = [float(r) for r in ranks]
-    k = len(names)
-    if len(ranks) != k:
-        raise ValueError(f"got {k} names but {len(ranks)} average ranks")
-    if k < 2:
-        raise ValueError("a critical difference diagram needs at least two algorithms")
-    if long_names not in ("wrap", "truncate"):
-        raise ValueError(
-            f"{long_names!r} is not a valid value for long_names; "
-            "supported values are 'wrap', 'truncate'"
-        )
+    long_names = check_inputs(names, ranks, long_names)  # type: ignore[assignment]
+    width = check_width(width)
     markers = dict(markers or {})
     bold = set(bold)
+    size = cached_measure(measure)
 
-    cache: dict[tuple[str, str], tuple[float, float]] = {}
-
-    def size(text: str, role: str) -> tuple[float, float]:
-        key = (text, role)
-        if key not in cache:
-            cache[key] = measure(text, role)
-        return cache[key]
-
-    def name_role(name: str) -> str:
+    def role_of(name: str) -> str:
         return "name_bold" if name in bold else "name"
 
-    # ---- horizontal: columns beside the axis
-    rank_texts = [format_rank(r, rank_format) for r in ranks]
-    rank_col = max(size(t, "rank")[0] for t in rank_texts)
-    marker_col = p.marker_space if markers else 0.0
-    fixed = p.line_stub + marker_col + p.text_gap + rank_col + p.text_gap + p.pad
-    min_axis = p.min_axis_fraction * width
-    available = (width - min_axis) / 2 - fixed
-    if available <= 0:
-        raise ValueError(f"a width of {width:g} in is too small for this diagram")
-    limit = available if max_name_width is None else min(available, max_name_width)
-
-    footnote_of: dict[str, int] = {}
-    display: dict[str, str] = {}
-    name_size: dict[str, tuple[float, float]] = {}
-    max_lines = 1 if long_names == "truncate" else p.max_name_lines
-    for name in names:
-        role = name_role(name)
-
-        def width_of(s: str, role: str = role) -> float:
-            return size(s, role)[0]
-
-        if width_of(name) <= limit and "\n" not in name:
-            lines, truncated = [name], False
-        else:
-            suffix = f" [{len(footnote_of) + 1}]"
-            lines, truncated = wrap_text(
-                name, limit, width_of, max_lines=max_lines, truncate_suffix=suffix
-            )
-            if truncated and len(lines) > 1:  # cut anyway: one line is enough
-                lines, _ = wrap_text(name, limit, width_of, max_lines=1, truncate_suffix=suffix)
-            if truncated:
-                footnote_of[name] = len(footnote_of) + 1
-        display[name] = "\n".join(lines)
-        name_size[name] = size(display[name], role)
-
-    n_best = math.ceil(k / 2)
-    best_side, worst_side = ("left", "right") if reverse else ("right", "left")
-    side_of = {n: (best_side if i < n_best else worst_side) for i, n in enumerate(names)}
-
-    def margin(side: str) -> float:
-        widest = max((name_size[n][0] for n in names if side_of[n] == side), default=0.0)
-        return fixed + widest
-
-    margin_left = max(margin("left"), min_margins[0])
-    margin_right = max(margin("right"), min_margins[1])
-    x0, x1 = margin_left, width - margin_right
-    if x1 - x0 <= 0:
-        raise ValueError(f"a width of {width:g} in is too small for these margins")
-    scale = (x1 - x0) / (k - 1)
-
-    def rank_to_x(rank: float) -> float:
-        frac = rank - 1.0
-        return x0 + frac * scale if reverse else x1 - frac * scale
-
-    # ---- vertical, top down
-    y = p.pad
-    title_block = None
-    if title:
-        lines, _ = wrap_text(title, width - 2 * p.pad, lambda s: size(s, "title")[0])
-        text = "\n".join(lines)
-        tw, th = size(text, "title")
-        title_block = TextBlock(text, width / 2, y, "center", "top", tw, th, "title")
-        y += th + p.band_gap
-
-    cd_bar = cd_label = None
-    if critical_difference is not None:
-        label = cd_format.format(critical_difference)
-        lw, lh = size(label, "cd")
-        length = min(critical_difference, k - 1.0) * scale
-        bx0, bx1 = x0, x0 + length
-        centre = (bx0 + bx1) / 2
-        centre = min(max(centre, p.pad + lw / 2), width - p.pad - lw / 2)
-        cd_label = TextBlock(label, centre, y, "center", "top", lw, lh, "cd")
-        y += lh + p.small_gap + p.cap_half_height
-        cd_bar = Bar((), bx0, bx1, y, 0)
-        y += p.cap_half_height + p.band_gap
-
-    tick_w = max(size(str(r), "tick")[0] for r in (1, k))
-    tick_h = size("1", "tick")[1]
-    major, minor = tick_positions(k, scale, tick_w, p.tick_label_spacing, p.min_minor_tick_spacing)
-    y_labels_bottom = y + tick_h
-    y_axis = y_labels_bottom + p.tick_label_gap + p.tick_length
-    tick_labels = []
-    for r in major:
-        w, h = size(str(r), "tick")
-        tick_labels.append(
-            TextBlock(str(r), rank_to_x(r), y_labels_bottom, "center", "bottom", w, h, "tick")
-        )
-    ticks = tuple(
-        sorted([(rank_to_x(r), True) for r in major] + [(rank_to_x(r), False) for r in minor])
-    )
-
-    # bars below the axis
     rank_of = dict(zip(names, ranks, strict=True))
-    y_bar0 = y_axis + p.bar_offset
-    interval_bar = None
-    n_rows = 0
-    if interval and control is not None and critical_difference is not None:
-        rc = rank_of[control]
-        lo_r = max(1.0, rc - critical_difference)
-        hi_r = min(float(k), rc + critical_difference)
-        ix = sorted((rank_to_x(lo_r), rank_to_x(hi_r)))
-        interval_bar = Bar((control,), ix[0], ix[1], y_bar0, 0)
-        n_rows = 1
-    drawn = [tuple(g) for g in groups if len(g) >= 2]
-    spans = []
-    for g in drawn:
-        xs = [rank_to_x(rank_of[n]) for n in g]
-        spans.append((min(xs) - p.bar_overhang, max(xs) + p.bar_overhang))
-    rows = pack_intervals(spans, p.bar_min_gap)
-    bars = tuple(
-        Bar(g, s[0], s[1], y_bar0 + (n_rows + r) * p.bar_pitch, n_rows + r)
-        for g, s, r in zip(drawn, spans, rows, strict=True)
+    rank_texts = {n: format_rank(r, rank_format) for n, r in rank_of.items()}
+
+    # horizontal: columns beside the axis, names fitted to them, the axis between
+    cols = columns(
+        [rank_texts[n] for n in names],
+        width=width,
+        has_markers=bool(markers),
+        max_name_width=max_name_width,
+        size=size,
+        params=p,
     )
-    n_rows += max(rows, default=-1) + 1
-    if n_rows:
-        y_rows = y_bar0 + (n_rows - 1) * p.bar_pitch + p.rows_offset
-    else:
-        y_rows = y_axis + p.rows_offset
+    fitted = fit_names(
+        names, limit=cols.name_limit, role_of=role_of, long_names=long_names, size=size, params=p
+    )
+    side_of = sides(names, reverse)
+    fr = frame(names, side_of, fitted, cols, width=width, reverse=reverse, min_margins=min_margins)
 
-    # rows of names: outermost algorithm on top on each side
-    labels: list[Label] = []
-    bottom = y_rows
-    for side in ("left", "right"):
-        members = [n for n in names if side_of[n] == side]
-        if side == worst_side:
-            members = members[::-1]
-        y_top = y_rows
-        for row, name in enumerate(members):
-            nw, nh = name_size[name]
-            rw, rh = size(format_rank(rank_of[name], rank_format), "rank")
-            block = max(nh, rh)
-            yc = y_top + block / 2
-            sign = -1.0 if side == "left" else 1.0
-            edge = x0 if side == "left" else x1
-            x_end = edge + sign * p.line_stub
-            x_rank_text = x_end + sign * (marker_col + p.text_gap)
-            x_name = x_rank_text + sign * (rank_col + p.text_gap)
-            ha = "right" if side == "left" else "left"
-            rank_block = TextBlock(
-                format_rank(rank_of[name], rank_format),
-                x_rank_text,
-                yc,
-                ha,
-                "center",
-                rw,
-                rh,
-                "rank",
-            )
-            name_block = TextBlock(display[name], x_name, yc, ha, "center", nw, nh, name_role(name))
-            labels.append(
-                Label(
-                    name,
-                    rank_of[name],
-                    side,
-                    row,
-                    rank_to_x(rank_of[name]),
-                    yc,
-                    x_end,
-                    rank_block,
-                    name_block,
-                    footnote_of.get(name),
-                )
-            )
-            y_top += block + p.row_gap
-        bottom = max(bottom, y_top - p.row_gap if members else y_top)
-    labels.sort(key=lambda lab: names.index(lab.algorithm))
-    y = bottom + p.band_gap
-
-    # footnotes and legend, left-aligned
-    note_texts = list(notes)
-    note_texts += [f"[{i}] {n}" for n, i in sorted(footnote_of.items(), key=lambda t: t[1])]
-    note_blocks = []
-    for note in note_texts:
-        lines, _ = wrap_text(note, width - 2 * p.pad, lambda s: size(s, "note")[0])
-        text = "\n".join(lines)
-        w, h = size(text, "note")
-        note_blocks.append(TextBlock(text, p.pad, y, "left", "top", w, h, "note"))
-        y += h + p.row_gap
-    legend_entries = []
-    x_text = p.pad + p.legend_handle_width + p.legend_handle_gap
-    for kind, text in legend:
-        lines, _ = wrap_text(text, width - x_text - p.pad, lambda s: size(s, "note")[0])
-        joined = "\n".join(lines)
-        w, h = size(joined, "note")
-        block = TextBlock(joined, x_text, y, "left", "top", w, h, "note")
-        legend_entries.append(
-            LegendEntry(
-                kind, p.pad + p.legend_handle_width / 2, y + size("1", "note")[1] / 2, block
-            )
-        )
-        y += h + p.row_gap
-    if note_blocks or legend_entries:
-        y -= p.row_gap
-    else:
-        y -= p.band_gap
-    height = y + p.pad
+    # vertical, top down
+    title_block, y = title_band(title, p.pad, width=width, size=size, params=p)
+    cd_bar, cd_label, y = cd_bar_band(
+        critical_difference, y, fr=fr, width=width, cd_format=cd_format, size=size, params=p
+    )
+    axis = axis_band(y, fr=fr, size=size, params=p)
+    interval_bar, bars, y = bars_band(
+        groups,
+        rank_of,
+        axis.y,
+        fr=fr,
+        interval_around=control if interval else None,
+        critical_difference=critical_difference,
+        params=p,
+    )
+    labels, y = label_rows_band(
+        names, rank_texts, rank_of, side_of, fitted, y,
+        fr=fr, cols=cols, role_of=role_of, size=size, params=p,
+    )  # fmt: skip
+    note_blocks, legend_entries, height = notes_band(
+        notes, legend, fitted.footnotes, y, width=width, size=size, params=p
+    )
 
     return CDLayout(
         width=width,
         height=height,
-        x_axis=(x0, x1),
-        y_axis=y_axis,
+        x_axis=(fr.x0, fr.x1),
+        y_axis=axis.y,
         best_left=reverse,
-        ticks=ticks,
-        tick_labels=tuple(tick_labels),
+        ticks=axis.ticks,
+        tick_labels=axis.labels,
         tick_length=p.tick_length,
         title=title_block,
         cd_bar=cd_bar,
@@ -744,10 +1009,10 @@ def compute_layout(
         cap_half_height=p.cap_half_height,
         interval=interval_bar,
         bars=bars,
-        labels=tuple(labels),
+        labels=labels,
         markers=markers,
-        notes=tuple(note_blocks),
-        legend=tuple(legend_entries),
-        margins=(margin_left, margin_right),
+        notes=note_blocks,
+        legend=legend_entries,
+        margins=fr.margins,
         params=p,
     )

@@ -22,7 +22,14 @@ DOCS: dict[str, str] = {
     "group_colors": """group_colors : bool or sequence of colours
         Colour the group bars: True takes the colours of the colourblind-safe
         palette that no algorithm uses, a sequence gives the colours (cycled).
-        Default: black bars.""",
+        No bar takes the colour of an algorithm; once the palette's free
+        colours are used up, greys follow. Default: black bars.""",
+    "footnote": """footnote : bool or str, default True
+        The footnote listing pairs that are not significantly different but
+        that no bar joins ("2 further pairs are not significantly different but
+        not joined by a bar: A vs B, C vs D."). False: no footnote. A string
+        rewords it, as a template with the fields ``{n}`` (number of pairs) and
+        ``{pairs}`` (the first three pairs, "and 2 more" for the rest).""",
     "rank_format": """rank_format : str or callable
         Format of the average ranks printed beside the names: a format string
         (default ``"{:.2f}"``) or a function of the rank returning a string.""",

@@ -17,14 +17,32 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 
+from .._errors import CdplotInputError, check_in_list
 from .._labels import format_pvalue, pvalue_label
+from ._cd_layout import check_width
+from ._figure import new_figure
+from ._heatmap_layout import (
+    ALPHA_LINE_WIDTH,
+    CBAR_FONTSIZE,
+    EXTEND_FRAC,
+    TICK_FONTSIZE,
+    TICK_PAD,
+    ColorbarSpec,
+    HeatmapGeometry,
+    TextStyle,
+    heatmap_layout,
+    pvalue_ticks,
+    rotate_columns,
+    significance_levels,
+    tick_fontsize,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from ..stats._results import ComparisonResult
 
-__all__ = ["apv_heatmap"]
+__all__ = ["apv_heatmap", "heatmap_geometry"]
 
 Kind = Literal["pvalue", "significance"]
 Triangle = Literal["lower", "upper", "full"]
@@ -52,52 +70,19 @@ LIGHT_TEXT = "white"
 N_COLORS = 512
 #: p-values below this are drawn in the darkest colour (the colour bar ends here).
 P_FLOOR = 1e-4
-#: Thresholds of the significance plot (kept if at most alpha; alpha is always one).
-SIGNIFICANCE_LEVELS = (0.001, 0.01, 0.05)
 
 # ----------------------------------------------------------------------------- sizes
-#: Largest and smallest side of a cell (inches) in a new figure, and the largest side
-#: of the grid of cells: cells shrink from CELL_MAX as k grows so the grid stays
-#: within GRID_MAX, but never below CELL_MIN.
-CELL_MAX = 0.42
-CELL_MIN = 0.12
-GRID_MAX = 6.3
-#: Width of the single column of a comparison with a control (inches), and the largest
-#: height of that column (its cells are the annotations' only room, so it may be taller).
-CONTROL_COLUMN_WIDTH = 0.62
-CONTROL_GRID_MAX = 8.0
-#: Font sizes (points): tick labels at most, colour bar, annotations at most/least.
-TICK_FONTSIZE = 8.0
-CBAR_FONTSIZE = 7.0
+#: Annotations: font size at most/least (points). They shrink until they fill at most
+#: these fractions of a cell's width and height; below ANNOT_MIN_FONTSIZE they are off.
 ANNOT_MAX_FONTSIZE = 7.5
 ANNOT_MIN_FONTSIZE = 5.0
-#: Tick labels shrink so that their height is at most this fraction of a cell.
-TICK_FILL = 0.72
-#: Annotations shrink until they fill at most these fractions of a cell's width and
-#: height; below ANNOT_MIN_FONTSIZE they are switched off.
 ANNOT_FILL_WIDTH = 0.88
 ANNOT_FILL_HEIGHT = 0.62
-#: Colour bar: width, gap to the grid, and its height limits (inches).
-CBAR_WIDTH = 0.11
-CBAR_GAP = 0.12
-CBAR_MIN_HEIGHT = 1.3
-CBAR_MAX_HEIGHT = 2.6
-#: Smallest gap between a colour bar inside the grid's empty triangle and the cells.
-CBAR_INSIDE_GAP = 0.08
-#: Fitting a given width: at most this many rounds, done within this many inches, and
-#: cells never narrower than CELL_MIN_FIT inches.
-WIDTH_ROUNDS = 4
-WIDTH_TOLERANCE = 0.01
-CELL_MIN_FIT = 0.08
-#: Blank border around a new figure (inches).
-FIGURE_PAD = 0.06
 #: Width of the white lines between cells (points).
 CELL_LINE_WIDTH = 0.5
-#: Length of the alpha mark across the colour bar, as a fraction of its width.
-ALPHA_LINE_WIDTH = 1.2
-#: Colour-bar ticks closer than this (in decades) to alpha are left out.
-CBAR_TICK_CLEARANCE = 0.45
-POINTS_PER_INCH = 72.0
+#: Colour-bar ticks: length and gap to their labels (points), for p-values and classes.
+PVALUE_TICK_LENGTH, PVALUE_TICK_PAD = 2.0, 1.5
+CLASS_TICK_LENGTH, CLASS_TICK_PAD = 0.0, 2.0
 
 
 class _AlphaLogNorm(LogNorm):
@@ -144,12 +129,6 @@ def _pvalue_colormap(norm: _AlphaLogNorm) -> ListedColormap:
     return cmap.with_extremes(under=SIGNIFICANT_RAMP[0], bad=(1.0, 1.0, 1.0, 0.0))
 
 
-def significance_levels(alpha: float) -> list[float]:
-    """Upper bounds of the significance plot's classes: 0.001, 0.01, 0.05 up to alpha."""
-    levels = [lv for lv in SIGNIFICANCE_LEVELS if lv < alpha]
-    return [*levels, alpha]
-
-
 def _significance_colors(n_levels: int) -> list[Any]:
     t = np.linspace(0.0, 1.0, n_levels) if n_levels > 1 else np.array([1.0])
     return [*_ramp(SIGNIFICANT_RAMP, t), to_rgb(NOT_SIGNIFICANT_RAMP[0])]
@@ -166,6 +145,22 @@ def _text_color(rgb: Any) -> str:
     on_dark = (lum + 0.05) / (dark + 0.05)  # contrast of dark text
     on_light = 1.05 / (lum + 0.05)  # contrast of white text
     return DARK_TEXT if on_dark >= on_light else LIGHT_TEXT
+
+
+# ----------------------------------------------------------------------------- figure text
+#: Label of alpha's tick on the p-value colour bar (mathtext: typeset by every backend,
+#: PGF included, without a Unicode alpha).
+ALPHA_TEXT = r"$\alpha$ = {:g}"
+
+
+def pvalue_cbar_label(label: str) -> str:
+    """Label of the p-value colour bar: what the values are, and the rule at alpha."""
+    return label + "\n" + r"($\leq\alpha$: significant)"
+
+
+def significance_names(levels: list[float]) -> list[str]:
+    """Tick labels of the significance plot's colour bar (mathtext, ASCII source)."""
+    return [f"p $\\leq$ {lv:g}" for lv in levels] + ["NS"]
 
 
 # ----------------------------------------------------------------------------- data
@@ -264,57 +259,6 @@ def _annotation_fontsize(
     return size if size >= ANNOT_MIN_FONTSIZE else None
 
 
-# ----------------------------------------------------------------------------- geometry
-
-
-def _cell_size(n_rows: int, n_cols: int, control: bool) -> tuple[float, float]:
-    if control:
-        return CONTROL_COLUMN_WIDTH, min(CELL_MAX, max(CELL_MIN, CONTROL_GRID_MAX / n_rows))
-    side = min(CELL_MAX, max(CELL_MIN, GRID_MAX / max(n_rows, n_cols)))
-    return side, side
-
-
-@dataclass(frozen=True)
-class _Geometry:
-    """A new figure's size and its Axes' rectangles, all in inches from the lower left."""
-
-    width: float
-    height: float
-    ax: tuple[float, float, float, float]
-    cax: tuple[float, float, float, float] | None
-
-
-def _place(grid_w: float, grid_h: float, cbar: bool) -> tuple[tuple, tuple | None]:
-    ax = (0.0, 0.0, grid_w, grid_h)
-    if not cbar:
-        return ax, None
-    cbar_h = min(max(grid_h, CBAR_MIN_HEIGHT), CBAR_MAX_HEIGHT)
-    # the colour bar's top is level with the grid's top
-    return ax, (grid_w + CBAR_GAP, grid_h - cbar_h, CBAR_WIDTH, cbar_h)
-
-
-def _fit(fig: Figure, rects: list[tuple | None]) -> _Geometry:
-    """Figure size and rectangles that hold everything drawn, with FIGURE_PAD around."""
-    renderer = FigureCanvasAgg(fig).get_renderer()
-    box = fig.get_tightbbox(renderer)  # inches
-    x0, y0 = box.x0 - FIGURE_PAD, box.y0 - FIGURE_PAD
-    width, height = box.width + 2 * FIGURE_PAD, box.height + 2 * FIGURE_PAD
-
-    def shift(rect: tuple | None) -> tuple | None:
-        if rect is None:
-            return None
-        x, y, w, h = rect
-        return (x - x0, y - y0, w, h)
-
-    ax, cax = (shift(r) for r in rects)
-    return _Geometry(width, height, ax, cax)
-
-
-def _fractions(rect: tuple, width: float, height: float) -> tuple[float, float, float, float]:
-    x, y, w, h = rect
-    return (x / width, y / height, w / width, h / height)
-
-
 # ----------------------------------------------------------------------------- drawing
 
 
@@ -330,14 +274,6 @@ class _Options:
     kwargs: Mapping[str, Any]
 
 
-def _check(name: str, value: Any, valid: tuple[str, ...]) -> None:
-    if value not in valid:
-        raise ValueError(
-            f"{value!r} is not a valid value for {name}; supported values are "
-            + ", ".join(repr(v) for v in valid)
-        )
-
-
 def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) -> Axes:
     import seaborn as sns
 
@@ -348,7 +284,7 @@ def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) 
     user_mask = kwargs.pop("mask", None)
     hidden = grid.hidden | (np.asarray(user_mask, dtype=bool) if user_mask is not None else False)
     cbar_kws = dict(kwargs.pop("cbar_kws", None) or {})
-    cbar_ax = kwargs.pop("cbar_ax", cax)
+    cbar_ax = cax
 
     if opts.kind == "pvalue":
         vmin = float(kwargs.pop("vmin", None) or P_FLOOR)
@@ -406,7 +342,7 @@ def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) 
     if opts.annot:
         _annotate(ax, grid, hidden, cell, dpi, opts, data)
     if grid.control_row is not None:
-        props = {"fontsize": min(TICK_FONTSIZE, _tick_fontsize(cell)), **opts.annot_kws}
+        props = {"fontsize": min(TICK_FONTSIZE, tick_fontsize(cell)), **opts.annot_kws}
         ax.text(
             0.5,
             grid.control_row + 0.5,
@@ -423,16 +359,12 @@ def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) 
     return ax
 
 
-def _tick_fontsize(cell: tuple[float, float]) -> float:
-    return min(TICK_FONTSIZE, TICK_FILL * min(cell) * POINTS_PER_INCH)
-
-
 def _style_ticks(ax: Axes, values: pd.DataFrame, cell: tuple[float, float], triangle: str) -> None:
-    fontsize = _tick_fontsize(cell)
+    fontsize = tick_fontsize(cell)
     measure = _Measure(ax.get_figure().dpi)
     widest = max(measure(str(c), fontsize=fontsize)[0] for c in values.columns)
-    rotate = widest > 0.95 * cell[0]
-    ax.tick_params(axis="both", length=0, pad=2.0, labelsize=fontsize)
+    rotate = rotate_columns(widest, cell[0])
+    ax.tick_params(axis="both", length=0, pad=TICK_PAD, labelsize=fontsize)
     for label in ax.get_yticklabels():
         label.set_rotation(0)
         label.set_va("center")
@@ -448,24 +380,14 @@ def _style_ticks(ax: Axes, values: pd.DataFrame, cell: tuple[float, float], tria
         label.set_gid(f"apv-col-{i}")
 
 
-def _pvalue_ticks(alpha: float, vmin: float, vmax: float) -> list[tuple[float, str]]:
-    ticks: list[tuple[float, str]] = []
-    decade = math.ceil(math.log10(vmin) - 1e-9)
-    while 10.0**decade <= vmax * (1 + 1e-9):
-        value = 10.0**decade
-        if abs(math.log10(value) - math.log10(alpha)) >= CBAR_TICK_CLEARANCE:
-            ticks.append((value, "1" if value == 1 else f"{value:.{max(-decade, 0)}f}"))
-        decade += 1
-    ticks.append((alpha, f"\N{GREEK SMALL LETTER ALPHA} = {alpha:g}"))
-    return sorted(ticks)
-
-
 def _style_pvalue_colorbar(cb_ax: Axes, norm: LogNorm, alpha: float, label: str) -> None:
-    ticks = _pvalue_ticks(alpha, float(norm.vmin), float(norm.vmax))
+    ticks = pvalue_ticks(alpha, float(norm.vmin), float(norm.vmax), ALPHA_TEXT.format(alpha))
     cb_ax.yaxis.set_major_locator(FixedLocator([t for t, _ in ticks]))
     cb_ax.yaxis.set_major_formatter(FixedFormatter([s for _, s in ticks]))
     cb_ax.yaxis.set_minor_locator(NullLocator())
-    cb_ax.tick_params(labelsize=CBAR_FONTSIZE, length=2.0, width=0.6, pad=1.5)
+    cb_ax.tick_params(
+        labelsize=CBAR_FONTSIZE, length=PVALUE_TICK_LENGTH, width=0.6, pad=PVALUE_TICK_PAD
+    )
     x0, x1 = cb_ax.get_xlim()
     span = (x1 - x0) * ALPHA_LINE_WIDTH
     middle = (x0 + x1) / 2
@@ -478,19 +400,16 @@ def _style_pvalue_colorbar(cb_ax: Axes, norm: LogNorm, alpha: float, label: str)
         gid="apv-alpha-line",
     )
     cb_ax.set_xlim(x0, x1)
-    cb_ax.set_ylabel(
-        f"{label}\n(\N{LESS-THAN OR EQUAL TO} \N{GREEK SMALL LETTER ALPHA}: significant)",
-        fontsize=CBAR_FONTSIZE,
-    )
+    cb_ax.set_ylabel(pvalue_cbar_label(label), fontsize=CBAR_FONTSIZE)
     cb_ax.set_gid("apv-colorbar")
 
 
 def _style_significance_colorbar(cb_ax: Axes, levels: list[float], label: str) -> None:
-    names = [f"p \N{LESS-THAN OR EQUAL TO} {lv:g}" for lv in levels] + ["NS"]
+    names = significance_names(levels)
     cb_ax.yaxis.set_major_locator(FixedLocator(list(range(len(names)))))
     cb_ax.yaxis.set_major_formatter(FixedFormatter(names))
     cb_ax.yaxis.set_minor_locator(NullLocator())
-    cb_ax.tick_params(labelsize=CBAR_FONTSIZE, length=0, pad=2.0)
+    cb_ax.tick_params(labelsize=CBAR_FONTSIZE, length=CLASS_TICK_LENGTH, pad=CLASS_TICK_PAD)
     cb_ax.set_ylabel(label, fontsize=CBAR_FONTSIZE)
     cb_ax.set_gid("apv-colorbar")
 
@@ -543,128 +462,133 @@ def _annotate(
         )
 
 
-def _new_figure(width: float, height: float, *, pyplot: bool) -> Figure:
-    """A figure managed by pyplot if the user works with pyplot, else a bare Figure.
+class _BoxMeasure:
+    """``measure(text, style) -> (x0, y0, x1, y1)``: a text's box relative to its anchor.
 
-    Pyplot-managed figures are displayed by notebooks and ``plt.show()``. Seaborn
-    imports pyplot itself, so callers look before importing seaborn.
+    matplotlib's own metrics (Agg at the figure's dpi), as :mod:`._heatmap_layout` asks.
     """
-    from ._cd import CDFigure
 
-    if pyplot:
-        import matplotlib.pyplot as plt
+    def __init__(self, dpi: float):
+        self._figure = Figure(dpi=dpi)
+        self._renderer = FigureCanvasAgg(self._figure).get_renderer()
+        self._dpi = dpi
+        self._cache: dict[tuple[str, TextStyle], tuple[float, float, float, float]] = {}
 
-        return plt.figure(figsize=(width, height), FigureClass=CDFigure)
-    fig = CDFigure(figsize=(width, height))
-    FigureCanvasAgg(fig)
-    return fig
+    def __call__(self, text: str, style: TextStyle) -> tuple[float, float, float, float]:
+        key = (text, style)
+        if key not in self._cache:
+            artist = Text(
+                0.0,
+                0.0,
+                text,
+                fontsize=style.fontsize,
+                fontweight=style.fontweight,
+                rotation=style.rotation,
+                rotation_mode=style.rotation_mode,
+                ha=style.ha,
+                va=style.va,
+            )
+            artist.set_figure(self._figure)
+            box = artist.get_window_extent(self._renderer)
+            d = self._dpi
+            self._cache[key] = (box.x0 / d, box.y0 / d, box.x1 / d, box.y1 / d)
+        return self._cache[key]
 
 
-def _natural_geometry(
-    result: ComparisonResult, opts: _Options, width: float | None = None
-) -> _Geometry:
-    """Size of a new figure for this heatmap and where its Axes go.
+def _colorbar_spec(result: ComparisonResult, grid: _Grid, opts: _Options) -> ColorbarSpec | None:
+    """What cdplot's colour bar shows; None when options make matplotlib choose the ticks."""
+    kwargs = opts.kwargs
+    if "norm" in kwargs or set(kwargs.get("cbar_kws") or {}) - {"extend"}:
+        return None
+    alpha = result.alpha
+    if opts.kind == "pvalue":
+        vmin = float(kwargs.get("vmin") or P_FLOOR)
+        vmax = float(kwargs.get("vmax") or 1.0)
+        span = math.log(vmax) - math.log(vmin)
+        ticks = tuple(
+            ((math.log(t) - math.log(vmin)) / span, text)
+            for t, text in pvalue_ticks(alpha, vmin, vmax, ALPHA_TEXT.format(alpha))
+        )
+        extend = (kwargs.get("cbar_kws") or {}).get("extend", "min")
+        return ColorbarSpec(
+            ticks,
+            pvalue_cbar_label(grid.label),
+            PVALUE_TICK_LENGTH,
+            PVALUE_TICK_PAD,
+            extend_lower=EXTEND_FRAC if extend in ("min", "both") else 0.0,
+            alpha_line=True,
+        )
+    names = significance_names(significance_levels(alpha))
+    n = len(names)
+    ticks = tuple(((i + 0.5) / n, text) for i, text in enumerate(names))
+    return ColorbarSpec(ticks, grid.label, CLASS_TICK_LENGTH, CLASS_TICK_PAD)
 
-    The grid's cells get their size from k (:func:`_cell_size`), or, given a
-    ``width``, the size that makes the whole figure that wide (found in a few
-    rounds, since the labels' room depends on the cells).
-    """
+
+def _geometry(result: ComparisonResult, opts: _Options, width: float | None) -> HeatmapGeometry:
     grid = _grid(result, opts.adjusted, opts.triangle)
-    n_rows, n_cols = grid.pvalues.shape
+    spec = _colorbar_spec(result, grid, opts) if opts.cbar else None
+    if opts.cbar and spec is None:  # matplotlib's ticks: room for the bar itself only
+        spec = ColorbarSpec((), "", 0.0, 0.0)
     control = grid.control_row is not None
-    cell = _cell_size(n_rows, n_cols, control)
-    geometry = _geometry_for(result, opts, grid, cell)
-    if width is None:
-        return geometry
-    for _ in range(WIDTH_ROUNDS):
-        if abs(geometry.width - width) < WIDTH_TOLERANCE:
-            break
-        cell_w = (width - (geometry.width - n_cols * cell[0])) / n_cols
-        if cell_w < CELL_MIN_FIT:
-            break
-        cell = (cell_w, cell[1] if control else cell_w)
-        geometry = _geometry_for(result, opts, grid, cell)
-    if geometry.width > width + WIDTH_TOLERANCE:
-        raise ValueError(
-            f"width={width:g} is too small for this heatmap: it needs at least about "
-            f"{geometry.width:.2f} inches"
-        )
-    shift = (width - geometry.width) / 2
-
-    def moved(rect: tuple | None) -> tuple | None:
-        return None if rect is None else (rect[0] + shift, *rect[1:])
-
-    return _Geometry(width, geometry.height, moved(geometry.ax), moved(geometry.cax))
+    return heatmap_layout(
+        [str(r) for r in grid.pvalues.index],
+        [str(c) for c in grid.pvalues.columns],
+        measure=_BoxMeasure(float(mpl.rcParams["figure.dpi"])),
+        triangle=opts.triangle,
+        control=control,
+        colorbar=spec,
+        width=width,
+    )
 
 
-def _geometry_for(
-    result: ComparisonResult, opts: _Options, grid: _Grid, cell: tuple[float, float]
-) -> _Geometry:
-    """Draw the heatmap with cells of this size on a scratch figure and measure it.
+def heatmap_geometry(
+    result: ComparisonResult, *, width: float | None = None, **options: Any
+) -> HeatmapGeometry:
+    """Size of the new figure :func:`apv_heatmap` makes, and where its two Axes go.
 
-    The colour bar goes beside the grid, or, for the lower triangle, into the
-    empty upper-right corner of the grid when it fits there.
+    For figure-level functions that place the heatmap among other panels
+    (:func:`report_figure`): draw it with ``apv_heatmap(result, ax=..., cbar_ax=...)``
+    into Axes at ``geometry.ax`` and ``geometry.cax`` (inches from the lower left),
+    as seaborn's ``ClusterGrid`` places :func:`seaborn.heatmap`.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    width : float, optional
+        Width of the figure in inches, as in :func:`apv_heatmap`.
+    **options
+        The options of :func:`apv_heatmap` (``kind``, ``triangle``, ``cbar``, ...).
+
+    Returns
+    -------
+    HeatmapGeometry
+        ``width``, ``height``, ``ax`` and ``cax`` rectangles ``(x, y, w, h)``, ``cell``.
     """
-    n_rows, n_cols = grid.pvalues.shape
-    cell_w, cell_h = cell
-    grid_w, grid_h = n_cols * cell_w, n_rows * cell_h
-    ax_rect, cax_rect = _place(grid_w, grid_h, opts.cbar)
-    scratch_w = grid_w + 8.0
-    scratch_h = max(grid_h, CBAR_MIN_HEIGHT) + 8.0
-    offset = 4.0
-    scratch = Figure(figsize=(scratch_w, scratch_h))
-    FigureCanvasAgg(scratch)
-
-    def at(rect: tuple) -> tuple:
-        x, y, w, h = rect
-        return (x + offset, y + offset, w, h)
-
-    ax = scratch.add_axes(_fractions(at(ax_rect), scratch_w, scratch_h))
-    cax = None
-    if cax_rect is not None:
-        cax = scratch.add_axes(_fractions(at(cax_rect), scratch_w, scratch_h))
-    _draw(result, ax, cax, opts)
-    if cax is not None and cax_rect is not None and grid.control_row is None:
-        inside = (
-            _inside_colorbar(cax, cax_rect, (grid_w, grid_h), (cell_w, cell_h))
-            if opts.triangle == "lower"
-            else None
-        )
-        if inside is not None:
-            cax_rect = inside
-            cax.set_position(_fractions(at(cax_rect), scratch_w, scratch_h))
-    return _fit(scratch, [at(ax_rect), at(cax_rect) if cax_rect is not None else None])
+    opts = _make_options(**options)
+    return _geometry(result, opts, None if width is None else check_width(width))
 
 
-def _inside_colorbar(
-    cax: Axes, rect: tuple, grid: tuple[float, float], cell: tuple[float, float]
-) -> tuple[float, float, float, float] | None:
-    """Rectangle of the colour bar in the empty upper-right triangle, if it fits there.
+def _fractions(rect: tuple, width: float, height: float) -> tuple[float, float, float, float]:
+    x, y, w, h = rect
+    return (x / width, y / height, w / width, h / height)
 
-    ``rect`` is where the colour bar is now; its ticks, labels and arrow, measured as
-    drawn, must stay clear of the cells below the diagonal.
-    """
-    fig = cax.get_figure()
-    dpi = fig.dpi
-    box = cax.get_tightbbox(fig.canvas.get_renderer())
-    width = rect[2]
-    x0_frac, y0_frac = cax.get_position().x0, cax.get_position().y0
-    fig_w, fig_h = fig.get_size_inches()
-    left = x0_frac * fig_w - box.x0 / dpi  # extents beyond the bar itself, inches
-    right = box.x1 / dpi - x0_frac * fig_w
-    below = y0_frac * fig_h - box.y0 / dpi
-    grid_w, grid_h = grid
-    cell_w, cell_h = cell
-    new_x = grid_w - right
-    first_column = math.floor((new_x - left) / cell_w)
-    if first_column < 1:
-        return None
-    # in the lower triangle column c's first cell is the c-th row from the top
-    room = first_column * cell_h - below - CBAR_INSIDE_GAP
-    if room < CBAR_MIN_HEIGHT:
-        return None
-    height = min(room, CBAR_MAX_HEIGHT)
-    return (new_x, grid_h - height, width, height)
+
+def _refit(fig: Figure, axes: list[Axes]) -> None:
+    """Resize a new figure to what was drawn (only when matplotlib chose the colour bar's
+    ticks, which the layout cannot know): FIGURE_PAD around, the Axes' sizes kept."""
+    from ._heatmap_layout import FIGURE_PAD
+
+    renderer = fig.canvas.get_renderer()
+    old_w, old_h = fig.get_size_inches()
+    rects = [a.get_position(original=True) for a in axes]
+    box = fig.get_tightbbox(renderer)
+    x0, y0 = box.x0 - FIGURE_PAD, box.y0 - FIGURE_PAD
+    width, height = box.width + 2 * FIGURE_PAD, box.height + 2 * FIGURE_PAD
+    fig.set_size_inches(width, height)
+    for a, r in zip(axes, rects, strict=True):
+        rect = (r.x0 * old_w - x0, r.y0 * old_h - y0, r.width * old_w, r.height * old_h)
+        a.set_position(_fractions(rect, width, height))
 
 
 def _make_options(
@@ -679,12 +603,15 @@ def _make_options(
     **kwargs: Any,
 ) -> _Options:
     mark = "none" if mark is None else mark
-    _check("kind", kind, _KINDS)
-    _check("triangle", triangle, _TRIANGLES)
-    _check("mark", mark, _MARKS)
-    for key in ("fmt", "data"):
+    kind = check_in_list(_KINDS, kind=kind)
+    triangle = check_in_list(_TRIANGLES, triangle=triangle)
+    mark = check_in_list(_MARKS, mark=mark)
+    for key, fix in (("fmt", "mark= and annot_kws="), ("data", "the result argument")):
         if key in kwargs:
-            raise TypeError(f"apv_heatmap() got an unexpected keyword argument {key!r}")
+            raise CdplotInputError(
+                f"apv_heatmap() does not take {key}=: it draws the result's p-values and "
+                f"their annotations itself; use {fix} instead."
+            )
     return _Options(
         adjusted=bool(adjusted),
         kind=kind,
@@ -709,6 +636,7 @@ def apv_heatmap(
     cbar: bool = True,
     mark: Mark | None = "bold",
     annot_kws: Mapping[str, Any] | None = None,
+    cbar_ax: Axes | None = None,
     **kwargs: Any,
 ) -> Axes:
     """Draw the matrix of adjusted p-values (APVs) of a comparison as a heatmap.
@@ -762,10 +690,15 @@ def apv_heatmap(
         How the annotations of significant cells are marked.
     annot_kws : dict, optional
         Properties of the annotation texts (:class:`matplotlib.text.Text`).
+    cbar_ax : matplotlib.axes.Axes, optional
+        Draw the colour bar here (only with ``ax``), as :func:`seaborn.heatmap`
+        does; by default it takes room from ``ax``. Figure-level functions that
+        place the heatmap among other panels use it with
+        :func:`heatmap_geometry`, as seaborn's ``ClusterGrid`` does.
     **kwargs
         Passed on to :func:`seaborn.heatmap`, e.g. ``linewidths``, ``cmap``,
         ``vmin`` (the smallest p-value of the colour scale, default 1e-4),
-        ``cbar_kws``, ``cbar_ax`` or ``mask`` (added to the triangle's mask).
+        ``cbar_kws`` or ``mask`` (added to the triangle's mask).
         Annotations are drawn by cdplot, so seaborn's ``annot`` and ``fmt``
         are not accepted.
 
@@ -777,9 +710,10 @@ def apv_heatmap(
 
     Raises
     ------
-    ValueError
+    CdplotInputError
         For an invalid ``kind``, ``triangle`` or ``mark``, ``width`` given
-        together with ``ax``, or a width too small for the heatmap.
+        together with ``ax``, ``cbar_ax`` without ``ax``, or a width that is
+        not a positive number or too small for the heatmap.
 
     See Also
     --------
@@ -822,22 +756,33 @@ def apv_heatmap(
     )
     if ax is not None:
         if width is not None:
-            raise ValueError("width applies only to a new figure; it cannot be given with ax")
+            raise CdplotInputError(
+                "width applies only to a new figure; it cannot be given with ax. Size the "
+                "Axes instead, or drop ax= to get a new figure of that width."
+            )
         extra = dict(opts.kwargs)
         extra.setdefault("square", result.control is None)
-        return _draw(result, ax, None, _replace_kwargs(opts, extra))
-    if "cbar_ax" in opts.kwargs:
-        raise ValueError("cbar_ax applies only to a given ax; it cannot be used with ax=None")
+        return _draw(result, ax, cbar_ax, _replace_kwargs(opts, extra))
+    if cbar_ax is not None:
+        raise CdplotInputError(
+            "cbar_ax applies only to a given ax; it cannot be used with ax=None. Pass both "
+            "ax= and cbar_ax=, or neither."
+        )
+    fig_width = None if width is None else check_width(width)
     pyplot_loaded = "matplotlib.pyplot" in sys.modules
-    geometry = _natural_geometry(result, opts, None if width is None else float(width))
-    fig = _new_figure(geometry.width, geometry.height, pyplot=pyplot_loaded)
+    geometry = _geometry(result, opts, fig_width)
+    fig = new_figure(geometry.width, geometry.height, pyplot=pyplot_loaded)
     new_ax = fig.add_axes(_fractions(geometry.ax, geometry.width, geometry.height))
     cax = (
         fig.add_axes(_fractions(geometry.cax, geometry.width, geometry.height))
         if geometry.cax is not None
         else None
     )
-    return _draw(result, new_ax, cax, opts)
+    out = _draw(result, new_ax, cax, opts)
+    grid = _grid(result, opts.adjusted, opts.triangle)
+    if opts.cbar and _colorbar_spec(result, grid, opts) is None:
+        _refit(fig, [new_ax] + ([cax] if cax is not None else []))
+    return out
 
 
 def _replace_kwargs(opts: _Options, kwargs: Mapping[str, Any]) -> _Options:

@@ -6,8 +6,11 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._errors import CdplotInputError
 from ._cd import cd_diagram
-from ._heatmap import _draw, _fractions, _make_options, _natural_geometry, _new_figure
+from ._cd_layout import check_width
+from ._figure import new_figure
+from ._heatmap import apv_heatmap, heatmap_geometry
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -67,7 +70,7 @@ def report_figure(
 
     Raises
     ------
-    ValueError
+    CdplotInputError
         If ``cd_kws`` or ``heatmap_kws`` hold ``ax`` or ``width``, if the
         width is too small for the heatmap, or as :func:`cd_diagram` and
         :func:`apv_heatmap`.
@@ -85,18 +88,21 @@ def report_figure(
     """
     cd_kws = {"reverse": True, **dict(cd_kws or {})}
     heatmap_kws = dict(heatmap_kws or {})
-    if {"ax", "width"} & (set(cd_kws) | set(heatmap_kws)):
-        raise ValueError("report_figure makes its own Axes; give width, not ax, to report_figure")
+    clash = sorted({"ax", "width", "cbar_ax"} & (set(cd_kws) | set(heatmap_kws)))
+    if clash:
+        raise CdplotInputError(
+            f"report_figure makes its own Axes; remove {', '.join(clash)} from cd_kws and "
+            "heatmap_kws, and give width to report_figure itself."
+        )
     pyplot_loaded = "matplotlib.pyplot" in sys.modules
-    opts = _make_options(**heatmap_kws)
-    heat = _natural_geometry(result, opts)
-    fig_width = max(heat.width, MIN_WIDTH) if width is None else float(width)
+    heat = heatmap_geometry(result, **heatmap_kws)
+    fig_width = max(heat.width, MIN_WIDTH) if width is None else check_width(width)
     if fig_width < heat.width:  # shrink the heatmap's cells to the width
-        heat = _natural_geometry(result, opts, fig_width)
+        heat = heatmap_geometry(result, width=fig_width, **heatmap_kws)
     cd_height = _diagram_height(result, fig_width, cd_kws)
     fig_height = cd_height + PANEL_GAP + heat.height
 
-    fig = _new_figure(fig_width, fig_height, pyplot=pyplot_loaded)
+    fig = new_figure(fig_width, fig_height, pyplot=pyplot_loaded)
     cd_ax = fig.add_axes((0.0, 1.0 - cd_height / fig_height, 1.0, cd_height / fig_height))
     cd_ax.set_gid("report-cd")
     cd_diagram(result, ax=cd_ax, **cd_kws)
@@ -105,10 +111,10 @@ def report_figure(
 
     def placed(rect: tuple) -> tuple[float, float, float, float]:
         x, y, w, h = rect
-        return _fractions((x + shift, y, w, h), fig_width, fig_height)
+        return ((x + shift) / fig_width, y / fig_height, w / fig_width, h / fig_height)
 
     heat_ax = fig.add_axes(placed(heat.ax))
     heat_ax.set_gid("report-heatmap")
     cax = fig.add_axes(placed(heat.cax)) if heat.cax is not None else None
-    _draw(result, heat_ax, cax, opts)
+    apv_heatmap(result, ax=heat_ax, cbar_ax=cax, **heatmap_kws)
     return fig

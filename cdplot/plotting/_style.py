@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+import matplotlib as mpl
+from matplotlib.colors import to_hex
+
+from .._errors import CdplotInputError, check_in_list, suggest
+
 __all__ = [
+    "GROUP_GREYS",
     "OKABE_ITO",
     "SAVE_RC",
     "default_fontsize",
+    "group_bar_colors",
     "resolve_colors",
 ]
 
@@ -44,6 +53,122 @@ DOUBLE_COLUMN_FONTSIZE = 9.0
 SAVE_RC: dict[str, Any] = {"pdf.fonttype": 42, "ps.fonttype": 42}
 
 
+#: Greys for group bars once the palette's free colours are used up (never black, the
+#: colour of uncoloured algorithms, and dark enough to read as a bar on white).
+GROUP_GREYS: tuple[str, ...] = ("0.25", "0.45", "0.62")
+
+
+def group_bar_colors(
+    group_colors: bool | Sequence[Any], used: Iterable[Any], n_bars: int
+) -> list[Any] | None:
+    """Colours of the group bars, cycled over the bars; None for the default (black).
+
+    ``group_colors=True`` takes the Okabe-Ito colours that no algorithm uses, so a
+    bar never seems to belong to an algorithm of the same colour; when those are
+    fewer than the bars (or none is left), greys follow. A sequence is used as
+    given (cycled).
+    """
+    if group_colors is True:
+        taken = {to_hex(c) for c in used}
+        free: list[Any] = [c for c in OKABE_ITO if to_hex(c) not in taken]
+        if len(free) < n_bars:
+            free += [g for g in GROUP_GREYS if to_hex(g) not in taken]
+        return free or [GROUP_GREYS[0]]
+    if group_colors is False or group_colors is None:
+        return None
+    if isinstance(group_colors, str):
+        return [group_colors]
+    colors = list(group_colors)
+    if not colors:
+        raise CdplotInputError(
+            "group_colors must be True, False or a non-empty sequence of colours; got an "
+            "empty sequence. Pass group_colors=True for colours no algorithm uses."
+        )
+    return colors
+
+
+#: The bundled cut of DejaVu Sans (Latin-1, Latin Extended-A, Greek, punctuation; see
+#: fonts/make_fonts.py and fonts/LICENSE_DEJAVU): the same glyphs, metrics, kerning and
+#: ligatures, a tenth of the size, so embedding it in a PDF costs a fraction of the time.
+BUNDLED_FAMILY = "cdplot Sans"
+FONT_DIR = Path(__file__).parent / "fonts"
+#: Mathtext that cdplot writes, whose glyphs the bundled font holds.
+OWN_MATH = frozenset({r"$\alpha$", r"$\leq\alpha$", r"$\leq$"})
+#: matplotlib's own tick labels, e.g. ``$\\mathdefault{10^{-3}}$`` (digits and signs only).
+_TICK_MATH_RE = re.compile(r"\$\\mathdefault\{[0-9.^{}\-\u2212 ]*(\\times)?[0-9.^{}\-\u2212 ]*\}\$")
+_MATH_RE = re.compile(r"(?<!\\)\$.*?(?<!\\)\$")
+_covered: list[frozenset[int]] = []
+
+
+def _bundled_charset() -> frozenset[int]:
+    """Code points the bundled font holds (all four faces hold the same); empty if absent.
+
+    The fonts are added to matplotlib's font manager on the first call.
+    """
+    if not _covered:
+        from matplotlib import font_manager
+        from matplotlib.ft2font import FT2Font
+
+        files = sorted(FONT_DIR.glob("cdplotSans*.ttf"))
+        for path in files:
+            font_manager.fontManager.addfont(str(path))
+        chars = frozenset(FT2Font(str(files[0])).get_charmap()) if len(files) == 4 else None
+        _covered.append(chars or frozenset())
+    return _covered[0]
+
+
+def _math_segments(text: str) -> list[str]:
+    dollars = text.count("$") - text.count("\\$")
+    return _MATH_RE.findall(text) if dollars and dollars % 2 == 0 else []
+
+
+def embedding_rc(texts: Iterable[str]) -> tuple[dict[str, Any], bool]:
+    """Settings that embed the bundled font instead of DejaVu Sans when saving PDF/PS.
+
+    Only when the user kept matplotlib's default font (DejaVu Sans, through the
+    ``sans-serif`` family and the ``dejavusans`` mathtext font set) and the bundled
+    font holds every character of the figure's ``texts``: then text is set in
+    "cdplot Sans", which draws the same glyphs. Mathtext follows when the figure's
+    ``$...$`` are all cdplot's own (:data:`OWN_MATH`). Otherwise nothing changes.
+
+    Returns
+    -------
+    rc : dict
+        rcParams to apply while saving (empty: keep DejaVu Sans).
+    math : bool
+        Whether texts with mathtext should switch to the ``custom`` math font set.
+    """
+    rc = mpl.rcParams
+    default = (
+        list(rc["font.family"]) == ["sans-serif"]
+        and list(rc["font.sans-serif"])[:1] == ["DejaVu Sans"]
+        and rc["mathtext.fontset"] == "dejavusans"
+    )
+    texts = list(texts)
+    covered = _bundled_charset() if default else frozenset()
+    if not covered or any(ord(c) not in covered for t in texts for c in t if c not in "\n\t"):
+        return {}, False
+    out: dict[str, Any] = {"font.sans-serif": [BUNDLED_FAMILY, *rc["font.sans-serif"]]}
+    math = all(
+        m in OWN_MATH or _TICK_MATH_RE.fullmatch(m) for t in texts for m in _math_segments(t)
+    )
+    if math:
+        out.update(
+            {
+                "mathtext.fontset": "custom",
+                "mathtext.rm": BUNDLED_FAMILY,
+                "mathtext.sf": BUNDLED_FAMILY,
+                "mathtext.it": f"{BUNDLED_FAMILY}:italic",
+                "mathtext.bf": f"{BUNDLED_FAMILY}:bold",
+                "mathtext.bfit": f"{BUNDLED_FAMILY}:italic:bold",
+                "mathtext.cal": BUNDLED_FAMILY,
+                "mathtext.tt": "DejaVu Sans Mono",
+                "mathtext.fallback": "stixsans",
+            }
+        )
+    return out, math
+
+
 def default_fontsize(width: float) -> float:
     """Base font size (points) for a figure ``width`` inches wide."""
     return DOUBLE_COLUMN_FONTSIZE if width >= DOUBLE_COLUMN_WIDTH else SINGLE_COLUMN_FONTSIZE
@@ -58,26 +183,33 @@ def palette_colors(palette: str | Sequence[Any] | None) -> list[Any]:
     """
     if palette is None:
         return list(OKABE_ITO)
-    if isinstance(palette, str) and palette.lower() in PALETTE_NAMES:
-        return [*OKABE_ITO, INK]
     if isinstance(palette, str):
-        raise ValueError(
-            f"{palette!r} is not a valid value for palette; supported values are "
-            + ", ".join(repr(n) for n in PALETTE_NAMES)
-            + ", a sequence of colours or a mapping of algorithm to colour"
-        )
+        try:
+            check_in_list(PALETTE_NAMES, palette=palette)
+        except CdplotInputError as err:
+            raise CdplotInputError(
+                f"{err} A palette may also be a sequence of colours (palette=['C0', 'C1']) "
+                "or a mapping of algorithm to colour."
+            ) from None
+        return [*OKABE_ITO, INK]
     colors = list(palette)
     if not colors:
-        raise ValueError("palette must hold at least one colour")
+        raise CdplotInputError(
+            "palette must hold at least one colour; pass e.g. palette='okabe-ito' or "
+            "palette=['C0', 'C1']."
+        )
     return colors
 
 
 def _check_names(what: str, names: Iterable[str], valid: Sequence[str]) -> None:
     unknown = [n for n in names if n not in valid]
     if unknown:
-        raise ValueError(
-            f"{unknown[0]!r} is not a valid value for {what}; supported values are "
+        raise CdplotInputError(
+            f"{unknown[0]!r} is not a valid value for {what}: it is not one of the compared "
+            "algorithms, which are "
             + ", ".join(repr(v) for v in valid)
+            + "."
+            + suggest(unknown[0], valid)
         )
 
 
