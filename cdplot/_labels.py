@@ -19,6 +19,8 @@ TEST_TITLES = {
     "sign": "sign test",
     "mean-ranks": "mean-ranks test",
     "nemenyi": "Nemenyi test",
+    "bayes-signed-rank": "Bayesian signed-rank test",
+    "bayes-sign": "Bayesian sign test",
 }
 
 #: Display names of the p-value adjustments.

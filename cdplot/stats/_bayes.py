@@ -35,6 +35,8 @@ from .._errors import CdplotInputError
 __all__ = [
     "BAYES_TESTS",
     "BayesianResult",
+    "bayes_comparison",
+    "bayes_frame",
     "DECISIONS",
     "all_pairs_posteriors",
     "bayes_correlated_t",
@@ -700,3 +702,64 @@ def decide(better: np.ndarray, equivalent: np.ndarray, threshold: float) -> np.n
     out[better >= threshold] = DECISIONS[0]
     np.fill_diagonal(out, "")
     return out
+
+
+def bayes_comparison(
+    test: str, oriented: np.ndarray, names: list[str], options: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The Bayesian step of :func:`cdplot.compare`.
+
+    Returns the k x k statistic matrix (P(row practically better)), the k x k boolean
+    matrix of pairs decided different, and the result fields ``rope``, ``threshold``,
+    ``posterior_better``, ``posterior_equivalent``, ``posterior_worse`` and ``decisions``.
+    """
+    import pandas as pd
+
+    rope = check_rope(options.get("rope", 0.0))
+    nsamples = check_nsamples(options.get("nsamples", NSAMPLES))
+    threshold = check_threshold(options.get("threshold", 0.95))
+    seed_of(options.get("random_state"))  # validate before the work starts
+    better, equivalent = all_pairs_posteriors(
+        oriented, test, rope, nsamples, options.get("random_state")
+    )
+    decisions = decide(better, equivalent, threshold)
+    different = (better >= threshold) | (better.T >= threshold)
+    np.fill_diagonal(different, False)
+    index = pd.Index(names, dtype=object)
+
+    def frame(values: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame(values, index=index, columns=index.copy())
+
+    fields = {
+        "rope": rope,
+        "threshold": threshold,
+        "posterior_better": frame(better),
+        "posterior_equivalent": frame(equivalent),
+        "posterior_worse": frame(better.T.copy()),
+        "decisions": frame(decisions),
+    }
+    return better, different, fields
+
+
+def bayes_frame(result: Any) -> Any:
+    """Tidy table of a Bayesian comparison: one row per pair, better-ranked first.
+
+    The columns of :meth:`ComparisonResult.to_frame` (``statistic`` is
+    ``p_better``, the p-values are NaN, ``significant`` means decided
+    different) and ``p_better`` (P(algorithm_1 practically better)),
+    ``p_equivalent``, ``p_worse`` and ``decision`` ("A better" means
+    algorithm_1).
+    """
+    from ._frames import pairwise_frame
+
+    frame = pairwise_frame(result)
+    first, second = frame["algorithm_1"], frame["algorithm_2"]
+
+    def lookup(matrix: Any) -> list[Any]:
+        return [matrix.loc[a, b] for a, b in zip(first, second, strict=True)]
+
+    frame["p_better"] = np.asarray(lookup(result.posterior_better), dtype=float)
+    frame["p_equivalent"] = np.asarray(lookup(result.posterior_equivalent), dtype=float)
+    frame["p_worse"] = np.asarray(lookup(result.posterior_worse), dtype=float)
+    frame["decision"] = [str(v) for v in lookup(result.decisions)]
+    return frame

@@ -13,6 +13,7 @@ import pandas as pd
 from .._data import parse_scores
 from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning
 from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
+from ._bayes import BAYES_TESTS, bayes_comparison
 from ._groups import find_groups
 from ._omnibus import friedman, iman_davenport, tie_correction_factor
 from ._pairwise import (
@@ -34,6 +35,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "sign": ("ties",),
     "mean-ranks": (),
     "nemenyi": (),
+    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state"),
+    "bayes-sign": ("rope", "threshold", "nsamples", "random_state"),
 }
 _TEST_ALIASES = {
     "meanranks": "mean-ranks",
@@ -42,6 +45,9 @@ _TEST_ALIASES = {
     "signed-rank": "wilcoxon",
     "wilcoxon-signed-rank": "wilcoxon",
     "sign-test": "sign",
+    "bayesian-signed-rank": "bayes-signed-rank",
+    "bayes-wilcoxon": "bayes-signed-rank",
+    "bayesian-sign": "bayes-sign",
 }
 #: corrections that may be named alongside test="nemenyi" (which has its own adjustment)
 _NEMENYI_COMPATIBLE = ("holm", "none", "nemenyi")
@@ -106,6 +112,9 @@ def compare(
         The pairwise test. "mean-ranks" and "nemenyi" compare average ranks
         (Demšar 2006 §3.2.2; García & Herrera 2008); "wilcoxon" is the
         signed-rank test and "sign" the sign test on each pair's scores.
+        "bayes-signed-rank" and "bayes-sign" are their Bayesian counterparts
+        (Benavoli et al. 2014, 2017; see :func:`cdplot.stats.bayes_signed_rank`):
+        posterior probabilities instead of p-values, no correction.
     correction : str, default "holm"
         How p-values are adjusted for multiple testing. All pairs: "none",
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
@@ -127,14 +136,25 @@ def compare(
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
-        (bool). Sign test: ``ties`` ("split", "discard").
+        (bool). Sign test: ``ties`` ("split", "discard"). Bayesian tests:
+        ``rope`` (half-width of the region of practical equivalence in score
+        units, default 0: no equivalence), ``threshold`` (posterior probability
+        needed for a decision, default 0.95), ``nsamples`` (default 50000) and
+        ``random_state`` (an integer seed reproduces baycomp's draws).
 
     Returns
     -------
     ComparisonResult
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``pvalues``, ``adjusted_pvalues``, ``significant``, ``groups``,
-        ``uncovered_pairs`` and ``critical_difference``.
+        ``uncovered_pairs`` and ``critical_difference``. A Bayesian test adds
+        ``posterior_better``, ``posterior_equivalent``, ``posterior_worse``
+        (k x k: P(row practically better than / equivalent to / worse than
+        column)) and ``decisions`` ("A better", "equivalent", "B better" or
+        "undecided", A = row); its ``statistics`` are ``posterior_better``, its
+        p-values NaN, ``significant`` marks the pairs decided different (either
+        direction reaching ``threshold``) and ``groups`` are the runs of
+        algorithms none of whose pairs is decided different.
 
     Raises
     ------
@@ -217,6 +237,14 @@ def compare(
                 f"correction={correction!r} instead."
             )
         correction_name = "nemenyi"
+    elif test_name in BAYES_TESTS:
+        if str(correction).strip().lower() not in ("holm", "none"):
+            raise CdplotInputError(
+                f"test={test_name!r} gives posterior probabilities, not p-values, so "
+                f"correction={correction!r} cannot be applied; leave correction at its default "
+                "and set the posterior threshold with threshold=0.95."
+            )
+        correction_name = "none"
     else:
         correction_name = resolve_correction(correction, control=control is not None)
 
@@ -228,8 +256,13 @@ def compare(
     fried = friedman(avg, n, tie_factor=tie_factor)
     iman = iman_davenport(fried.statistic, k, n)
 
-    pairwise = _run_test(test_name, oriented, avg, n, test_options)
-    _warn_questionable(test_name, n, alpha, test_options)
+    bayes: dict[str, Any] = {}
+    if test_name in BAYES_TESTS:
+        prob, decided, bayes = bayes_comparison(test_name, oriented, algorithms, test_options)
+        pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
+    else:
+        pairwise = _run_test(test_name, oriented, avg, n, test_options)
+        _warn_questionable(test_name, n, alpha, test_options)
 
     names = pd.Index(algorithms, dtype=object)
     stat_df = pd.DataFrame(pairwise.statistic, index=names, columns=names)
@@ -249,8 +282,9 @@ def compare(
         apv_mat[iu, ju] = apv
         apv_mat[ju, iu] = apv
         sig_mat = np.zeros((k, k), dtype=bool)
-        sig_mat[iu, ju] = apv <= alpha
-        sig_mat[ju, iu] = apv <= alpha
+        flags = decided[iu, ju] if bayes else apv <= alpha
+        sig_mat[iu, ju] = flags
+        sig_mat[ju, iu] = flags
         adjusted: pd.DataFrame | pd.Series = pd.DataFrame(apv_mat, index=names, columns=names)
         significant: pd.DataFrame | pd.Series = pd.DataFrame(sig_mat, index=names, columns=names)
         group_idx, uncovered_idx = find_groups(order, sig_mat)
@@ -263,7 +297,8 @@ def compare(
         apv = adjust_control(raw, correction_name)
         other_names = pd.Index([algorithms[j] for j in others], dtype=object, name="algorithm")
         adjusted = pd.Series(apv, index=other_names, name=f"APV vs {control}")
-        significant = pd.Series(apv <= alpha, index=other_names, name=f"significant vs {control}")
+        flags = decided[c, others] if bayes else apv <= alpha
+        significant = pd.Series(flags, index=other_names, name=f"significant vs {control}")
         if correction_name == "bonferroni-dunn" and test_name == "mean-ranks":
             q = _normal_quantile(1.0 - alpha / (2.0 * (k - 1)))
             critical_difference = q * rank_standard_error(k, n)
@@ -301,6 +336,7 @@ def compare(
         uncovered_pairs=uncovered,
         critical_difference=critical_difference,
         test_options=dict(test_options),
+        **bayes,
     )
 
 
