@@ -33,14 +33,30 @@ __all__ = [
     "PoolDependenceWarning",
     "__version__",
     "apv_heatmap",
+    "bayes_cd_diagram",
     "cd_diagram",
     "cd_diagrams",
     "compare",
     "datasets",
+    "multi_comparison_matrix",
+    "pool_sensitivity",
+    "pool_sensitivity_plot",
+    "posterior_plot",
     "report_figure",
+    "simplex_plot",
 ]
 
-_PLOTTING = ("cd_diagram", "cd_diagrams", "apv_heatmap", "report_figure")
+_PLOTTING = (
+    "cd_diagram",
+    "cd_diagrams",
+    "apv_heatmap",
+    "report_figure",
+    "bayes_cd_diagram",
+    "posterior_plot",
+    "simplex_plot",
+    "pool_sensitivity_plot",
+    "multi_comparison_matrix",
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -48,6 +64,10 @@ def __getattr__(name: str) -> Any:
         from . import plotting
 
         return getattr(plotting, name)
+    if name == "pool_sensitivity":
+        from .stats._pool import pool_sensitivity
+
+        return pool_sensitivity
     raise AttributeError(f"module 'cdplot' has no attribute {name!r}")
 
 

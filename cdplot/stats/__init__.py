@@ -4,6 +4,7 @@ This subpackage never imports matplotlib or seaborn.
 """
 
 from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pairs, adjust_control
+from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
 from ._compare import TESTS, compare
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
@@ -16,12 +17,14 @@ from ._pairwise import (
     sign_test,
     wilcoxon_test,
 )
+from ._pool import pool_sensitivity
 from ._ranks import rank_rows
 from ._results import ComparisonResult, OmnibusResult, PairwiseResult
 from ._wins import WinTieLossResult
 
 __all__ = [
     "ALL_PAIRS_CORRECTIONS",
+    "BayesianResult",
     "CONTROL_CORRECTIONS",
     "TESTS",
     "WinTieLossResult",
@@ -30,6 +33,9 @@ __all__ = [
     "PairwiseResult",
     "adjust_all_pairs",
     "adjust_control",
+    "bayes_correlated_t",
+    "bayes_sign",
+    "bayes_signed_rank",
     "bergmann_hommel",
     "compare",
     "count_exhaustive_sets",
@@ -39,6 +45,7 @@ __all__ = [
     "mean_ranks_test",
     "nemenyi_q",
     "nemenyi_test",
+    "pool_sensitivity",
     "rank_rows",
     "rank_standard_error",
     "shaffer_multipliers",

@@ -61,6 +61,9 @@ CHUNK_VALUES = 1 << 18
 PAIR_CHUNK_SAMPLES = 256
 #: Threads of the all-pairs signed-rank kernel.
 THREADS = max(1, min(2, os.cpu_count() or 1))
+#: With rope = 0, signed-rank draws whose left and right probabilities differ by at most
+#: this much are ties (counted one half to each side).
+TIE_TOLERANCE = 1e-12
 #: Default number of posterior samples.
 NSAMPLES = 50_000
 
@@ -341,14 +344,29 @@ def _signed_rank_batch(
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Winner counts (pairs x 3) of one chunk of samples, and the first pair's draws."""
     below, above = _signed_rank_regions(wt, stair, rope)
-    middle = 1.0 - below - above if rope > 0.0 else np.zeros_like(above)
-    # np.argmax order: left wins ties with rope and right, rope wins ties with right
-    left_wins = (below >= middle) & (below >= above)
-    rope_wins = ~left_wins & (middle >= above)
-    right_wins = ~left_wins & ~rope_wins
-    counts = np.stack(
-        [left_wins.sum(axis=1), rope_wins.sum(axis=1), right_wins.sum(axis=1)], axis=1
-    )
+    if rope > 0.0:
+        middle = 1.0 - below - above
+        # np.argmax order: left wins ties with rope and right, rope wins ties with right
+        left_wins = (below >= middle) & (below >= above)
+        rope_wins = ~left_wins & (middle >= above)
+        right_wins = ~left_wins & ~rope_wins
+        counts = np.stack(
+            [left_wins.sum(axis=1), rope_wins.sum(axis=1), right_wins.sum(axis=1)], axis=1
+        ).astype(float)
+    else:
+        # left against right only; a draw where they are equal up to rounding (e.g. all
+        # differences zero) counts one half to each side rather than to the rounding's pick
+        middle = np.zeros_like(above)
+        tie = np.abs(above - below) <= TIE_TOLERANCE
+        half = 0.5 * tie.sum(axis=1)
+        counts = np.stack(
+            [
+                (~tie & (below > above)).sum(axis=1) + half,
+                0.0 * half,
+                (~tie & (above > below)).sum(axis=1) + half,
+            ],
+            axis=1,
+        )
     draws = np.stack([below[0], middle[0], above[0]], axis=1) if keep else None
     return counts, draws
 
@@ -516,7 +534,9 @@ def bayes_signed_rank(
     ``theta_rope = 1 - theta_left - theta_right``, with ``H`` the Heaviside
     step (1/2 at 0) and ``r`` the rope. Each reported probability is the
     fraction of draws in which its region is the largest; with ``rope = 0``
-    only left and right compete (``rope`` is 0). The double sum is evaluated
+    only left and right compete (``rope`` is 0; a draw in which they are equal
+    to within 1e-12, e.g. when all differences are zero, counts one half to
+    each, where baycomp gives it to whichever side rounding favours). The double sum is evaluated
     in O(N) per draw: for sorted ``d`` each row of the indicator is a prefix or
     suffix, so it is a difference of cumulative weight sums.
 
