@@ -79,7 +79,8 @@ def table2():
 
 def test_signed_rank_equals_stored_baycomp_per_seed(reference, table2):
     x, y = table2[reference["x"]], table2[reference["y"]]
-    for seed, expected in zip(reference["seeds"], reference["signed_rank"]["per_seed"], strict=True):
+    per_seed = reference["signed_rank"]["per_seed"]
+    for seed, expected in zip(reference["seeds"], per_seed, strict=True):
         res = bayes_signed_rank(x, y, rope=0.01, nsamples=200_000, random_state=seed)
         assert probs3(res) == pytest.approx(expected, abs=1e-12)  # baycomp 1.0.3, same seed
 
@@ -307,9 +308,7 @@ def test_aliases_and_labels():
 # --------------------------------------------------------------------------- properties
 
 scores = st.lists(
-    st.tuples(
-        st.integers(0, 20).map(lambda v: v / 20), st.integers(0, 20).map(lambda v: v / 20)
-    ),
+    st.tuples(st.integers(0, 20).map(lambda v: v / 20), st.integers(0, 20).map(lambda v: v / 20)),
     min_size=2,
     max_size=25,
 )
@@ -382,9 +381,7 @@ def test_all_pairs_chunking_does_not_change_results(monkeypatch):
     full = cdplot.compare(data, test="bayes-signed-rank", rope=0.01, nsamples=3000, random_state=2)
     monkeypatch.setattr(_bayes, "CHUNK_VALUES", 700)
     monkeypatch.setattr(_bayes, "THREADS", 1)
-    small = cdplot.compare(
-        data, test="bayes-signed-rank", rope=0.01, nsamples=3000, random_state=2
-    )
+    small = cdplot.compare(data, test="bayes-signed-rank", rope=0.01, nsamples=3000, random_state=2)
     np.testing.assert_allclose(
         small.posterior_better.to_numpy(), full.posterior_better.to_numpy(), atol=1e-12
     )

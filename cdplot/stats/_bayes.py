@@ -743,7 +743,8 @@ def bayes_comparison(
         oriented, test, rope, nsamples, options.get("random_state")
     )
     decisions = decide(better, equivalent, threshold)
-    different = (better >= threshold) | (better.T >= threshold)
+    worse = better.T
+    different = (better >= threshold) | (worse >= threshold)
     np.fill_diagonal(different, False)
     index = pd.Index(names, dtype=object)
 
