@@ -80,7 +80,8 @@ def equivalence_groups(result: ComparisonResult) -> tuple[tuple[str, ...], ...]:
 
 def _title(result: ComparisonResult) -> str:
     test = TEST_TITLES.get(result.test, result.test)
-    return f"{test[0].upper()}{test[1:]}, rope = {result.rope:g}, P \N{GREATER-THAN OR EQUAL TO} {result.threshold:g}"
+    at_least = "\N{GREATER-THAN OR EQUAL TO}"
+    return f"{test[0].upper()}{test[1:]}, rope = {result.rope:g}, P {at_least} {result.threshold:g}"
 
 
 def bayes_cd_diagram(
@@ -315,7 +316,7 @@ def posterior_plot(
 
 def _project(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Barycentric (left, rope, right) -> plane: left (0, 0), right (1, 0), rope on top."""
-    left, middle, right = samples[:, 0], samples[:, 1], samples[:, 2]
+    middle, right = samples[:, 1], samples[:, 2]
     return right + 0.5 * middle, SQRT3_2 * middle
 
 
@@ -411,8 +412,9 @@ def simplex_plot(
         )
     x_name, y_name = (str(n) for n in names)
     text = {"fontsize": FONT_SIZE, "zorder": 4}
-    ax.text(0.0, -0.04, f"{x_name} better\nP = {posterior.left:.3f}", ha="center", va="top", **text)
-    ax.text(1.0, -0.04, f"{y_name} better\nP = {posterior.right:.3f}", ha="center", va="top", **text)
+    below = {"ha": "center", "va": "top", **text}
+    ax.text(0.0, -0.04, f"{x_name} better\nP = {posterior.left:.3f}", **below)
+    ax.text(1.0, -0.04, f"{y_name} better\nP = {posterior.right:.3f}", **below)
     ax.text(
         0.5,
         SQRT3_2 + 0.03,

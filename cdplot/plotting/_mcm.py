@@ -23,7 +23,7 @@ CELL = 0.78
 LEFT_MARGIN = 0.95
 TOP_MARGIN = 0.95
 BOTTOM_MARGIN = 0.2
-RIGHT_MARGIN = 0.75
+RIGHT_MARGIN = 1.05
 CBAR_WIDTH = 0.1
 CBAR_GAP = 0.12
 FONT_SIZE = 7.5
@@ -140,7 +140,7 @@ def multi_comparison_matrix(
     )
     image.set_gid("mcm-cells")
     raw = [float(means[a]) for a in order]
-    labels = [f"{a}\n{v:.{digits}g}" for a, v in zip(order, raw, strict=True)]
+    labels = [f"{a}\n{v:#.{digits}g}" for a, v in zip(order, raw, strict=True)]
     ax.set_xticks(range(k), labels, fontsize=FONT_SIZE)
     ax.set_yticks(range(k), labels, fontsize=FONT_SIZE)
     ax.xaxis.tick_top()
@@ -181,7 +181,7 @@ def multi_comparison_matrix(
                 )
     test = TEST_TITLES.get(result.test, result.test)
     ax.set_title(
-        f"Mean difference (row \N{MINUS SIGN} column), wins/ties/losses, {test} p "
+        f"Mean difference (row \N{MINUS SIGN} column), wins/ties/losses,\n{test} p "
         "(bold: significant)",
         fontsize=FONT_SIZE,
         loc="left",

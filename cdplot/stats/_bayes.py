@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from .._errors import CdplotInputError
 
@@ -640,6 +639,8 @@ def bayes_correlated_t(
             f"test_train_ratio must be a positive number (n_test / n_train of a fold, e.g. 1/9 "
             f"for 10-fold cross-validation), got {test_train_ratio!r}."
         )
+    from scipy import stats  # scipy.stats is heavy: loaded only when needed
+
     d = ya - xa
     mean = float(np.mean(d))
     var = float(np.var(d, ddof=1)) * (1.0 / n + ratio)
