@@ -50,9 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         def run(test: str = test) -> object:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return cdplot.compare(
-                    data, test=test, rope=0.01, nsamples=nsamples, random_state=0
-                )
+                return cdplot.compare(data, test=test, rope=0.01, nsamples=nsamples, random_state=0)
 
         timing = time_call(run, runs=3, budget=30.0)
         memory = peak_memory(run)

@@ -20,9 +20,7 @@ out.mkdir(parents=True, exist_ok=True)
 
 # %%
 accuracy = cdplot.datasets.load("benavoli2016")  # accuracy in %: a rope of one point
-posterior = cdplot.stats.bayes_signed_rank(
-    accuracy["C5"], accuracy["C7"], rope=1.0, random_state=1
-)
+posterior = cdplot.stats.bayes_signed_rank(accuracy["C5"], accuracy["C7"], rope=1.0, random_state=1)
 print(posterior)
 
 # %%
