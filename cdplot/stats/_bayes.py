@@ -552,7 +552,7 @@ def bayes_signed_rank(
     >>> d = cdplot.datasets.load("demsar2006")
     >>> res = cdplot.stats.bayes_signed_rank(d["C4.5"], d["C4.5+m"], rope=0.01, random_state=1)
     >>> round(res.left, 3), round(res.rope, 3), round(res.right, 3)
-    (0.0, 0.329, 0.671)
+    (0.0, 0.331, 0.669)
     """
     xa, ya = _check_pair(x, y)
     rope = check_rope(rope)
