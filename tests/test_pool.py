@@ -135,3 +135,15 @@ def test_errors(kwargs, match):
 def test_needs_three_algorithms():
     with pytest.raises(cdplot.CdplotInputError, match="at least three algorithms"):
         cdplot.pool_sensitivity(cdplot.datasets.load("demsar2006").iloc[:, :2])
+
+
+def test_note_names_table_1_pairs(frame):
+    from cdplot.stats._pool import pool_sensitivity_note
+
+    note = pool_sensitivity_note(frame)
+    # counts of Benavoli et al. (2016) Table 1, "-" cells as 0
+    assert "C2 vs C4 (7/10, 9/10, 3/5)" in note
+    assert "C4 vs C6 (9/10, 5/10, 0/5)" in note
+    assert "4 of 21 pairs" in note
+    flat = frame[~frame.depends_on_pool]
+    assert "no mean-ranks decision changes" in pool_sensitivity_note(flat)

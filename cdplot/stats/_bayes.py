@@ -739,10 +739,8 @@ def bayes_comparison(
     rope = check_rope(options.get("rope", 0.0))
     nsamples = check_nsamples(options.get("nsamples", NSAMPLES))
     threshold = check_threshold(options.get("threshold", 0.95))
-    seed_of(options.get("random_state"))  # validate before the work starts
-    better, equivalent = all_pairs_posteriors(
-        oriented, test, rope, nsamples, options.get("random_state")
-    )
+    seed = seed_of(options.get("random_state"))  # one seed: every pair draws from it
+    better, equivalent = all_pairs_posteriors(oriented, test, rope, nsamples, seed)
     decisions = decide(better, equivalent, threshold)
     worse = better.T
     different = (better >= threshold) | (worse >= threshold)
