@@ -278,7 +278,7 @@ def pool_sensitivity_note(frame: pd.DataFrame) -> str:
     --------
     >>> import cdplot
     >>> frame = cdplot.pool_sensitivity(cdplot.datasets.load("benavoli2016"), others=[2, 3, 4])
-    >>> print(pool_sensitivity_note(frame)[:95])
+    >>> print(pool_sensitivity_note(frame)[:94])
     Pool sensitivity (Benavoli et al. 2016): the mean-ranks decisions on 4 of 21 pairs change with
     """
     pairs = depending_pairs(frame)
