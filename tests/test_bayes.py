@@ -400,3 +400,17 @@ def test_all_differences_zero_without_rope_is_even():
     for func in (bayes_sign, bayes_signed_rank):
         res = func(x, x.copy(), 0.0, nsamples=1000, random_state=0)
         assert (res.left, res.rope, res.right) == (0.5, 0.0, 0.5)
+
+
+def test_bayes_note_lists_decisions():
+    from cdplot.stats._bayes import bayes_note
+
+    ben = cdplot.datasets.load("benavoli2016")
+    res = cdplot.compare(ben, test="bayes-signed-rank", rope=1.0, nsamples=5000, random_state=0)
+    note = bayes_note(res)
+    frame = res.to_frame()
+    for row in frame[frame.decision == "equivalent"].itertuples():
+        assert f"{row.algorithm_1} and {row.algorithm_2} (P = {row.p_equivalent:.3f})" in note
+    n_undecided = int((frame.decision == "undecided").sum())
+    assert f"{n_undecided} of 21 pairs are undecided" in note
+    assert "rope = 1," in note and "5000 posterior samples" in note

@@ -36,6 +36,7 @@ __all__ = [
     "BayesianResult",
     "bayes_comparison",
     "bayes_frame",
+    "bayes_note",
     "DECISIONS",
     "all_pairs_posteriors",
     "bayes_correlated_t",
@@ -783,3 +784,61 @@ def bayes_frame(result: Any) -> Any:
     frame["p_worse"] = np.asarray(lookup(result.posterior_worse), dtype=float)
     frame["decision"] = [str(v) for v in lookup(result.decisions)]
     return frame
+
+
+def bayes_note(result: Any) -> str:
+    """Plain-language sentences on a Bayesian comparison's decisions, for summaries.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        Of ``compare(test="bayes-signed-rank" or "bayes-sign")``.
+
+    Returns
+    -------
+    str
+        The test, rope, threshold and sample size, then the pairs decided better
+        and equivalent (with their posterior probabilities) and how many are
+        undecided.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="bayes-signed-rank",
+    ...                      rope=0.01, random_state=1)
+    >>> print(bayes_note(res))  # doctest: +NORMALIZE_WHITESPACE
+    Post-hoc: Bayesian signed-rank test on every pair (rope = 0.01, decisions at posterior
+    probability >= 0.95, 50000 posterior samples; no p-values, no correction). Practically
+    better: C4.5+m+cf over C4.5 (P = 0.967). 5 of 6 pairs are undecided: the data do not
+    settle them at this threshold.
+    """
+    names = {"bayes-signed-rank": "Bayesian signed-rank test", "bayes-sign": "Bayesian sign test"}
+    frame = bayes_frame(result)
+    nsamples = result.test_options.get("nsamples", NSAMPLES)
+    text = [
+        f"Post-hoc: {names.get(result.test, result.test)} on every pair (rope = "
+        f"{result.rope:g}, decisions at posterior probability >= {result.threshold:g}, "
+        f"{nsamples} posterior samples; no p-values, no correction)."
+    ]
+    better = []
+    for row in frame.itertuples(index=False):
+        if row.decision == "A better":
+            better.append(f"{row.algorithm_1} over {row.algorithm_2} (P = {row.p_better:.3f})")
+        elif row.decision == "B better":
+            better.append(f"{row.algorithm_2} over {row.algorithm_1} (P = {row.p_worse:.3f})")
+    if better:
+        text.append(f"Practically better: {'; '.join(better)}.")
+    equivalent = [
+        f"{row.algorithm_1} and {row.algorithm_2} (P = {row.p_equivalent:.3f})"
+        for row in frame.itertuples(index=False)
+        if row.decision == "equivalent"
+    ]
+    if equivalent:
+        text.append(f"Practically equivalent: {'; '.join(equivalent)}.")
+    undecided = int((frame["decision"] == "undecided").sum())
+    if undecided:
+        text.append(
+            f"{undecided} of {len(frame)} pairs are undecided: the data do not settle them at "
+            "this threshold."
+        )
+    return " ".join(text)
