@@ -254,9 +254,11 @@ class _Staircase:
     """Per pair, sorted order of ``[0, d]`` and where each Walsh-sum indicator switches.
 
     For the sorted values ``s`` (pseudo-observation 0 included), row ``i`` of the
-    indicator ``s_i + s_j > 2 rope`` (as computed in floating point) is a suffix of ``j``
-    starting at ``gt[i]``; ``>=`` starts at ``ge[i]``; ``-(s_i + s_j) > 2 rope`` is a
-    prefix ending before ``lt[i]``, ``>=`` before ``le[i]``.
+    indicator ``s_i + s_j > 2 rope`` (as computed in floating point: rounding is
+    monotone, so the row is monotone in ``j``) is a suffix of ``j`` starting at
+    ``gt``; ``>=`` starts at ``ge``; ``-(s_i + s_j) > 2 rope`` is a prefix ending
+    before ``lt``, ``>=`` before ``le``. These four are stored per *original*
+    column (the value of row ``i`` at the column whose sorted position is ``i``).
     """
 
     order: np.ndarray
@@ -265,6 +267,11 @@ class _Staircase:
     lt: np.ndarray
     le: np.ndarray
     ties: bool
+
+    def rows(self, a: int, b: int) -> _Staircase:
+        return _Staircase(
+            self.order[a:b], self.gt[a:b], self.ge[a:b], self.lt[a:b], self.le[a:b], self.ties
+        )
 
 
 def _staircase(diffs: np.ndarray, rope: float) -> _Staircase:
@@ -288,6 +295,9 @@ def _staircase(diffs: np.ndarray, rope: float) -> _Staircase:
         lt[a:b] = np.count_nonzero(neg > twice, axis=2)
         le[a:b] = np.count_nonzero(neg >= twice, axis=2)
     ties = bool((gt != ge).any() or (lt != le).any())
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(size)[None, :], axis=1)
+    gt, ge, lt, le = (np.take_along_axis(m, rank, axis=1) for m in (gt, ge, lt, le))
     return _Staircase(order, gt, ge, lt, le, ties)
 
 
@@ -316,16 +326,15 @@ def _signed_rank_regions(
     (contiguous) axis, so every step is a copy or an addition of whole rows.
     """
     p, size = stair.order.shape
-    ws = wt[stair.order]  # (pairs, N + 1, samples), weights in each pair's sorted order
     cum = np.empty((p, size + 1, wt.shape[1]))
     cum[:, 0] = 0.0
-    for i in range(size):  # cumulative sums over the sorted weights (row additions)
-        np.add(cum[:, i], ws[:, i], out=cum[:, i + 1])
+    for i in range(size):  # cumulative sums of each pair's sorted weights (row additions)
+        np.add(cum[:, i], wt[stair.order[:, i]], out=cum[:, i + 1])
     rows = np.arange(p)[:, None]
 
     def weighted(idx: np.ndarray) -> np.ndarray:
-        # sum_i ws_i * cum[idx_i]: a gather of whole rows, then a product summed over i
-        return np.einsum("pns,pns->ps", ws, cum[rows, idx])
+        # sum_j w_j * cum[idx_j] over the original columns j: a gather of whole rows
+        return np.einsum("pns,ns->ps", cum[rows, idx], wt)
 
     total = cum[:, -1]
     if stair.ties:
@@ -385,20 +394,7 @@ def _signed_rank_counts(
     counts = np.zeros((p, 3))
     pair_rows = max(1, min(p, CHUNK_VALUES // (PAIR_CHUNK_SAMPLES * (size + 1))))
     sample_rows = max(64, CHUNK_VALUES // (pair_rows * (size + 1)))
-    batches = [
-        (
-            a,
-            _Staircase(
-                stair.order[a : a + pair_rows],
-                stair.gt[a : a + pair_rows],
-                stair.ge[a : a + pair_rows],
-                stair.lt[a : a + pair_rows],
-                stair.le[a : a + pair_rows],
-                stair.ties,
-            ),
-        )
-        for a in range(0, p, pair_rows)
-    ]
+    batches = [(a, stair.rows(a, a + pair_rows)) for a in range(0, p, pair_rows)]
     kept = []
     with ThreadPoolExecutor(max_workers=THREADS) as pool:
         for w in _dirichlet_chunks(seed, n, nsamples, sample_rows):
