@@ -332,19 +332,23 @@ def _signed_rank_regions(
         np.add(cum[:, i], wt[stair.order[:, i]], out=cum[:, i + 1])
     rows = np.arange(p)[:, None]
 
-    def weighted(idx: np.ndarray) -> np.ndarray:
-        # sum_j w_j * cum[idx_j] over the original columns j: a gather of whole rows
-        return np.einsum("pns,ns->ps", cum[rows, idx], wt)
+    def weighted(strict: np.ndarray, loose: np.ndarray) -> np.ndarray:
+        # sum_j w_j (cum[strict_j] + cum[loose_j]) / 2 over the original columns j: a
+        # gather of whole rows, plus a sparse correction where a Walsh sum sits exactly on
+        # the rope's edge (strict != loose, where H = 1/2)
+        out = np.einsum("pns,ns->ps", cum[rows, strict], wt)
+        if stair.ties:
+            pp, jj = np.nonzero(strict != loose)
+            if len(pp):
+                edge = cum[pp, loose[pp, jj]] - cum[pp, strict[pp, jj]]
+                edge *= wt[jj]
+                starts = np.flatnonzero(np.r_[True, pp[1:] != pp[:-1]])
+                out[pp[starts]] += 0.5 * np.add.reduceat(edge, starts, axis=0)
+        return out
 
     total = cum[:, -1]
-    if stair.ties:
-        above = total * total - 0.5 * (weighted(stair.gt) + weighted(stair.ge))
-        below = 0.5 * (weighted(stair.lt) + weighted(stair.le))
-    else:
-        above = total * total - weighted(stair.gt)
-        below = weighted(stair.lt) if rope > 0.0 else None
-    if rope == 0.0:
-        below = 1.0 - above
+    above = total * total - weighted(stair.gt, stair.ge)
+    below = weighted(stair.lt, stair.le) if rope > 0.0 else 1.0 - above
     return below, above
 
 
