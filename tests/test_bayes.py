@@ -415,3 +415,20 @@ def test_bayes_note_lists_decisions():
     n_undecided = int((frame.decision == "undecided").sum())
     assert f"{n_undecided} of 21 pairs are undecided" in note
     assert "rope = 1," in note and "5000 posterior samples" in note
+
+
+def test_permuting_algorithms_permutes_the_signed_rank_matrices():
+    # shared weights and exact negation: the pair's orientation does not matter
+    data = cdplot.datasets.load("benavoli2016") / 100.0
+    res = cdplot.compare(data, test="bayes-signed-rank", rope=0.01, nsamples=3000, random_state=8)
+    order = ["C7", "C3", "C1", "C6", "C2", "C5", "C4"]
+    perm = cdplot.compare(
+        data[order], test="bayes-signed-rank", rope=0.01, nsamples=3000, random_state=8
+    )
+    for field in ("posterior_better", "posterior_equivalent", "decisions"):
+        a = getattr(res, field).loc[order, order]
+        b = getattr(perm, field).loc[order, order]
+        if field == "decisions":
+            assert a.equals(b)
+        else:
+            np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), atol=1e-12)
