@@ -1,21 +1,24 @@
-"""Benchmark 2: the whole ``cdplot compare`` process, from a CSV file to a PDF diagram.
+"""Benchmark 2: the whole ``cdplot compare`` process, CSV -> CD diagram, against floors and peers.
 
-For (k, N) in (5, 30), (10, 30), (20, 100), (50, 500) it writes a wide CSV file (one row
-per dataset, one column per algorithm; normal noise plus a trend) and times whole
-processes, interpreter start-up and imports included:
+For each (k, N) it writes a wide CSV file (normal noise plus a trend over the algorithms) and
+times whole processes, interpreter start-up and imports included, **round-robin**: in every
+round each command runs once, in turn, so that a busy machine slows them alike. Every
+command's time is divided by the time of cdplot's CLI *in the same round*, and the table
+gives the min, median and max of those per-round ratios (the machine's noise cancels in a
+ratio; a single time does not mean much on a shared machine).
 
-- ``cdplot``: ``python -m cdplot compare RESULTS.csv -o cd.pdf`` (Wilcoxon + Holm);
-- the peers, when installed (``pip install .[bench]``), each a minimal script reading the
-  same CSV and writing a CD diagram PDF: scikit-posthocs (``posthoc_wilcoxon`` with Holm +
-  ``critical_difference_diagram``), autorank (``autorank`` in its non-parametric mode +
-  ``plot_stats``) and aeon (``plot_critical_difference``, Wilcoxon + Holm);
-- the floors: ``python -c pass`` and a bare matplotlib ``Figure().savefig("x.pdf")``.
+Commands:
 
-Every command runs once untimed (warm file caches, compiled bytecode), then the commands
-take turns for ``--runs`` rounds (default 5) so that a busy machine slows them alike; the
-table shows medians. ``MPLBACKEND=Agg`` for every process. It also times
-``import cdplot`` in fresh processes and checks that it loads no matplotlib, seaborn or
-``scipy.stats``. Run ``python benchmarks/end_to_end.py`` (about 4 minutes) or ``--quick``.
+- ``cdplot CLI``: ``python -m cdplot compare RESULTS.csv -o cd.pdf`` (Wilcoxon + Holm);
+- ``cdplot script``: the same through the Python API (``compare`` + ``cd_diagram`` + savefig);
+- ``fair floor``: numpy reads the CSV and ranks it, matplotlib draws as many texts and lines
+  as cdplot's diagram (2k + 5 texts, k + 7 lines) and saves a PDF with TrueType fonts;
+- ``bare savefig``: ``Figure().savefig("x.pdf")``, the least any matplotlib tool can do;
+- peers, when installed (``pip install .[bench]``): scikit-posthocs, autorank, aeon, each a
+  minimal CSV -> PDF script; and **cddiagram** (pure-Python SVG writer, no matplotlib or
+  pandas), which needs Python >= 3.12: pass its interpreter with ``--cddiagram-python``.
+
+Run ``python benchmarks/end_to_end.py`` (a few minutes) or ``--quick``.
 """
 
 from __future__ import annotations
@@ -29,19 +32,61 @@ import tempfile
 import time
 from pathlib import Path
 
-import pandas as pd
+import numpy as np
 from _common import format_seconds, installed, machine_summary, markdown_table, scores
 
 CASES = ((5, 30), (10, 30), (20, 100), (50, 500))
-QUICK_CASES = ((5, 30), (10, 30))
-#: Issue 7's targets at k = 10, N = 30.
-TARGET_CASE = (10, 30)
-TARGET_FLOOR_RATIO = 1.3
-TARGET_PEER_SPEEDUP = 2.0
-TARGET_IMPORT_SECONDS = 0.5
-HEAVY_MODULES = ("matplotlib", "seaborn", "scipy.stats")
+QUICK_CASES = ((10, 30),)
+#: Issue 15's targets at k = 10, N = 30 (ratios to cdplot's CLI time).
+TARGET_FLOOR_RATIO = 1.3  # cdplot CLI <= 1.3 x the fair floor
+TARGET_PEER_SPEEDUP = 2.0  # fastest matplotlib peer >= 2 x cdplot CLI
 
-FLOOR_SAVEFIG = 'from matplotlib.figure import Figure; Figure().savefig(r"{out}")'
+SCRIPT_CDPLOT = """\
+import sys
+import cdplot
+res = cdplot.compare(sys.argv[1])
+cdplot.cd_diagram(res).figure.savefig(sys.argv[2])
+"""
+
+SCRIPT_FAIR_FLOOR = """\
+import sys
+import numpy as np
+import matplotlib
+matplotlib.rcParams["pdf.fonttype"] = 42
+from matplotlib.figure import Figure
+with open(sys.argv[1], encoding="utf-8") as fh:
+    names = fh.readline().rstrip("\\n").split(",")[1:]
+x = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1, usecols=range(1, len(names) + 1))
+ranks = np.argsort(np.argsort(-x, axis=1), axis=1).mean(axis=0) + 1
+k = len(names)
+fig = Figure(figsize=(3.3, 0.4 + 0.2 * k))
+ax = fig.add_axes((0, 0, 1, 1))
+ax.set_axis_off()
+ax.set_xlim(0, 1)
+ax.set_ylim(0, 1)
+for i in range(5):
+    ax.text(0.1 + 0.2 * i, 0.95, str(i + 1), ha="center", fontsize=8)
+for j, (name, r) in enumerate(zip(names, ranks)):
+    y = 0.8 - 0.7 * j / k
+    ax.text(0.02, y, name, fontsize=8)
+    ax.text(0.98, y, f"{r:.2f}", ha="right", fontsize=8)
+    ax.plot([0.3, 0.5], [y, 0.9], color="k", lw=0.8)
+for i in range(7):
+    ax.plot([0.1, 0.9], [0.9 - 0.01 * i] * 2, color="k", lw=1)
+fig.savefig(sys.argv[2])
+"""
+
+SCRIPT_BARE = "from matplotlib.figure import Figure; import sys; Figure().savefig(sys.argv[2])"
+
+SCRIPT_CDDIAGRAM = """\
+import sys
+import numpy as np
+from cddiagram import draw_cd_diagram
+with open(sys.argv[1], encoding="utf-8") as fh:
+    names = fh.readline().rstrip("\\n").split(",")[1:]
+x = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1, usecols=range(1, len(names) + 1))
+draw_cd_diagram(x, labels=names, out_file=sys.argv[2])
+"""
 
 #: CSV -> PDF with each peer's public API; argv: RESULTS.csv OUT.pdf
 PEER_SCRIPTS = {
@@ -78,65 +123,53 @@ fig.savefig(sys.argv[2])
 """,
 }
 PEER_MODULES = {"scikit-posthocs": "scikit_posthocs", "autorank": "autorank", "aeon": "aeon"}
-
-IMPORT_PROBE = (
-    "import sys, time\n"
-    "t = time.perf_counter()\n"
-    "import cdplot\n"
-    "t = time.perf_counter() - t\n"
-    f"heavy = [m for m in {HEAVY_MODULES!r} if m in sys.modules]\n"
-    "print(t, ','.join(heavy))\n"
-)
+MATPLOTLIB_PEERS = tuple(PEER_MODULES)
 
 
 def write_csv(k: int, n: int, folder: Path) -> Path:
-    data = pd.DataFrame(
-        scores(k, n),
-        columns=[f"algorithm {j}" for j in range(k)],
-        index=pd.Index([f"dataset {i}" for i in range(n)], name="dataset"),
-    )
+    data = scores(k, n)
     path = folder / f"results_k{k}_n{n}.csv"
-    data.to_csv(path)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("dataset," + ",".join(f"algorithm {j}" for j in range(k)) + "\n")
+        for i, row in enumerate(np.asarray(data)):
+            fh.write(f"dataset {i}," + ",".join(repr(float(v)) for v in row) + "\n")
     return path
 
 
 def run_once(cmd: list[str], env: dict[str, str]) -> float:
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - t0
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd[:4])} ... failed:\n{proc.stderr[-2000:]}")
     return elapsed
 
 
-def time_commands(commands: dict[str, list[str]], runs: int, env: dict[str, str]) -> dict:
-    """Median wall time of each command; the commands take turns, after one warm-up each."""
-    for cmd in commands.values():
+def round_robin(commands: dict[str, list[str]], rounds: int, env: dict[str, str]) -> dict:
+    """Per-command list of times; each round runs every command once, in turn."""
+    for cmd in commands.values():  # warm-up: file caches, bytecode
         run_once(cmd, env)
     times: dict[str, list[float]] = {name: [] for name in commands}
-    for _ in range(runs):
-        for name, cmd in commands.items():
-            times[name].append(run_once(cmd, env))
-    return {name: statistics.median(t) for name, t in times.items()}
+    for r in range(rounds):
+        order = list(commands)
+        if r % 2:  # alternate the order so no command always runs right after another
+            order.reverse()
+        for name in order:
+            times[name].append(run_once(commands[name], env))
+    return times
 
 
-def import_probe(runs: int, env: dict[str, str]) -> tuple[float, str]:
-    """Median in-process time of ``import cdplot`` over fresh processes; heavy modules seen."""
-    cmd = [sys.executable, "-c", IMPORT_PROBE]
-    subprocess.run(cmd, env=env, capture_output=True, check=True)
-    times, heavy = [], set()
-    for _ in range(runs):
-        out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
-        seconds, loaded = out.split(" ", 1) if " " in out.strip() else (out, "")
-        times.append(float(seconds))
-        heavy.update(m for m in loaded.strip().split(",") if m)
-    return statistics.median(times), ", ".join(sorted(heavy)) or "none"
+def ratio_summary(times: dict[str, list[float]], name: str, ref: str) -> tuple[float, ...]:
+    """min, median, max of the per-round ratios time[name] / time[ref]."""
+    ratios = [a / b for a, b in zip(times[name], times[ref], strict=True)]
+    return min(ratios), statistics.median(ratios), max(ratios)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="k = 5 and 10 on N = 30 only")
-    parser.add_argument("--runs", type=int, default=5, help="timed rounds (default 5)")
+    parser.add_argument("--quick", action="store_true", help="k = 10, N = 30 only")
+    parser.add_argument("--rounds", type=int, default=7, help="timed rounds (default 7)")
+    parser.add_argument("--cddiagram-python", help="a Python >= 3.12 with cddiagram installed")
     args = parser.parse_args(argv)
     cases = QUICK_CASES if args.quick else CASES
     env = {**os.environ, "MPLBACKEND": "Agg"}
@@ -144,90 +177,88 @@ def main(argv: list[str] | None = None) -> int:
     peers = [name for name, module in PEER_MODULES.items() if installed(module)]
 
     print(f"machine: {machine_summary(('numpy', 'scipy', 'pandas', 'matplotlib'))}")
-    print(f"runs: median of {args.runs}, whole processes, MPLBACKEND=Agg")
+    print(f"{args.rounds} rounds, whole processes, MPLBACKEND=Agg; ratios are per round")
+    targets: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        floors = time_commands(
-            {
-                "python -c pass": [python, "-c", "pass"],
-                "Figure().savefig": [
-                    python,
-                    "-c",
-                    FLOOR_SAVEFIG.format(out=folder / "floor.pdf"),
-                ],
-            },
-            args.runs,
-            env,
-        )
-        import_seconds, heavy = import_probe(args.runs, env)
-        rows, results = [], {}
+        scripts = {
+            "cdplot script": SCRIPT_CDPLOT,
+            "fair floor": SCRIPT_FAIR_FLOOR,
+            "bare savefig": SCRIPT_BARE,
+            **{p: PEER_SCRIPTS[p] for p in peers},
+        }
+        paths = {}
+        for name, text in scripts.items():
+            paths[name] = folder / f"{name.replace(' ', '_')}.py"
+            paths[name].write_text(text, encoding="utf-8")
+        cdd_script = folder / "cddiagram_run.py"
+        cdd_script.write_text(SCRIPT_CDDIAGRAM, encoding="utf-8")
+        rows = []
         for k, n in cases:
             print(f"  k = {k}, N = {n} ...", file=sys.stderr, flush=True)
             csv = write_csv(k, n, folder)
             commands = {
-                "cdplot": [python, "-m", "cdplot", "compare", str(csv), "-o", str(folder / "c.pdf")]
+                "cdplot CLI": [
+                    python,
+                    "-m",
+                    "cdplot",
+                    "compare",
+                    str(csv),
+                    "-o",
+                    str(folder / "cli.pdf"),
+                    "-q",
+                ],
             }
-            for name in peers:
-                script = folder / f"peer_{name}.py"
-                script.write_text(PEER_SCRIPTS[name], encoding="utf-8")
-                commands[name] = [python, str(script), str(csv), str(folder / f"{name}.pdf")]
-            times = time_commands(commands, args.runs, env)
-            results[(k, n)] = times
-            ours = times["cdplot"]
-            peer_times = [times[p] for p in peers]
-            rows.append(
-                [f"{k} x {n}", format_seconds(ours)]
-                + [
-                    format_seconds(times[p]) if p in times else "not installed"
-                    for p in PEER_MODULES
+            for name, path in paths.items():
+                commands[name] = [python, str(path), str(csv), str(folder / f"{name}.pdf")]
+            if args.cddiagram_python:
+                commands["cddiagram (SVG)"] = [
+                    args.cddiagram_python,
+                    str(cdd_script),
+                    str(csv),
+                    str(folder / "cdd.svg"),
                 ]
-                + [
-                    f"{ours / floors['Figure().savefig']:.2f}",
-                    f"{min(peer_times) / ours:.2f}x" if peer_times else "-",
-                ]
-            )
+            times = round_robin(commands, args.rounds, env)
+            for name in commands:
+                lo, med, hi = ratio_summary(times, name, "cdplot CLI")
+                rows.append(
+                    [
+                        f"{k} x {n}",
+                        name,
+                        format_seconds(statistics.median(times[name])),
+                        f"{med:.2f}",
+                        f"{lo:.2f}-{hi:.2f}",
+                    ]
+                )
+            if (k, n) == (10, 30):
+                lo, med, hi = ratio_summary(times, "cdplot CLI", "fair floor")
+                targets.append(
+                    f"- k = 10, N = 30: cdplot CLI / fair floor = {med:.2f} ({lo:.2f}-{hi:.2f}); "
+                    f"target <= {TARGET_FLOOR_RATIO}: "
+                    f"{'met' if med <= TARGET_FLOOR_RATIO else 'MISSED'}"
+                )
+                mpl = [p for p in MATPLOTLIB_PEERS if p in times]
+                if mpl:
+                    best = min(mpl, key=lambda p: statistics.median(times[p]))
+                    lo, med, hi = ratio_summary(times, best, "cdplot CLI")
+                    targets.append(
+                        f"- k = 10, N = 30: fastest matplotlib peer ({best}) / cdplot CLI = "
+                        f"{med:.2f} ({lo:.2f}-{hi:.2f}); target >= {TARGET_PEER_SPEEDUP}: "
+                        f"{'met' if med >= TARGET_PEER_SPEEDUP else 'MISSED'}"
+                    )
+            if "cddiagram (SVG)" in times and k <= 50:
+                lo, med, hi = ratio_summary(times, "cddiagram (SVG)", "cdplot CLI")
+                targets.append(
+                    f"- k = {k}, N = {n}: cddiagram / cdplot CLI = {med:.2f} ({lo:.2f}-{hi:.2f}); "
+                    f"target > 1: {'met' if med > 1 else 'MISSED'}"
+                )
 
-    print(
-        f"\nfloors: python -c pass {format_seconds(floors['python -c pass'])}, "
-        f"bare matplotlib Figure().savefig('x.pdf') {format_seconds(floors['Figure().savefig'])}"
-    )
-    print(
-        f"import cdplot (in a fresh process, median): {format_seconds(import_seconds)}; "
-        f"heavy modules loaded: {heavy}"
-    )
-    print("\n### CSV -> PDF, whole process (median)\n")
-    head = ["k x N", "cdplot", *PEER_MODULES, "cdplot / savefig floor", "fastest peer / cdplot"]
+    print("\n### CSV -> figure, whole process\n")
+    head = ["k x N", "command", "median time", "ratio to cdplot CLI (median)", "min-max"]
     print(markdown_table(head, rows))
-
-    print("\n### Targets (issue 7)\n")
-    ok = True
-    if TARGET_CASE in results:
-        times = results[TARGET_CASE]
-        ratio = times["cdplot"] / floors["Figure().savefig"]
-        met = ratio <= TARGET_FLOOR_RATIO
-        ok &= met
-        print(
-            f"- k = 10, N = 30: cdplot / savefig floor = {ratio:.2f} "
-            f"(target <= {TARGET_FLOOR_RATIO}): {'met' if met else 'MISSED'}"
-        )
-        mpl_peers = [times[p] for p in peers]
-        if mpl_peers:
-            speedup = min(mpl_peers) / times["cdplot"]
-            met = speedup >= TARGET_PEER_SPEEDUP
-            ok &= met
-            print(
-                f"- k = 10, N = 30: fastest peer / cdplot = {speedup:.2f} "
-                f"(target >= {TARGET_PEER_SPEEDUP}): {'met' if met else 'MISSED'}"
-            )
-        else:
-            print("- k = 10, N = 30: no peer installed")
-    met = import_seconds < TARGET_IMPORT_SECONDS and heavy == "none"
-    ok &= met
-    print(
-        f"- import cdplot: {format_seconds(import_seconds)} (target < {TARGET_IMPORT_SECONDS} s), "
-        f"heavy modules: {heavy}: {'met' if met else 'MISSED'}"
-    )
-    return 0 if ok else 1
+    print("\n### Targets (issue 15)\n")
+    print("\n".join(targets) if targets else "(no target case run)")
+    return 0
 
 
 if __name__ == "__main__":

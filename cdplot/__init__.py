@@ -44,6 +44,7 @@ __all__ = [
     "posterior_plot",
     "report_figure",
     "simplex_plot",
+    "results_table",
 ]
 
 _PLOTTING = (
@@ -68,6 +69,14 @@ def __getattr__(name: str) -> Any:
         from .stats._pool import pool_sensitivity
 
         return pool_sensitivity
+    if name == "results_table":
+        from .report._results_table import results_table
+
+        return results_table
+    if name == "report":  # the subpackage, loaded on first use (cdplot.report.to_html)
+        import importlib
+
+        return importlib.import_module(".report", __name__)
     raise AttributeError(f"module 'cdplot' has no attribute {name!r}")
 
 

@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._errors import CdplotInputError, CdplotWarning
+from ._errors import CdplotInputError, CdplotWarning, check_in_list, in_cli, spell
 
 __all__ = ["ScoreTable", "parse_scores", "read_table"]
 
 #: Column names recognised (case-insensitively) as a long table without being named.
 LONG_COLUMNS = ("dataset", "algorithm", "score")
-MISSING_OPTIONS = ("raise", "drop")
+MISSING_OPTIONS = ("raise", "drop", "keep")
 
 
 @dataclass(frozen=True)
@@ -128,10 +128,12 @@ def parse_scores(
         second repeating) and the last numbers. For a
         2-D array, ``algorithm`` and ``dataset`` may instead be sequences of
         names (default ``A1..Ak`` and ``D1..DN``).
-    missing : {"raise", "drop"}
+    missing : {"raise", "drop", "keep"}
         What to do with missing results (NaN, or an absent cell of a long
-        table): raise an error (default) or drop the incomplete datasets with a
-        warning naming them.
+        table): raise an error (default), drop the incomplete datasets with a
+        warning naming them, or keep them as NaN (for the Skillings-Mack test
+        and pairwise tests on the datasets both algorithms have; a table with
+        no result at all is still refused).
 
     Returns
     -------
@@ -143,11 +145,7 @@ def parse_scores(
         For anything that cannot be analysed; the message names the offending
         dataset/algorithm and the fix.
     """
-    if missing not in MISSING_OPTIONS:
-        raise CdplotInputError(
-            f"{missing!r} is not a valid value for missing; supported values are "
-            f"{', '.join(repr(m) for m in MISSING_OPTIONS)}."
-        )
+    missing = check_in_list(MISSING_OPTIONS, missing=missing)
     if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
         if hasattr(data, "read"):
             text = data.read()
@@ -181,17 +179,20 @@ def _long_columns(
         absent = [k for k, v in given.items() if v is None]
         if absent:
             raise CdplotInputError(
-                f"a long table needs all three column names; missing {', '.join(absent)}= "
-                f"(e.g. dataset='dataset', algorithm='algorithm', score='accuracy')."
+                f"a long table needs all three column names; missing "
+                f"{', '.join(_as_given(a) for a in absent)} (e.g. {spell('dataset', 'dataset')}, "
+                f"{spell('algorithm', 'algorithm')}, {spell('score', 'accuracy')})."
             )
         for key, col in given.items():
             if not isinstance(col, str) and not np.isscalar(col):
                 raise CdplotInputError(
-                    f"{key}= must name a column of the long table, got {type(col).__name__}."
+                    f"{_as_given(key)} must name a column of the long table, got "
+                    f"{type(col).__name__}."
                 )
             if col not in frame.columns:
                 raise CdplotInputError(
-                    f"column {col!r} (given as {key}=) is not in the table; its columns are "
+                    f"column {col!r} (given as {_as_given(key)}) is not in the table; its "
+                    f"columns are "
                     f"{', '.join(repr(str(c)) for c in frame.columns)}."
                 )
         return dataset, algorithm, score
@@ -205,6 +206,11 @@ def _long_columns(
         if names_like and _mostly_numeric(third) and second.nunique() < len(second):
             return tuple(frame.columns)  # type: ignore[return-value]
     return None
+
+
+def _as_given(option: str) -> str:
+    """``score=`` in Python, ``--score-col`` on the command line."""
+    return spell(option) if in_cli() else f"{option}="
 
 
 def _mostly_numeric(col: pd.Series) -> bool:
@@ -289,8 +295,12 @@ def _numeric_column(
             where = f"dataset {col.index[pos]!r}"
         raise CdplotInputError(
             f"non-numeric score {value!r} in column {str(name)!r} ({where}); scores must be "
-            f"numbers. If this column holds dataset names, make it the index "
-            f"(df.set_index({str(name)!r}))."
+            f"numbers. If this column holds dataset names, "
+            + (
+                "make it the file's first column."
+                if in_cli()
+                else f"make it the index (df.set_index({str(name)!r}))."
+            )
             if datasets is None
             else f"non-numeric score {value!r} for {where}; scores must be numbers."
         )
@@ -369,24 +379,30 @@ def _check_values(table: ScoreTable, missing: str) -> ScoreTable:
             more = f" ({int(nan.sum())} missing results in all)" if nan.sum() > 1 else ""
             raise CdplotInputError(
                 f"missing score (NaN or absent) for algorithm {algorithms[j]!r} on dataset "
-                f"{datasets[i]!r}{more}; fill it in, or pass missing='drop' to drop the "
-                f"incomplete datasets."
+                f"{datasets[i]!r}{more}; fill it in, pass {spell('missing', 'keep')} to "
+                f"analyse the incomplete table (Skillings-Mack test), or "
+                f"{spell('missing', 'drop')} to drop the incomplete datasets."
             )
-        dropped = [datasets[i] for i in bad_rows]
-        keep = ~nan.any(axis=1)
-        warnings.warn(
-            f"dropped {len(dropped)} incomplete dataset(s) with missing results: "
-            + ", ".join(repr(d) for d in dropped),
-            CdplotWarning,
-            stacklevel=4,
-        )
-        scores = scores[keep]
-        datasets = [d for d, kept in zip(datasets, keep, strict=True) if kept]
+        if missing == "keep" and nan.all():
+            raise CdplotInputError(
+                "every score is missing (NaN or absent); the table holds no results."
+            )
+        if missing == "drop":
+            dropped = [datasets[i] for i in bad_rows]
+            keep = ~nan.any(axis=1)
+            warnings.warn(
+                f"dropped {len(dropped)} incomplete dataset(s) with missing results: "
+                + ", ".join(repr(d) for d in dropped),
+                CdplotWarning,
+                stacklevel=4,
+            )
+            scores = scores[keep]
+            datasets = [d for d, kept in zip(datasets, keep, strict=True) if kept]
     n = len(datasets)
     if n < 2:
         raise CdplotInputError(
             f"need at least 2 datasets (rows) to compare algorithms, got {n}"
-            + (" after dropping incomplete ones" if nan.any() else "")
+            + (" after dropping incomplete ones" if nan.any() and missing == "drop" else "")
             + "."
         )
     return ScoreTable(np.ascontiguousarray(scores, dtype=float), algorithms, datasets)

@@ -20,7 +20,9 @@ __all__ = [
     "PoolDependenceWarning",
     "check_in_list",
     "cli_spelling",
+    "in_cli",
     "normalize_name",
+    "silence_hint",
     "spell",
     "suggest",
 ]
@@ -33,8 +35,11 @@ class CdplotInputError(ValueError):
 class BergmannHommelLimitError(CdplotInputError):
     """Exact Bergmann-Hommel APVs would exceed the work budget.
 
-    The message names the budget, how to raise it, and the corrections that need no
-    search (``"shaffer"``, ``"holm"``), valid for any number of algorithms.
+    Raised by ``compare(..., correction="bergmann-hommel")`` when the exact search does not
+    finish within ``bh_budget`` (``--bh-budget`` on the command line). The message names the
+    budget, how to raise it, and the corrections that need no search (``"shaffer"``,
+    ``"holm"``), valid for any number of algorithms. A :class:`CdplotInputError`, so the
+    command line exits with status 2.
     """
 
 
@@ -79,6 +84,7 @@ def check_in_list(
     /,
     *,
     aliases: Mapping[str, str] | None = None,
+    context: str = "",
     **kwargs: Any,
 ) -> str:
     """Return the canonical value of the one keyword argument, or raise a clear error.
@@ -94,6 +100,8 @@ def check_in_list(
         The canonical values (the keys of a mapping).
     aliases : mapping, optional
         Alternative spellings (already normalised) -> canonical value.
+    context : str, optional
+        Words after the option's name in the message, e.g. ``"in all-pairs comparisons"``.
     **kwargs
         Exactly one ``name=value`` pair: the option's name and the user's value.
 
@@ -101,6 +109,13 @@ def check_in_list(
     -------
     str
         The canonical value.
+
+    Raises
+    ------
+    CdplotInputError
+        If the value is not a string or not one of ``values`` (after aliases). The option
+        is named as the user spells it (:func:`spell`): ``test`` in Python, ``--test`` on
+        the command line.
 
     Examples
     --------
@@ -111,9 +126,10 @@ def check_in_list(
         raise TypeError("check_in_list takes exactly one keyword argument")
     ((option, value),) = kwargs.items()
     canonical = list(values)
+    name = (spell(option) if option in CLI_FLAGS else option) + (f" {context}" if context else "")
     if not isinstance(value, str):
         raise CdplotInputError(
-            f"{option} must be a string, got {type(value).__name__} ({value!r}); supported "
+            f"{name} must be a string, got {type(value).__name__} ({value!r}); supported "
             f"values are {', '.join(repr(v) for v in canonical)}."
         )
     key = normalize_name(value)
@@ -121,7 +137,7 @@ def check_in_list(
         key = aliases.get(key, key)
     if key not in canonical:
         raise CdplotInputError(
-            f"{value!r} is not a valid value for {option}; supported values are "
+            f"{value!r} is not a valid value for {name}; supported values are "
             f"{', '.join(repr(v) for v in canonical)}." + suggest(value, canonical)
         )
     return key
@@ -186,3 +202,22 @@ def spell(option: str, value: Any = None) -> str:
     if value is None or isinstance(value, bool):
         return flag
     return f"{flag} {value}"
+
+
+def in_cli() -> bool:
+    """True inside :func:`cli_spelling` (the command line is talking to the user)."""
+    return _CLI_MODE.get()
+
+
+def silence_hint(category: str) -> str:
+    """How to silence a cdplot warning, in the user's language (``""`` on the command line).
+
+    The command line prints every warning on one line followed by its own advice
+    (``--no-warn``), so the warning text carries the Python advice only.
+
+    >>> silence_hint("PoolDependenceWarning")
+    " Silence with warnings.simplefilter('ignore', cdplot.PoolDependenceWarning)."
+    """
+    if _CLI_MODE.get():
+        return ""
+    return f" Silence with warnings.simplefilter('ignore', cdplot.{category})."

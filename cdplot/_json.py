@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
@@ -13,7 +13,7 @@ from ._errors import CdplotInputError
 from ._version import __version__
 from .stats._results import ComparisonResult, OmnibusResult
 
-__all__ = ["result_from_json", "result_to_json"]
+__all__ = ["result_from_json", "result_to_json", "write_json"]
 
 FORMAT = "cdplot-comparison"
 FORMAT_VERSION = 1
@@ -49,7 +49,31 @@ def _omnibus(o: OmnibusResult) -> dict[str, Any]:
 
 
 def result_to_json(result: ComparisonResult, *, indent: int | None = 2) -> str:
-    """Serialise a result: settings, scores, ranks, omnibus tests, p-values, APVs, groups."""
+    """Serialise a result: settings, scores, ranks, omnibus tests, p-values, APVs, groups.
+
+    >>> import cdplot
+    >>> text = result_to_json(cdplot.compare(cdplot.datasets.load("demsar2006")))
+    >>> result_from_json(text).groups == cdplot.compare(cdplot.datasets.load("demsar2006")).groups
+    True
+    """
+    return json.dumps(_document(result), indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def write_json(result: ComparisonResult, fh: IO[str], *, indent: int | None = 2) -> None:
+    """Write :func:`result_to_json`'s text to an open text file, streamed (no large string).
+
+    >>> import io, cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> buffer = io.StringIO()
+    >>> write_json(res, buffer)
+    >>> buffer.getvalue() == result_to_json(res)
+    True
+    """
+    json.dump(_document(result), fh, indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def _document(result: ComparisonResult) -> dict[str, Any]:
+    """The JSON document of a result, as Python objects."""
     control_mode = result.control is not None
     doc: dict[str, Any] = {
         "format": FORMAT,
@@ -88,7 +112,7 @@ def result_to_json(result: ComparisonResult, *, indent: int | None = 2) -> str:
             None if result.critical_difference is None else _num(result.critical_difference)
         ),
     }
-    return json.dumps(doc, indent=indent, allow_nan=False, ensure_ascii=False)
+    return doc
 
 
 def _omnibus_back(d: dict[str, Any]) -> OmnibusResult:
@@ -97,13 +121,39 @@ def _omnibus_back(d: dict[str, Any]) -> OmnibusResult:
 
 
 def result_from_json(text: str) -> ComparisonResult:
-    """Rebuild a :class:`ComparisonResult` from :func:`result_to_json`'s output."""
+    """Rebuild a :class:`ComparisonResult` from :func:`result_to_json`'s output.
+
+    Raises
+    ------
+    CdplotInputError
+        If ``text`` is not JSON, not a cdplot result, from a newer format version, or has a
+        missing or malformed field (the message names it).
+    """
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CdplotInputError(f"not a cdplot JSON result: {exc}.") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CdplotInputError("not a cdplot JSON result (missing 'format': 'cdplot-comparison').")
+    version = doc.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise CdplotInputError(
+            f"cdplot JSON format_version {version!r} is not supported by cdplot {__version__} "
+            f"(it reads versions up to {FORMAT_VERSION}); upgrade cdplot."
+        )
+    try:
+        return _rebuild(doc)
+    except KeyError as exc:
+        raise CdplotInputError(
+            f"not a complete cdplot JSON result: the field {exc.args[0]!r} is missing."
+        ) from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise CdplotInputError(
+            f"not a valid cdplot JSON result: a field is malformed ({exc})."
+        ) from None
+
+
+def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
     algs = pd.Index(doc["algorithms"], dtype=object, name="algorithm")
     plain = pd.Index(doc["algorithms"], dtype=object)
     dsets = pd.Index(doc["datasets"], dtype=object, name="dataset")

@@ -21,6 +21,9 @@ TEST_TITLES = {
     "nemenyi": "Nemenyi test",
     "bayes-signed-rank": "Bayesian signed-rank test",
     "bayes-sign": "Bayesian sign test",
+    "aligned-ranks": "aligned-ranks test",
+    "quade": "Quade post-hoc test",
+    "exact-rank-sum": "exact rank-sum test",
 }
 
 #: Display names of the p-value adjustments.

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 import cdplot
+from cdplot.report import to_html
 
 out = Path(os.environ.get("CDPLOT_GALLERY_OUT", "."))
 out.mkdir(parents=True, exist_ok=True)
@@ -26,6 +27,18 @@ res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="wilcoxon", correc
 latex = res.to_latex(label="tab:c45")
 (out / "report_table.tex").write_text(latex, encoding="utf-8")
 print(latex)
+
+# %%
+# The compact form for one column of a two-column paper: average ranks and
+# group letters (algorithms sharing a letter are not significantly different).
+print(res.to_latex(compact=True, size="small", label="tab:c45-ranks"))
+
+# %%
+# The scores themselves: best per data set in bold, second underlined, average
+# ranks, wins/ties/losses and Holm-adjusted p-values against C4.5.
+scores = cdplot.results_table(res, control="C4.5")
+(out / "results_table.tex").write_text(scores.to_latex(env="table*"), encoding="utf-8")
+print(scores.to_markdown())
 
 # %%
 # The same content in Markdown, and as plain text.
@@ -42,5 +55,5 @@ print(res.wins)
 print(res.summary())
 
 # %%
-# What a notebook shows: an HTML fragment with the diagram as inline SVG.
-(out / "report.html").write_text(res._repr_html_(), encoding="utf-8")
+# A self-contained HTML page (what a notebook shows, as a file to send round).
+(out / "report.html").write_text(to_html(res), encoding="utf-8")

@@ -301,7 +301,7 @@ def test_exhaustive_sets_are_partitions():
 # Bergmann-Hommel: García & Herrera (2008) case study
 
 GH_NAMES = ["C4.5", "1-NN", "NaiveBayes", "Kernel", "CN2"]
-# García & Herrera (2008) Table 2, exact average ranks (see shared/reference/paper-values.md)
+# García & Herrera (2008) Table 2, exact average ranks (see tests/reference/paper-values.md)
 GH_RANKS = np.array([63, 97.5, 66, 130, 93.5]) / 30
 # Table 5, in the order of Table 3: hypothesis, Shaffer APV, Bergmann-Hommel APV
 GH_TABLE5 = [

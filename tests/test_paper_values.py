@@ -1,4 +1,4 @@
-"""Published numbers that cdplot reproduces (see ../shared/reference/paper-values.md).
+"""Published numbers that cdplot reproduces (listed in tests/reference/paper-values.md).
 
 Verified against the papers (each literal cites paper and table):
 - Demšar (2006): Table 2 (Wilcoxon with split zeros, sign test), Table 3 (sign-test
@@ -57,7 +57,7 @@ def test_demsar_table2_wilcoxon_split_zeros(demsar):
     # normal approximation must reject too
     assert res.pvalues.loc["C4.5", "C4.5+m"] < 0.05
     # scipy.stats.wilcoxon(x, y, zero_method="zsplit", correction=True,
-    # method="asymptotic") is the same test: statistic T = 12 (paper-values.md)
+    # method="asymptotic") is the same test: statistic T = 12 (tests/reference/paper-values.md)
     ref = stats.wilcoxon(
         demsar["C4.5+m"],
         demsar["C4.5"],
@@ -153,7 +153,7 @@ def test_demsar_table5_bonferroni_dunn_q(alpha, table):
 def test_demsar_table6_average_ranks_from_printed_scores(demsar):
     # Demšar (2006) Table 6 prints 3.143, 2.000, 2.893, 1.964 (ranks of unrounded AUCs).
     # From the printed 3-decimal scores "voting" ties C4.5+cf and C4.5+m+cf at 0.975,
-    # giving 2.929 and 1.929 instead (paper-values.md): both are right for their input.
+    # giving 2.929 and 1.929 instead (tests/reference/paper-values.md): both fit their input.
     res = cdplot.compare(demsar)
     ranks = res.average_ranks.round(3).to_dict()
     assert ranks == {"C4.5": 3.143, "C4.5+m": 2.0, "C4.5+cf": 2.929, "C4.5+m+cf": 1.929}
@@ -289,7 +289,7 @@ def test_garcia_table5_apvs(method):
 
 def test_garcia_bergmann_running_maximum():
     # Without the running maximum H6 (1-NN vs NaiveBayes) would be 0.0303; Table 5 prints
-    # 0.0319 (paper-values.md), which cdplot reproduces.
+    # 0.0319 (tests/reference/paper-values.md), which cdplot reproduces.
     _, p_upper, table_pos, _ = _garcia_pairs()
     apv = adjust_all_pairs(p_upper, 5, "bergmann")[table_pos]
     assert apv[5] == pytest.approx(0.0319, rel=2e-3)
@@ -378,6 +378,6 @@ def test_japkowicz_nb_vs_svm():
     # z = (17 - 22.5 + 0.5) / sqrt(9 * 10 * 19 / 24), p = 2 Phi(z)
     z = (17 - 22.5 + 0.5) / math.sqrt(9 * 10 * 19 / 24)
     assert res.pvalues.loc["NB", "SVM"] == pytest.approx(2 * stats.norm.cdf(z), rel=1e-12)
-    # exact on the 9 non-zero differences: scipy's exact p = 0.570 (paper-values.md)
+    # exact on the 9 non-zero differences: scipy's exact p = 0.570 (tests/reference/paper-values.md)
     exact = cdplot.compare(data, test="wilcoxon", correction="none", exact=True)
     assert round(exact.pvalues.loc["NB", "SVM"], 3) == 0.570

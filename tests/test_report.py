@@ -326,45 +326,163 @@ def test_summary_warns_when_n_is_too_small_for_the_correction(demsar):
 
 # --------------------------------------------------------------------------- HTML
 
+_VOID = {"meta", "br", "img", "hr", "link", "input", "path", "use", "rect", "stop"}
 
-class _Collector(HTMLParser):
+
+class _Node:
+    def __init__(self, tag, attrs, parent):
+        self.tag, self.attrs, self.parent = tag, dict(attrs), parent
+        self.children: list[_Node | str] = []
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def find_all(self, tag=None, **attrs):
+        out = []
+        for c in self.children:
+            if isinstance(c, _Node):
+                if (tag is None or c.tag == tag) and all(
+                    attr_value in (c.attrs.get(k) or "").split() or c.attrs.get(k) == attr_value
+                    for k, attr_value in attrs.items()
+                ):
+                    out.append(c)
+                out += c.find_all(tag, **attrs)
+        return out
+
+
+class _Tree(HTMLParser):
+    """A strict little DOM: every element must be closed, in order (well-formed HTML)."""
+
     def __init__(self):
-        super().__init__()
-        self.tags: list[str] = []
-        self.stack: list[str] = []
-        self.cells: list[tuple[str, str]] = []  # (tag, text) of th/td
-        self.strong: list[str] = []
+        super().__init__(convert_charrefs=True)
+        self.root = _Node("#root", [], None)
+        self.node = self.root
+        self.doctype = None
+
+    def handle_decl(self, decl):
+        self.doctype = decl
 
     def handle_starttag(self, tag, attrs):
-        self.tags.append(tag)
-        self.stack.append(tag)
+        node = _Node(tag, attrs, self.node)
+        self.node.children.append(node)
+        if tag not in _VOID:
+            self.node = node
+
+    def handle_startendtag(self, tag, attrs):
+        self.node.children.append(_Node(tag, attrs, self.node))
 
     def handle_endtag(self, tag):
-        while self.stack and self.stack.pop() != tag:
-            pass
+        if tag in _VOID:
+            return
+        assert self.node.tag == tag, f"</{tag}> closes <{self.node.tag}>"
+        self.node = self.node.parent
 
     def handle_data(self, data):
-        cell = next((t for t in reversed(self.stack) if t in ("th", "td")), None)
-        if cell and "table" in self.stack:
-            self.cells.append((cell, data))
-        if "strong" in self.stack and "table" in self.stack:
-            self.strong.append(data)
+        self.node.children.append(data)
 
 
-def test_html_repr_has_svg_and_table(garcia):
-    page = garcia._repr_html_()
-    parser = _Collector()
-    parser.feed(page)
-    assert parser.tags.count("svg") == 1
-    assert parser.tags.count("table") == 1
-    assert parser.tags.count("tr") == 1 + garcia.n_algorithms
-    heads = [text for tag, text in parser.cells if tag == "th"]
+def _parse(page: str) -> _Node:
+    tree = _Tree()
+    tree.feed(page)
+    tree.close()
+    assert tree.node is tree.root, "unclosed elements"
+    tree.root.doctype = tree.doctype
+    return tree.root
+
+
+def test_html_page_structure(garcia):
+    page = to_html(garcia, heatmap=True)
+    root = _parse(page)
+    assert root.doctype == "DOCTYPE html"
+    (title,) = root.find_all("title")
+    assert title.text() == "cdplot: 5 algorithms on 30 datasets"
+    (style,) = root.find_all("head")[0].find_all("style")
+    assert ".num { text-align: right" in style.text()  # numbers right-aligned
+    assert "border-top: 2px solid" in style.text()  # booktabs-like rules
+    # the diagram and, when asked, the heatmap, inline
+    assert len(root.find_all("svg")) == 2
+    assert root.find_all("figure", **{"class": "cdplot-diagram"})
+    assert root.find_all("figure", **{"class": "cdplot-heatmap"})
+    assert len(_parse(to_html(garcia)).find_all("svg")) == 1
+    # settings, including the direction of the metric
+    (settings,) = root.find_all("table", **{"class": "cdplot-settings"})
+    rows = {
+        tr.find_all("th")[0].text(): tr.find_all("td")[0].text() for tr in settings.find_all("tr")
+    }
+    assert rows["Scores"] == "lower scores are better (rank 1 = best)"
+    assert rows["Pairwise test"] == "mean-ranks test"
+    assert rows["Correction"] == "Bergmann\N{EN DASH}Hommel (10 hypotheses)"
+    assert rows["Significance level α"] == "0.05"
+    assert rows.get("Dropped datasets", "none") == "none"  # nothing dropped
+    # the ranks table: every number right-aligned, 8 significant cells (Bergmann-Hommel)
+    (table,) = root.find_all("table", **{"class": "cdplot-table"})
+    heads = [th.text() for th in table.find_all("th")]
     order = list(garcia.average_ranks.index)
     assert heads == ["Algorithm", "Avg. rank", *order[:-1]]
-    assert len(parser.strong) == 8  # Bergmann-Hommel's 8 rejections
-    assert "<0.001" in parser.strong
+    body_rows = table.find_all("tbody")[0].find_all("tr")
+    assert [tr.find_all("td")[0].text() for tr in body_rows] == order
+    for tr in body_rows:
+        for td in tr.find_all("td")[1:]:
+            assert td.text() == "" or "num" in td.attrs["class"].split()
+    assert (
+        len(table.find_all("td", **{"class": "sig"}))
+        == int(garcia.significant.to_numpy().sum()) // 2
+        == 8
+    )
+    # the significant pairs in words
+    frame = garcia.to_frame()
+    sig = frame[frame["significant"]]
+    items = [li.text() for li in root.find_all("section", id="pairs")[0].find_all("li")]
+    assert items == [
+        f"{r.algorithm_1} better than {r.algorithm_2} (adjusted "
+        + ("p < 0.001" if r.adjusted_pvalue < 0.001 else f"p = {r.adjusted_pvalue:.3f}")
+        + ")"
+        for r in sig.itertuples()
+    ]
+    groups = [
+        li.text() for li in root.find_all("ol", **{"class": "cdplot-groups"})[0].find_all("li")
+    ]
+    assert groups == [", ".join(g) for g in garcia.groups]
+    (footer,) = root.find_all("footer")
+    assert footer.text() == f"Made with cdplot {cdplot.__version__}."
+
+
+def test_html_page_shows_caveats_and_dropped_datasets(demsar):
+    res = quiet_compare(demsar.iloc[:6], correction="holm")
+    assert res.caveats  # 6 datasets: 2/2^6 > 0.05/6
+    object.__setattr__(res, "dropped_datasets", ("iris & co",))
+    object.__setattr__(res, "dropped_algorithms", ())
+    root = _parse(to_html(res, diagram=False))
+    caveats = [p.text() for p in root.find_all("p", **{"class": "caveat"})]
+    assert caveats == ["Caveat: " + c for c in res.caveats]
+    settings = root.find_all("table", **{"class": "cdplot-settings"})[0]
+    assert "Dropped datasetsiris & co" in settings.text()
+    assert "Dropped algorithmsnone" in settings.text()
+
+
+def test_html_page_with_the_scores_table(demsar):
+    res = cdplot.compare(demsar, control="C4.5")
+    root = _parse(to_html(res, diagram=False, scores=True))
+    (section,) = root.find_all("section", id="scores")
+    rows = section.find_all("tr")
+    assert len(rows) == 1 + res.n_datasets + 3  # head, datasets, rank, W/T/L, p
+    assert [th.text() for th in rows[-2].find_all("th")] == ["W/T/L vs C4.5"]
+
+
+def test_html_page_title_is_escaped(demsar):
+    res = cdplot.compare(demsar)
+    root = _parse(to_html(res, diagram=False, title="C4.5 <variants> & co"))
+    assert root.find_all("title")[0].text() == "C4.5 <variants> & co"
+    assert root.find_all("h1")[0].text() == "C4.5 <variants> & co"
+
+
+def test_html_repr_is_a_fragment_with_the_diagram(garcia):
+    page = garcia._repr_html_()
+    assert page.startswith("<style>") and "<!DOCTYPE" not in page
+    root = _parse(page)
+    assert len(root.find_all("svg")) == 1
+    assert root.find_all("div", **{"class": "cdplot-result"})
     assert "omnibus test rejects" in page
-    assert "<li>C4.5, NaiveBayes</li>" in page
 
 
 def test_html_escapes_names_and_leaves_no_figure(special):
@@ -374,15 +492,16 @@ def test_html_escapes_names_and_leaves_no_figure(special):
     page = res._repr_html_()
     assert "&lt;b&gt;R&amp;D&lt;/b&gt;" in page and "<b>R&D" not in page
     assert plt.get_fignums() == []
+    _parse(to_html(res))
 
 
 def test_html_without_diagram(garcia, monkeypatch):
-    def broken(result):
+    def broken(draw):
         raise RuntimeError("no room")
 
-    monkeypatch.setattr("cdplot.report._diagram_svg", broken)
+    monkeypatch.setattr("cdplot.report._html._figure_svg", broken)
     page = garcia._repr_html_()
-    assert "<svg" not in page and "CD diagram not drawn: no room" in page
+    assert "<svg" not in page and "Critical difference diagram not drawn: no room" in page
     assert "<table" in to_html(garcia, diagram=False)
 
 
@@ -397,3 +516,31 @@ def test_html_degrades_to_text_without_matplotlib():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True", "True"]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"control": "C4.5"},
+        {"test": "nemenyi", "correction": "nemenyi"},
+        {"test": "sign", "correction": "bergmann"},
+    ],
+)
+def test_html_page_every_mode_is_well_formed(demsar, kwargs):
+    res = quiet_compare(demsar, **kwargs)
+    root = _parse(to_html(res, diagram=False, scores=True))
+    (table,) = root.find_all("table", **{"class": "cdplot-table"})
+    body = table.find_all("tbody")[0].find_all("tr")
+    assert len(body) == res.n_algorithms
+    assert bool(root.find_all("section", id="groups")) == (res.control is None)
+    if res.control is not None:
+        assert [th.text() for th in table.find_all("th")][-1] == "vs C4.5"
+
+
+def test_html_page_many_algorithms_lists_ranks_only():
+    rng = np.random.default_rng(5)
+    scores = pd.DataFrame(rng.normal(size=(20, 30)), columns=[f"m{i}" for i in range(30)])
+    res = quiet_compare(scores)
+    root = _parse(to_html(res, diagram=False))
+    (table,) = root.find_all("table", **{"class": "cdplot-table"})
+    assert [th.text() for th in table.find_all("th")] == ["Algorithm", "Avg. rank"]

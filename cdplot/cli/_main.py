@@ -1,53 +1,45 @@
-"""The ``cdplot`` command: from a results file to a figure in one line.
+"""The ``cdplot`` command: the parser, the exit codes, the warnings.
 
-``cdplot demo`` draws the bundled Demšar (2006) example; ``cdplot compare RESULTS`` analyses
-a CSV/TSV file (or standard input) and writes the diagram, heatmap, report and JSON asked
-for. Exit status: 0 on success, 2 for bad input or usage (one line on stderr), 1 for a bug.
-Heavy modules (matplotlib, seaborn) are imported only when a figure is written.
+``cdplot demo`` draws the bundled Demšar (2006) example (:mod:`._demo`); ``cdplot compare
+RESULTS...`` analyses CSV/TSV files (:mod:`._compare`). Outputs are written by
+:mod:`._output` (checked first, all-or-nothing, never over a link or a special file).
+
+Exit status: 0 success; 2 for any user-caused condition (exactly one ``cdplot: error:``
+line); 1 for a bug in cdplot (one line asking for a report, ``--debug`` shows the
+traceback); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM); 141 when the reader of
+standard output went away (``cdplot ... | head``). Messages name command-line
+flags (the run happens inside :func:`cdplot._errors.cli_spelling`). Heavy modules
+(matplotlib, seaborn, pandas) are imported only when needed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
+import signal
 import sys
-import tempfile
+import threading
+import traceback
 import warnings
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-__all__ = ["main"]
+from .._errors import CdplotInputError, cli_spelling
 
-FIGURE_FORMATS = ("pdf", "svg", "png", "pgf", "eps")
-REPORT_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex", ".html": "html"}
-COLUMN_WIDTHS = {"single": 3.3, "double": 7.0}
-DEMO_OUTPUT = "cd-demo.pdf"
+__all__ = ["UsageError", "main"]
 
-DEMO_EPILOG = """\
-examples:
-  cdplot demo                    # writes cd-demo.pdf
-  cdplot demo -o demo.svg        # any of pdf, svg, png, pgf, eps
-"""
-
-COMPARE_EPILOG = """\
-RESULTS is a CSV or TSV file, or - for standard input, either
-  wide: one row per dataset, a first column with dataset names, one column per algorithm; or
-  long: one row per (dataset, algorithm) with a score column (detected when the columns are
-        called dataset, algorithm, score, or when there are exactly three columns of which
-        the last alone is numeric; otherwise name them with --*-col).
-
-examples:
-  cdplot compare results.csv -o cd.pdf
-  cdplot compare errors.csv --lower-is-better --test nemenyi --alpha 0.1 -o cd.svg
-  cdplot compare runs.csv --dataset-col problem --algorithm-col method --score-col acc \\
-      --correction bergmann -o cd.pdf --heatmap apv.pdf --report report.md --json res.json
-  cat results.csv | cdplot compare - --control baseline --correction holm -o cd.png
-"""
+EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 
 
-class UsageError(Exception):
-    """Bad input or usage: reported on one line, exit status 2."""
+class UsageError(CdplotInputError):
+    """Bad usage of the command line (argparse's complaints): exit status 2."""
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived; raised so that every ``finally`` (temporary files) runs."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,8 +47,25 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see 'cdplot {self.prog.split()[-1]} --help')")
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def _common() -> argparse.ArgumentParser:
+    """Options every subcommand takes."""
+    common = argparse.ArgumentParser(add_help=False)
+    g = common.add_argument_group("messages")
+    g.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print nothing but errors (no summary, no warnings)",
+    )
+    g.add_argument("--no-warn", action="store_true", help="do not print cdplot's warnings")
+    g.add_argument("--debug", action="store_true", help="show the traceback of any error")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``cdplot`` parser: one subparser per subcommand module."""
     from .._version import __version__
+    from . import _compare, _demo
 
     parser = _Parser(
         prog="cdplot",
@@ -64,239 +73,45 @@ def _build_parser() -> argparse.ArgumentParser:
         "difference diagrams.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="commands:\n  demo      the diagram of Demšar (2006) Table 6\n"
-        "  compare   analyse a results file\n\nrun 'cdplot COMMAND --help' for examples.",
+        "  compare   analyse results files\n\n"
+        "exit status: 0 success, 2 bad input or usage, 1 a bug in cdplot, 130 interrupted.\n"
+        "run 'cdplot COMMAND --help' for examples.",
     )
     parser.add_argument("--version", action="version", version=f"cdplot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    demo = sub.add_parser(
-        "demo",
-        help="draw the CD diagram of the bundled Demšar (2006) example",
-        description="Render the CD diagram of Demšar (2006) Table 6 (four C4.5 variants on "
-        "14 data sets; Nemenyi test, alpha = 0.10, as his Figure 1a) and print the summary.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=DEMO_EPILOG,
-    )
-    demo.add_argument(
-        "-o",
-        "--output",
-        default=DEMO_OUTPUT,
-        metavar="FILE",
-        help=f"figure file (default {DEMO_OUTPUT})",
-    )
-
-    cmp_ = sub.add_parser(
-        "compare",
-        help="analyse a results file and draw its CD diagram",
-        description="Rank the algorithms per dataset, run the Friedman test and a post-hoc "
-        "test, print the summary, and write the figures and reports asked for.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=COMPARE_EPILOG,
-    )
-    cmp_.add_argument("results", metavar="RESULTS", help="CSV/TSV file, or - for stdin")
-    out = cmp_.add_argument_group("outputs")
-    out.add_argument(
-        "-o", "--output", metavar="FIGURE", help="CD diagram file (.pdf, .svg, .png, .pgf, .eps)"
-    )
-    out.add_argument("--heatmap", metavar="FILE", help="APV heatmap file (same formats)")
-    out.add_argument("--report", metavar="FILE", help="report file: .md, .tex or .html")
-    out.add_argument("--json", metavar="FILE", help="the whole result as JSON")
-    out.add_argument("--width", type=float, metavar="INCHES", help="figure width in inches")
-    out.add_argument(
-        "--column",
-        choices=tuple(COLUMN_WIDTHS),
-        help="width preset: single (3.3 in) or double (7 in) column",
-    )
-    out.add_argument("-q", "--quiet", action="store_true", help="do not print the summary")
-    st = cmp_.add_argument_group("statistics")
-    st.add_argument(
-        "--test", default="wilcoxon", help="wilcoxon (default), sign, mean-ranks or nemenyi"
-    )
-    st.add_argument(
-        "--correction",
-        default="holm",
-        help="none, bonferroni, holm (default), hochberg, hommel, finner, shaffer, "
-        "bergmann; with --control also bonferroni-dunn and li",
-    )
-    st.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
-    st.add_argument("--control", metavar="NAME", help="compare every algorithm with this one")
-    st.add_argument(
-        "--lower-is-better",
-        action="store_true",
-        help="lower scores are better (errors, losses, times)",
-    )
-    st.add_argument(
-        "--missing",
-        choices=("raise", "drop"),
-        default="raise",
-        help="drop: drop datasets with missing results (default: error)",
-    )
-    st.add_argument(
-        "--tie-correction",
-        action="store_true",
-        help="tie-corrected Friedman statistic (as R's friedman.test)",
-    )
-    st.add_argument(
-        "--zero-method",
-        choices=("wilcox", "pratt", "zsplit"),
-        help="Wilcoxon: treatment of zero differences (default wilcox)",
-    )
-    st.add_argument(
-        "--sign-ties",
-        choices=("split", "discard"),
-        help="sign test: split ties evenly (default) or discard them",
-    )
-    cols = cmp_.add_argument_group("long-format columns")
-    cols.add_argument("--dataset-col", metavar="COL", help="column with dataset names")
-    cols.add_argument("--algorithm-col", metavar="COL", help="column with algorithm names")
-    cols.add_argument("--score-col", metavar="COL", help="column with the scores")
+    common = _common()
+    for module in (_demo, _compare):
+        module.add_parser(sub, common)
     return parser
 
 
-def _extension(path: str, allowed: Sequence[str], what: str) -> str:
-    ext = Path(path).suffix.lower().lstrip(".")
-    if ext not in allowed:
-        raise UsageError(
-            f"cannot tell the {what} format of {path!r} from its extension; use one of "
-            + ", ".join(f".{a}" for a in allowed)
-        )
-    return ext
+def _runner(command: str) -> Any:
+    from . import _compare, _demo
+
+    return {"demo": _demo.run, "compare": _compare.run}[command]
 
 
-def _atomic_write(path: str, write: Callable[[Any], None], binary: bool) -> None:
-    """Write through a temporary file in the target directory, then rename over ``path``."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise UsageError(f"cannot write {path!r}: directory {str(directory)!r} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=directory)
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+@contextlib.contextmanager
+def _signals() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` (so temporaries are removed), SIGINT KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_term(signum: int, frame: Any) -> None:
+        raise Terminated
+
+    old_term = signal.signal(signal.SIGTERM, on_term)
+    old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        mode = "wb" if binary else "w"
-        encoding = None if binary else "utf-8"
-        with os.fdopen(fd, mode, encoding=encoding) as fh:
-            write(fh)
-        os.chmod(tmp, _file_mode(target))
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _file_mode(target: Path) -> int:
-    """The mode a new file would get (or the existing file's): mkstemp's files are 0600."""
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _save_figure(fig: Any, path: str) -> None:
-    ext = _extension(path, FIGURE_FORMATS, "figure")
-    _atomic_write(path, lambda fh: fig.savefig(fh, format=ext), binary=True)
-
-
-def _width(args: argparse.Namespace) -> float | None:
-    if args.width is not None:
-        if args.width <= 0:
-            raise UsageError(f"--width must be positive, got {args.width:g}")
-        return args.width
-    return COLUMN_WIDTHS[args.column] if args.column else None
-
-
-def _draw_cd(result: Any, path: str, width: float | None) -> None:
-    _extension(path, FIGURE_FORMATS, "figure")  # fail before the slow import
-    from ..plotting import cd_diagram
-
-    ax = cd_diagram(result, width=width)
-    _save_figure(ax.figure, path)
-
-
-def _draw_heatmap(result: Any, path: str, width: float | None) -> None:
-    _extension(path, FIGURE_FORMATS, "figure")
-    from ..plotting import apv_heatmap
-
-    ax = apv_heatmap(result, width=width)
-    _save_figure(ax.figure, path)
-
-
-def _write_report(result: Any, path: str) -> None:
-    ext = "." + _extension(path, [e.lstrip(".") for e in REPORT_FORMATS], "report")
-    kind = REPORT_FORMATS[ext]
-    render = {"markdown": "to_markdown", "latex": "to_latex", "html": "_repr_html_"}[kind]
-    text = getattr(result, render)()
-    if kind == "html" and not text.lstrip().lower().startswith("<!doctype"):
-        text = (
-            '<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n'
-            f"{text}\n</body></html>\n"
-        )
-    _atomic_write(path, lambda fh: fh.write(text if text.endswith("\n") else text + "\n"), False)
-
-
-def _run_demo(args: argparse.Namespace, out: Any) -> None:
-    from .. import datasets
-    from ..stats._compare import compare
-
-    _extension(args.output, FIGURE_FORMATS, "figure")
-    result = compare(datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
-    print(result.summary(), file=out)
-    _draw_cd(result, args.output, None)
-    print(f"\nwrote {args.output}", file=out)
-
-
-def _run_compare(args: argparse.Namespace, out: Any) -> None:
-    from .._json import result_to_json
-    from ..stats._compare import compare
-
-    width = _width(args)
-    for path in (args.output, args.heatmap):
-        if path:
-            _extension(path, FIGURE_FORMATS, "figure")
-    if args.report:
-        _extension(args.report, [e.lstrip(".") for e in REPORT_FORMATS], "report")
-    source: Any = sys.stdin if args.results == "-" else args.results
-    options: dict[str, Any] = {}
-    if args.zero_method:
-        if args.test != "wilcoxon":
-            raise UsageError("--zero-method applies to --test wilcoxon only")
-        options["zero_method"] = args.zero_method
-    if args.sign_ties:
-        if args.test != "sign":
-            raise UsageError("--sign-ties applies to --test sign only")
-        options["ties"] = args.sign_ties
-    result = compare(
-        source,
-        dataset=args.dataset_col,
-        algorithm=args.algorithm_col,
-        score=args.score_col,
-        higher_is_better=not args.lower_is_better,
-        test=args.test,
-        correction=args.correction,
-        alpha=args.alpha,
-        control=args.control,
-        missing=args.missing,
-        tie_correction=args.tie_correction,
-        **options,
-    )
-    if not args.quiet:
-        print(result.summary(), file=out)
-    written = []
-    if args.json:
-        text = result_to_json(result)
-        _atomic_write(args.json, lambda fh: fh.write(text + "\n"), binary=False)
-        written.append(args.json)
-    if args.report:
-        _write_report(result, args.report)
-        written.append(args.report)
-    if args.output:
-        _draw_cd(result, args.output, width)
-        written.append(args.output)
-    if args.heatmap:
-        _draw_heatmap(result, args.heatmap, width)
-        written.append(args.heatmap)
-    if written and not args.quiet:
-        print("\nwrote " + ", ".join(written), file=out)
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+        signal.signal(signal.SIGINT, old_int)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -310,43 +125,112 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 for bad input or usage (one line on stderr).
+        0 on success; 2 for bad input or usage (one ``cdplot: error:`` line on stderr);
+        1 for a bug in cdplot; 130 when interrupted, 143 when terminated.
     """
-    from .._errors import CdplotInputError, CdplotWarning
-
-    parser = _build_parser()
-    caught: list[warnings.WarningMessage] = []
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    caught: list[Any] = []
+    args = None
     try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            parser.print_help()
-            return 2
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", CdplotWarning)
-            if args.command == "demo":
-                _run_demo(args, sys.stdout)
-            else:
-                _run_compare(args, sys.stdout)
-    except (UsageError, CdplotInputError) as exc:
+        with _signals(), cli_spelling():
+            parser = build_parser()
+            try:
+                args = parser.parse_args(argv)
+            except UsageError as exc:
+                if "required: RESULTS" in str(exc) and "--highlight" in argv:
+                    raise UsageError(
+                        f"{exc}; --highlight takes every name after it, so put RESULTS "
+                        "before --highlight"
+                    ) from None
+                raise
+            if args.command is None:
+                parser.print_help(sys.stderr)
+                return EXIT_USER
+            debug = args.debug
+            silent = args.quiet or args.no_warn
+            with warnings.catch_warnings(record=True) as recorded, _library_log(caught, silent):
+                warnings.simplefilter("ignore" if silent else "always")
+                try:
+                    _runner(args.command)(args, sys.stdout)
+                finally:
+                    caught[:0] = recorded
+    except CdplotInputError as exc:
         _print_warnings(caught)
-        print(f"cdplot: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        _print_warnings(caught)
-        where = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
-        print(f"cdplot: error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        if debug:
+            traceback.print_exc()
+        print(f"cdplot: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_USER
     except SystemExit as exc:  # --help and --version
-        return exc.code if isinstance(exc.code, int) else 0
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except BrokenPipeError:  # the reader went away (cdplot ... | head): stop quietly
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
-        return 130
+        print("cdplot: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print("cdplot: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    except Exception as exc:  # a bug: one line, the traceback with --debug
+        from .._version import __version__
+
+        _print_warnings(caught)
+        if debug:
+            traceback.print_exc()
+        print(
+            f"cdplot: error: internal error ({type(exc).__name__}: {_one_line(exc)}); this is "
+            f"a bug in cdplot {__version__}; please report it with the command you ran and "
+            "the traceback that --debug shows.",
+            file=sys.stderr,
+        )
+        return EXIT_BUG
     _print_warnings(caught)
-    return 0
+    return EXIT_OK
 
 
-def _print_warnings(caught: list[warnings.WarningMessage] | None) -> None:
+def _silence_stdout() -> None:
+    """Point the process's stdout at /dev/null so the exit-time flush does not fail again."""
+    if sys.stdout is not sys.__stdout__:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+class _Collect(logging.Handler):
+    def __init__(self, into: list[Any]) -> None:
+        super().__init__(logging.WARNING)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _library_log(into: list[Any], silent: bool) -> Iterator[None]:
+    """matplotlib's logged warnings (e.g. a missing glyph) become cdplot warning lines."""
+    logger = logging.getLogger("matplotlib")
+    handler = _Collect(into) if not silent else logging.NullHandler()
+    old_propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = old_propagate
+
+
+def _print_warnings(caught: list[Any] | None) -> None:
+    """One line per warning, each saying how to silence it on the command line."""
+    seen: set[str] = set()
     for w in caught or ():
-        print(f"cdplot: warning: {w.message}", file=sys.stderr)
+        text = _one_line(getattr(w, "message", w))
+        if text in seen:
+            continue
+        seen.add(text)
+        print(f"cdplot: warning: {text} (silence with --no-warn or -q)", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

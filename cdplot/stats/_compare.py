@@ -4,18 +4,36 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._data import parse_scores
-from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning
-from ._adjust import adjust_all_pairs, adjust_control, resolve_correction
+from .._data import ScoreTable, parse_scores
+from .._errors import (
+    CLI_FLAGS,
+    CdplotInputError,
+    CdplotWarning,
+    PoolDependenceWarning,
+    check_in_list,
+    in_cli,
+    silence_hint,
+    spell,
+)
+from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_correction
+from ._aligned import aligned_ranks_posthoc
 from ._bayes import BAYES_TESTS, bayes_comparison
+from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
-from ._omnibus import friedman, iman_davenport, tie_correction_factor
+from ._omnibus import (
+    INCOMPLETE_OMNIBUS,
+    OMNIBUS_TESTS,
+    friedman,
+    iman_davenport,
+    resolve_omnibus,
+    tie_correction_factor,
+)
 from ._pairwise import (
     mean_ranks_test,
     nemenyi_q,
@@ -24,8 +42,10 @@ from ._pairwise import (
     sign_test,
     wilcoxon_test,
 )
+from ._quade import quade_posthoc
 from ._ranks import rank_rows
-from ._results import ComparisonResult, PairwiseResult
+from ._results import ComparisonResult, OmnibusResult, PairwiseResult
+from ._skillings_mack import pairs_on_common_datasets, scaled_ranks, skillings_mack
 
 __all__ = ["TESTS", "compare", "resolve_test"]
 
@@ -35,6 +55,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "sign": ("ties",),
     "mean-ranks": (),
     "nemenyi": (),
+    "aligned-ranks": (),
+    "quade": ("method",),
+    "exact-rank-sum": (),
     "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state"),
     "bayes-sign": ("rope", "threshold", "nsamples", "random_state"),
 }
@@ -45,35 +68,45 @@ _TEST_ALIASES = {
     "signed-rank": "wilcoxon",
     "wilcoxon-signed-rank": "wilcoxon",
     "sign-test": "sign",
+    "aligned": "aligned-ranks",
+    "friedman-aligned-ranks": "aligned-ranks",
+    "exact": "exact-rank-sum",
+    "exact-ranksum": "exact-rank-sum",
     "bayesian-signed-rank": "bayes-signed-rank",
     "bayes-wilcoxon": "bayes-signed-rank",
     "bayesian-sign": "bayes-sign",
 }
-#: corrections that may be named alongside test="nemenyi" (which has its own adjustment)
-_NEMENYI_COMPATIBLE = ("holm", "none", "nemenyi")
+#: tests that rank the algorithms within each dataset jointly: they need a complete table
+#: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
+_RANK_POOL_TESTS = ("mean-ranks", "nemenyi", "aligned-ranks", "quade", "exact-rank-sum")
+#: paired tests that run on an incomplete table, each pair on the datasets both have
+_COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
+    "wilcoxon": wilcoxon_test,
+    "sign": sign_test,
+}
+#: the correction of each test when none is named (correction=None)
+_DEFAULT_CORRECTION = {"nemenyi": "nemenyi", "bayes-signed-rank": "none", "bayes-sign": "none"}
 
 
 def resolve_test(name: str) -> str:
     """Canonical test name, or a :class:`CdplotInputError` listing the valid ones."""
-    if not isinstance(name, str):
-        raise CdplotInputError(f"test must be a string, got {type(name).__name__}.")
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    key = _TEST_ALIASES.get(key, key)
-    if key not in TESTS:
-        raise CdplotInputError(
-            f"{name!r} is not a valid value for test; supported values are "
-            f"{', '.join(repr(t) for t in TESTS)}."
-        )
-    return key
+    return check_in_list(TESTS, aliases=_TEST_ALIASES, test=name)
+
+
+def _option(name: str) -> str:
+    """A test option as the user names it: ``'zero_method'`` or ``--zero-method``."""
+    return spell(name) if in_cli() else repr(name)
 
 
 def _check_alpha(alpha: Any) -> float:
     try:
         value = float(alpha)
     except (TypeError, ValueError):
-        raise CdplotInputError(f"alpha must be a number in (0, 1), got {alpha!r}.") from None
+        raise CdplotInputError(
+            f"{spell('alpha')} must be a number in (0, 1), got {alpha!r}."
+        ) from None
     if not 0.0 < value < 1.0:
-        raise CdplotInputError(f"alpha must be in (0, 1), got {alpha!r}.")
+        raise CdplotInputError(f"{spell('alpha')} must be in (0, 1), got {alpha!r}.")
     return value
 
 
@@ -85,11 +118,13 @@ def compare(
     score: str | None = None,
     higher_is_better: bool = True,
     test: str = "wilcoxon",
-    correction: str = "holm",
+    correction: str | None = None,
     alpha: float = 0.05,
     control: str | None = None,
     missing: str = "raise",
     tie_correction: bool = False,
+    omnibus: str | None = None,
+    bh_budget: float | None = None,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -108,59 +143,87 @@ def compare(
         2-D array, ``algorithm`` and ``dataset`` may be sequences of names.
     higher_is_better : bool, default True
         False for error rates, losses or run times. Rank 1 is always the best.
-    test : {"wilcoxon", "sign", "mean-ranks", "nemenyi"}, default "wilcoxon"
-        The pairwise test. "mean-ranks" and "nemenyi" compare average ranks
-        (Demšar 2006 §3.2.2; García & Herrera 2008); "wilcoxon" is the
-        signed-rank test and "sign" the sign test on each pair's scores.
-        "bayes-signed-rank" and "bayes-sign" are their Bayesian counterparts
-        (Benavoli et al. 2014, 2017; see :func:`cdplot.stats.bayes_signed_rank`):
-        posterior probabilities instead of p-values, no correction.
-    correction : str, default "holm"
+    test : str, default "wilcoxon"
+        The pairwise test. "wilcoxon" is the signed-rank test and "sign" the
+        sign test on each pair's scores. "mean-ranks" and "nemenyi" compare
+        average ranks (Demšar 2006 §3.2.2; García & Herrera 2008).
+        "aligned-ranks" is the z-test on Friedman aligned mean ranks, "quade"
+        García's z-test after Quade's test (``method="conover"`` for Conover's
+        t-test), "exact-rank-sum" the exact test of the rank-sum difference
+        (Eisinga et al. 2017; tables without ties, k and N up to 100).
+        "bayes-signed-rank" and "bayes-sign" are the Bayesian signed-rank and
+        sign tests (Benavoli et al. 2014, 2017; see
+        :func:`cdplot.stats.bayes_signed_rank`): posterior probabilities
+        instead of p-values, no correction.
+    correction : str, optional
         How p-values are adjusted for multiple testing. All pairs: "none",
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
         "bergmann-hommel" (alias "bergmann"). Against a control: "none",
         "bonferroni-dunn" (alias "bonferroni"), "holm", "hochberg", "hommel",
-        "finner", "li". ``test="nemenyi"`` carries its own single-step
-        adjustment, so any other correction than the default is refused.
+        "finner", "li". None (default): the test's own default, "holm" for
+        every test except ``test="nemenyi"``, which carries its own
+        single-step adjustment ("nemenyi"); naming any other correction with
+        it is refused, so a report never names a procedure that was not run.
     alpha : float, default 0.05
         Significance level for ``significant``, ``groups`` and the critical difference.
     control : str, optional
         Compare every algorithm with this one only (k - 1 hypotheses).
-    missing : {"raise", "drop"}, default "raise"
-        Missing results raise an error, or ``"drop"`` drops incomplete
-        datasets with a warning naming them.
+    missing : {"raise", "drop", "keep"}, default "raise"
+        Missing results raise an error, ``"drop"`` drops incomplete datasets
+        with a warning naming them, and ``"keep"`` analyses the incomplete
+        table: the omnibus test is Skillings-Mack, the Wilcoxon and sign tests
+        use for each pair the datasets where both have a result
+        (``n_per_pair``), and the rank-based post-hoc tests are refused.
     tie_correction : bool, default False
         Correct Friedman's chi-square for ties within datasets (the value of R's
         ``friedman.test`` and ``scipy.stats.friedmanchisquare``). The default is
         Demšar's formula without correction.
+    omnibus : {"friedman", "aligned-ranks", "quade", "skillings-mack"}, optional
+        The omnibus test reported as ``omnibus``: Friedman's chi-square (the
+        default), Friedman's aligned-ranks test, Quade's F, or Skillings-Mack
+        (the default with ``missing="keep"``; the only one that accepts
+        missing results). ``friedman`` and ``iman_davenport`` are computed
+        whenever the table is complete, whatever ``omnibus`` is.
+    bh_budget : float, optional
+        Time budget in seconds of the exact Bergmann-Hommel search (default
+        10; ``math.inf`` for no limit). Only with
+        ``correction="bergmann-hommel"``. The search counts steps; the budget
+        is converted at ``cdplot.stats._adjust.BH_STEPS_PER_SECOND`` (10^6)
+        steps per second.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
-        (bool). Sign test: ``ties`` ("split", "discard"). Bayesian tests:
-        ``rope`` (half-width of the region of practical equivalence in score
-        units, default 0: no equivalence), ``threshold`` (posterior probability
-        needed for a decision, default 0.95), ``nsamples`` (default 50000) and
+        (bool). Sign test: ``ties`` ("split", "discard"). Quade:
+        ``method`` ("garcia", "conover"). Bayesian tests: ``rope``
+        (half-width of the region of practical equivalence in score units,
+        default 0: no equivalence), ``threshold`` (posterior probability needed
+        for a decision, default 0.95), ``nsamples`` (default 50000) and
         ``random_state`` (an integer seed reproduces baycomp's draws).
 
     Returns
     -------
     ComparisonResult
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
-        ``pvalues``, ``adjusted_pvalues``, ``significant``, ``groups``,
-        ``uncovered_pairs`` and ``critical_difference``. A Bayesian test adds
-        ``posterior_better``, ``posterior_equivalent``, ``posterior_worse``
-        (k x k: P(row practically better than / equivalent to / worse than
-        column)) and ``decisions`` ("A better", "equivalent", "B better" or
-        "undecided", A = row); its ``statistics`` are ``posterior_better``, its
-        p-values NaN, ``significant`` marks the pairs decided different (either
-        direction reaching ``threshold``) and ``groups`` are the runs of
-        algorithms none of whose pairs is decided different.
+        ``omnibus``, ``pvalues``, ``adjusted_pvalues``, ``significant``,
+        ``groups``, ``uncovered_pairs``, ``critical_difference``,
+        ``n_missing``, ``n_per_pair`` and ``ignored_datasets``. A Bayesian
+        test adds ``rope``, ``threshold``, ``posterior_better``,
+        ``posterior_equivalent``, ``posterior_worse`` (k x k: P(row practically
+        better than / equivalent to / worse than column)) and ``decisions``
+        ("A better", "equivalent", "B better" or "undecided", A = row); its
+        ``statistics`` are ``posterior_better``, its p-values NaN,
+        ``significant`` marks the pairs decided different (either direction
+        reaching ``threshold``) and ``groups`` are the runs of algorithms none
+        of whose pairs is decided different.
 
     Raises
     ------
     CdplotInputError
         (a ValueError) for unusable input or options; the message names the
         problem and the fix.
+    BergmannHommelLimitError
+        (a CdplotInputError) when exact Bergmann-Hommel APVs do not finish
+        within ``bh_budget``; the message gives the options that do.
 
     Warns
     -----
@@ -183,6 +246,13 @@ def compare(
     followed by a running maximum in increasing raw-p order (García & Herrera
     2008, Table 5; hypotheses with equal raw p get equal APVs).
 
+    With missing results (``missing="keep"``) each dataset is ranked over the
+    algorithms present and the ranks are rescaled as in Skillings-Mack:
+    ``(k + 1)/2 + sqrt((k + 1)/(k_j + 1)) (r_ij - (k_j + 1)/2)`` for a dataset
+    with ``k_j`` results, so ``average_ranks`` (the mean over each algorithm's
+    datasets) equal the usual average ranks on a complete table. Datasets with
+    fewer than two results are ignored (``ignored_datasets``).
+
     References
     ----------
     J. Demšar, "Statistical comparisons of classifiers over multiple data
@@ -203,18 +273,32 @@ def compare(
     alpha = _check_alpha(alpha)
     unknown = sorted(set(test_options) - set(TESTS[test_name]))
     if unknown:
-        valid = TESTS[test_name]
+        valid = [v for v in TESTS[test_name] if not in_cli() or v in CLI_FLAGS]
         raise CdplotInputError(
-            f"unknown option(s) {', '.join(repr(u) for u in unknown)} for test={test_name!r}; "
+            f"unknown option(s) {', '.join(_option(u) for u in unknown)} for "
+            f"{spell('test', test_name)}; "
             + (
-                f"it accepts {', '.join(repr(v) for v in valid)}."
+                f"it accepts {', '.join(_option(v) for v in valid)}."
                 if valid
                 else "it takes no options."
             )
         )
+    omnibus_name = _resolve_omnibus(omnibus, missing)
     table = parse_scores(data, dataset=dataset, algorithm=algorithm, score=score, missing=missing)
+    if missing == "keep":
+        table = _drop_empty_algorithms(table)
     algorithms, datasets = table.algorithms, table.datasets
     n, k = table.scores.shape
+    n_missing = int(np.isnan(table.scores).sum())
+    if n_missing:
+        _refuse_incomplete(test_name, omnibus_name, n_missing)
+        if tie_correction:
+            raise CdplotInputError(
+                f"{spell('tie_correction', True)} corrects Friedman's chi-square, which is not "
+                f"computed on a table with missing results ({n_missing} missing); the "
+                "Skillings-Mack test has no tie correction. Leave it out, or use "
+                f"{spell('missing', 'drop')}."
+            )
 
     if control is not None:
         if str(control) not in algorithms:
@@ -225,44 +309,82 @@ def compare(
         control = str(control)
         if test_name == "nemenyi":
             raise CdplotInputError(
-                "test='nemenyi' compares all pairs; to compare with a control on average "
-                "ranks use test='mean-ranks' with correction='bonferroni-dunn' (or 'holm', ...)."
+                f"{spell('test', 'nemenyi')} compares all pairs; to compare with a control on "
+                f"average ranks use {spell('test', 'mean-ranks')} with "
+                f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
             )
-    if test_name == "nemenyi":
-        key = str(correction).strip().lower()
-        if key not in _NEMENYI_COMPATIBLE:
+    if correction is None:
+        correction_name = _DEFAULT_CORRECTION.get(test_name, "holm")
+    elif test_name == "nemenyi":
+        if not isinstance(correction, str) or correction.strip().lower() != "nemenyi":
             raise CdplotInputError(
-                f"test='nemenyi' carries its own single-step adjustment, so "
-                f"correction={correction!r} cannot be applied; use test='mean-ranks' with "
-                f"correction={correction!r} instead."
+                f"{spell('test', 'nemenyi')} carries its own single-step adjustment, so "
+                f"{spell('correction', correction)} cannot be applied; drop "
+                f"{spell('correction')} to use Nemenyi's, or use {spell('test', 'mean-ranks')} "
+                f"with {spell('correction', correction)}."
             )
         correction_name = "nemenyi"
     elif test_name in BAYES_TESTS:
-        if str(correction).strip().lower() not in ("holm", "none"):
+        if not isinstance(correction, str) or correction.strip().lower() != "none":
             raise CdplotInputError(
-                f"test={test_name!r} gives posterior probabilities, not p-values, so "
-                f"correction={correction!r} cannot be applied; leave correction at its default "
-                "and set the posterior threshold with threshold=0.95."
+                f"{spell('test', test_name)} gives posterior probabilities, not p-values, so "
+                f"{spell('correction', correction)} cannot be applied; drop "
+                f"{spell('correction')} and set the posterior threshold with "
+                f"{spell('threshold', 0.95)}."
             )
         correction_name = "none"
     else:
         correction_name = resolve_correction(correction, control=control is not None)
+    if bh_budget is not None and correction_name != "bergmann-hommel":
+        raise CdplotInputError(
+            f"{spell('bh_budget')} applies to {spell('correction', 'bergmann-hommel')} only; "
+            f"drop it (the correction is {correction_name!r})."
+        )
+    budget = check_bh_budget(10.0 if bh_budget is None else bh_budget)
 
     oriented = table.scores if higher_is_better else -table.scores
-    ranks = rank_rows(-oriented)  # rank 1 = best
-    avg = ranks.mean(axis=0)
-
-    tie_factor = tie_correction_factor(ranks) if tie_correction else 1.0
-    fried = friedman(avg, n, tie_factor=tie_factor)
-    iman = iman_davenport(fried.statistic, k, n)
-
     bayes: dict[str, Any] = {}
-    if test_name in BAYES_TESTS:
-        prob, decided, bayes = bayes_comparison(test_name, oriented, algorithms, test_options)
-        pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
+    fried: OmnibusResult | None = None
+    iman: OmnibusResult | None = None
+    ignored: tuple[str, ...] = ()
+    if n_missing:  # incomplete table: Skillings-Mack, ranks over the algorithms present
+        sm = skillings_mack(oriented, algorithms=algorithms, datasets=datasets)
+        omnibus_res: OmnibusResult = sm
+        ignored = sm.ignored_datasets
+        if ignored:
+            warnings.warn(
+                f"ignored {len(ignored)} dataset(s) with fewer than two results (they carry "
+                "no information about differences): " + ", ".join(repr(d) for d in ignored),
+                CdplotWarning,
+                stacklevel=2,
+            )
+        ranks = scaled_ranks(oriented)
+        avg = np.nanmean(ranks, axis=0)
+        pairwise, n_pair = pairs_on_common_datasets(
+            _COMMON_DATASET_TESTS[test_name],
+            oriented,
+            algorithms=algorithms,
+            **test_options,
+        )
+        shared = n_pair[~np.eye(k, dtype=bool)]
+        n_smallest = int(shared[shared > 0].min())  # pairs that never meet warned already
     else:
-        pairwise = _run_test(test_name, oriented, avg, n, test_options)
-        _warn_questionable(test_name, n, alpha, test_options)
+        ranks = rank_rows(-oriented)  # rank 1 = best
+        avg = ranks.mean(axis=0)
+        tie_factor = tie_correction_factor(ranks) if tie_correction else 1.0
+        fried = friedman(avg, n, tie_factor=tie_factor)
+        iman = iman_davenport(fried.statistic, k, n)
+        run_omnibus = OMNIBUS_TESTS[omnibus_name]
+        omnibus_res = fried if omnibus_name == "friedman" else run_omnibus(oriented)
+        if test_name in BAYES_TESTS:
+            prob, decided, bayes = bayes_comparison(test_name, oriented, algorithms, test_options)
+            pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
+        else:
+            pairwise = _run_test(test_name, oriented, avg, n, test_options, datasets)
+        n_pair = np.full((k, k), n, dtype=np.int64)
+        n_smallest = n
+    if not bayes:
+        _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
 
     names = pd.Index(algorithms, dtype=object)
     stat_df = pd.DataFrame(pairwise.statistic, index=names, columns=names)
@@ -277,7 +399,7 @@ def compare(
             apv = raw.copy()
             critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
         else:
-            apv = adjust_all_pairs(raw, k, correction_name)
+            apv = adjust_all_pairs(raw, k, correction_name, bh_budget=budget)
         apv_mat = np.full((k, k), np.nan)
         apv_mat[iu, ju] = apv
         apv_mat[ju, iu] = apv
@@ -336,8 +458,71 @@ def compare(
         uncovered_pairs=uncovered,
         critical_difference=critical_difference,
         test_options=dict(test_options),
+        omnibus=omnibus_res,
+        n_missing=n_missing,
+        n_per_pair=pd.DataFrame(n_pair, index=names, columns=names.copy()),
+        ignored_datasets=ignored,
         **bayes,
     )
+
+
+def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
+    """With missing='keep': leave out (with a warning) algorithms that have no result at all.
+
+    Such an algorithm carries no information; leaving it out makes the analysis the same
+    as that of the table without its column.
+    """
+    empty = np.isnan(table.scores).all(axis=0)
+    if not empty.any():
+        return table
+    names = [a for a, e in zip(table.algorithms, empty, strict=True) if e]
+    kept = [a for a, e in zip(table.algorithms, empty, strict=True) if not e]
+    if len(kept) < 2:
+        raise CdplotInputError(
+            f"only {len(kept)} algorithm(s) have any result ({', '.join(map(repr, kept))}); "
+            "need at least 2 to compare."
+        )
+    warnings.warn(
+        f"left out {len(names)} algorithm(s) with no result at all: "
+        + ", ".join(repr(a) for a in names),
+        CdplotWarning,
+        stacklevel=3,
+    )
+    return ScoreTable(np.ascontiguousarray(table.scores[:, ~empty]), kept, table.datasets)
+
+
+def _resolve_omnibus(omnibus: str | None, missing: str) -> str:
+    """The omnibus test: as named, else Skillings-Mack with missing='keep', else Friedman."""
+    if omnibus is None:
+        return "skillings-mack" if missing == "keep" else "friedman"
+    return resolve_omnibus(omnibus)
+
+
+def _refuse_incomplete(test: str, omnibus: str, n_missing: int) -> None:
+    """Refuse tests that need every algorithm ranked on every dataset."""
+    fixes = (
+        f"use {spell('test', 'wilcoxon')} or {spell('test', 'sign')} (each pair is tested on "
+        f"the datasets where both have a result), or {spell('missing', 'drop')} to drop the "
+        "incomplete datasets"
+    )
+    if test in _RANK_POOL_TESTS:
+        raise CdplotInputError(
+            f"{spell('test', test)} needs every algorithm ranked on every dataset (its null "
+            f"distribution assumes complete rankings), but {n_missing} result(s) are "
+            f"missing; {fixes}."
+        )
+    if test not in _COMMON_DATASET_TESTS:
+        raise CdplotInputError(
+            f"{spell('test', test)} is not available for a table with missing results "
+            f"({n_missing} missing); {fixes}."
+        )
+    if omnibus not in INCOMPLETE_OMNIBUS:
+        raise CdplotInputError(
+            f"{spell('omnibus', omnibus)} needs a complete table, but {n_missing} result(s) "
+            f"are missing; use {spell('omnibus', 'skillings-mack')} (the default with "
+            f"{spell('missing', 'keep')}), or {spell('missing', 'drop')} to drop the "
+            "incomplete datasets."
+        )
 
 
 def _normal_quantile(q: float) -> float:
@@ -347,7 +532,12 @@ def _normal_quantile(q: float) -> float:
 
 
 def _run_test(
-    test: str, oriented: np.ndarray, avg: np.ndarray, n: int, options: dict[str, Any]
+    test: str,
+    oriented: np.ndarray,
+    avg: np.ndarray,
+    n: int,
+    options: dict[str, Any],
+    datasets: list[str],
 ) -> PairwiseResult:
     if test == "wilcoxon":
         return wilcoxon_test(oriented, **options)
@@ -355,26 +545,36 @@ def _run_test(
         return sign_test(oriented, **options)
     if test == "mean-ranks":
         return mean_ranks_test(avg, n)
+    if test == "aligned-ranks":
+        return aligned_ranks_posthoc(oriented)
+    if test == "quade":
+        return quade_posthoc(oriented, **options)
+    if test == "exact-rank-sum":
+        return exact_rank_sum_test(oriented, datasets=datasets)
     return nemenyi_test(avg, n)
 
 
-def _warn_questionable(test: str, n: int, alpha: float, options: dict[str, Any]) -> None:
-    if test in ("mean-ranks", "nemenyi"):
+def _warn_questionable(
+    test: str, n: int, alpha: float, options: dict[str, Any], *, incomplete: bool = False
+) -> None:
+    if test in _RANK_POOL_TESTS:
         warnings.warn(
             f"the {test} test's decision on a pair depends on which other algorithms are in "
-            "the comparison (Benavoli, Corani & Mangili 2016); consider test='wilcoxon' or "
-            "'sign'. Silence with warnings.simplefilter('ignore', "
-            "cdplot.PoolDependenceWarning).",
+            f"the comparison (Benavoli, Corani & Mangili 2016); consider "
+            f"{spell('test', 'wilcoxon')} or 'sign'." + silence_hint("PoolDependenceWarning"),
             PoolDependenceWarning,
             stacklevel=3,
         )
+        return
+    if test not in ("wilcoxon", "sign"):
         return
     # the smallest two-sided p-value either test can reach on n datasets is 2 / 2**n
     smallest = min(1.0, 2.0 ** (1 - n))
     if smallest > alpha:
         need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
+        where = f"a pair with only {n} common datasets" if incomplete else f"{n} datasets"
         warnings.warn(
-            f"with {n} datasets the {test} test cannot reach p <= {alpha:g} (its smallest "
+            f"with {where} the {test} test cannot reach p <= {alpha:g} (its smallest "
             f"two-sided p-value is {smallest:.3g}); at least {need} datasets are needed.",
             CdplotWarning,
             stacklevel=3,

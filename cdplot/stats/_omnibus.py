@@ -1,13 +1,34 @@
-"""Omnibus tests: Friedman's chi-square and the Iman-Davenport F."""
+"""Omnibus tests: Friedman's chi-square, the Iman-Davenport F, and the registry of omnibus tests.
+
+The registry :data:`OMNIBUS_TESTS` maps each name ``compare(omnibus=...)`` accepts to a pure
+function of the score table; the tests other than Friedman's live in their own modules
+(``_aligned``, ``_quade``, ``_skillings_mack``).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 from scipy import special
 
+from .._errors import CdplotInputError, check_in_list
+from ._aligned import aligned_ranks_test
+from ._quade import quade_test
+from ._ranks import rank_rows
 from ._results import OmnibusResult
+from ._skillings_mack import skillings_mack
 
-__all__ = ["friedman", "iman_davenport", "tie_correction_factor"]
+__all__ = [
+    "INCOMPLETE_OMNIBUS",
+    "OMNIBUS_ALIASES",
+    "OMNIBUS_TESTS",
+    "friedman",
+    "friedman_test",
+    "iman_davenport",
+    "resolve_omnibus",
+    "tie_correction_factor",
+]
 
 
 def tie_correction_factor(ranks: np.ndarray) -> float:
@@ -84,3 +105,49 @@ def iman_davenport(chi2: float, k: int, n_datasets: int) -> OmnibusResult:
     f = (n - 1.0) * chi2 / denom
     pvalue = float(special.fdtrc(df1, df2, f))
     return OmnibusResult(float(f), pvalue, (df1, df2), "Iman-Davenport F")
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+def friedman_test(scores: np.ndarray) -> OmnibusResult:
+    """Friedman's chi-square (Demšar's formula, no tie correction) from an N x k table.
+
+    ``scores`` are oriented so that higher is better and complete; see :func:`friedman`.
+    """
+    x = np.asarray(scores, dtype=float)
+    if np.isnan(x).any():
+        raise CdplotInputError(
+            "Friedman's test needs a complete table; for missing results use the "
+            "Skillings-Mack test (omnibus='skillings-mack')."
+        )
+    return friedman(rank_rows(-x).mean(axis=0), x.shape[0])
+
+
+#: Omnibus tests by canonical name: each is a pure function ``f(scores) -> OmnibusResult``
+#: of the N x k table oriented so that higher is better. Add a test by adding an entry
+#: (and to :data:`INCOMPLETE_OMNIBUS` if it accepts NaN for missing results).
+OMNIBUS_TESTS: dict[str, Callable[[np.ndarray], OmnibusResult]] = {
+    "friedman": friedman_test,
+    "aligned-ranks": aligned_ranks_test,
+    "quade": quade_test,
+    "skillings-mack": skillings_mack,
+}
+
+#: Alternative spellings (already normalised) -> canonical omnibus name.
+OMNIBUS_ALIASES: dict[str, str] = {
+    "aligned": "aligned-ranks",
+    "friedman-aligned-ranks": "aligned-ranks",
+    "friedman-aligned": "aligned-ranks",
+    "aligned-rank": "aligned-ranks",
+    "skillings": "skillings-mack",
+    "sm": "skillings-mack",
+}
+
+#: Omnibus tests that accept missing results (NaN cells).
+INCOMPLETE_OMNIBUS: frozenset[str] = frozenset({"skillings-mack"})
+
+
+def resolve_omnibus(name: str) -> str:
+    """Canonical omnibus name, or a :class:`CdplotInputError` listing the valid ones."""
+    return check_in_list(OMNIBUS_TESTS, aliases=OMNIBUS_ALIASES, omnibus=name)

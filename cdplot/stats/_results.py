@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+from ._seams import Seam
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from ._wins import WinTieLossResult
 
-__all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult"]
+__all__ = ["ComparisonResult", "OmnibusResult", "PairwiseResult", "SkillingsMackResult"]
 
 
 @dataclass(frozen=True)
@@ -81,14 +82,19 @@ class ComparisonResult:
     scores : pandas.DataFrame
         The N x k score table that was analysed (datasets x algorithms).
     ranks : pandas.DataFrame
-        N x k per-dataset ranks (1 = best, ties get the average rank).
+        N x k per-dataset ranks (1 = best, ties get the average rank). With
+        missing results: ranks over the algorithms present, rescaled as in
+        Skillings-Mack (see :func:`cdplot.compare`), NaN where a result is
+        missing and on ``ignored_datasets``.
     average_ranks : pandas.Series
         Average rank of each algorithm, sorted best (lowest) first; equal
         average ranks keep input order.
-    friedman : OmnibusResult
-        Friedman chi-square with ``k - 1`` degrees of freedom.
-    iman_davenport : OmnibusResult
-        Iman-Davenport F with degrees of freedom ``(k - 1, (k - 1)(N - 1))``.
+    friedman : OmnibusResult or None
+        Friedman chi-square with ``k - 1`` degrees of freedom; None for a table
+        with missing results (see ``omnibus``).
+    iman_davenport : OmnibusResult or None
+        Iman-Davenport F with degrees of freedom ``(k - 1, (k - 1)(N - 1))``;
+        None for a table with missing results.
     test : str
         Canonical name of the pairwise test.
     correction : str
@@ -124,6 +130,22 @@ class ComparisonResult:
         otherwise None.
     test_options : dict
         Options passed to the pairwise test (e.g. ``zero_method``).
+    omnibus : OmnibusResult or None
+        The omnibus test chosen with ``compare(omnibus=...)``: Friedman's
+        chi-square (the same object as ``friedman``), Friedman aligned ranks,
+        Quade's F, or Skillings-Mack (a :class:`SkillingsMackResult`, always
+        so for a table with missing results); ``.name`` says which. None only
+        for results built without it (e.g. read from an older JSON file).
+    n_missing : int
+        Number of missing results (NaN cells) in ``scores``; 0 for a complete
+        table.
+    n_per_pair : pandas.DataFrame or None
+        k x k number of datasets on which both algorithms have a result (the
+        datasets each pairwise Wilcoxon or sign test uses); the diagonal holds
+        each algorithm's number of results. All N on a complete table.
+    ignored_datasets : tuple of str
+        Datasets with fewer than two results: they carry no information and are
+        left out of the Skillings-Mack statistic and the average ranks.
     rope : float or None
         Bayesian tests: half-width of the region of practical equivalence (score
         units). None for the other tests.
@@ -150,8 +172,8 @@ class ComparisonResult:
     scores: pd.DataFrame = field(repr=False)
     ranks: pd.DataFrame = field(repr=False)
     average_ranks: pd.Series
-    friedman: OmnibusResult
-    iman_davenport: OmnibusResult
+    friedman: OmnibusResult | None
+    iman_davenport: OmnibusResult | None
     test: str
     correction: str
     alpha: float
@@ -165,6 +187,10 @@ class ComparisonResult:
     uncovered_pairs: tuple[tuple[str, str], ...]
     critical_difference: float | None
     test_options: dict[str, Any] = field(default_factory=dict, repr=False)
+    omnibus: OmnibusResult | None = None
+    n_missing: int = 0
+    n_per_pair: pd.DataFrame | None = field(default=None, repr=False)
+    ignored_datasets: tuple[str, ...] = ()
     rope: float | None = None
     threshold: float | None = None
     posterior_better: pd.DataFrame | None = field(default=None, repr=False)
@@ -243,106 +269,71 @@ class ComparisonResult:
 
         return cd_diagram(self, **kwargs)
 
-    def to_latex(
-        self,
-        *,
-        caption: str | bool | None = True,
-        label: str | None = None,
-        adjusted: bool = True,
-        mark: Literal["bold", "star", "both", "none"] | None = "bold",
-        rank_format: str | Callable[[float], str] = "{:.2f}",
-        pvalue_format: str | Callable[[float], str] | None = None,
-        column_labels: Literal["names", "numbers"] = "names",
-        pvalues: bool | None = True,
-        environment: bool = True,
-        position: str = "htbp",
-    ) -> str:
-        r"""LaTeX table (booktabs) of the average ranks and adjusted p-values.
+    @property
+    def omnibus_rejects(self) -> bool:
+        """Whether the omnibus test rejects at ``alpha`` (Iman-Davenport F; Demšar 2006)."""
+        from ._caveats import omnibus_rejects
 
-        Algorithms in average-rank order with their average ranks, then the
-        lower triangle of the APV matrix (all pairs) or the APV column against
-        the control; significant values are marked. See
-        :func:`cdplot.report.to_latex` for the parameters.
+        return omnibus_rejects(self)
 
-        Returns
-        -------
-        str
-            The LaTeX source (needs ``\usepackage{booktabs}``).
+    @property
+    def caveats(self) -> tuple[str, ...]:
+        """Plain-language caveats about this comparison, one sentence each (may be empty).
+
+        The omnibus test did not reject; too few datasets for the Wilcoxon or
+        sign test to reach ``alpha`` or the first step of the correction; too
+        few for the approximations of Friedman's and the rank tests. Every
+        report prints these, so they are decided once, here; the rules are in
+        :func:`cdplot.stats._caveats.caveats`.
 
         Examples
         --------
         >>> import cdplot
         >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
-        >>> print(res.to_latex(label="tab:auc"))  # doctest: +SKIP
+        >>> res.caveats
+        ()
         """
-        from ..report import to_latex
+        from ._caveats import caveats
 
-        return to_latex(
-            self,
-            caption=caption,
-            label=label,
-            adjusted=adjusted,
-            mark=mark,
-            rank_format=rank_format,
-            pvalue_format=pvalue_format,
-            column_labels=column_labels,
-            pvalues=pvalues,
-            environment=environment,
-            position=position,
-        )
+        return caveats(self)
 
-    def to_markdown(
-        self,
-        *,
-        adjusted: bool = True,
-        mark: Literal["bold", "star", "both", "none"] | None = "bold",
-        rank_format: str | Callable[[float], str] = "{:.2f}",
-        pvalue_format: str | Callable[[float], str] | None = None,
-        pvalues: bool | None = None,
-    ) -> str:
-        """Markdown report: a pipe table of ranks and APVs, the tests, pairs and groups.
+    # Declared seams into the report layer (see _seams.py): each *is* the report function
+    # bound to this result, with that function's signature and docstring.
+    to_latex = Seam("cdplot.report", "to_latex")
+    to_markdown = Seam("cdplot.report", "to_markdown")
+    summary = Seam("cdplot.report", "summary")
+    _repr_html_ = Seam("cdplot.report._html", "notebook_html")
+    __str__ = Seam("cdplot.report", "result_text")
 
-        The content of ``str(result)``, for READMEs; see
-        :func:`cdplot.report.to_markdown` for the parameters.
 
-        Returns
-        -------
-        str
-        """
-        from ..report import to_markdown
+@dataclass(frozen=True)
+class SkillingsMackResult(OmnibusResult):
+    """Result of the Skillings-Mack test (an :class:`OmnibusResult` with its pieces).
 
-        return to_markdown(
-            self,
-            adjusted=adjusted,
-            mark=mark,
-            rank_format=rank_format,
-            pvalue_format=pvalue_format,
-            pvalues=pvalues,
-        )
+    Unpacks as ``(statistic, pvalue)`` like every omnibus result.
 
-    def summary(self) -> str:
-        """Short plain-language report of the comparison.
+    Attributes
+    ----------
+    statistic, pvalue, df, name
+        As :class:`OmnibusResult`; ``df = k - 1``.
+    adjusted_rank_sums : numpy.ndarray
+        ``A_i = sum_j sqrt(12 / (k_j + 1)) (r_ij - (k_j + 1) / 2)`` for each
+        algorithm (rank 1 = best, so a negative value is better than average).
+    covariance : numpy.ndarray
+        k x k null covariance of the adjusted rank sums (``-lambda_il`` off the
+        diagonal, ``lambda_il`` the number of datasets where both have a result).
+    n_observed : numpy.ndarray
+        Number of results on each dataset (``k_j``), in input order.
+    ignored_datasets : tuple of str
+        Datasets with fewer than two results; they carry no information and are
+        left out of the statistic and of the average ranks.
+    """
 
-        The omnibus result, the test and correction used and why they matter
-        (e.g. the pool dependence of the mean-ranks and Nemenyi tests,
-        Benavoli et al. 2016), the groups and the significant pairs, with
-        warnings when the omnibus test did not reject or there are few
-        datasets. See :func:`cdplot.report.summary`.
-
-        Returns
-        -------
-        str
-        """
-        from ..report import summary
-
-        return summary(self)
-
-    def _repr_html_(self) -> str:
-        from ..report import to_html
-
-        return to_html(self)
-
-    def __str__(self) -> str:
-        from ..report import result_text
-
-        return result_text(self)
+    adjusted_rank_sums: np.ndarray = field(
+        default_factory=lambda: np.empty(0), repr=False, compare=False
+    )
+    covariance: np.ndarray = field(
+        default_factory=lambda: np.empty((0, 0)), repr=False, compare=False
+    )
+    n_observed: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False, compare=False)
+    ignored_datasets: tuple[str, ...] = ()

@@ -1,0 +1,369 @@
+"""``cdplot compare``: results files in, summary, figures, report and JSON out.
+
+Every option that maps to a :func:`cdplot.compare` keyword is one line of
+:data:`COMPARE_FLAGS`; its flag comes from the one spelling table
+(:data:`cdplot._errors.CLI_FLAGS`), and it reaches ``compare()`` only when given, so
+``compare()``'s defaults are the only defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .._errors import CLI_FLAGS, CdplotInputError
+from ._figures import (
+    add_figure_options,
+    check_figure_options,
+    check_highlight,
+    figure_format,
+    figure_width,
+    render,
+)
+from ._output import STDOUT, Target, commit, plan
+
+__all__ = ["COMPARE_FLAGS", "add_parser", "compare_options", "run"]
+
+REPORT_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex", ".html": "html"}
+
+EPILOG = """\
+RESULTS is a CSV or TSV file, or - for standard input, either
+  wide: one row per dataset, a first column with dataset names, one column per algorithm; or
+  long: one row per (dataset, algorithm) with a score column (detected when the columns are
+        called dataset, algorithm, score, or when there are exactly three columns of which
+        the last alone is numeric; otherwise name them with --*-col).
+Several RESULTS files (e.g. one per metric) give one figure with one aligned diagram each.
+An output named - goes to standard output (then the summary is not printed).
+
+examples:
+  cdplot compare results.csv -o cd.pdf
+  cdplot compare errors.csv --lower-is-better --test nemenyi --alpha 0.1 -o cd.svg
+  cdplot compare runs.csv --dataset-col problem --algorithm-col method --score-col acc \\
+      --correction bergmann -o cd.pdf --heatmap apv.pdf --report report.md --json res.json
+  cdplot compare accuracy.csv auc.csv -o both.pdf --highlight SVM
+  cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png \
+      > cd.png
+
+exit status: 0 success, 2 bad input or usage (one line on stderr), 1 a bug in cdplot,
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed early.
+"""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One command-line option that maps to a keyword of :func:`cdplot.compare`."""
+
+    keyword: str
+    group: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def flag(self) -> str:
+        return CLI_FLAGS[self.keyword]
+
+
+def _flag(keyword: str, group: str, **kwargs: Any) -> Flag:
+    return Flag(keyword, group, kwargs)
+
+
+_STATS, _COLS = "statistics", "long-format columns"
+#: compare() keyword -> its option. Adding a keyword to the CLI is one line here (plus its
+#: spelling in cdplot._errors.CLI_FLAGS).
+COMPARE_FLAGS: tuple[Flag, ...] = (
+    _flag("test", _STATS, metavar="TEST", help="wilcoxon (default), sign, mean-ranks or nemenyi"),
+    _flag(
+        "correction",
+        _STATS,
+        metavar="NAME",
+        help="none, bonferroni, holm (default; nemenyi for --test nemenyi), hochberg, "
+        "hommel, finner, shaffer, bergmann; with --control also bonferroni-dunn and li",
+    ),
+    _flag("alpha", _STATS, type=float, help="significance level (default 0.05)"),
+    _flag("control", _STATS, metavar="NAME", help="compare every algorithm with this one"),
+    _flag(
+        "higher_is_better",
+        _STATS,
+        action="store_false",
+        help="lower scores are better (errors, losses, times)",
+    ),
+    _flag(
+        "missing",
+        _STATS,
+        choices=("raise", "drop"),
+        help="drop: drop datasets with missing results (default: error)",
+    ),
+    _flag(
+        "tie_correction",
+        _STATS,
+        action="store_true",
+        help="tie-corrected Friedman statistic (as R's friedman.test)",
+    ),
+    _flag(
+        "zero_method",
+        _STATS,
+        choices=("wilcox", "pratt", "zsplit"),
+        help="Wilcoxon: treatment of zero differences (default wilcox)",
+    ),
+    _flag(
+        "ties",
+        _STATS,
+        choices=("split", "discard"),
+        help="sign test: split ties evenly (default) or discard them",
+    ),
+    _flag(
+        "bh_budget",
+        _STATS,
+        type=float,
+        metavar="SECONDS",
+        help="time budget of --correction bergmann (default 10; inf for none)",
+    ),
+    _flag("dataset", _COLS, metavar="COL", help="column with dataset names"),
+    _flag("algorithm", _COLS, metavar="COL", help="column with algorithm names"),
+    _flag("score", _COLS, metavar="COL", help="column with the scores"),
+)
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    cmp_ = sub.add_parser(
+        "compare",
+        parents=[common],
+        help="analyse results files and draw their CD diagram",
+        description="Rank the algorithms per dataset, run the Friedman test and a post-hoc "
+        "test, print the summary, and write the figures and reports asked for.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EPILOG,
+    )
+    cmp_.add_argument(
+        "results", metavar="RESULTS", nargs="+", help="CSV/TSV file(s), or - for stdin"
+    )
+    out = cmp_.add_argument_group("outputs (FILE or - for standard output)")
+    out.add_argument(
+        "-o", "--output", metavar="FIGURE", help="CD diagram file (.pdf, .svg, .png, .pgf, .eps)"
+    )
+    out.add_argument("--heatmap", metavar="FILE", help="APV heatmap file (same formats)")
+    out.add_argument("--report", metavar="FILE", help="report file: .md, .tex or .html")
+    out.add_argument(
+        "--report-format",
+        choices=("markdown", "latex", "html"),
+        help="report format (default: from the extension; needed with --report -)",
+    )
+    out.add_argument("--json", metavar="FILE", help="the whole result as JSON")
+    out.add_argument(
+        "--name",
+        action="append",
+        metavar="NAME",
+        help="title of a RESULTS file's diagram (repeat once per file; default: file stem)",
+    )
+    add_figure_options(cmp_)
+    groups: dict[str, Any] = {}
+    for flag in COMPARE_FLAGS:
+        if flag.group not in groups:
+            groups[flag.group] = cmp_.add_argument_group(flag.group)
+        groups[flag.group].add_argument(
+            flag.flag, dest=flag.keyword, default=argparse.SUPPRESS, **flag.kwargs
+        )
+    return cmp_
+
+
+def compare_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``compare()`` keywords the user gave (and only those)."""
+    return {f.keyword: getattr(args, f.keyword) for f in COMPARE_FLAGS if hasattr(args, f.keyword)}
+
+
+def _report_kind(path: str, kind: str | None) -> str:
+    ext = os.path.splitext(path)[1].lower()
+    if path == STDOUT:
+        if kind is None:
+            raise CdplotInputError(
+                "--report - writes the report to standard output; say which format with "
+                "--report-format (markdown|latex|html), e.g. --report - --report-format markdown."
+            )
+        return kind
+    if kind is not None:
+        if ext in REPORT_FORMATS and REPORT_FORMATS[ext] != kind:
+            raise CdplotInputError(
+                f"--report {path!r} has the extension {ext} but --report-format is {kind}; "
+                "make them agree or drop --report-format."
+            )
+        return kind
+    if ext not in REPORT_FORMATS:
+        raise CdplotInputError(
+            f"cannot tell the report format of {path!r} from its extension; use one of "
+            f"{', '.join(REPORT_FORMATS)}, or pass --report-format."
+        )
+    return REPORT_FORMATS[ext]
+
+
+def _names(args: argparse.Namespace) -> list[str]:
+    files: Sequence[str] = args.results
+    if args.name is not None and len(files) == 1:
+        raise CdplotInputError(
+            "--name titles the diagrams of several RESULTS files; with one file, use "
+            f"--title {args.name[0]!r}."
+        )
+    if args.name is not None:
+        if len(args.name) != len(files):
+            raise CdplotInputError(
+                f"got {len(args.name)} --name for {len(files)} RESULTS files; give one "
+                "--name per file, in the same order."
+            )
+        names = list(args.name)
+    else:
+        names = [
+            "stdin" if f == STDOUT else os.path.splitext(os.path.basename(f))[0] for f in files
+        ]
+    if files.count(STDOUT) > 1:
+        raise CdplotInputError("standard input (-) can be read only once; name files instead.")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise CdplotInputError(
+            f"two RESULTS files are both called {dup[0]!r}; tell them apart with --name, e.g. "
+            + " ".join(f"--name {n}{i + 1}" for i, n in enumerate(names))
+            + "."
+        )
+    return names
+
+
+def _check_several(args: argparse.Namespace) -> None:
+    if len(args.results) == 1:
+        return
+    for option, value in (("--json", args.json), ("--report", args.report)):
+        if value:
+            raise CdplotInputError(
+                f"{option} takes one RESULTS file, got {len(args.results)}; run cdplot "
+                f"compare once per file for {option}, or drop it."
+            )
+    if args.heatmap:
+        raise CdplotInputError(
+            f"--heatmap takes one RESULTS file, got {len(args.results)}; run cdplot compare "
+            "once per file for the heatmaps."
+        )
+
+
+def _read_stdin() -> io.StringIO:
+    """Standard input as text (UTF-8, BOM allowed), or a one-line error."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    raw = sys.stdin.read() if buffer is None else buffer.read()
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise CdplotInputError(
+                "standard input is not UTF-8 text; convert it, e.g. with iconv -t UTF-8."
+            ) from None
+    stream = io.StringIO(raw)
+    stream.name = "<stdin>"
+    return stream
+
+
+def _report_text(result: Any, kind: str) -> str:
+    from .. import report
+
+    if kind == "markdown":
+        text = result.to_markdown()
+    elif kind == "latex":
+        text = result.to_latex()
+    else:
+        text = report.to_html(result)
+        if not text.lstrip().lower().startswith("<!doctype"):
+            text = (
+                '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>cdplot report'
+                f"</title></head><body>\n{text}\n</body></html>\n"
+            )
+    return text if text.endswith("\n") else text + "\n"
+
+
+def run(args: argparse.Namespace, out: TextIO) -> None:
+    from .._json import result_to_json
+    from ..stats._compare import compare
+
+    # 1. everything that needs no input: options, formats, output targets
+    check_figure_options(args)
+    _check_several(args)
+    names = _names(args)
+    fig_formats = {
+        option: figure_format(option, path, args.format)
+        for option, path in (("-o", args.output), ("--heatmap", args.heatmap))
+        if path
+    }
+    report_kind = _report_kind(args.report, args.report_format) if args.report else None
+    if args.format and not fig_formats:
+        raise CdplotInputError("--format applies to figures; add -o FIGURE or --heatmap FILE.")
+    if args.report_format and not args.report:
+        raise CdplotInputError("--report-format applies to --report FILE; add it or drop this.")
+    wanted = [
+        (option, path)
+        for option, path in (
+            ("--json", args.json),
+            ("--report", args.report),
+            ("-o", args.output),
+            ("--heatmap", args.heatmap),
+        )
+        if path
+    ]
+    targets: dict[str, Target] = {t.option: t for t in plan(wanted, args.results)}
+    to_stdout = any(t.kind == "stdout" for t in targets.values())
+    quiet = args.quiet or to_stdout
+
+    # 2. the statistics, one result per file
+    options = compare_options(args)
+    results: dict[str, Any] = {}
+    for name, path in zip(names, args.results, strict=True):
+        source: Any = _read_stdin() if path == STDOUT else path
+        results[name] = compare(source, **options)
+        check_highlight(args.highlight, results[name].algorithms, repr(path))
+    if not quiet:
+        for name, result in results.items():
+            if len(results) > 1:
+                print(f"== {name} ==", file=out)
+            print(result.summary(), file=out)
+            if len(results) > 1:
+                print(file=out)
+
+    # 3. every output rendered in memory, then written all-or-nothing
+    result = next(iter(results.values())) if len(results) == 1 else None
+    contents: list[tuple[Target, bytes]] = []
+    if args.json:
+        contents.append((targets["--json"], (result_to_json(result) + "\n").encode("utf-8")))
+    if report_kind:
+        contents.append((targets["--report"], _report_text(result, report_kind).encode("utf-8")))
+    if args.output:
+        contents.append(
+            (targets["-o"], render(lambda: _cd_figure(results, args), fig_formats["-o"], args.dpi))
+        )
+    if args.heatmap:
+        contents.append(
+            (
+                targets["--heatmap"],
+                render(lambda: _heatmap(result, args), fig_formats["--heatmap"], args.dpi),
+            )
+        )
+    commit(contents)
+    if contents and not quiet:
+        print("\nwrote " + ", ".join(t.path for t, _ in contents), file=out)
+
+
+def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:
+    from ..plotting import cd_diagram, cd_diagrams
+
+    options: dict[str, Any] = {"highlight": args.highlight}
+    width = figure_width(args)
+    if args.title is not None:
+        options["title"] = args.title
+    if len(results) == 1:
+        (result,) = results.values()
+        return cd_diagram(result, width=width, **options).figure
+    if width is not None:
+        options["width"] = width
+    return cd_diagrams(results, **options)
+
+
+def _heatmap(result: Any, args: argparse.Namespace) -> Any:
+    from ..plotting import apv_heatmap
+
+    return apv_heatmap(result, width=figure_width(args)).figure

@@ -1,0 +1,336 @@
+"""HTML report: a self-contained page to send to a co-author, and the notebook display.
+
+One body serves both: :func:`to_html` wraps it in a page (``<title>``, CSS, the cdplot
+version), :func:`notebook_html` (``result._repr_html_()``) returns it as a ``<div>``.
+Figures are inline SVG (no files beside the page). Matplotlib is imported only to draw
+them, and only when it is available.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import sys
+from typing import TYPE_CHECKING, Any
+
+from .._labels import TEST_TITLES, correction_title, format_pvalue
+from .._version import __version__
+from ..stats._caveats import n_hypotheses
+from ._model import (
+    MAX_PAIRS_LISTED,
+    CellStyle,
+    build_table,
+    legend,
+    omnibus_line,
+    omnibus_tests,
+    p_clause,
+    significant_pairs,
+    walk_rows,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..stats._results import ComparisonResult
+
+__all__ = ["notebook_html", "to_html"]
+
+#: The page lists at most this many significant pairs (the notebook display 20).
+PAGE_PAIRS_LISTED = 200
+
+CSS = """
+.cdplot-result { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue",
+  Arial, sans-serif; line-height: 1.45; color: #1b1b1b; max-width: 60rem; }
+.cdplot-result h1 { font-size: 1.5rem; margin: 0 0 .3rem; }
+.cdplot-result h2 { font-size: 1.15rem; margin: 1.6rem 0 .5rem; border-bottom: 1px solid #ccc;
+  padding-bottom: .15rem; }
+.cdplot-result table { border-collapse: collapse; margin: .4rem 0; font-size: .95rem;
+  border-top: 2px solid #333; border-bottom: 2px solid #333; }
+.cdplot-result thead th { border-bottom: 1px solid #333; }
+.cdplot-result th, .cdplot-result td { padding: .2rem .7rem; text-align: left;
+  vertical-align: top; }
+.cdplot-result .num { text-align: right; font-variant-numeric: tabular-nums; }
+.cdplot-result tbody tr:nth-child(even) { background: #f6f6f6; }
+.cdplot-result .sig { font-weight: 700; }
+.cdplot-result .caveat { background: #fff4e0; border-left: 4px solid #e69f00;
+  padding: .4rem .7rem; margin: .6rem 0; }
+.cdplot-result figure { margin: .5rem 0; }
+.cdplot-result figure svg { width: 100%; max-width: 42rem; height: auto; }
+.cdplot-result figure.cdplot-heatmap svg { max-width: 30rem; }
+.cdplot-result .legend, .cdplot-result footer { font-size: .85rem; color: #555; }
+.cdplot-result footer { margin-top: 2rem; border-top: 1px solid #ccc; padding-top: .4rem; }
+"""
+
+_STYLE = CellStyle(
+    name=html.escape,
+    number=html.escape,
+    significant=lambda t: f'<td class="num sig">{t}</td>',
+    plain=lambda t: f'<td class="num">{t}</td>',
+    control='<td class="num"><em>control</em></td>',
+    empty="<td></td>",
+)
+
+
+def _figure_svg(draw: Any) -> str:
+    """``draw()`` returns an Axes; its figure as an inline ``<svg>`` element."""
+    import matplotlib  # noqa: F401  (ImportError here means: render text only)
+
+    ax = draw()
+    fig = ax.figure
+    buffer = io.StringIO()
+    try:
+        fig.savefig(buffer, format="svg")
+    finally:
+        if "matplotlib.pyplot" in sys.modules:  # don't leave a figure for pyplot to show
+            sys.modules["matplotlib.pyplot"].close(fig)
+    svg = buffer.getvalue()
+    return svg[svg.index("<svg") :]
+
+
+def _figure(result: ComparisonResult, which: str, h: str) -> str:
+    from importlib import import_module
+
+    title = {"diagram": "Critical difference diagram", "heatmap": "Adjusted p-values"}[which]
+    try:
+        plotting = import_module("cdplot.plotting")
+        func = plotting.cd_diagram if which == "diagram" else plotting.apv_heatmap
+        svg = _figure_svg(lambda: func(result))
+    except ImportError:
+        body = f"<p><em>(Install matplotlib to see the {title.lower()}.)</em></p>"
+    except Exception as exc:  # a report must not fail on a figure: keep the text
+        body = f"<p><em>({html.escape(title)} not drawn: {html.escape(str(exc))})</em></p>"
+    else:
+        body = f'<figure class="cdplot-{which}">{svg}</figure>'
+    return f'<section id="{which}"><{h}>{title}</{h}>{body}</section>'
+
+
+def _settings(result: ComparisonResult) -> str:
+    esc = html.escape
+    direction = (
+        "higher scores are better" if result.higher_is_better else ("lower scores are better")
+    )
+    if result.correction == "nemenyi":
+        correction = "single-step (studentized range)"
+    else:
+        correction = correction_title(result)
+    rows = [
+        ("Algorithms (k)", str(result.n_algorithms)),
+        ("Datasets (N)", str(result.n_datasets)),
+        ("Scores", direction + " (rank 1 = best)"),
+        ("Pairwise test", TEST_TITLES.get(result.test, result.test)),
+        ("Correction", f"{correction} ({n_hypotheses(result)} hypotheses)"),
+        ("Significance level α", f"{result.alpha:g}"),
+        ("Control", result.control if result.control is not None else "none (all pairs)"),
+    ]
+    for what in ("datasets", "algorithms"):  # recorded by results that drop incomplete rows
+        dropped = getattr(result, f"dropped_{what}", None)
+        if dropped is not None:
+            listed = ", ".join(map(str, dropped)) if len(dropped) else "none"
+            rows.append((f"Dropped {what}", listed))
+    cells = "".join(f"<tr><th>{esc(a)}</th><td>{esc(b)}</td></tr>" for a, b in rows)
+    return f'<table class="cdplot-settings"><tbody>{cells}</tbody></table>'
+
+
+def _omnibus(result: ComparisonResult) -> str:
+    esc = html.escape
+    verdict = "rejects" if result.omnibus_rejects else "does not reject"
+    text = esc(omnibus_line(result, "html"))
+    if omnibus_tests(result):
+        text += (
+            f": the omnibus test {verdict} the hypothesis that all algorithms perform alike "
+            f"at α = {result.alpha:g}."
+        )
+    if result.critical_difference is not None:
+        text += f" Critical difference: {result.critical_difference:.3f}."
+    return f"<p>{text}</p>"
+
+
+def _ranks_table(result: ComparisonResult) -> str:
+    esc = html.escape
+    table = build_table(result, adjusted=True, pvalues=None)
+    heads = ["<th>Algorithm</th>", '<th class="num">Avg. rank</th>']
+    if result.control is not None:
+        heads.append(f'<th class="num">vs {esc(result.control)}</th>')
+    else:
+        heads += [f'<th class="num">{esc(c)}</th>' for c in table.columns]
+    out = ['<table class="cdplot-table">', "<thead><tr>", *heads, "</tr></thead><tbody>"]
+    for row in walk_rows(table, _STYLE, fmt_rank="{:.2f}".format, fmt_p=format_pvalue):
+        name, rank, *cells = row
+        out.append(f'<tr><td>{name}</td><td class="num">{rank}</td>{"".join(cells)}</tr>')
+    out.append("</tbody></table>")
+    text = legend(result, table, "bold", markup="html")
+    if text:
+        out.append(f'<p class="legend">{html.escape(text)}</p>')
+    return "".join(out)
+
+
+def _pairs(result: ComparisonResult, limit: int) -> str:
+    esc = html.escape
+    sig = significant_pairs(result, limit=limit)
+    if not sig.total:
+        return f"<p>No pair is significantly different at α = {result.alpha:g}.</p>"
+    what = "adjusted p" if result.correction not in ("none", "nemenyi") else "p"
+    items = "".join(
+        f"<li><strong>{esc(a)}</strong> better than <strong>{esc(b)}</strong> "
+        f"({esc(p_clause(what, apv))})</li>"
+        for a, b, _, apv in sig.listed
+    )
+    out = [
+        f"<p>{sig.total} of {n_hypotheses(result)} pairs differ significantly at "
+        f"α = {result.alpha:g} (better = lower average rank):</p><ul>{items}</ul>"
+    ]
+    if sig.more > 0:
+        out.append(f"<p>… and {sig.more} more (<code>result.to_frame()</code>).</p>")
+    return "".join(out)
+
+
+def _groups(result: ComparisonResult) -> str:
+    esc = html.escape
+    if result.control is not None:
+        return ""
+    if any(len(g) > 1 for g in result.groups):
+        items = "".join(f"<li>{esc(', '.join(g))}</li>" for g in result.groups)
+        out = [
+            "<p>Groups of algorithms with no significant difference inside (best first):</p>"
+            f'<ol class="cdplot-groups">{items}</ol>'
+        ]
+    else:
+        out = ["<p>No group of two or more algorithms without a significant pair.</p>"]
+    if result.uncovered_pairs:
+        pairs = "; ".join(f"{a} \N{EN DASH} {b}" for a, b in result.uncovered_pairs)
+        out.append(
+            "<p>Not significantly different, but in no common group (non-significance is "
+            f"not transitive): {esc(pairs)}.</p>"
+        )
+    return "".join(out)
+
+
+def _body(
+    result: ComparisonResult,
+    *,
+    diagram: bool,
+    heatmap: bool,
+    scores: bool,
+    title: str | None,
+    page: bool,
+) -> list[str]:
+    esc = html.escape
+    h1, h2 = ("h1", "h2") if page else ("h3", "h4")
+    k, n = result.n_algorithms, result.n_datasets
+    heading = title or f"Comparison of {k} algorithms on {n} datasets"
+    parts = [
+        f"<{h1}>{esc(heading)}</{h1}>",
+        f'<section id="settings"><{h2}>Settings</{h2}>{_settings(result)}'
+        f"{_omnibus(result)}</section>",
+    ]
+    if result.caveats:
+        parts.append(
+            "".join(
+                f'<p class="caveat"><strong>Caveat:</strong> {esc(c)}</p>' for c in result.caveats
+            )
+        )
+    if diagram:
+        parts.append(_figure(result, "diagram", h2))
+    parts.append(
+        f'<section id="ranks"><{h2}>Average ranks and adjusted p-values</{h2}>'
+        f"{_ranks_table(result)}</section>"
+    )
+    limit = PAGE_PAIRS_LISTED if page else MAX_PAIRS_LISTED
+    parts.append(
+        f'<section id="pairs"><{h2}>Significant differences</{h2}>{_pairs(result, limit)}</section>'
+    )
+    groups = _groups(result)
+    if groups:
+        parts.append(f'<section id="groups"><{h2}>Groups</{h2}>{groups}</section>')
+    if heatmap:
+        parts.append(_figure(result, "heatmap", h2))
+    if scores:
+        from ._results_table import results_table
+
+        parts.append(
+            f'<section id="scores"><{h2}>Scores per dataset</{h2}>'
+            f"{results_table(result).to_html()}</section>"
+        )
+    if result.test in ("mean-ranks", "nemenyi"):
+        parts.append(
+            f'<p class="legend">Note: the {esc(TEST_TITLES[result.test])}\'s decision on a pair '
+            "depends on which other algorithms are compared (Benavoli, Corani &amp; Mangili "
+            "2016); see <code>result.summary()</code>.</p>"
+        )
+    parts.append(f"<footer>Made with cdplot {esc(__version__)}.</footer>")
+    return parts
+
+
+def to_html(
+    result: ComparisonResult,
+    *,
+    diagram: bool = True,
+    heatmap: bool = False,
+    scores: bool = False,
+    title: str | None = None,
+    page: bool = True,
+) -> str:
+    """HTML report: a self-contained page with the settings, figures, ranks, pairs and groups.
+
+    The page has a ``<title>``, its own CSS (numbers right-aligned, booktabs-like
+    rules) and everything inline (figures as SVG), so it can be sent as one
+    file: the settings (test, correction, alpha, control, the direction of the
+    scores, dropped datasets), the omnibus test, the caveats
+    (``result.caveats``), the critical difference diagram, the average ranks
+    with the adjusted p-values, the significant pairs written "A better than B
+    (adjusted p = …)", the groups, optionally the heatmap of adjusted
+    p-values, and the cdplot version. Without matplotlib (or if drawing fails)
+    the report stays text-only and says so.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    diagram : bool, default True
+        Embed the critical difference diagram.
+    heatmap : bool, default False
+        Embed the heatmap of adjusted p-values (:func:`cdplot.apv_heatmap`).
+    scores : bool, default False
+        Include the table of scores per dataset (:func:`cdplot.results_table`,
+        against the result's control if it has one).
+    title : str, optional
+        Title of the page (default "Comparison of k algorithms on N datasets").
+    page : bool, default True
+        A whole page (``<!DOCTYPE html>`` ...); False returns the ``<div>``
+        that ``result._repr_html_()`` shows in notebooks.
+
+    Returns
+    -------
+    str
+        The HTML source (UTF-8 text).
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> page = cdplot.report.to_html(res, diagram=False)
+    >>> page.startswith("<!DOCTYPE html>"), "<title>" in page
+    (True, True)
+    """
+    parts = _body(result, diagram=diagram, heatmap=heatmap, scores=scores, title=title, page=page)
+    div = '<div class="cdplot-result">\n' + "\n".join(parts) + "\n</div>"
+    if not page:
+        return f"<style>{CSS}</style>\n{div}"
+    k, n = result.n_algorithms, result.n_datasets
+    head_title = html.escape(title or f"cdplot: {k} algorithms on {n} datasets")
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="cdplot {html.escape(__version__)}">\n'
+        f"<title>{head_title}</title>\n<style>\nbody {{ margin: 2rem auto; padding: 0 1rem; "
+        f"max-width: 62rem; }}{CSS}</style>\n</head>\n<body>\n{div}\n</body>\n</html>\n"
+    )
+
+
+def notebook_html(result: ComparisonResult) -> str:
+    """The notebook display of a result: the HTML report as a ``<div>`` with the diagram.
+
+    Returns
+    -------
+    str
+        ``to_html(result, page=False)``.
+    """
+    return to_html(result, page=False)

@@ -1,0 +1,170 @@
+"""Markdown report: a GitHub-flavoured pipe table with the tests, pairs and groups."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._labels import TEST_TITLES, correction_title
+from ._model import (
+    CellStyle,
+    Mark,
+    PFormat,
+    RankFormat,
+    build_table,
+    check_mark,
+    check_pvalues,
+    legend,
+    omnibus_line,
+    p_clause,
+    pvalue_formatter,
+    rank_formatter,
+    significant_pairs,
+    walk_rows,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..stats._results import ComparisonResult
+
+__all__ = ["escape_markdown", "to_markdown"]
+
+_MARKDOWN_SPECIAL = set("\\`*_|[]<>#")
+
+
+def escape_markdown(text: str) -> str:
+    r"""Backslash-escape the characters that Markdown tables and emphasis interpret.
+
+    Examples
+    --------
+    >>> print(escape_markdown("rf_500 | *best*"))
+    rf\_500 \| \*best\*
+    """
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in str(text))
+
+
+def _style(mark: str) -> CellStyle:
+    def significant(text: str) -> str:
+        if mark in ("star", "both"):
+            text += r"\*"
+        if mark in ("bold", "both"):
+            text = f"**{text}**"
+        return text
+
+    return CellStyle(
+        name=escape_markdown, number=escape_markdown, significant=significant, control="*control*"
+    )
+
+
+def _method(result: ComparisonResult) -> str:
+    test = TEST_TITLES.get(result.test, result.test)
+    method = f"{test[0].upper()}{test[1:]}"
+    if result.control is not None:
+        method += f" against the control {escape_markdown(result.control)}"
+    if result.correction == "nemenyi":
+        method += " (single-step)"
+    else:
+        method += f", {correction_title(result)}"
+        if result.correction != "none":
+            method += " correction"
+    return method
+
+
+def to_markdown(
+    result: ComparisonResult,
+    *,
+    adjusted: bool = True,
+    mark: Mark | None = "bold",
+    rank_format: RankFormat = "{:.2f}",
+    pvalue_format: PFormat = None,
+    pvalues: bool | None = None,
+) -> str:
+    """Markdown report: the table of ranks and adjusted p-values, the tests, pairs and groups.
+
+    The same content as ``str(result)``, as a GitHub-flavoured Markdown pipe
+    table with a heading line before and the groups after it.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    adjusted : bool, default True
+        Show adjusted p-values (APVs); False shows the raw p-values.
+        Significance marks always follow ``result.significant`` (APV <= alpha).
+    mark : {"bold", "star", "both", "none"}, default "bold"
+        How significant values are marked.
+    rank_format : str or callable, default ``"{:.2f}"``
+        Format of the average ranks.
+    pvalue_format : str or callable, optional
+        Format of the p-values; default compact (``0.032``, ``<0.001``).
+    pvalues : bool, optional
+        Include the matrix of p-values (default: for up to 12 algorithms; the
+        column against a control is always included).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    CdplotInputError
+        An unknown ``mark``.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> print(res.to_markdown().splitlines()[4])
+    | Algorithm | Avg. rank | C4.5+m+cf | C4.5+m | C4.5+cf |
+    """
+    mark = check_mark(mark)
+    pvalues = check_pvalues(pvalues)
+    fmt_p = pvalue_formatter(pvalue_format)
+    fmt_r = rank_formatter(rank_format)
+    table = build_table(result, adjusted=adjusted, pvalues=pvalues)
+    k, n = result.n_algorithms, result.n_datasets
+    lines = [
+        f"**{k} algorithms on {n} datasets** \N{EM DASH} {_method(result)}, α = {result.alpha:g}",
+        "",
+        omnibus_line(result, "markdown")
+        + (
+            f". Critical difference: {result.critical_difference:.3f}."
+            if result.critical_difference is not None
+            else "."
+        ),
+        "",
+    ]
+    header = ["Algorithm", "Avg. rank", *(escape_markdown(c) for c in table.columns)]
+    if result.control is not None:
+        header[2] = f"vs {escape_markdown(result.control)}"
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|")
+    for row in walk_rows(table, _style(mark), fmt_rank=fmt_r, fmt_p=fmt_p):
+        lines.append("| " + " | ".join(row) + " |")
+    text = legend(result, table, mark, markup="markdown", escape=escape_markdown)
+    if text:
+        lines += ["", text]
+    sig = significant_pairs(result)
+    lines.append("")
+    if sig.total:
+        lines.append(f"Significant differences (adjusted p ≤ {result.alpha:g}):")
+        lines.append("")
+        lines += [
+            f"- {escape_markdown(a)} vs {escape_markdown(b)}: "
+            + f"{p_clause('p', p)}, {p_clause('adjusted p', apv)}".replace("<", "\\<")
+            for a, b, p, apv in sig.listed
+        ]
+        if sig.more > 0:
+            lines.append(f"- … and {sig.more} more")
+    else:
+        lines.append(f"No significant differences at α = {result.alpha:g}.")
+    if result.control is None and any(len(g) > 1 for g in result.groups):
+        groups = ", ".join(
+            "[" + ", ".join(escape_markdown(a) for a in g) + "]" for g in result.groups
+        )
+        lines += ["", f"Groups not significantly different: {groups}."]
+    if result.control is None and result.uncovered_pairs:
+        pairs_text = "; ".join(
+            f"{escape_markdown(a)} \N{EN DASH} {escape_markdown(b)}"
+            for a, b in result.uncovered_pairs
+        )
+        lines += ["", f"Not significantly different but in no common group: {pairs_text}."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,381 @@
+"""The table model every report format renders, and the one walker over its rows.
+
+The model holds arrays, not formatted text: the algorithms in average-rank order (best
+first) with their average ranks and, for all pairs, the lower triangle of the matrix of
+(adjusted) p-values (row against column, each column an algorithm ranked better than the
+row), or, against a control, one column. A format supplies a :class:`CellStyle` (how to
+escape a name, mark a significant value, show the control) and :func:`walk_rows` returns
+the rows as lists of strings. The significant pairs and the method line are shared too.
+No statistic is computed here: judgements come from the result (``result.caveats``,
+``result.omnibus_rejects``).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from .._errors import CdplotInputError, check_in_list
+from .._labels import TEST_TITLES, correction_title, format_pvalue, pvalue_label
+from ..stats._frames import pair_arrays
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..stats._results import ComparisonResult, OmnibusResult
+
+#: Tables show the matrix of p-values only up to this many algorithms unless asked.
+MATRIX_MAX_ALGORITHMS = 12
+#: Lists of significant pairs stop after this many entries.
+MAX_PAIRS_LISTED = 20
+#: Width at which the plain-language summary is wrapped.
+SUMMARY_WIDTH = 88
+
+Mark = Literal["bold", "star", "both", "none"]
+MARKS = ("bold", "star", "both", "none")
+PFormat = str | Callable[[float], str] | None
+RankFormat = str | Callable[[float], str]
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def fill(text: str, *, indent: str = "") -> str:
+    """Wrap ``text`` at :data:`SUMMARY_WIDTH` without breaking ``x = 1`` or ``p < 0.05``."""
+    glue = "\x00"
+    for op in ("=", "<", "<="):
+        text = text.replace(f" {op} ", f"{glue}{op}{glue}")
+    wrapped = textwrap.fill(
+        text,
+        SUMMARY_WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+    return wrapped.replace(glue, " ")
+
+
+def p_clause(label: str, p: float) -> str:
+    """``"p = 0.032"`` or ``"p < 0.001"``."""
+    text = format_pvalue(p)
+    return f"{label} < {text[1:]}" if text.startswith("<") else f"{label} = {text}"
+
+
+def pvalue_formatter(pvalue_format: PFormat) -> Callable[[float], str]:
+    """A function formatting one p-value from a format string, a callable or None."""
+    if pvalue_format is None:
+        return format_pvalue
+    if callable(pvalue_format):
+        return pvalue_format
+    fmt = str(pvalue_format)
+    return lambda p: "-" if p != p else fmt.format(p)
+
+
+def rank_formatter(rank_format: RankFormat) -> Callable[[float], str]:
+    """A function formatting one average rank."""
+    if callable(rank_format):
+        return rank_format
+    return str(rank_format).format
+
+
+def check_mark(mark: str | None) -> str:
+    """The canonical ``mark`` option (None means ``"none"``)."""
+    return "none" if mark is None else check_in_list(MARKS, mark=mark)
+
+
+def check_pvalues(pvalues: object) -> bool | None:
+    """``pvalues`` must be True, False or None."""
+    if pvalues is None or isinstance(pvalues, bool | np.bool_):
+        return None if pvalues is None else bool(pvalues)
+    raise CdplotInputError(f"pvalues must be True, False or None (automatic), got {pvalues!r}.")
+
+
+def describe_method(result: ComparisonResult) -> str:
+    """One line naming the test, the correction and alpha."""
+    test = TEST_TITLES.get(result.test, result.test)
+    if result.correction == "nemenyi":
+        how = "single-step (studentized range)"
+    elif result.correction == "none":
+        how = "no correction"
+    else:
+        how = f"{correction_title(result)} correction"
+    vs = f", vs control {result.control!r}" if result.control is not None else ""
+    return f"{test}, {how}{vs}, alpha = {result.alpha:g}"
+
+
+def omnibus_tests(result: ComparisonResult) -> list[OmnibusResult]:
+    """The omnibus tests to print: Friedman's and Iman-Davenport's, and the chosen one.
+
+    Results without Friedman's test (e.g. tables with missing results) print only the
+    omnibus test they carry (``result.omnibus``).
+    """
+    tests = [getattr(result, a, None) for a in ("friedman", "iman_davenport", "omnibus")]
+    out: list[OmnibusResult] = []
+    for test in tests:
+        if test is not None and all(test is not t for t in out):
+            out.append(test)
+    return out
+
+
+_NAME_PAIRS = (("Iman", "Davenport"), ("Skillings", "Mack"))
+_SYMBOLS = {
+    "text": ("chi2", "F", "-"),
+    "markdown": ("χ²", "F", "\N{EN DASH}"),
+    "html": ("χ²", "F", "\N{EN DASH}"),
+}
+
+
+def omnibus_text(test: OmnibusResult, markup: str = "text", digits: int = 3) -> str:
+    """``"Friedman chi2(3) = 9.280, p = 0.026"`` in ``markup`` (text, markdown, html, latex).
+
+    A scalar ``df`` reads as a chi-square statistic, a pair as an F statistic; the
+    name's own trailing "chi-square" or "F" is replaced by the symbol.
+    """
+    name = test.name or "omnibus test"
+    for suffix in (" chi-square", " F"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    if isinstance(test.df, tuple):
+        df = ", ".join(f"{d:g}" for d in test.df)
+        index = 1
+    else:
+        df = f"{test.df:g}"
+        index = 0
+    clause = p_clause("p", test.pvalue)
+    dash = "--" if markup == "latex" else _SYMBOLS[markup][2]
+    for first, second in _NAME_PAIRS:  # two people's names take an en dash
+        name = name.replace(f"{first}-{second}", f"{first}{dash}{second}")
+    if markup == "latex":
+        symbol = ("\\chi^2", "F")[index]
+        return f"{name} ${symbol}({df}) = {test.statistic:.{digits}f}$, ${clause}$"
+    symbol = _SYMBOLS[markup][index]
+    return f"{name} {symbol}({df}) = {test.statistic:.{digits}f}, {clause}"
+
+
+def omnibus_line(result: ComparisonResult, markup: str = "text", digits: int = 3) -> str:
+    """The omnibus tests of ``result`` joined with ``"; "``."""
+    return "; ".join(omnibus_text(t, markup, digits) for t in omnibus_tests(result))
+
+
+# --------------------------------------------------------------------------- table model
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows in average-rank order; one column per better-ranked algorithm or the control.
+
+    Attributes
+    ----------
+    names : list of str
+        Algorithms, best average rank first.
+    ranks : numpy.ndarray
+        Their average ranks.
+    columns : list of str
+        Heads of the p-value columns: ``names[:-1]`` (all pairs), ``[control]``, or
+        empty when no p-values are shown.
+    pvalues, significant : numpy.ndarray
+        ``len(names) x len(columns)`` p-values and significance marks.
+    shown : numpy.ndarray
+        Which cells hold a value (the lower triangle; in control mode every row but the
+        control's own).
+    control_row : int or None
+        Row of the control algorithm.
+    label : str
+        What the p-values are, e.g. ``"Holm-adjusted p-value"``.
+    """
+
+    names: list[str]
+    ranks: np.ndarray
+    columns: list[str]
+    pvalues: np.ndarray
+    significant: np.ndarray
+    shown: np.ndarray
+    control_row: int | None
+    label: str
+
+
+def build_table(result: ComparisonResult, *, adjusted: bool, pvalues: bool | None) -> Table:
+    """The table model of ``result`` (array indexing only; see :class:`Table`)."""
+    order = [str(a) for a in result.average_ranks.index]
+    ranks = result.average_ranks.to_numpy(dtype=float)
+    label = pvalue_label(result, adjusted=adjusted)
+    k = len(order)
+    empty = np.zeros((k, 0))
+    if pvalues is False or (
+        result.control is None and pvalues is None and k > MATRIX_MAX_ALGORITHMS
+    ):
+        return Table(order, ranks, [], empty, empty.astype(bool), empty.astype(bool), None, label)
+    if result.control is not None:
+        control = result.control
+        c = order.index(control)
+        if adjusted:
+            p = result.adjusted_pvalues.reindex(order).to_numpy(dtype=float)
+        else:
+            p = result.pvalues.loc[control].reindex(order).to_numpy(dtype=float)
+        sig = result.significant.reindex(order).fillna(False).to_numpy(dtype=bool)
+        shown = np.ones((k, 1), dtype=bool)
+        shown[c] = False
+        return Table(order, ranks, [control], p[:, None], sig[:, None], shown, c, label)
+    matrix = result.adjusted_pvalues if adjusted else result.pvalues
+    p = matrix.loc[order, order[:-1]].to_numpy(dtype=float)
+    sig = result.significant.loc[order, order[:-1]].to_numpy(dtype=bool)
+    shown = np.tril(np.ones((k, k - 1), dtype=bool), -1)
+    return Table(order, ranks, order[:-1], p, sig & shown, shown, None, label)
+
+
+@dataclass(frozen=True)
+class CellStyle:
+    """How one format writes the cells of a :class:`Table`.
+
+    Attributes
+    ----------
+    name : callable
+        Escapes an algorithm's name.
+    number : callable
+        Escapes a formatted number.
+    significant : callable
+        Marks an (escaped) significant value.
+    plain : callable
+        Writes an (escaped) value that is not significant.
+    control : str
+        The control's own cell.
+    empty : str
+        A cell without value (upper triangle).
+    """
+
+    name: Callable[[str], str]
+    number: Callable[[str], str]
+    significant: Callable[[str], str]
+    plain: Callable[[str], str] = str
+    control: str = "control"
+    empty: str = ""
+
+
+def walk_rows(
+    table: Table,
+    style: CellStyle,
+    *,
+    fmt_rank: Callable[[float], str],
+    fmt_p: Callable[[float], str],
+) -> list[list[str]]:
+    """The rows of ``table`` as lists of cell strings: name, average rank, p-values."""
+    rows = []
+    for i, (name, rank) in enumerate(zip(table.names, table.ranks, strict=True)):
+        row = [style.name(name), style.number(fmt_rank(float(rank)))]
+        for j in range(len(table.columns)):
+            if i == table.control_row:
+                row.append(style.control)
+            elif not table.shown[i, j]:
+                row.append(style.empty)
+            else:
+                text = style.number(fmt_p(float(table.pvalues[i, j])))
+                mark = style.significant if table.significant[i, j] else style.plain
+                row.append(mark(text))
+        rows.append(row)
+    return rows
+
+
+def legend(
+    result: ComparisonResult,
+    table: Table,
+    mark: str,
+    *,
+    markup: str,
+    escape: Callable[[str], str] = str,
+) -> str:
+    """Sentence saying what the p-value columns hold and how significance is marked."""
+    if not table.columns:
+        return ""
+    latex = markup == "latex"
+    alpha = (r"$\alpha = %g$" if latex else "alpha = %g" if markup == "text" else "α = %g") % (
+        result.alpha
+    )
+    test = TEST_TITLES.get(result.test, result.test)
+    what = table.label
+    if latex:
+        what = what.replace("\N{EN DASH}", "--").replace("p-value", "$p$-value")
+    if result.control is not None:
+        where = f"{what}s of the {test} against the control {escape(result.control)}"
+    elif result.correction == "nemenyi":
+        where = f"{what}s (row against column)"
+    else:
+        where = f"{what}s of the {test} (row against column)"
+    where = where[0].upper() + where[1:]
+    bold = {"markdown": "in **bold**", "html": "in bold", "latex": "in bold"}.get(markup)
+    star = {"latex": "marked $^{*}$", "markdown": "marked \\*"}.get(markup, "marked *")
+    how = {
+        "bold": bold or star,
+        "star": star,
+        "both": f"{bold} and {star}" if bold else star,
+        "none": "",
+    }[mark]
+    if not how:
+        return f"{where}."
+    return f"{where}; values {how} are significant at {alpha}."
+
+
+# --------------------------------------------------------------------------- pairs
+
+
+@dataclass(frozen=True)
+class SignificantPairs:
+    """The significant pairs, best-ranked algorithm first, sorted by raw p-value.
+
+    ``listed`` holds at most :data:`MAX_PAIRS_LISTED` tuples
+    ``(better, worse, pvalue, adjusted_pvalue)``; ``total`` counts all of them.
+    """
+
+    listed: list[tuple[str, str, float, float]]
+    total: int
+
+    @property
+    def more(self) -> int:
+        """How many significant pairs are not listed."""
+        return self.total - len(self.listed)
+
+
+def significant_pairs(result: ComparisonResult, limit: int = MAX_PAIRS_LISTED) -> SignificantPairs:
+    """The significant pairs of ``result`` (see :class:`SignificantPairs`)."""
+    pairs = pair_arrays(result)
+    hit = np.flatnonzero(pairs.significant)
+    top = hit[:limit]
+    listed = [
+        (str(a), str(b), float(p), float(q))
+        for a, b, p, q in zip(
+            pairs.names[pairs.first[top]],
+            pairs.names[pairs.second[top]],
+            pairs.pvalue[top],
+            pairs.adjusted_pvalue[top],
+            strict=True,
+        )
+    ]
+    return SignificantPairs(listed, int(hit.size))
+
+
+# --------------------------------------------------------------------------- group letters
+
+
+def letter(i: int) -> str:
+    """The i-th group letter: ``a`` ... ``z``, then ``A`` ... ``Z``, then ``g53``, ..."""
+    if i < 26:
+        return chr(ord("a") + i)
+    if i < 52:
+        return chr(ord("A") + i - 26)
+    return f"g{i + 1}"
+
+
+def group_letters(result: ComparisonResult) -> dict[str, str]:
+    """Compact letter display of ``result.groups``: each algorithm's group letters.
+
+    Group i (best first) gets letter i; an algorithm gets the letters of every
+    group it belongs to, so two algorithms sharing a letter are not
+    significantly different. Empty in control mode (no groups).
+    """
+    letters: dict[str, str] = {name: "" for name in result.average_ranks.index}
+    for i, group in enumerate(result.groups):
+        for name in group:
+            letters[name] += letter(i) if i < 52 or not letters[name] else "," + letter(i)
+    return letters

@@ -1,0 +1,226 @@
+"""The plain-language summary of a comparison: ``result.summary()``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._labels import TEST_TITLES, correction_title
+from ..stats._caveats import deciding_omnibus, n_hypotheses
+from ._model import fill, omnibus_text, p_clause, significant_pairs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..stats._results import ComparisonResult
+
+__all__ = ["summary"]
+
+_TEST_WHY = {
+    "wilcoxon": (
+        "The Wilcoxon signed-rank test compares each pair on its own scores, so its decision "
+        "on a pair does not depend on which other algorithms are in the comparison; it "
+        "assumes the differences between the two algorithms are distributed symmetrically "
+        "(Demšar 2006; Benavoli, Corani & Mangili 2016)."
+    ),
+    "sign": (
+        "The sign test counts the datasets each algorithm of a pair wins, so its decision on "
+        "a pair does not depend on the other algorithms; it assumes little but has less "
+        "power than the Wilcoxon signed-rank test (Demšar 2006)."
+    ),
+    "mean-ranks": (
+        "Caution: the mean-ranks test compares average ranks computed over all "
+        "algorithms, so its decision on a pair depends on which other algorithms are in "
+        "the comparison: adding or removing an algorithm can make a difference appear or "
+        "vanish (Benavoli, Corani & Mangili 2016). They recommend the Wilcoxon signed-rank "
+        "or the sign test instead (test='wilcoxon' or 'sign'), whose decision on a pair "
+        "depends only on those two algorithms."
+    ),
+    "nemenyi": (
+        "Caution: the Nemenyi test compares average ranks computed over all algorithms, so "
+        "its decision on a pair (and the critical difference) depends on which other "
+        "algorithms are in the comparison: adding or removing an algorithm can make a "
+        "difference appear or vanish (Benavoli, Corani & Mangili 2016). They recommend the "
+        "Wilcoxon signed-rank or the sign test instead (test='wilcoxon' or 'sign'), whose "
+        "decision on a pair depends only on those two algorithms."
+    ),
+}
+
+_CORRECTION_WHY = {
+    "none": (
+        "No correction for multiple testing was applied: with {m} tests the chance of at "
+        "least one false positive can be far above alpha."
+    ),
+    "bonferroni": (
+        "Bonferroni's correction controls the family-wise error rate over the {m} tests, "
+        "but is the most conservative of the usual procedures."
+    ),
+    "bonferroni-dunn": (
+        "The Bonferroni-Dunn correction controls the family-wise error rate over the {m} "
+        "comparisons with the control, conservatively (Demšar 2006)."
+    ),
+    "holm": (
+        "Holm's step-down procedure controls the family-wise error rate over the {m} tests "
+        "and is uniformly more powerful than Bonferroni's (Demšar 2006)."
+    ),
+    "hochberg": (
+        "Hochberg's step-up procedure controls the family-wise error rate over the {m} tests "
+        "when the Simes inequality holds (e.g. independent tests); it rejects at least as "
+        "much as Holm's."
+    ),
+    "hommel": (
+        "Hommel's procedure controls the family-wise error rate over the {m} tests when the "
+        "Simes inequality holds; it rejects at least as much as Hochberg's."
+    ),
+    "finner": (
+        "Finner's step-down procedure controls the family-wise error rate over the {m} tests "
+        "with more power than Holm's."
+    ),
+    "li": (
+        "Li's two-step procedure controls the family-wise error rate over the {m} "
+        "comparisons with the control."
+    ),
+    "shaffer": (
+        "Shaffer's static procedure controls the family-wise error rate over the {m} pairs "
+        "and uses the logical relations between them (not all can be true at once), so it "
+        "is more powerful than Holm's (García & Herrera 2008)."
+    ),
+    "bergmann-hommel": (
+        "The Bergmann-Hommel procedure controls the family-wise error rate over the {m} "
+        "pairs using every logically possible set of true hypotheses; it is the most "
+        "powerful of the procedures García & Herrera (2008) compare."
+    ),
+    "nemenyi": (
+        "The Nemenyi test adjusts all {m} pairs in one step (studentized range), which "
+        "controls the family-wise error rate but is conservative (García & Herrera 2008)."
+    ),
+}
+
+
+def summary(result: ComparisonResult) -> str:
+    """Short plain-language report of a comparison.
+
+    Says whether the omnibus test rejects, which pairwise test and correction
+    were used and why that matters, which groups and significant pairs were
+    found, and warns when the post-hoc results are read although the omnibus
+    test did not reject, or when there are few datasets for the chosen test.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+
+    Returns
+    -------
+    str
+        Paragraphs separated by blank lines, wrapped at 88 characters.
+
+    Notes
+    -----
+    The omnibus decision is ``result.omnibus_rejects`` (the Iman-Davenport F
+    test at ``result.alpha``; Demšar 2006 recommends it over Friedman's
+    conservative chi-square). The warnings are ``result.caveats``, decided in
+    the statistics layer: the omnibus test did not reject; fewer than 11
+    datasets for the approximations behind Friedman's, the mean-ranks and the
+    Nemenyi tests (Demšar's rule of thumb N > 10); for the Wilcoxon and sign
+    tests, too few datasets for their smallest attainable p-value,
+    ``2 / 2**N``, to reach alpha or the first step of the correction
+    (``alpha / m`` for m hypotheses).
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> print(res.summary().splitlines()[0])
+    4 algorithms were compared on 14 datasets (higher scores are better; rank 1 is the
+    """
+    k, n, alpha = result.n_algorithms, result.n_datasets, result.alpha
+    direction = "higher" if result.higher_is_better else "lower"
+    rejects = result.omnibus_rejects
+    paragraphs: list[str] = []
+
+    best = ", ".join(f"{name} ({rank:.2f})" for name, rank in result.average_ranks.head(3).items())
+    paragraphs.append(
+        f"{k} algorithms were compared on {n} datasets ({direction} scores are better; "
+        f"rank 1 is the best). Best average ranks: {best}."
+    )
+    verdict = (
+        "rejects the hypothesis that all algorithms perform alike"
+        if rejects
+        else "does not reject the hypothesis that all algorithms perform alike"
+    )
+    deciding = deciding_omnibus(result)
+    friedman = getattr(result, "friedman", None)
+    if deciding is not None and deciding is result.iman_davenport and friedman is not None:
+        im, fr = deciding, friedman
+        paragraphs.append(
+            f"Omnibus test: the Friedman test (Iman-Davenport F({im.df[0]:g}, {im.df[1]:g}) = "
+            f"{im.statistic:.2f}, {p_clause('p', im.pvalue)}; chi2({fr.df:g}) = "
+            f"{fr.statistic:.2f}, {p_clause('p', fr.pvalue)}) {verdict} at alpha = {alpha:g}."
+        )
+    elif deciding is not None:
+        paragraphs.append(
+            f"Omnibus test: {omnibus_text(deciding, digits=2)}; it {verdict} at alpha = {alpha:g}."
+        )
+
+    m = n_hypotheses(result)
+    scope = (
+        f"every algorithm against the control {result.control}"
+        if result.control is not None
+        else "all pairs of algorithms"
+    )
+    paragraphs.append(
+        f"Post-hoc tests: {scope} with the {TEST_TITLES.get(result.test, result.test)} and "
+        f"{_correction_phrase(result)} at alpha = {alpha:g}. "
+        + _CORRECTION_WHY.get(result.correction, "").format(m=m)
+    )
+    if result.critical_difference is not None:
+        who = "from the control" if result.control is not None else "from each other"
+        paragraphs[-1] += (
+            f" Critical difference: {result.critical_difference:.3f}; algorithms whose "
+            f"average ranks differ by at least this much differ significantly {who}."
+        )
+    paragraphs.append(_TEST_WHY.get(result.test, ""))
+
+    paragraphs += ["Warning: " + caveat for caveat in result.caveats]
+
+    sig = significant_pairs(result)
+    if not sig.total and rejects:
+        paragraphs.append(
+            f"No pair is significantly different at alpha = {alpha:g}, although the omnibus "
+            "test rejects: the post-hoc tests have less power, and all one can conclude is "
+            "that some algorithms differ (Demšar 2006, §3.2.2)."
+        )
+    elif not sig.total:
+        paragraphs.append(f"No pair is significantly different at alpha = {alpha:g}.")
+    else:
+        items = [
+            f"{a} ranks better than {b} ({p_clause('adjusted p', apv)})"
+            for a, b, _, apv in sig.listed
+        ]
+        text = f"Significant differences ({sig.total} of {m}): " + "; ".join(items)
+        text += f"; and {sig.more} more." if sig.more > 0 else "."
+        paragraphs.append(text)
+    if result.control is None:
+        groups = [g for g in result.groups if len(g) > 1]
+        if groups:
+            listed = "; ".join("{" + ", ".join(g) + "}" for g in result.groups)
+            paragraphs.append(
+                "Groups of algorithms with no significant difference inside (best first): "
+                f"{listed}."
+            )
+        else:
+            paragraphs.append("Every pair of neighbours in the ranking differs significantly.")
+        if result.uncovered_pairs:
+            pairs = "; ".join(f"{a} - {b}" for a, b in result.uncovered_pairs)
+            paragraphs.append(
+                "Not significantly different, but in no common group (non-significance is "
+                f"not transitive): {pairs}."
+            )
+    return "\n\n".join(fill(p) for p in paragraphs if p)
+
+
+def _correction_phrase(result: ComparisonResult) -> str:
+    if result.correction == "none":
+        return "no correction for multiple testing"
+    if result.correction == "nemenyi":
+        return "its own single-step adjustment"
+    title = correction_title(result).replace("\N{EN DASH}", "-")
+    return f"the {title} correction"

@@ -1,0 +1,232 @@
+"""The layers of ARCHITECTURE.md, checked statically on every module's top-level imports.
+
+A module-level import must point down the layers, or stay inside its own top-level package
+(``cdplot.stats._compare`` may import ``cdplot.stats._adjust``). Imports inside functions
+(the declared seams such as ``res.plot()``) and under ``if TYPE_CHECKING:`` are allowed to
+point anywhere. Nothing below the presentation layer imports matplotlib or seaborn at
+module level. The checker is also run on synthetic sources to show that it fails on a
+deliberately wrong import.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent / "cdplot"
+
+#: ARCHITECTURE.md's layer table: top-level unit of cdplot -> layer (higher = above).
+LAYERS: dict[str, int] = {
+    "cdplot._errors": 0,
+    "cdplot._version": 0,
+    "cdplot.io": 1,
+    "cdplot.datasets": 1,
+    "cdplot._data": 1,  # the input parser until it moves into cdplot.io
+    "cdplot.stats": 2,
+    "cdplot._labels": 3,
+    "cdplot.simulate": 4,
+    "cdplot.plotting": 4,
+    "cdplot.report": 4,
+    "cdplot.cli": 5,
+    "cdplot._json": 5,
+    "cdplot": 6,  # the package facade (__init__, __main__) re-exports from everything
+}
+#: Highest layer that must not import these at module level (stats, input and vocabulary).
+NO_PLOTTING_LIBS_UP_TO = 3
+PLOTTING_LIBS = ("matplotlib", "seaborn")
+
+
+@dataclass(frozen=True)
+class Violation:
+    module: str
+    imported: str
+    line: int
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.module}:{self.line} imports {self.imported}: {self.why}"
+
+
+def unit_of(module: str) -> str:
+    """The top-level unit (a key of LAYERS) a module belongs to."""
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:n])
+        if candidate in LAYERS and (candidate != "cdplot" or n == len(parts)):
+            return candidate
+    if module in ("cdplot.__main__",):
+        return "cdplot"
+    raise KeyError(f"{module} is in no layer of ARCHITECTURE.md; add it to LAYERS")
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _top_level_imports(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Import statements run at import time: not in functions, not under TYPE_CHECKING."""
+    found: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        elif isinstance(node, ast.If):
+            if not _is_type_checking(node.test):
+                found += _top_level_imports(node.body)
+            found += _top_level_imports(node.orelse)
+        elif isinstance(node, ast.Try):
+            for block in (node.body, node.orelse, node.finalbody):
+                found += _top_level_imports(block)
+            for handler in node.handlers:
+                found += _top_level_imports(handler.body)
+        elif isinstance(node, (ast.With, ast.ClassDef)):
+            found += _top_level_imports(node.body)
+    return found
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if node.level == 0:
+        return node.module or ""
+    base = module.split(".")
+    if not is_package:
+        base = base[:-1]
+    if node.level > 1:
+        base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imported_modules(
+    module: str, source: str, is_package: bool, known: set[str]
+) -> list[tuple[str, int]]:
+    """(absolute module, line) for every top-level import of ``source``.
+
+    ``from X import name`` counts as an import of ``X.name`` when that is a module of
+    cdplot (``known``), else of ``X``.
+    """
+    tree = ast.parse(source)
+    out: list[tuple[str, int]] = []
+    for node in _top_level_imports(tree.body):
+        if isinstance(node, ast.Import):
+            out += [(alias.name, node.lineno) for alias in node.names]
+            continue
+        base = _resolve(module, is_package, node)
+        for alias in node.names:
+            full = f"{base}.{alias.name}"
+            out.append((full if full in known else base, node.lineno))
+    return out
+
+
+def check_module(module: str, source: str, is_package: bool, known: set[str]) -> list[Violation]:
+    """Every top-level import of ``module`` that points up or sideways."""
+    here = unit_of(module)
+    layer = LAYERS[here]
+    problems = []
+    for imported, line in imported_modules(module, source, is_package, known):
+        root = imported.split(".")[0]
+        if root != "cdplot":
+            if root in PLOTTING_LIBS and layer <= NO_PLOTTING_LIBS_UP_TO:
+                problems.append(
+                    Violation(module, imported, line, f"layer {layer} must not load {root}")
+                )
+            continue
+        there = unit_of(imported)
+        if there == here:
+            continue
+        if LAYERS[there] > layer:
+            why = f"points up (layer {layer} -> {LAYERS[there]})"
+        elif LAYERS[there] == layer:
+            why = f"points sideways ({here} and {there} are both layer {layer})"
+        else:
+            continue
+        problems.append(Violation(module, imported, line, why))
+    return problems
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    found = {}
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        rel = path.relative_to(PACKAGE_ROOT.parent).with_suffix("")
+        parts = list(rel.parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        found[".".join(parts)] = (path, is_package)
+    return found
+
+
+MODULES = _modules()
+KNOWN = set(MODULES)
+
+
+def test_every_module_has_a_layer():
+    assert len(MODULES) > 20
+    for module in MODULES:
+        unit_of(module)  # raises for a module outside the map
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_point_down(module):
+    path, is_package = MODULES[module]
+    problems = check_module(module, path.read_text(encoding="utf-8"), is_package, KNOWN)
+    assert not problems, "\n".join(str(p) for p in problems)
+
+
+# ------------------------------------------------------------------ the checker itself
+SYNTHETIC_KNOWN = KNOWN | {"cdplot.stats._fake", "cdplot.plotting._fake"}
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "why"),
+    [
+        ("cdplot.stats._fake", "from ..plotting import cd_diagram\n", "points up (layer 2 -> 4)"),
+        ("cdplot.stats._fake", "import cdplot.cli\n", "points up (layer 2 -> 5)"),
+        ("cdplot.stats._fake", "from .. import report\n", "points up"),
+        ("cdplot._errors", "from ._data import parse_scores\n", "points up (layer 0 -> 1)"),
+        (
+            "cdplot.plotting._fake",
+            "from ..report import to_html\n",
+            "points sideways (cdplot.plotting and cdplot.report are both layer 4)",
+        ),
+        (
+            "cdplot.stats._fake",
+            "try:\n    import matplotlib.pyplot as plt\nexcept ImportError:\n    plt = None\n",
+            "layer 2 must not load matplotlib",
+        ),
+        ("cdplot.stats._fake", "class A:\n    from ..plotting import _cd\n", "points up"),
+        ("cdplot._json", "from .cli import main\n", "points sideways"),
+    ],
+)
+def test_checker_catches_wrong_imports(module, source, why):
+    problems = check_module(module, source, False, SYNTHETIC_KNOWN)
+    assert len(problems) == 1 and why in str(problems[0])
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("cdplot.plotting._fake", "from .._labels import format_pvalue\nfrom . import _cd\n"),
+        ("cdplot.stats._fake", "def f():\n    from ..plotting import cd_diagram\n"),
+        (
+            "cdplot.stats._fake",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..plotting import x\n",
+        ),
+        ("cdplot.cli._fake", "from ..stats._compare import compare\nimport numpy as np\n"),
+        ("cdplot.plotting._fake", "import matplotlib as mpl\n"),
+    ],
+)
+def test_checker_allows_downward_and_deferred_imports(module, source):
+    known = SYNTHETIC_KNOWN | {"cdplot.cli._fake"}
+    assert check_module(module, source, False, known) == []
+
+
+def test_relative_imports_resolve_like_python():
+    node = ast.parse("from ..stats import _adjust").body[0]
+    assert isinstance(node, ast.ImportFrom)
+    assert _resolve("cdplot.cli._main", False, node) == "cdplot.stats"
+    assert _resolve("cdplot.cli", True, node) == "cdplot.stats"  # package: level 2 from cli
+    got = imported_modules("cdplot.cli._main", "from ..stats import _adjust\n", False, KNOWN)
+    assert got == [("cdplot.stats._adjust", 1)]
