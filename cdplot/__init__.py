@@ -34,16 +34,32 @@ __all__ = [
     "PoolDependenceWarning",
     "__version__",
     "apv_heatmap",
+    "bayes_cd_diagram",
     "cd_diagram",
     "cd_diagrams",
     "compare",
     "compare_metrics",
     "datasets",
+    "multi_comparison_matrix",
+    "pool_sensitivity",
+    "pool_sensitivity_plot",
+    "posterior_plot",
     "report_figure",
+    "simplex_plot",
     "results_table",
 ]
 
-_PLOTTING = ("cd_diagram", "cd_diagrams", "apv_heatmap", "report_figure")
+_PLOTTING = (
+    "cd_diagram",
+    "cd_diagrams",
+    "apv_heatmap",
+    "report_figure",
+    "bayes_cd_diagram",
+    "posterior_plot",
+    "simplex_plot",
+    "pool_sensitivity_plot",
+    "multi_comparison_matrix",
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -51,6 +67,10 @@ def __getattr__(name: str) -> Any:
         from . import plotting
 
         return getattr(plotting, name)
+    if name == "pool_sensitivity":
+        from .stats._pool import pool_sensitivity
+
+        return pool_sensitivity
     if name == "results_table":
         from .report._results_table import results_table
 

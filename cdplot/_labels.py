@@ -19,6 +19,8 @@ TEST_TITLES = {
     "sign": "sign test",
     "mean-ranks": "mean-ranks test",
     "nemenyi": "Nemenyi test",
+    "bayes-signed-rank": "Bayesian signed-rank test",
+    "bayes-sign": "Bayesian sign test",
     "aligned-ranks": "aligned-ranks test",
     "quade": "Quade post-hoc test",
     "exact-rank-sum": "exact rank-sum test",

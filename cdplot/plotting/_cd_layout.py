@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .._errors import CdplotInputError, check_in_list
+from .._errors import CdplotInputError, check_in_list, spell
 
 __all__ = [
     "Axis",
@@ -480,12 +480,14 @@ def check_width(width: float) -> float:
         value = float(width)
     except (TypeError, ValueError):
         raise CdplotInputError(
-            f"width must be a number of inches, got {width!r}; e.g. width=3.3 for one column."
+            f"{spell('width')} must be a number of inches, got {width!r}; e.g. "
+            f"{spell('width', 3.3)} for one column."
         ) from None
     if not math.isfinite(value) or value <= 0:
         raise CdplotInputError(
-            f"width must be a finite, positive number of inches, got {width!r}; e.g. "
-            "width=3.3 for one column of a two-column paper, 7 for the full width."
+            f"{spell('width')} must be a finite, positive number of inches, got {width!r}; "
+            f"e.g. {spell('width', 3.3)} for one column of a two-column paper, 7 for the full "
+            "width."
         )
     return value
 
@@ -527,8 +529,8 @@ def columns(
         need = 2 * fixed / (1 - p.min_axis_fraction)
         raise CdplotInputError(
             f"a width of {width:g} in is too small for this diagram: the ranks and lines "
-            f"beside the axis alone need more than {need:.2f} in. Pass a larger width "
-            "(e.g. width=3.3) or a smaller fontsize."
+            f"beside the axis alone need more than {need:.2f} in. Pass a larger "
+            f"{spell('width')} (e.g. {spell('width', 3.3)}) or a smaller fontsize."
         )
     limit = available if max_name_width is None else min(available, max_name_width)
     return Columns(rank_col, marker_col, fixed, limit)
@@ -628,7 +630,7 @@ def frame(
     if width - right - left <= 0:
         raise CdplotInputError(
             f"a width of {width:g} in is too small for these margins ({left:.2f} in left and "
-            f"{right:.2f} in right of the axis). Pass a larger width, or "
+            f"{right:.2f} in right of the axis). Pass a larger {spell('width')}, or "
             "long_names='truncate' or a smaller max_name_width."
         )
     return Frame(left, width - right, len(names), reverse, (left, right))

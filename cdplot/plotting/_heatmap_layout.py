@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, spell
 
 __all__ = [
     "Box",
@@ -401,8 +401,9 @@ def heatmap_layout(
         geometry = _geometry_for(rows, cols, cell, **kwargs)  # type: ignore[arg-type]
     if geometry.width > width + WIDTH_TOLERANCE:
         raise CdplotInputError(
-            f"width={width:g} is too small for this heatmap: it needs at least about "
-            f"{geometry.width:.2f} inches. Pass a larger width, or cbar=False, or shorter "
+            f"{spell('width', float(f'{width:g}'))} is too small for this heatmap: it needs at "
+            f"least about {geometry.width:.2f} inches. Pass a larger {spell('width')}, or "
+            "cbar=False, or shorter "
             "algorithm names."
         )
     shift = (width - geometry.width) / 2

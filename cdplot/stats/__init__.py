@@ -6,6 +6,7 @@ This subpackage never imports matplotlib or seaborn.
 
 from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pairs, adjust_control
 from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
+from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
 from ._compare import TESTS, compare
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
@@ -36,6 +37,7 @@ from ._parametric import (
     tukey_critical_difference,
     tukey_test,
 )
+from ._pool import pool_sensitivity
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
 from ._results import (
@@ -53,6 +55,7 @@ __all__ = [
     "ALL_PAIRS_CORRECTIONS",
     "AssumptionCheck",
     "PairedTestResult",
+    "BayesianResult",
     "CONTROL_CORRECTIONS",
     "OMNIBUS_TESTS",
     "TESTS",
@@ -63,6 +66,9 @@ __all__ = [
     "SkillingsMackResult",
     "adjust_all_pairs",
     "adjust_control",
+    "bayes_correlated_t",
+    "bayes_sign",
+    "bayes_signed_rank",
     "aligned_ranks",
     "aligned_ranks_posthoc",
     "aligned_ranks_test",
@@ -86,6 +92,7 @@ __all__ = [
     "nemenyi_test",
     "paired_t",
     "paired_t_test",
+    "pool_sensitivity",
     "quade_posthoc",
     "quade_test",
     "rank_sum_pvalue",

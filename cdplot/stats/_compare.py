@@ -25,6 +25,7 @@ from .._errors import (
 from ..io import ScoreTable, parse_scores
 from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_correction
 from ._aligned import aligned_ranks_posthoc
+from ._bayes import BAYES_TESTS, bayes_comparison
 from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
 from ._omnibus import (
@@ -73,6 +74,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "exact-rank-sum": (),
     "paired-t": (),
     "tukey": (),
+    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state"),
+    "bayes-sign": ("rope", "threshold", "nsamples", "random_state"),
 }
 _TEST_ALIASES = {
     "meanranks": "mean-ranks",
@@ -89,6 +92,9 @@ _TEST_ALIASES = {
     "paired-t-test": "paired-t",
     "tukey-hsd": "tukey",
     "hsd": "tukey",
+    "bayesian-signed-rank": "bayes-signed-rank",
+    "bayes-wilcoxon": "bayes-signed-rank",
+    "bayesian-sign": "bayes-sign",
 }
 #: tests that rank the algorithms within each dataset jointly: they need a complete table
 #: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
@@ -99,7 +105,12 @@ _COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
     "sign": sign_test,
 }
 #: the correction of each test when none is named (correction=None)
-_DEFAULT_CORRECTION = {"nemenyi": "nemenyi", "tukey": "tukey"}
+_DEFAULT_CORRECTION = {
+    "nemenyi": "nemenyi",
+    "tukey": "tukey",
+    "bayes-signed-rank": "none",
+    "bayes-sign": "none",
+}
 #: tests with their own single-step adjustment and a critical difference
 _SINGLE_STEP = {"nemenyi": "mean-ranks", "tukey": "paired-t"}
 
@@ -177,6 +188,10 @@ def compare(
         that they assume commensurable scores across datasets, normal
         differences and (ANOVA) sphericity; check with
         :func:`cdplot.stats.check_assumptions`.
+        "bayes-signed-rank" and "bayes-sign" are the Bayesian signed-rank and
+        sign tests (Benavoli et al. 2014, 2017; see
+        :func:`cdplot.stats.bayes_signed_rank`): posterior probabilities
+        instead of p-values, no correction.
     correction : str, optional
         How p-values are adjusted for multiple testing. All pairs: "none",
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
@@ -237,7 +252,11 @@ def compare(
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
         (bool). Sign test: ``ties`` ("split", "discard"). Quade:
-        ``method`` ("garcia", "conover").
+        ``method`` ("garcia", "conover"). Bayesian tests: ``rope``
+        (half-width of the region of practical equivalence in score units,
+        default 0: no equivalence), ``threshold`` (posterior probability needed
+        for a decision, default 0.95), ``nsamples`` (default 50000) and
+        ``random_state`` (an integer seed reproduces baycomp's draws).
 
     Returns
     -------
@@ -248,6 +267,15 @@ def compare(
         ``n_missing``, ``n_per_pair`` and ``ignored_datasets``; ``aggregation``,
         ``score_std``, ``dropped_datasets``, ``dropped_algorithms``, ``labels``
         and ``input_notes`` say how the table was read.
+        A Bayesian
+        test adds ``rope``, ``threshold``, ``posterior_better``,
+        ``posterior_equivalent``, ``posterior_worse`` (k x k: P(row practically
+        better than / equivalent to / worse than column)) and ``decisions``
+        ("A better", "equivalent", "B better" or "undecided", A = row); its
+        ``statistics`` are ``posterior_better``, its p-values NaN,
+        ``significant`` marks the pairs decided different (either direction
+        reaching ``threshold``) and ``groups`` are the runs of algorithms none
+        of whose pairs is decided different.
 
     Raises
     ------
@@ -388,6 +416,15 @@ def compare(
                 f"{spell('test', _SINGLE_STEP[test_name])} with {spell('correction', correction)}."
             )
         correction_name = test_name
+    elif test_name in BAYES_TESTS:
+        if not isinstance(correction, str) or correction.strip().lower() != "none":
+            raise CdplotInputError(
+                f"{spell('test', test_name)} gives posterior probabilities, not p-values, so "
+                f"{spell('correction', correction)} cannot be applied; drop "
+                f"{spell('correction')} and set the posterior threshold with "
+                f"{spell('threshold', 0.95)}."
+            )
+        correction_name = "none"
     else:
         correction_name = resolve_correction(correction, control=control is not None)
     if bh_budget is not None and correction_name != "bergmann-hommel":
@@ -398,6 +435,7 @@ def compare(
     budget = check_bh_budget(10.0 if bh_budget is None else bh_budget)
 
     oriented = table.scores if higher_is_better else -table.scores
+    bayes: dict[str, Any] = {}
     fried: OmnibusResult | None = None
     iman: OmnibusResult | None = None
     ignored: tuple[str, ...] = ()
@@ -435,11 +473,18 @@ def compare(
         iman = iman_davenport(fried.statistic, k, n)
         run_omnibus = OMNIBUS_TESTS[omnibus_name]
         omnibus_res = fried if omnibus_name == "friedman" else run_omnibus(oriented[:, canon])
-        pairwise_c = _run_test(test_name, oriented[:, canon], avg[canon], n, test_options, datasets)
-        pairwise = PairwiseResult(pairwise_c.statistic[back], pairwise_c.pvalue[back])
+        if test_name in BAYES_TESTS:
+            prob, decided, bayes = bayes_comparison(test_name, oriented, algorithms, test_options)
+            pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
+        else:
+            pairwise_c = _run_test(
+                test_name, oriented[:, canon], avg[canon], n, test_options, datasets
+            )
+            pairwise = PairwiseResult(pairwise_c.statistic[back], pairwise_c.pvalue[back])
         n_pair = np.full((k, k), n, dtype=np.int64)
         n_smallest = n
-    _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
+    if not bayes:
+        _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
 
     names = pd.Index(algorithms, dtype=object)
     stat_df = pd.DataFrame(pairwise.statistic, index=names, columns=names)
@@ -471,18 +516,24 @@ def compare(
                 critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
             elif test_name == "tukey":
                 critical_difference = tukey_critical_difference(table.scores[:, canon], alpha)
-            # mean-ranks p-values form a Robinson matrix in average-rank order: a hint for
-            # the exact Bergmann-Hommel engine when p-values underflow to 0 (verified)
-            avg_c = avg[canon]
-            hint = sorted(range(k), key=lambda a: (avg_c[a], a))
-            apv_mat = _all_pairs_apv(
-                pairwise_c.pvalue,
-                k,
-                correction_name,
-                budget,
-                hint if test_name == "mean-ranks" else None,
-            )[back]
-        sig_mat = apv_mat <= alpha  # False on the NaN diagonal
+            if bayes:  # posterior probabilities, no p-values to adjust
+                apv_mat = np.full((k, k), np.nan)
+            else:
+                # mean-ranks p-values form a Robinson matrix in average-rank order: a hint
+                # for the exact Bergmann-Hommel engine when p-values underflow to 0 (verified)
+                avg_c = avg[canon]
+                hint = sorted(range(k), key=lambda a: (avg_c[a], a))
+                apv_mat = _all_pairs_apv(
+                    pairwise_c.pvalue,
+                    k,
+                    correction_name,
+                    budget,
+                    hint if test_name == "mean-ranks" else None,
+                )[back]
+        if bayes:
+            sig_mat = np.asarray(decided, dtype=bool) & ~np.eye(k, dtype=bool)
+        else:
+            sig_mat = apv_mat <= alpha  # False on the NaN diagonal
         adjusted: pd.DataFrame | pd.Series = pd.DataFrame(apv_mat, index=names, columns=names)
         significant: pd.DataFrame | pd.Series = pd.DataFrame(sig_mat, index=names, columns=names)
         group_idx, uncovered_idx = find_groups(group_order, sig_mat)
@@ -495,7 +546,8 @@ def compare(
         apv = adjust_control(raw, correction_name)
         other_names = pd.Index([algorithms[j] for j in others], dtype=object, name="algorithm")
         adjusted = pd.Series(apv, index=other_names, name=f"APV vs {control}")
-        significant = pd.Series(apv <= alpha, index=other_names, name=f"significant vs {control}")
+        flags = decided[c, others] if bayes else apv <= alpha
+        significant = pd.Series(flags, index=other_names, name=f"significant vs {control}")
         if correction_name == "bonferroni-dunn" and test_name == "mean-ranks":
             q = _normal_quantile(1.0 - alpha / (2.0 * (k - 1)))
             critical_difference = q * rank_standard_error(k, n)
@@ -545,6 +597,7 @@ def compare(
         decimals=table.decimals,
         mean_scores=mean_scores,
         critical_difference_units="score" if test_name == "tukey" else "rank",
+        **bayes,
     )
 
 

@@ -180,6 +180,25 @@ class ComparisonResult:
         Bonferroni-Dunn) or ``"score"`` (Tukey's HSD: a difference of mean scores).
         With ``"score"`` the diagram's axis is ``mean_scores`` and ``groups`` are
         consecutive in mean-score order.
+    rope : float or None
+        Bayesian tests: half-width of the region of practical equivalence (score
+        units). None for the other tests.
+    threshold : float or None
+        Bayesian tests: the posterior probability a decision needs (default 0.95).
+    posterior_better, posterior_equivalent, posterior_worse : pandas.DataFrame or None
+        Bayesian tests: k x k matrices (input order, NaN diagonal) of P(row
+        practically better than column), P(practically equivalent) and P(column
+        practically better than row); ``posterior_worse`` is the transpose of
+        ``posterior_better``. Each entry is that of
+        :func:`cdplot.stats.bayes_signed_rank` (or ``bayes_sign``) with ``x`` the
+        column's and ``y`` the row's scores (oriented so that higher is better):
+        ``right``, ``rope``, ``left``.
+    decisions : pandas.DataFrame or None
+        Bayesian tests: k x k strings, "A better" (row), "B better" (column),
+        "equivalent" or "undecided" at ``threshold``; "" on the diagonal.
+    pool_sensitivity : pandas.DataFrame or None
+        The frame of :func:`cdplot.pool_sensitivity` once it has been run on this
+        result (it stores it here, for :meth:`summary`); None before.
     """
 
     algorithms: list[str]
@@ -215,6 +234,14 @@ class ComparisonResult:
 
     mean_scores: pd.Series | None = field(default=None, repr=False)
     critical_difference_units: Literal["rank", "score"] = "rank"
+
+    rope: float | None = None
+    threshold: float | None = None
+    posterior_better: pd.DataFrame | None = field(default=None, repr=False)
+    posterior_equivalent: pd.DataFrame | None = field(default=None, repr=False)
+    posterior_worse: pd.DataFrame | None = field(default=None, repr=False)
+    decisions: pd.DataFrame | None = field(default=None, repr=False)
+    pool_sensitivity: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
     @property
     def input_notes(self) -> tuple[str, ...]:
@@ -290,8 +317,16 @@ class ComparisonResult:
             is that of ``algorithm_1`` against ``algorithm_2``; ``algorithm_1``
             is the better-ranked one. ``wins``, ``ties`` and ``losses`` count
             the datasets on which ``algorithm_1`` beats, ties with or loses to
-            ``algorithm_2`` (see :attr:`wins`).
+            ``algorithm_2`` (see :attr:`wins`). A Bayesian test adds
+            ``p_better``, ``p_equivalent``, ``p_worse`` (posterior
+            probabilities for ``algorithm_1``) and ``decision``; its
+            ``statistic`` is ``p_better`` and ``significant`` means decided
+            different.
         """
+        if self.posterior_better is not None:  # Bayesian: posterior probabilities, decisions
+            from ._bayes import bayes_frame
+
+            return bayes_frame(self)
         from ._frames import pairwise_frame
 
         return pairwise_frame(self)

@@ -1,0 +1,844 @@
+"""Bayesian comparisons: the Bayesian sign and signed-rank tests and the correlated t-test.
+
+Conventions follow baycomp (Benavoli, Corani, Demšar & Zaffalon 2017) so that its numbers
+can be reproduced exactly: differences are ``d = y - x``, and
+
+- ``left``  = P(y - x < -rope)   (x practically better when higher is better),
+- ``rope``  = P(|y - x| <= rope) (practically equivalent),
+- ``right`` = P(y - x > rope)    (y practically better).
+
+The sign and signed-rank tests are Monte Carlo estimates from a Dirichlet-process posterior
+(Benavoli et al. 2014, 2017): ``nsamples`` draws of the posterior probabilities of the
+three regions, and each probability above is the fraction of draws in which that region is
+the most probable one. The correlated t-test (Corani & Benavoli 2015) is analytic.
+
+All-pairs versions (used by :func:`cdplot.compare`) share one stream of Dirichlet weights
+between the pairs (common random numbers: every pair's estimate is that of the two-sample
+function with the same seed) and work in chunks of samples and pairs, so memory stays
+bounded for any k, N and ``nsamples``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError
+
+__all__ = [
+    "BAYES_TESTS",
+    "BayesianResult",
+    "bayes_comparison",
+    "bayes_frame",
+    "bayes_note",
+    "DECISIONS",
+    "all_pairs_posteriors",
+    "bayes_correlated_t",
+    "bayes_sign",
+    "bayes_signed_rank",
+    "decide",
+]
+
+#: Canonical names of the Bayesian tests over datasets, as ``compare(test=...)`` takes them.
+BAYES_TESTS = ("bayes-signed-rank", "bayes-sign")
+#: Decision labels of a pair (A, B) at a posterior threshold.
+DECISIONS = ("A better", "equivalent", "B better", "undecided")
+#: Prior strength of the pseudo-observation at 0 of the signed-rank test (baycomp's default).
+SIGNED_RANK_PRIOR = 0.5
+#: Prior strength put on the rope region by the sign test (baycomp's default).
+SIGN_PRIOR = 1.0
+#: Added to each Dirichlet parameter of the sign test so that none is zero (as baycomp).
+SIGN_EPSILON = 1e-4
+#: Working-set size (float64 values) of one chunk of the all-pairs signed-rank kernel.
+CHUNK_VALUES = 1 << 18
+#: Samples per chunk the all-pairs signed-rank kernel aims at (pairs fill the rest).
+PAIR_CHUNK_SAMPLES = 256
+#: Threads of the all-pairs signed-rank kernel.
+THREADS = max(1, min(2, os.cpu_count() or 1))
+#: With rope = 0, signed-rank draws whose left and right probabilities differ by at most
+#: this much are ties (counted one half to each side).
+TIE_TOLERANCE = 1e-12
+#: Default number of posterior samples.
+NSAMPLES = 50_000
+
+
+@dataclass(frozen=True)
+class BayesianResult:
+    """Posterior probabilities of a Bayesian comparison of two sets of scores.
+
+    Differences are ``y - x`` (baycomp's convention).
+
+    Attributes
+    ----------
+    left : float
+        P(y - x < -rope): x practically better (when higher scores are better).
+    rope : float
+        P(|y - x| <= rope): practically equivalent. Zero when ``rope_width`` is 0.
+    right : float
+        P(y - x > rope): y practically better.
+    rope_width : float
+        Half-width of the region of practical equivalence, in score units.
+    test : str
+        ``"bayes-sign"``, ``"bayes-signed-rank"`` or ``"bayes-correlated-t"``.
+    nsamples : int or None
+        Monte Carlo sample size (None for the analytic correlated t-test).
+    samples : numpy.ndarray or None
+        ``nsamples x 3`` posterior draws of the probabilities of the (left,
+        rope, right) regions (rows sum to 1), for the simplex plot; None for
+        the correlated t-test.
+    mean, scale, df : float or None
+        Location, scale and degrees of freedom of the Student posterior of the
+        correlated t-test; None otherwise.
+    """
+
+    left: float
+    rope: float
+    right: float
+    rope_width: float
+    test: str
+    nsamples: int | None = None
+    samples: np.ndarray | None = field(default=None, repr=False, compare=False)
+    mean: float | None = None
+    scale: float | None = None
+    df: float | None = None
+
+    def decision(self, threshold: float = 0.95) -> str:
+        """``"left"``, ``"rope"`` or ``"right"`` if its probability reaches ``threshold``.
+
+        Returns ``"undecided"`` otherwise.
+        """
+        for name in ("left", "right", "rope"):
+            if getattr(self, name) >= threshold:
+                return name
+        return "undecided"
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        xa = np.asarray(x, dtype=float)
+        ya = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        raise CdplotInputError("x and y must be sequences of numbers (scores).") from None
+    if xa.ndim != 1 or ya.ndim != 1:
+        raise CdplotInputError(
+            f"x and y must be one-dimensional (one score per dataset or fold); got shapes "
+            f"{xa.shape} and {ya.shape}."
+        )
+    if len(xa) != len(ya) or len(xa) == 0:
+        raise CdplotInputError(
+            f"x and y must be paired scores of the same non-zero length; got {len(xa)} and "
+            f"{len(ya)}."
+        )
+    if not (np.isfinite(xa).all() and np.isfinite(ya).all()):
+        raise CdplotInputError("x and y must be finite numbers; remove or fill missing scores.")
+    return xa, ya
+
+
+def check_rope(rope: Any) -> float:
+    """A valid rope half-width (a finite number >= 0), or a :class:`CdplotInputError`."""
+    try:
+        value = float(rope)
+    except (TypeError, ValueError):
+        raise CdplotInputError(
+            f"rope must be a number >= 0 (half-width of the region of practical equivalence, "
+            f"in score units), got {rope!r}."
+        ) from None
+    if not (math.isfinite(value) and value >= 0.0):
+        raise CdplotInputError(f"rope must be a finite number >= 0, got {rope!r}.")
+    return value
+
+
+def check_nsamples(nsamples: Any) -> int:
+    """A valid Monte Carlo sample size, or a :class:`CdplotInputError`."""
+    if isinstance(nsamples, bool) or not isinstance(nsamples, (int, np.integer)) or nsamples < 1:
+        raise CdplotInputError(f"nsamples must be a positive integer, got {nsamples!r}.")
+    return int(nsamples)
+
+
+def check_threshold(threshold: Any) -> float:
+    """A valid posterior threshold in (0.5, 1], or a :class:`CdplotInputError`."""
+    try:
+        value = float(threshold)
+    except (TypeError, ValueError):
+        raise CdplotInputError(
+            f"threshold must be a posterior probability in (0.5, 1], got {threshold!r}."
+        ) from None
+    if not 0.5 < value <= 1.0:
+        raise CdplotInputError(
+            f"threshold must be in (0.5, 1] so that at most one decision reaches it, got "
+            f"{threshold!r}."
+        )
+    return value
+
+
+def seed_of(random_state: Any) -> int:
+    """An integer seed for :class:`numpy.random.RandomState` from ``random_state``.
+
+    An integer is used as it is (so results equal baycomp's with the same
+    ``random_state``); a :class:`numpy.random.Generator` gives one draw; None
+    takes fresh entropy.
+    """
+    if random_state is None:
+        return int(np.random.SeedSequence().generate_state(1)[0])
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2**32))
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if not 0 <= random_state < 2**32:
+            raise CdplotInputError(
+                f"random_state must be an integer in [0, 2**32), got {random_state!r}."
+            )
+        return int(random_state)
+    raise CdplotInputError(
+        "random_state must be None, an integer seed or a numpy.random.Generator, got "
+        f"{type(random_state).__name__}."
+    )
+
+
+# --------------------------------------------------------------------------- kernels
+
+
+def _winner_fractions(samples: np.ndarray) -> np.ndarray:
+    """Fractions of rows in which column 0, 1, 2 is the largest (first index on ties)."""
+    winners = np.argmax(samples, axis=1)
+    return np.bincount(winners, minlength=3).astype(float)
+
+
+def _finish(counts: np.ndarray, nsamples: int, rope: float) -> tuple[float, float, float]:
+    pl, pe, pr = (counts / nsamples).tolist()
+    if rope > 0.0:
+        return pl, pe, pr
+    # rope = 0: no equivalence region; the probabilities of the two directions are
+    # renormalised over the draws that pick one of them (baycomp's two-value answer)
+    total = pl + pr
+    if total == 0.0:
+        return 0.5, 0.0, 0.5
+    return pl / total, 0.0, pr / total
+
+
+def _sign_alpha(diffs: np.ndarray, rope: float) -> np.ndarray:
+    """Dirichlet parameters (left, rope, right) of the sign test, per row of ``diffs``."""
+    nleft = np.count_nonzero(diffs < -rope, axis=-1)
+    nright = np.count_nonzero(diffs > rope, axis=-1)
+    nrope = diffs.shape[-1] - nleft - nright
+    alpha = np.stack([nleft, nrope, nright], axis=-1).astype(float) + SIGN_EPSILON
+    alpha[..., 1] += SIGN_PRIOR
+    return alpha
+
+
+def _sign_counts(
+    alpha: np.ndarray, nsamples: int, seed: int, keep: bool = False
+) -> tuple[np.ndarray, np.ndarray | None]:
+    rs = np.random.RandomState(seed)
+    counts = np.zeros(3)
+    chunk = max(1, CHUNK_VALUES // 3)
+    kept = []
+    for start in range(0, nsamples, chunk):
+        draws = rs.dirichlet(alpha, min(chunk, nsamples - start))
+        counts += _winner_fractions(draws)
+        if keep:
+            kept.append(draws)
+    return counts, (np.concatenate(kept) if keep else None)
+
+
+@dataclass(frozen=True)
+class _Staircase:
+    """Per pair, sorted order of ``[0, d]`` and where each Walsh-sum indicator switches.
+
+    For the sorted values ``s`` (pseudo-observation 0 included), row ``i`` of the
+    indicator ``s_i + s_j > 2 rope`` (as computed in floating point: rounding is
+    monotone, so the row is monotone in ``j``) is a suffix of ``j`` starting at
+    ``gt``; ``>=`` starts at ``ge``; ``-(s_i + s_j) > 2 rope`` is a prefix ending
+    before ``lt``, ``>=`` before ``le``. These four are stored per *original*
+    column (the value of row ``i`` at the column whose sorted position is ``i``).
+    """
+
+    order: np.ndarray
+    gt: np.ndarray
+    ge: np.ndarray
+    lt: np.ndarray
+    le: np.ndarray
+    ties: bool
+
+    def rows(self, a: int, b: int) -> _Staircase:
+        return _Staircase(
+            self.order[a:b], self.gt[a:b], self.ge[a:b], self.lt[a:b], self.le[a:b], self.ties
+        )
+
+
+def _staircase(diffs: np.ndarray, rope: float) -> _Staircase:
+    p, n = diffs.shape
+    values = np.concatenate([np.zeros((p, 1)), diffs], axis=1)
+    order = np.argsort(values, axis=1, kind="stable")
+    s = np.take_along_axis(values, order, axis=1)
+    size = n + 1
+    gt = np.empty((p, size), dtype=np.intp)
+    ge = np.empty_like(gt)
+    lt = np.empty_like(gt)
+    le = np.empty_like(gt)
+    twice = 2.0 * rope
+    rows = max(1, CHUNK_VALUES // (size * size))
+    for a in range(0, p, rows):
+        b = min(p, a + rows)
+        sums = s[a:b, :, None] + s[a:b, None, :]  # Walsh sums, as floating point gives them
+        neg = -sums
+        gt[a:b] = size - np.count_nonzero(sums > twice, axis=2)
+        ge[a:b] = size - np.count_nonzero(sums >= twice, axis=2)
+        lt[a:b] = np.count_nonzero(neg > twice, axis=2)
+        le[a:b] = np.count_nonzero(neg >= twice, axis=2)
+    ties = bool((gt != ge).any() or (lt != le).any())
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(size)[None, :], axis=1)
+    gt, ge, lt, le = (np.take_along_axis(m, rank, axis=1) for m in (gt, ge, lt, le))
+    return _Staircase(order, gt, ge, lt, le, ties)
+
+
+def _dirichlet_chunks(seed: int, n: int, nsamples: int, rows: int) -> Iterator[np.ndarray]:
+    """Dirichlet(prior, 1, ..., 1) weights of the pseudo-observation and N datasets, in chunks.
+
+    Chunks are consecutive draws of one :class:`numpy.random.RandomState` stream, so their
+    concatenation equals one call with ``size=nsamples`` (baycomp's draw).
+    """
+    rs = np.random.RandomState(seed)
+    weights = np.ones(n + 1)
+    weights[0] = SIGNED_RANK_PRIOR
+    for start in range(0, nsamples, rows):
+        yield rs.dirichlet(weights, min(rows, nsamples - start))
+
+
+def _signed_rank_regions(
+    wt: np.ndarray, stair: _Staircase, rope: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Posterior probabilities of the left and right regions, shape (pairs, samples).
+
+    ``wt`` holds the Dirichlet weights transposed, (N + 1) x samples.
+    ``below = sum_ij w_i w_j H(-(s_i + s_j), 2 rope)`` and ``above`` likewise, with
+    ``H(a, t) = [a > t] + [a = t] / 2``; each row sum over ``j`` is a prefix or suffix
+    sum of the sorted weights, read off their cumulative sums. Samples are the last
+    (contiguous) axis, so every step is a copy or an addition of whole rows.
+    """
+    p, size = stair.order.shape
+    cum = np.empty((p, size + 1, wt.shape[1]))
+    cum[:, 0] = 0.0
+    for i in range(size):  # cumulative sums of each pair's sorted weights (row additions)
+        np.add(cum[:, i], wt[stair.order[:, i]], out=cum[:, i + 1])
+    rows = np.arange(p)[:, None]
+
+    def weighted(strict: np.ndarray, loose: np.ndarray) -> np.ndarray:
+        # sum_j w_j (cum[strict_j] + cum[loose_j]) / 2 over the original columns j: a
+        # gather of whole rows, plus a sparse correction where a Walsh sum sits exactly on
+        # the rope's edge (strict != loose, where H = 1/2)
+        out = np.einsum("pns,ns->ps", cum[rows, strict], wt)
+        if stair.ties:
+            pp, jj = np.nonzero(strict != loose)
+            if len(pp):
+                edge = cum[pp, loose[pp, jj]] - cum[pp, strict[pp, jj]]
+                edge *= wt[jj]
+                starts = np.flatnonzero(np.r_[True, pp[1:] != pp[:-1]])
+                out[pp[starts]] += 0.5 * np.add.reduceat(edge, starts, axis=0)
+        return out
+
+    total = cum[:, -1]
+    above = total * total - weighted(stair.gt, stair.ge)
+    below = weighted(stair.lt, stair.le) if rope > 0.0 else 1.0 - above
+    return below, above
+
+
+def _signed_rank_batch(
+    wt: np.ndarray, stair: _Staircase, rope: float, keep: bool
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Winner counts (pairs x 3) of one chunk of samples, and the first pair's draws."""
+    below, above = _signed_rank_regions(wt, stair, rope)
+    if rope > 0.0:
+        middle = 1.0 - below - above
+        # np.argmax order: left wins ties with rope and right, rope wins ties with right
+        left_wins = (below >= middle) & (below >= above)
+        rope_wins = ~left_wins & (middle >= above)
+        right_wins = ~left_wins & ~rope_wins
+        counts = np.stack(
+            [left_wins.sum(axis=1), rope_wins.sum(axis=1), right_wins.sum(axis=1)], axis=1
+        ).astype(float)
+    else:
+        # left against right only; a draw where they are equal up to rounding (e.g. all
+        # differences zero) counts one half to each side rather than to the rounding's pick
+        middle = np.zeros_like(above)
+        tie = np.abs(above - below) <= TIE_TOLERANCE
+        half = 0.5 * tie.sum(axis=1)
+        counts = np.stack(
+            [
+                (~tie & (below > above)).sum(axis=1) + half,
+                0.0 * half,
+                (~tie & (above > below)).sum(axis=1) + half,
+            ],
+            axis=1,
+        )
+    draws = np.stack([below[0], middle[0], above[0]], axis=1) if keep else None
+    return counts, draws
+
+
+def _signed_rank_counts(
+    diffs: np.ndarray, rope: float, nsamples: int, seed: int, keep: bool = False
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Winner counts (pairs x 3) of the signed-rank posterior; all pairs share the weights.
+
+    Work is split into chunks of at most about :data:`CHUNK_VALUES` values (pairs x
+    (N + 2) x samples), run on :data:`THREADS` threads (numpy releases the GIL).
+    """
+    p, n = diffs.shape
+    size = n + 1
+    stair = _staircase(diffs, rope)
+    counts = np.zeros((p, 3))
+    pair_rows = max(1, min(p, CHUNK_VALUES // (PAIR_CHUNK_SAMPLES * (size + 1))))
+    sample_rows = max(64, CHUNK_VALUES // (pair_rows * (size + 1)))
+    batches = [(a, stair.rows(a, a + pair_rows)) for a in range(0, p, pair_rows)]
+    kept = []
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        for w in _dirichlet_chunks(seed, n, nsamples, sample_rows):
+            wt = np.ascontiguousarray(w.T)
+            jobs = [
+                (a, pool.submit(_signed_rank_batch, wt, batch, rope, keep and a == 0))
+                for a, batch in batches
+            ]
+            for a, job in jobs:
+                chunk_counts, draws = job.result()
+                counts[a : a + len(chunk_counts)] += chunk_counts
+                if draws is not None:
+                    kept.append(draws)
+    return counts, (np.concatenate(kept) if keep else None)
+
+
+# --------------------------------------------------------------------------- public tests
+
+
+def bayes_sign(
+    x: Any,
+    y: Any,
+    rope: float = 0.0,
+    *,
+    nsamples: int = NSAMPLES,
+    random_state: int | np.random.Generator | None = None,
+) -> BayesianResult:
+    """Bayesian sign test (Benavoli et al. 2014, 2017) of paired scores over datasets.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Scores of two algorithms, one per dataset (paired). Differences are ``y - x``.
+    rope : float, default 0.0
+        Half-width of the region of practical equivalence, in score units
+        (e.g. 0.01 for one point of accuracy on a 0-1 scale).
+    nsamples : int, default 50000
+        Number of posterior samples.
+    random_state : int, numpy.random.Generator or None
+        Seed. An integer gives the same draws as baycomp's ``random_state``.
+
+    Returns
+    -------
+    BayesianResult
+        ``left`` = P(y - x < -rope), ``rope`` = P(\\|y - x\\| <= rope), ``right`` =
+        P(y - x > rope), and the posterior ``samples``.
+
+    Raises
+    ------
+    CdplotInputError
+        For unpaired or non-finite scores, a negative rope, a bad sample size or seed.
+
+    Notes
+    -----
+    Each difference falls in one of three regions: left (``d < -rope``), rope
+    (``|d| <= rope``) or right (``d > rope``), with counts ``n_l, n_e, n_r``.
+    Under a Dirichlet-process prior whose pseudo-observation (strength 1) lies
+    in the rope, the posterior of the regions' probabilities is
+    ``Dirichlet(n_l + eps, n_e + 1 + eps, n_r + eps)`` with ``eps = 1e-4``
+    (baycomp's choices). Each reported probability is the fraction of the
+    ``nsamples`` draws in which that region is the most probable. With
+    ``rope = 0`` there is no equivalence region: ``rope`` is 0 and ``left``,
+    ``right`` are renormalised over the draws won by one of them (as
+    baycomp's two-value answer; the Monte Carlo error is that of a binomial
+    proportion, ``sqrt(p(1 - p)/nsamples)``).
+
+    References
+    ----------
+    A. Benavoli, G. Corani, F. Mangili, M. Zaffalon and F. Ruggeri, "A Bayesian
+    Wilcoxon signed-rank test based on the Dirichlet process", ICML 2014.
+    A. Benavoli, G. Corani, J. Demšar and M. Zaffalon, "Time for a change: a
+    tutorial for comparing multiple classifiers through Bayesian analysis",
+    JMLR 18(77), 2017.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> d = cdplot.datasets.load("demsar2006")
+    >>> res = cdplot.stats.bayes_sign(d["C4.5"], d["C4.5+m"], rope=0.01, random_state=1)
+    >>> round(res.rope, 2), round(res.right, 2)
+    (0.79, 0.21)
+    """
+    xa, ya = _check_pair(x, y)
+    rope = check_rope(rope)
+    nsamples = check_nsamples(nsamples)
+    alpha = _sign_alpha(ya - xa, rope)
+    counts, samples = _sign_counts(alpha, nsamples, seed_of(random_state), keep=True)
+    left, middle, right = _finish(counts, nsamples, rope)
+    return BayesianResult(left, middle, right, rope, "bayes-sign", nsamples, samples)
+
+
+def bayes_signed_rank(
+    x: Any,
+    y: Any,
+    rope: float = 0.0,
+    *,
+    nsamples: int = NSAMPLES,
+    random_state: int | np.random.Generator | None = None,
+) -> BayesianResult:
+    """Bayesian signed-rank test (Benavoli et al. 2014, 2017) of paired scores over datasets.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Scores of two algorithms, one per dataset (paired). Differences are ``y - x``.
+    rope : float, default 0.0
+        Half-width of the region of practical equivalence, in score units.
+    nsamples : int, default 50000
+        Number of posterior samples.
+    random_state : int, numpy.random.Generator or None
+        Seed. An integer gives the same draws as baycomp's ``random_state``.
+
+    Returns
+    -------
+    BayesianResult
+        ``left`` = P(y - x < -rope), ``rope`` = P(\\|y - x\\| <= rope), ``right`` =
+        P(y - x > rope), and the posterior ``samples``.
+
+    Raises
+    ------
+    CdplotInputError
+        For unpaired or non-finite scores, a negative rope, a bad sample size or seed.
+
+    Notes
+    -----
+    The differences ``d_1..d_N`` and a prior pseudo-observation ``d_0 = 0`` of
+    strength 0.5 get Dirichlet weights ``w ~ Dirichlet(0.5, 1, ..., 1)``; one
+    posterior draw of the three regions' probabilities is (Walsh averages)
+
+    .. math:: \\theta_{right} = \\sum_{i,j=0}^{N} w_i w_j H(d_i + d_j - 2r),\\quad
+              \\theta_{left} = \\sum_{i,j} w_i w_j H(-d_i - d_j - 2r),
+
+    ``theta_rope = 1 - theta_left - theta_right``, with ``H`` the Heaviside
+    step (1/2 at 0) and ``r`` the rope. Each reported probability is the
+    fraction of draws in which its region is the largest; with ``rope = 0``
+    only left and right compete (``rope`` is 0; a draw in which they are equal
+    to within 1e-12, e.g. when all differences are zero, counts one half to
+    each, where baycomp gives it to whichever side rounding favours). The double sum is evaluated
+    in O(N) per draw: for sorted ``d`` each row of the indicator is a prefix or
+    suffix, so it is a difference of cumulative weight sums.
+
+    References
+    ----------
+    A. Benavoli, G. Corani, F. Mangili, M. Zaffalon and F. Ruggeri, "A Bayesian
+    Wilcoxon signed-rank test based on the Dirichlet process", ICML 2014.
+    A. Benavoli, G. Corani, J. Demšar and M. Zaffalon, "Time for a change",
+    JMLR 18(77), 2017.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> d = cdplot.datasets.load("demsar2006")
+    >>> res = cdplot.stats.bayes_signed_rank(d["C4.5"], d["C4.5+m"], rope=0.01, random_state=1)
+    >>> round(res.left, 3), round(res.rope, 3), round(res.right, 3)
+    (0.0, 0.331, 0.669)
+    """
+    xa, ya = _check_pair(x, y)
+    rope = check_rope(rope)
+    nsamples = check_nsamples(nsamples)
+    counts, samples = _signed_rank_counts(
+        (ya - xa)[None, :], rope, nsamples, seed_of(random_state), keep=True
+    )
+    left, middle, right = _finish(counts[0], nsamples, rope)
+    return BayesianResult(left, middle, right, rope, "bayes-signed-rank", nsamples, samples)
+
+
+def bayes_correlated_t(
+    x: Any, y: Any, rope: float = 0.0, *, test_train_ratio: float
+) -> BayesianResult:
+    """Bayesian correlated t-test of two classifiers' cross-validation scores on one dataset.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Scores of the two classifiers on the same folds (all runs of a repeated
+        cross-validation, concatenated). Differences are ``y - x``.
+    rope : float, default 0.0
+        Half-width of the region of practical equivalence, in score units.
+    test_train_ratio : float
+        ``n_test / n_train`` of one fold, e.g. ``1/9`` for 10-fold cross-validation.
+
+    Returns
+    -------
+    BayesianResult
+        ``left``, ``rope``, ``right`` and the Student posterior's ``mean``,
+        ``scale`` and ``df``.
+
+    Raises
+    ------
+    CdplotInputError
+        For unpaired or non-finite scores, fewer than two folds, a negative rope or a
+        ``test_train_ratio`` that is not a positive number.
+
+    Notes
+    -----
+    The n fold differences are correlated with ``rho = n_test / n_total``
+    (overlapping training sets). With a non-informative prior the posterior of
+    the mean difference is Student (Corani & Benavoli 2015)
+
+    .. math:: \\mu \\sim t_{n-1}\\left(\\bar d,\\;
+              \\left(\\frac{1}{n} + \\frac{\\rho}{1-\\rho}\\right) s^2\\right),
+
+    ``s^2`` the sample variance of the differences; ``rho / (1 - rho)`` is
+    ``test_train_ratio`` (Nadeau and Bengio's correction). ``left =
+    T(-rope)``, ``right = 1 - T(rope)``, ``rope = 1 - left - right``. With
+    ``rope = 0``, ``rope`` is 0. When all differences are equal, the
+    posterior is a point mass at their value (baycomp's convention; 1/2 each
+    side for a zero difference and ``rope = 0``). Equals baycomp's
+    ``CorrelatedTTest(x, y, rope, runs)`` when ``test_train_ratio = 1 / (n /
+    runs - 1)``.
+
+    References
+    ----------
+    G. Corani and A. Benavoli, "A Bayesian approach for comparing
+    cross-validated algorithms on multiple data sets", Machine Learning
+    100(2-3), 2015. C. Nadeau and Y. Bengio, "Inference for the
+    generalization error", Machine Learning 52(3), 2003.
+
+    Examples
+    --------
+    >>> from cdplot.stats import bayes_correlated_t
+    >>> x = [0.80, 0.82, 0.79, 0.81, 0.83, 0.80, 0.78, 0.82, 0.81, 0.80]
+    >>> y = [0.83, 0.84, 0.80, 0.84, 0.85, 0.82, 0.80, 0.85, 0.82, 0.83]
+    >>> res = bayes_correlated_t(x, y, rope=0.01, test_train_ratio=1 / 9)
+    >>> res.right > 0.9
+    True
+    """
+    xa, ya = _check_pair(x, y)
+    rope = check_rope(rope)
+    n = len(xa)
+    if n < 2:
+        raise CdplotInputError("the correlated t-test needs at least two folds (got one).")
+    try:
+        ratio = float(test_train_ratio)
+    except (TypeError, ValueError):
+        ratio = float("nan")
+    if not (math.isfinite(ratio) and ratio > 0.0):
+        raise CdplotInputError(
+            f"test_train_ratio must be a positive number (n_test / n_train of a fold, e.g. 1/9 "
+            f"for 10-fold cross-validation), got {test_train_ratio!r}."
+        )
+    from scipy import stats  # scipy.stats is heavy: loaded only when needed
+
+    d = ya - xa
+    mean = float(np.mean(d))
+    var = float(np.var(d, ddof=1)) * (1.0 / n + ratio)
+    df = float(n - 1)
+    scale = math.sqrt(var)
+    if var == 0.0:
+        if rope == 0.0:
+            right = float(mean > 0) + 0.5 * float(mean == 0)
+            left, middle = 1.0 - right, 0.0
+        else:
+            left, right = float(mean < -rope), float(mean > rope)
+            middle = 1.0 - left - right
+    else:
+        left = float(stats.t.cdf(-rope, df, loc=mean, scale=scale))
+        right = float(stats.t.sf(rope, df, loc=mean, scale=scale))
+        middle = 0.0 if rope == 0.0 else 1.0 - left - right
+        if rope == 0.0:
+            left = 1.0 - right
+    return BayesianResult(
+        left, middle, right, rope, "bayes-correlated-t", None, None, mean, scale, df
+    )
+
+
+# --------------------------------------------------------------------------- all pairs
+
+
+def all_pairs_posteriors(
+    oriented: np.ndarray,
+    test: str,
+    rope: float,
+    nsamples: int,
+    random_state: Any,
+) -> tuple[np.ndarray, np.ndarray]:
+    """P(row practically better than column) and P(equivalent), k x k, for all pairs.
+
+    ``oriented`` is N x k with higher = better. Pair (i, j), i < j, is the two-sample
+    test with ``x`` = column j and ``y`` = column i and the same seed, so entry
+    ``[i, j]`` of the first matrix is its ``right``, ``[j, i]`` its ``left``.
+    """
+    n, k = oriented.shape
+    iu, ju = np.triu_indices(k, 1)
+    seed = seed_of(random_state)
+    better = np.full((k, k), np.nan)
+    equivalent = np.full((k, k), np.nan)
+    if len(iu) == 0:
+        return better, equivalent
+    probs = np.empty((len(iu), 3))
+    # pair by pair diffs, in chunks so that pairs x N stays bounded
+    rows = max(1, CHUNK_VALUES // max(n, 1))
+    if test == "bayes-sign":
+        cache: dict[tuple[float, float, float], tuple[float, float, float]] = {}
+        for a in range(0, len(iu), rows):
+            diffs = oriented[:, iu[a : a + rows]].T - oriented[:, ju[a : a + rows]].T
+            for r, alpha in enumerate(_sign_alpha(diffs, rope)):
+                key = tuple(alpha.tolist())
+                if key not in cache:
+                    counts, _ = _sign_counts(alpha, nsamples, seed)
+                    cache[key] = _finish(counts, nsamples, rope)
+                probs[a + r] = cache[key]
+    else:
+        for a in range(0, len(iu), rows):
+            diffs = oriented[:, iu[a : a + rows]].T - oriented[:, ju[a : a + rows]].T
+            counts, _ = _signed_rank_counts(diffs, rope, nsamples, seed)
+            for r in range(len(counts)):
+                probs[a + r] = _finish(counts[r], nsamples, rope)
+    better[iu, ju] = probs[:, 2]
+    better[ju, iu] = probs[:, 0]
+    equivalent[iu, ju] = probs[:, 1]
+    equivalent[ju, iu] = probs[:, 1]
+    return better, equivalent
+
+
+def decide(better: np.ndarray, equivalent: np.ndarray, threshold: float) -> np.ndarray:
+    """Decision matrix: entry [a, b] is "A better" (a = row), "B better", "equivalent" or
+    "undecided" at the posterior ``threshold``; empty strings on the diagonal."""
+    worse = better.T
+    out = np.full(better.shape, DECISIONS[3], dtype=object)
+    out[equivalent >= threshold] = DECISIONS[1]
+    out[worse >= threshold] = DECISIONS[2]
+    out[better >= threshold] = DECISIONS[0]
+    np.fill_diagonal(out, "")
+    return out
+
+
+def bayes_comparison(
+    test: str, oriented: np.ndarray, names: list[str], options: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The Bayesian step of :func:`cdplot.compare`.
+
+    Returns the k x k statistic matrix (P(row practically better)), the k x k boolean
+    matrix of pairs decided different, and the result fields ``rope``, ``threshold``,
+    ``posterior_better``, ``posterior_equivalent``, ``posterior_worse`` and ``decisions``.
+    """
+    import pandas as pd
+
+    rope = check_rope(options.get("rope", 0.0))
+    nsamples = check_nsamples(options.get("nsamples", NSAMPLES))
+    threshold = check_threshold(options.get("threshold", 0.95))
+    seed = seed_of(options.get("random_state"))  # one seed: every pair draws from it
+    better, equivalent = all_pairs_posteriors(oriented, test, rope, nsamples, seed)
+    decisions = decide(better, equivalent, threshold)
+    worse = better.T
+    different = (better >= threshold) | (worse >= threshold)
+    np.fill_diagonal(different, False)
+    index = pd.Index(names, dtype=object)
+
+    def frame(values: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame(values, index=index, columns=index.copy())
+
+    fields = {
+        "rope": rope,
+        "threshold": threshold,
+        "posterior_better": frame(better),
+        "posterior_equivalent": frame(equivalent),
+        "posterior_worse": frame(better.T.copy()),
+        "decisions": frame(decisions),
+    }
+    return better, different, fields
+
+
+def bayes_frame(result: Any) -> Any:
+    """Tidy table of a Bayesian comparison: one row per pair, better-ranked first.
+
+    The columns of :meth:`ComparisonResult.to_frame` (``statistic`` is
+    ``p_better``, the p-values are NaN, ``significant`` means decided
+    different) and ``p_better`` (P(algorithm_1 practically better)),
+    ``p_equivalent``, ``p_worse`` and ``decision`` ("A better" means
+    algorithm_1).
+    """
+    from ._frames import pairwise_frame
+
+    frame = pairwise_frame(result)
+    first, second = frame["algorithm_1"], frame["algorithm_2"]
+
+    def lookup(matrix: Any) -> list[Any]:
+        return [matrix.loc[a, b] for a, b in zip(first, second, strict=True)]
+
+    frame["p_better"] = np.asarray(lookup(result.posterior_better), dtype=float)
+    frame["p_equivalent"] = np.asarray(lookup(result.posterior_equivalent), dtype=float)
+    frame["p_worse"] = np.asarray(lookup(result.posterior_worse), dtype=float)
+    frame["decision"] = [str(v) for v in lookup(result.decisions)]
+    return frame
+
+
+def bayes_note(result: Any) -> str:
+    """Plain-language sentences on a Bayesian comparison's decisions, for summaries.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        Of ``compare(test="bayes-signed-rank" or "bayes-sign")``.
+
+    Returns
+    -------
+    str
+        The test, rope, threshold and sample size, then the pairs decided better
+        and equivalent (with their posterior probabilities) and how many are
+        undecided.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="bayes-signed-rank",
+    ...                      rope=0.01, random_state=1)
+    >>> print(bayes_note(res))  # doctest: +NORMALIZE_WHITESPACE
+    Post-hoc: Bayesian signed-rank test on every pair (rope = 0.01, decisions at posterior
+    probability >= 0.95, 50000 posterior samples; no p-values, no correction). Practically
+    better: C4.5+m+cf over C4.5 (P = 0.967). 5 of 6 pairs are undecided: the data do not
+    settle them at this threshold.
+    """
+    names = {"bayes-signed-rank": "Bayesian signed-rank test", "bayes-sign": "Bayesian sign test"}
+    frame = bayes_frame(result)
+    nsamples = result.test_options.get("nsamples", NSAMPLES)
+    text = [
+        f"Post-hoc: {names.get(result.test, result.test)} on every pair (rope = "
+        f"{result.rope:g}, decisions at posterior probability >= {result.threshold:g}, "
+        f"{nsamples} posterior samples; no p-values, no correction)."
+    ]
+    better = []
+    for row in frame.itertuples(index=False):
+        if row.decision == "A better":
+            better.append(f"{row.algorithm_1} over {row.algorithm_2} (P = {row.p_better:.3f})")
+        elif row.decision == "B better":
+            better.append(f"{row.algorithm_2} over {row.algorithm_1} (P = {row.p_worse:.3f})")
+    if better:
+        text.append(f"Practically better: {'; '.join(better)}.")
+    equivalent = [
+        f"{row.algorithm_1} and {row.algorithm_2} (P = {row.p_equivalent:.3f})"
+        for row in frame.itertuples(index=False)
+        if row.decision == "equivalent"
+    ]
+    if equivalent:
+        text.append(f"Practically equivalent: {'; '.join(equivalent)}.")
+    undecided = int((frame["decision"] == "undecided").sum())
+    if undecided:
+        text.append(
+            f"{undecided} of {len(frame)} pairs are undecided: the data do not settle them at "
+            "this threshold."
+        )
+    return " ".join(text)
