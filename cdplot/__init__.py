@@ -27,6 +27,9 @@ from .stats._results import ComparisonResult, OmnibusResult
 __all__ = [
     "BergmannHommelLimitError",
     "CdplotInputError",
+    "GeneratorModel",
+    "NormalModel",
+    "ResampleModel",
     "CdplotWarning",
     "ComparisonResult",
     "OmnibusResult",
@@ -38,9 +41,12 @@ __all__ = [
     "compare",
     "datasets",
     "report_figure",
+    "simulate",
+    "simulate_grid",
 ]
 
 _PLOTTING = ("cd_diagram", "cd_diagrams", "apv_heatmap", "report_figure")
+_SIMULATE = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
 
 
 def __getattr__(name: str) -> Any:
@@ -48,6 +54,12 @@ def __getattr__(name: str) -> Any:
         from . import plotting
 
         return getattr(plotting, name)
+    if name in _SIMULATE:  # importing the package binds cdplot.simulate: pin the function
+        import importlib
+
+        package = importlib.import_module(".simulate", __name__)
+        globals()[name] = value = getattr(package, name)
+        return value
     raise AttributeError(f"module 'cdplot' has no attribute {name!r}")
 
 
