@@ -253,7 +253,7 @@ class SimulationResult:
         }
 
     def plot(self, **kwargs: Any) -> Any:
-        """Draw the estimates with error bars (see :func:`cdplot.plotting.power_plot`)."""
+        """Draw the estimates with error bars (see ``cdplot.plotting.power_plot``)."""
         from ..plotting._power import power_plot
 
         return power_plot(self, **kwargs)
@@ -304,7 +304,7 @@ class PowerCurveResult:
         return "\n\n".join(f"effect = {e:g}\n{self.results[e]}" for e in self.effects)
 
     def plot(self, **kwargs: Any) -> Any:
-        """Power curves over the grid (see :func:`cdplot.plotting.power_plot`)."""
+        """Power curves over the grid (see ``cdplot.plotting.power_plot``)."""
         from ..plotting._power import power_plot
 
         return power_plot(self, **kwargs)
