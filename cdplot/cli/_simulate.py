@@ -63,7 +63,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     model.add_argument("--table", metavar="FILE", help="resample the datasets of this table")
     model.add_argument(
-        "--shift", action="append", default=[], metavar="NAME=AMOUNT",
+        "--shift",
+        action="append",
+        default=[],
+        metavar="NAME=AMOUNT",
         help="with --table: add AMOUNT to NAME's scores (repeatable)",
     )
     model.add_argument(
@@ -73,7 +76,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     model.add_argument("--grid", metavar="V1,V2,...", help="values of NAME's mean for --vary")
     st = p.add_argument_group("study")
     st.add_argument(
-        "--procedures", default="wilcoxon:holm,sign:holm,mean-ranks:holm",
+        "--procedures",
+        default="wilcoxon:holm,sign:holm,mean-ranks:holm",
         help="test:correction[:control],... (default wilcoxon:holm,sign:holm,mean-ranks:holm)",
     )
     st.add_argument("--replicates", type=int, default=10_000, help="simulated tables (10000)")
@@ -119,7 +123,9 @@ def _model(args: argparse.Namespace, means_override: dict[str, float] | None = N
                 raise _InputError(f"--shift takes NAME=AMOUNT, got {item!r}")
             shift[name.strip()] = _numbers(amount, "--shift")[0]
         return ResampleModel(
-            args.table, n_datasets=args.n, shift=shift or None,
+            args.table,
+            n_datasets=args.n,
+            shift=shift or None,
             higher_is_better=not args.lower_is_better,
         )
     if args.shift or args.lower_is_better:
@@ -137,11 +143,13 @@ def _model(args: argparse.Namespace, means_override: dict[str, float] | None = N
     names = _names(args.names) or [_letter(j) for j in range(len(means))]
     if len(names) != len(means):
         raise _InputError(f"--names gives {len(names)} names for {len(means)} algorithms")
-    table = dict(zip(names, means))
+    table = dict(zip(names, means, strict=True))
     if means_override:
         table.update(means_override)
     return NormalModel(
-        table, sd=args.sd, n_datasets=20 if args.n is None else args.n,
+        table,
+        sd=args.sd,
+        n_datasets=20 if args.n is None else args.n,
         correlation=args.correlation,
     )
 

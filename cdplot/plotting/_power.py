@@ -158,8 +158,14 @@ def power_plot(
                 se.append(float(s[proc]))
             y, err = np.asarray(est)[order], ERRORBAR_Z * np.asarray(se)[order]
             ax.errorbar(
-                x[order], y, yerr=err, color=colors[j], marker=MARKERS[j % len(MARKERS)],
-                label=proc, gid=f"curve-{proc}", **kws,
+                x[order],
+                y,
+                yerr=err,
+                color=colors[j],
+                marker=MARKERS[j % len(MARKERS)],
+                label=proc,
+                gid=f"curve-{proc}",
+                **kws,
             )
         ax.set_xlabel("effect size")
         ax.set_ylabel(_ylabel(measure, pair))
@@ -184,22 +190,29 @@ def power_plot(
         values = est.reindex(procedures).to_numpy(dtype=float)
         errs = ERRORBAR_Z * se.reindex(procedures).to_numpy(dtype=float)
         ax.errorbar(
-            values, rows - offsets[j], xerr=errs, color=colors[j],
-            marker=MARKERS[j % len(MARKERS)], linestyle="none", label=_ylabel(measure, pair),
-            gid=f"measure-{measure}", **kws,
+            values,
+            rows - offsets[j],
+            xerr=errs,
+            color=colors[j],
+            marker=MARKERS[j % len(MARKERS)],
+            linestyle="none",
+            label=_ylabel(measure, pair),
+            gid=f"measure-{measure}",
+            **kws,
         )
     ax.set_yticks(rows, procedures)
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.7, len(procedures) - 0.3)
     ax.set_xlabel(f"estimate ± {ERRORBAR_Z:g} Monte Carlo s.e. ({first.n_replicates} replicates)")
     if alpha_line:
-        ax.axvline(
-            first.alpha, gid="alpha-line", label=f"α = {first.alpha:g}", **ALPHA_LINE_KWS
-        )
+        ax.axvline(first.alpha, gid="alpha-line", label=f"α = {first.alpha:g}", **ALPHA_LINE_KWS)
     ax.grid(True, axis="x", color="0.9")
     ax.set_axisbelow(True)
     ax.legend(
-        frameon=False, fontsize="small", loc="lower left", bbox_to_anchor=(0.0, 1.0),
+        frameon=False,
+        fontsize="small",
+        loc="lower left",
+        bbox_to_anchor=(0.0, 1.0),
         ncols=len(chosen) + int(alpha_line),
     )
     return ax

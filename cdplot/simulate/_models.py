@@ -129,7 +129,9 @@ class NormalModel:
         if len(set(names)) != len(names):
             raise CdplotInputError("means names an algorithm twice; use unique names.")
         self.algorithms: tuple[str, ...] = tuple(names)
-        self.means = np.array([_finite(f"means[{n!r}]", v) for n, v in zip(names, values)])
+        self.means = np.array(
+            [_finite(f"means[{n!r}]", v) for n, v in zip(names, values, strict=True)]
+        )
         if isinstance(sd, Mapping):
             missing = [a for a in names if a not in sd]
             extra = [str(a) for a in sd if str(a) not in names]
@@ -175,15 +177,15 @@ class NormalModel:
         """The model's settings as plain values (for the result and JSON)."""
         return {
             "model": "normal",
-            "means": dict(zip(self.algorithms, self.means.tolist())),
-            "sd": dict(zip(self.algorithms, self.sd.tolist())),
+            "means": dict(zip(self.algorithms, self.means.tolist(), strict=True)),
+            "sd": dict(zip(self.algorithms, self.sd.tolist(), strict=True)),
             "n_datasets": self.n_datasets,
             "correlation": self.correlation,
             "dataset_sd": self.dataset_sd,
         }
 
     def __repr__(self) -> str:
-        means = ", ".join(f"{a!r}: {m:g}" for a, m in zip(self.algorithms, self.means))
+        means = ", ".join(f"{a!r}: {m:g}" for a, m in zip(self.algorithms, self.means, strict=True))
         return f"NormalModel(means={{{means}}}, n_datasets={self.n_datasets})"
 
 
@@ -263,7 +265,9 @@ class ResampleModel:
             scores[:, index[str(name)]] += value if higher_is_better else -value
         self.scores = scores
         total = scores.shape[0]
-        self.n_datasets = total if n_datasets is None else _positive_int("n_datasets", n_datasets, 2)
+        self.n_datasets = (
+            total if n_datasets is None else _positive_int("n_datasets", n_datasets, 2)
+        )
         self.replace = bool(replace)
         if not self.replace and self.n_datasets > total:
             raise CdplotInputError(

@@ -72,7 +72,7 @@ class SimulationResult:
         for label in self.procedures:
             test, correction, control = self._specs[label]
             a, b = self._pairs[label]
-            for h, (i, j) in enumerate(zip(a.tolist(), b.tolist())):
+            for h, (i, j) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
                 count = int(self._counts[label][h])
                 rate = count / n
                 rows.append(
@@ -228,9 +228,7 @@ class SimulationResult:
             f"{'FDR':>15}"
         )
         for label, row in table.iterrows():
-            cells = [
-                _pm(row[m], row[m + "_se"]) for m in ("fwer", "power_any", "power_all", "fdr")
-            ]
+            cells = [_pm(row[m], row[m + "_se"]) for m in ("fwer", "power_any", "power_all", "fdr")]
             lines.append(f"{label:<{width}}  " + "  ".join(f"{c:>15}" for c in cells))
         lines.append("(estimate ± Monte Carlo standard error)")
         return "\n".join(lines)

@@ -84,7 +84,10 @@ def _run_chunk(
     rejections per replicate)}``; integers only, so the chunks combine exactly.
     """
     tables = np.concatenate(
-        [np.asarray(model.draw(np.random.default_rng(s), n), dtype=float) for s, n in zip(seeds, sizes)]
+        [
+            np.asarray(model.draw(np.random.default_rng(s), n), dtype=float)
+            for s, n in zip(seeds, sizes, strict=True)
+        ]
     )
     if not np.isfinite(tables).all():
         raise CdplotInputError("the model drew NaN or infinite scores.")
@@ -285,7 +288,9 @@ def simulate(
     procs = parse_procedures(procedures, model.algorithms)
     seed = _seed_sequence(random_state)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise CdplotInputError(f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}.")
+        raise CdplotInputError(
+            f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}."
+        )
     backend_name = None if backend is None else check_in_list(BACKENDS, backend=backend)
     if progress not in (None, True, False):
         raise CdplotInputError(f"progress must be None, True or False, got {progress!r}.")
@@ -325,7 +330,9 @@ def simulate(
                 if bar is not None:
                     bar.update(sum(sizes[task[0] : task[1]]))
         else:
-            for out, task in zip(_parallel(backend_name, n_jobs, scheduler, tasks, args), tasks):
+            for out, task in zip(
+                _parallel(backend_name, n_jobs, scheduler, tasks, args), tasks, strict=True
+            ):
                 outputs.append(out)
                 if bar is not None:
                     bar.update(sum(sizes[task[0] : task[1]]))
@@ -343,8 +350,13 @@ def simulate(
     settings = {
         "model": model.describe(),
         "procedures": [
-            {"label": p.label, "test": p.test, "correction": p.correction, "control": p.control,
-             "options": dict(p.options)}
+            {
+                "label": p.label,
+                "test": p.test,
+                "correction": p.correction,
+                "control": p.control,
+                "options": dict(p.options),
+            }
             for p in procs
         ],
         "random_state": seed.entropy,
@@ -386,8 +398,9 @@ def _parallel(
 
     calls = (delayed(_run_chunk)(*args(t)) for t in tasks)
     if backend == "dask":
-        with _dask_client(scheduler, n_jobs) as client, parallel_config(
-            backend="dask", client=client
+        with (
+            _dask_client(scheduler, n_jobs) as client,
+            parallel_config(backend="dask", client=client),
         ):
             yield from Parallel(n_jobs=-1, return_as="generator")(calls)
         return
@@ -461,7 +474,7 @@ def simulate_grid(
     seed = _seed_sequence(random_state)
     results = {}
     algorithms = None
-    for effect, model in zip(effects, models.values()):
+    for effect, model in zip(effects, models.values(), strict=True):
         model = as_model(model)
         if algorithms is None:
             algorithms = model.algorithms

@@ -112,7 +112,9 @@ def _wilcoxon(d: np.ndarray, zero_method: str, exact: bool | None, continuity: b
         z = n_zero.astype(float)
         tie_sum = tie_sum + (z**3 - z)
         has_ties = has_ties | (n_zero > 1)
-    p, _ = _signed_rank_pvalues(r_plus, n, n_zero, tie_sum, has_ties, zero_method, exact, continuity)
+    p, _ = _signed_rank_pvalues(
+        r_plus, n, n_zero, tie_sum, has_ties, zero_method, exact, continuity
+    )
     return p
 
 
