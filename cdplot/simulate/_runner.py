@@ -305,40 +305,34 @@ def simulate(
     n_data = getattr(model, "n_datasets", None) or 30
     cells_per_rep = max(1, k * (k - 1) // 2 * n_data)
     max_blocks = max(1, CHUNK_CELLS // (cells_per_rep * BLOCK))
-    if chunk_size is not None:
-        if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)):
-            raise CdplotInputError(f"chunk_size must be a positive integer, got {chunk_size!r}.")
-        if chunk_size < 1:
-            raise CdplotInputError(f"chunk_size must be a positive integer, got {chunk_size!r}.")
-        per_chunk = math.ceil(int(chunk_size) / BLOCK)
-    else:
-        workers = n_jobs if n_jobs > 0 else _cpu_count()
-        per_chunk = min(max_blocks, max(1, math.ceil(n_blocks / (4 * max(1, workers)))))
-    tasks = _chunks(n_blocks, per_chunk)
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool)
+        or not isinstance(chunk_size, (int, np.integer))
+        or chunk_size < 1
+    ):
+        raise CdplotInputError(f"chunk_size must be a positive integer, got {chunk_size!r}.")
 
     def args(task: tuple[int, int]) -> tuple[Any, ...]:
         lo, hi = task
         return (model, procs, alpha, children[lo:hi], sizes[lo:hi], truth, bh_max_steps)
 
     started = time.perf_counter()
-    bar = _progress_bar(progress, n_replicates)
     outputs: list[dict[str, Any]] = []
-    try:
-        if backend_name in (None, "sequential") and n_jobs == 1:
-            for task in tasks:
-                outputs.append(_run_chunk(*args(task)))
-                if bar is not None:
-                    bar.update(sum(sizes[task[0] : task[1]]))
+    with _executor(backend_name, n_jobs, scheduler) as (run_tasks, workers, used):
+        if chunk_size is not None:
+            per_chunk = math.ceil(int(chunk_size) / BLOCK)
         else:
-            for out, task in zip(
-                _parallel(backend_name, n_jobs, scheduler, tasks, args), tasks, strict=True
-            ):
+            per_chunk = min(max_blocks, max(1, math.ceil(n_blocks / (4 * workers))))
+        tasks = _chunks(n_blocks, per_chunk)
+        bar = _progress_bar(progress, n_replicates)
+        try:
+            for out, task in zip(run_tasks(tasks, args), tasks, strict=True):
                 outputs.append(out)
                 if bar is not None:
                     bar.update(sum(sizes[task[0] : task[1]]))
-    finally:
-        if bar is not None:
-            bar.close()
+        finally:
+            if bar is not None:
+                bar.close()
     elapsed = time.perf_counter() - started
 
     labels = [p.label for p in procs]
@@ -364,8 +358,9 @@ def simulate(
         "seed_block": BLOCK,
         "chunk_size": per_chunk * BLOCK,
         "n_chunks": len(tasks),
-        "backend": backend_name or ("sequential" if n_jobs == 1 else "loky"),
+        "backend": used,
         "n_jobs": int(n_jobs),
+        "workers": workers,
         "elapsed_s": elapsed,
     }
     return SimulationResult(
@@ -390,20 +385,33 @@ def _cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-def _parallel(
-    backend: str | None, n_jobs: int, scheduler: Any, tasks: list[tuple[int, int]], args: Any
-) -> Iterator[dict[str, Any]]:
-    """Run the tasks through joblib on the chosen back end; results in task order."""
+@contextlib.contextmanager
+def _executor(backend: str | None, n_jobs: int, scheduler: Any) -> Iterator[tuple[Any, int, str]]:
+    """``(run_tasks, workers, name)``: a function running the tasks (results in task order),
+    the number of workers (to size the chunks) and the back end's name."""
+
+    def in_process(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+        return (_run_chunk(*args(t)) for t in tasks)
+
+    if backend == "sequential" or (backend is None and n_jobs == 1):
+        yield in_process, 1, "sequential"
+        return
     from joblib import Parallel, delayed, parallel_config
 
-    calls = (delayed(_run_chunk)(*args(t)) for t in tasks)
+    def calls(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+        return (delayed(_run_chunk)(*args(t)) for t in tasks)
+
     if backend == "dask":
-        with (
-            _dask_client(scheduler, n_jobs) as client,
-            parallel_config(backend="dask", client=client),
-        ):
-            yield from Parallel(n_jobs=-1, return_as="generator")(calls)
+        with _dask_client(scheduler, n_jobs) as client:
+            workers = max(1, sum(client.nthreads().values()))
+
+            def on_dask(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+                with parallel_config(backend="dask", client=client):
+                    yield from Parallel(n_jobs=-1, return_as="generator")(calls(tasks, args))
+
+            yield on_dask, workers, "dask"
         return
+    workers = n_jobs if n_jobs > 0 else max(1, _cpu_count() + 1 + n_jobs)
     if backend == "ray":
         try:
             from ray.util.joblib import register_ray
@@ -413,11 +421,19 @@ def _parallel(
                 'or "loky".'
             ) from None
         register_ray()
-        with parallel_config(backend="ray"):
-            yield from Parallel(n_jobs=n_jobs, return_as="generator")(calls)
+
+        def on_ray(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+            with parallel_config(backend="ray"):
+                yield from Parallel(n_jobs=n_jobs, return_as="generator")(calls(tasks, args))
+
+        yield on_ray, workers, "ray"
         return
     name = backend or "loky"
-    yield from Parallel(n_jobs=n_jobs, backend=name, return_as="generator")(calls)
+
+    def on_joblib(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+        yield from Parallel(n_jobs=n_jobs, backend=name, return_as="generator")(calls(tasks, args))
+
+    yield on_joblib, workers, name
 
 
 def simulate_grid(
