@@ -25,6 +25,7 @@ over n_jobs, chunk sizes and the loky and dask back ends (a real LocalCluster).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import subprocess
@@ -227,7 +228,7 @@ def test_same_result_on_a_dask_localcluster():
     ref = simulate(model, PROCS, n_replicates=1000, random_state=7)
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
@@ -490,3 +491,23 @@ def test_image_power_curves():
         random_state=2,
     )  # fmt: skip
     return curve.plot(pair=("A", "B")).figure
+
+
+def test_ray_backend_without_ray_names_the_fix():
+    if importlib.util.find_spec("ray") is not None:
+        pytest.skip("ray is installed")
+    model = NormalModel([0.0, 1.0])
+    with pytest.raises(cdplot.CdplotInputError, match='backend="ray" needs Ray'):
+        simulate(model, [("sign", "none")], n_replicates=10, backend="ray")
+
+
+def test_cli_simulate_resamples_a_table(tmp_path, capsys):
+    table = tmp_path / "results.csv"
+    cdplot.datasets.load("demsar2006").to_csv(table)
+    code = _cli(
+        ["simulate", "--table", str(table), "--n", "10", "--shift", "C4.5=0.01",
+         "--procedures", "wilcoxon:holm", "--replicates", "300", "--seed", "1"]
+    )  # fmt: skip
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "truth unknown" in printed and "C4.5+m+cf" in printed

@@ -33,7 +33,9 @@ class SimulationResult:
         Significance level at which hypotheses are rejected (APV <= alpha).
     settings : dict
         The model's description, the procedures, ``random_state`` (the seed entropy that
-        reproduces the study), the seed block size, chunk size, back end and ``n_jobs``.
+        reproduces the study), the seed block size, chunk size, back end, ``n_jobs``,
+        ``workers``, ``elapsed_s`` (wall clock) and ``cpu_s`` (CPU seconds of the chunks,
+        summed over the processes that ran them).
     truth_known : bool
         Whether the model says which pairs perform alike (else FWER, power and FDR are NaN).
 

@@ -77,12 +77,14 @@ def _run_chunk(
     sizes: Sequence[int],
     truth: np.ndarray | None,
     bh_max_steps: int | None,
-) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+) -> tuple[dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], float]:
     """Simulate the blocks of one chunk and run every procedure on the same tables.
 
     Returns ``{label: (rejections per hypothesis, false rejections per replicate, true
-    rejections per replicate)}``; integers only, so the chunks combine exactly.
+    rejections per replicate)}`` (integers only, so the chunks combine exactly) and the
+    CPU seconds the chunk took in its process.
     """
+    cpu_start = time.process_time()
     tables = np.concatenate(
         [
             np.asarray(model.draw(np.random.default_rng(s), n), dtype=float)
@@ -125,7 +127,7 @@ def _run_chunk(
             false = reject[:, null].sum(axis=1).astype(np.int32)
             true = reject[:, ~null].sum(axis=1).astype(np.int32)
         out[proc.label] = (counts, false, true)
-    return out
+    return out, time.process_time() - cpu_start
 
 
 def _chunks(n_blocks: int, blocks_per_chunk: int) -> list[tuple[int, int]]:
@@ -163,7 +165,7 @@ def _dask_client(scheduler: Any, n_jobs: int) -> Iterator[Any]:
     workers = n_jobs if n_jobs > 0 else None
     with (
         LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         Client(cluster) as client,
     ):
@@ -318,6 +320,7 @@ def simulate(
 
     started = time.perf_counter()
     outputs: list[dict[str, Any]] = []
+    cpu_seconds = 0.0
     with _executor(backend_name, n_jobs, scheduler) as (run_tasks, workers, used):
         if chunk_size is not None:
             per_chunk = math.ceil(int(chunk_size) / BLOCK)
@@ -326,8 +329,9 @@ def simulate(
         tasks = _chunks(n_blocks, per_chunk)
         bar = _progress_bar(progress, n_replicates)
         try:
-            for out, task in zip(run_tasks(tasks, args), tasks, strict=True):
+            for (out, cpu), task in zip(run_tasks(tasks, args), tasks, strict=True):
                 outputs.append(out)
+                cpu_seconds += cpu
                 if bar is not None:
                     bar.update(sum(sizes[task[0] : task[1]]))
         finally:
@@ -362,6 +366,7 @@ def simulate(
         "n_jobs": int(n_jobs),
         "workers": workers,
         "elapsed_s": elapsed,
+        "cpu_s": cpu_seconds,
     }
     return SimulationResult(
         procedures=tuple(labels),

@@ -38,9 +38,9 @@ __all__ = [
     "batch_pvalues",
 ]
 
-#: (row x dataset) cells of pairwise differences processed at once (bounds working memory:
-#: about 60 bytes a cell)
-CHUNK_CELLS = 1 << 18
+#: (pair x dataset) cells of pairwise differences processed at once, in work arrays reused
+#: from slice to slice (about 70 bytes a cell: 4.5 MB)
+CHUNK_CELLS = 1 << 16
 
 
 def batch_average_ranks(tables: np.ndarray) -> np.ndarray:
@@ -50,56 +50,83 @@ def batch_average_ranks(tables: np.ndarray) -> np.ndarray:
     return ranks.mean(axis=1)
 
 
-def _differences(tables: np.ndarray, pairs: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """``x_i - x_j`` for each table and pair: R x m x N, with no negative zeros."""
-    i, j = pairs
-    cols = np.add(np.swapaxes(tables, 1, 2), 0.0)  # R x k x N; +0.0 turns -0.0 into +0.0
-    return cols[:, i, :] - cols[:, j, :]
+class _Buffers:
+    """Work arrays of one slice of differences, allocated once per call and reused.
+
+    Reusing them keeps the kernels free of large allocations: in dask workers (glibc's
+    MALLOC_TRIM_THRESHOLD_=65536) every freed block above 64 kB goes back to the system, and
+    reallocating it costs a page fault per 4 kB.
+    """
+
+    def __init__(self, rows: int, n: int) -> None:
+        self.d = np.empty((rows, n))
+        self.a = np.empty((rows, n))
+        self.key = np.empty((rows, n), dtype=np.uint64)
+        self.flag = np.empty((rows, n), dtype=np.uint64)
+        self.start = np.empty((rows, n), dtype=bool)
+        self.end = np.empty((rows, n), dtype=bool)
+        self.zero = np.empty((rows, n), dtype=bool)
+        self.first = np.empty((rows, n), dtype=np.int64)
+        self.last = np.empty((rows, n), dtype=np.int64)
+        self.tmp = np.empty((rows, n), dtype=np.int64)
+        self.idx = np.arange(n, dtype=np.int64)
 
 
 def _signed_rank_parts(
-    d: np.ndarray,
+    d: np.ndarray, buf: _Buffers
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row of differences: rank sum of the negatives (zeros ranked too), n_neg, n_zero,
     ``sum(t^3 - t)`` over the tie blocks of the non-zero ``|d|``, and whether there are ties.
 
-    The same quantities as ``_pairwise._signed_rank_sums``, computed by one sort per row: a
-    tie block spanning sorted positions ``a..b`` gives each member the rank ``(a + b) / 2 + 1``
-    and contributes ``t^3 - t = sum over its t members of (t^2 - 1)``.
+    The same quantities as ``_pairwise._signed_rank_sums``, with the same sort key: the bits
+    of a difference rotated left by one (the bits of ``|d|``, monotone as an unsigned
+    integer, then the sign bit), sorted in place. A tie block spanning sorted positions
+    ``a..b`` gives each member the rank ``(a + b) / 2 + 1`` and contributes
+    ``t^3 - t = sum over its t members of (t^2 - 1)``. All sums are of integers (exact).
+    ``d`` must hold no negative zero.
     """
     rows, n = d.shape
-    r_all = np.empty(rows)
-    n_neg = np.empty(rows, dtype=np.int64)
-    n_zero = np.empty(rows, dtype=np.int64)
-    tie_sum = np.empty(rows)
-    step = max(1, CHUNK_CELLS // max(n, 1))
-    idx = np.arange(n)
-    for start in range(0, rows, step):
-        sl = slice(start, min(rows, start + step))
-        chunk = d[sl]
-        mag = np.abs(chunk)
-        order = np.argsort(mag, axis=1)
-        s = np.take_along_axis(mag, order, axis=1)
-        neg = np.take_along_axis(chunk < 0, order, axis=1)
-        is_start = np.ones(s.shape, dtype=bool)
-        np.not_equal(s[:, 1:], s[:, :-1], out=is_start[:, 1:])
-        is_end = np.ones(s.shape, dtype=bool)
-        is_end[:, :-1] = is_start[:, 1:]
-        first = np.maximum.accumulate(np.where(is_start, idx, 0), axis=1)
-        last = (n - 1) - np.maximum.accumulate(np.where(is_end[:, ::-1], idx, 0), axis=1)[:, ::-1]
-        rank = (first + last) / 2.0 + 1.0
-        r_all[sl] = np.where(neg, rank, 0.0).sum(axis=1)
-        n_neg[sl] = neg.sum(axis=1)
-        zero = s == 0.0
-        n_zero[sl] = zero.sum(axis=1)
-        size = (last - first + 1).astype(np.int64)
-        tie_sum[sl] = np.where(zero, 0, size * size - 1).sum(axis=1)
+    u = d.view(np.uint64)
+    key, flag = buf.key[:rows], buf.flag[:rows]
+    start, end, zero = buf.start[:rows], buf.end[:rows], buf.zero[:rows]
+    first, last, tmp = buf.first[:rows], buf.last[:rows], buf.tmp[:rows]
+    np.left_shift(u, 1, out=key)
+    np.right_shift(u, 63, out=flag)
+    np.bitwise_or(key, flag, out=key)
+    key.sort(axis=1)
+    np.bitwise_and(key, 1, out=flag)  # 1 for a negative difference, in sorted order
+    np.right_shift(key, 1, out=key)  # the bits of |d|
+    neg = flag.view(np.int64)
+    start[:, 0] = True
+    np.not_equal(key[:, 1:], key[:, :-1], out=start[:, 1:])
+    end[:, -1] = True
+    end[:, :-1] = start[:, 1:]
+    np.multiply(start, buf.idx, out=tmp)
+    np.maximum.accumulate(tmp, axis=1, out=first)  # first position of each one's block
+    np.multiply(end[:, ::-1], buf.idx, out=tmp)
+    np.maximum.accumulate(tmp, axis=1, out=last)
+    np.subtract(n - 1, last[:, ::-1], out=tmp)  # last position of each one's block
+    last[...] = tmp
+    np.add(first, last, out=tmp)
+    np.multiply(tmp, neg, out=tmp)
+    n_neg = neg.sum(axis=1)
+    r_all = tmp.sum(axis=1) / 2.0 + n_neg  # ranks (a + b) / 2 + 1 of the negatives
+    np.equal(key, 0, out=zero)
+    n_zero = zero.sum(axis=1)
+    np.subtract(last, first, out=tmp)
+    tmp += 1  # the size t of each one's block
+    np.multiply(tmp, tmp, out=tmp)
+    tmp -= 1
+    np.putmask(tmp, zero, 0)  # no tie term for the zeros
+    tie_sum = tmp.sum(axis=1).astype(float)
     return r_all, n_neg, n_zero, tie_sum, tie_sum > 0
 
 
-def _wilcoxon(d: np.ndarray, zero_method: str, exact: bool | None, continuity: bool) -> np.ndarray:
+def _wilcoxon(
+    d: np.ndarray, buf: _Buffers, zero_method: str, exact: bool | None, continuity: bool
+) -> np.ndarray:
     n = d.shape[1]
-    r_all, n_neg, n_zero, tie_sum, has_ties = _signed_rank_parts(d)
+    r_all, n_neg, n_zero, tie_sum, has_ties = _signed_rank_parts(d, buf)
     zero_rank_sum = n_zero * (n_zero + 1) / 2.0
     if zero_method == "wilcox":
         nonzero = n - n_zero
@@ -118,10 +145,11 @@ def _wilcoxon(d: np.ndarray, zero_method: str, exact: bool | None, continuity: b
     return p
 
 
-def _sign(d: np.ndarray, ties: str) -> np.ndarray:
-    n = d.shape[1]
-    wins = np.count_nonzero(d > 0, axis=1).astype(float)
-    losses = np.count_nonzero(d < 0, axis=1).astype(float)
+def _sign(d: np.ndarray, buf: _Buffers, ties: str) -> np.ndarray:
+    rows, n = d.shape
+    flags = buf.start[:rows]
+    wins = np.count_nonzero(np.greater(d, 0.0, out=flags), axis=1).astype(float)
+    losses = np.count_nonzero(np.less(d, 0.0, out=flags), axis=1).astype(float)
     n_ties = n - wins - losses
     if ties == "split":
         counted = n_ties - n_ties % 2
@@ -129,7 +157,7 @@ def _sign(d: np.ndarray, ties: str) -> np.ndarray:
         losses = losses + counted / 2
     total = wins + losses
     smaller = np.minimum(wins, losses)
-    p = np.ones(d.shape[0])
+    p = np.ones(rows)
     has = total > 0
     p[has] = np.minimum(
         1.0,
@@ -180,7 +208,6 @@ def batch_pvalues(
             distinct, where = np.unique(q[positive], return_inverse=True)
             p[positive] = range_sf(distinct, k)[where]
         return np.clip(p, 0.0, 1.0).reshape(r, m)
-    d = _differences(tables, pairs).reshape(r * m, n)
     if test == "wilcoxon":
         zero_method = options.get("zero_method", "wilcox")
         if zero_method not in ZERO_METHODS:
@@ -188,7 +215,11 @@ def batch_pvalues(
                 f"{zero_method!r} is not a valid value for zero_method; supported values are "
                 f"{', '.join(repr(z) for z in ZERO_METHODS)}."
             )
-        p = _wilcoxon(d, zero_method, options.get("exact"), options.get("continuity", True))
+        exact, continuity = options.get("exact"), options.get("continuity", True)
+
+        def kernel(d: np.ndarray, buf: _Buffers) -> np.ndarray:
+            return _wilcoxon(d, buf, zero_method, exact, continuity)
+
     elif test == "sign":
         ties = options.get("ties", "split")
         if ties not in SIGN_TIES:
@@ -196,10 +227,30 @@ def batch_pvalues(
                 f"{ties!r} is not a valid value for ties; supported values are "
                 f"{', '.join(repr(t) for t in SIGN_TIES)}."
             )
-        p = _sign(d, ties)
+
+        def kernel(d: np.ndarray, buf: _Buffers) -> np.ndarray:
+            return _sign(d, buf, ties)
+
     else:
         raise CdplotInputError(f"{test!r} is not a test batch_pvalues knows.")
-    return p.reshape(r, m)
+    out = np.empty((r, m))
+    if r == 0 or m == 0:
+        return out
+    # a few replicates at a time, in reused work arrays (see CHUNK_CELLS and _Buffers)
+    cols = np.add(np.swapaxes(tables, 1, 2), 0.0)  # R x k x N; +0.0 turns -0.0 into +0.0
+    step = max(1, min(r, CHUNK_CELLS // max(1, m * n)))
+    buf = _Buffers(step * m, n)
+    i, j = pairs
+    a3 = buf.a.reshape(step, m, n)
+    d3 = buf.d.reshape(step, m, n)
+    for start in range(0, r, step):
+        block = cols[start : start + step]
+        s = block.shape[0]
+        np.take(block, i, axis=1, out=a3[:s])
+        np.take(block, j, axis=1, out=d3[:s])
+        np.subtract(a3[:s], d3[:s], out=d3[:s])
+        out[start : start + s] = kernel(buf.d[: s * m], buf).reshape(s, m)
+    return out
 
 
 # --- adjustments, row by row of an R x m array ------------------------------------------
