@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nwall-clock speed-up 1 -> 2 workers: dask {d1 / d2:.2f}x, loky {loky_speedup:.2f}x")
     print(
         f"CPU per replicate on a dask worker: {cpu_per_rep * 1e3:.3f} ms "
-        f"({overhead:.2f}x the in-process CPU: the distribution adds no work per replicate)"
+        f"({overhead:.2f}x the CPU per replicate in process)"
     )
     print(
         f"projected: 1,000,000 replicates on 100 dedicated workers ~ {projected:.1f} s "
