@@ -236,9 +236,27 @@ def test_same_result_on_a_dask_localcluster():
             model, PROCS, n_replicates=1000, random_state=7, backend="dask", chunk_size=200
         )
         assert len(client.scheduler_info()["workers"]) == 2
+        # by scheduler address: simulate connects its own client and closes it
+        by_address = simulate(
+            model, PROCS, n_replicates=1000, random_state=7, backend="dask",
+            scheduler=cluster.scheduler_address,
+        )  # fmt: skip
     _assert_same(ref, on_dask)
+    _assert_same(ref, by_address)
     assert on_dask.settings["backend"] == "dask"
     assert on_dask.settings["n_chunks"] == 5
+    assert on_dask.settings["workers"] == 2
+
+
+def test_dask_without_a_client_starts_and_stops_a_localcluster():
+    distributed = pytest.importorskip("dask.distributed")
+    model = NormalModel(means=[0.0, 0.5, 1.0], n_datasets=10)
+    ref = simulate(model, PROCS[:2], n_replicates=400, random_state=3)
+    out = simulate(model, PROCS[:2], n_replicates=400, random_state=3, backend="dask", n_jobs=2)
+    _assert_same(ref, out)
+    assert out.settings["workers"] == 2
+    with pytest.raises(ValueError, match="No global client found"):
+        distributed.get_client()
 
 
 def test_progress_bar(capsys):
