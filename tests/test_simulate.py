@@ -543,3 +543,21 @@ def test_cli_simulate_resamples_a_table(tmp_path, capsys):
     assert code == 0
     printed = capsys.readouterr().out
     assert "truth unknown" in printed and "C4.5+m+cf" in printed
+
+
+def _nan_tables(rng):
+    return np.full((5, 3), np.nan)
+
+
+def test_errors_inside_a_dask_run_propagate():
+    # raised in a worker while the current client is in use: reaches the caller unchanged
+    distributed = pytest.importorskip("dask.distributed")
+    model = GeneratorModel(_nan_tables, ["a", "b", "c"])
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster),
+        pytest.raises(cdplot.CdplotInputError, match="NaN or infinite"),
+    ):
+        simulate(model, [("sign", "none")], n_replicates=10, backend="dask")

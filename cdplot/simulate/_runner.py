@@ -155,13 +155,15 @@ def _dask_client(scheduler: Any, n_jobs: int) -> Iterator[Any]:
         finally:
             client.close()
         return
-    try:
-        from dask.distributed import get_client
+    from dask.distributed import get_client
 
-        yield get_client()  # the user's current client
-        return
+    try:
+        current = get_client()  # the user's current client
     except ValueError:
-        pass
+        current = None
+    if current is not None:
+        yield current
+        return
     workers = n_jobs if n_jobs > 0 else None
     with (
         LocalCluster(
