@@ -28,7 +28,7 @@ examples:
   cdplot simulate --k 10 --n 30 --procedures "wilcoxon:holm,wilcoxon:shaffer,nemenyi:nemenyi" \\
       --jobs 2 -o fwer.png
   # a power curve: B's mean over a grid
-  cdplot simulate --means 0,0,0,0 --vary A2 --grid 0,0.25,0.5,1 -o curve.pdf
+  cdplot simulate --means 0,0,0,0 --vary B --grid 0,0.25,0.5,1 --pair A,B -o curve.pdf
   # Demšar's scheme: resample 10 datasets of a real table, shift one algorithm
   cdplot simulate --table results.csv --n 10 --shift C4.5=0.01 --procedures wilcoxon:holm
 
@@ -245,6 +245,8 @@ def run(args: argparse.Namespace) -> int:
             import matplotlib.pyplot as plt
 
             ax = result.plot(pair=tuple(pair) if pair else None)
+            if args.vary:
+                ax.set_xlabel(f"mean of {args.vary}")
             ext = _figure_format(args.output)
             try:
                 _atomic_write(
