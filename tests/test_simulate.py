@@ -179,6 +179,7 @@ def test_rejections_equal_compare_on_the_same_tables():
     )
     names = list(model.algorithms)
     expected: dict[tuple[str, str, str], int] = {}
+    apv_sum: dict[tuple[str, str, str], float] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cdplot.CdplotWarning)
         for table in tables:
@@ -188,11 +189,19 @@ def test_rejections_equal_compare_on_the_same_tables():
                 res = cdplot.compare(frame, test=test, correction=corr, control=control, alpha=0.1)
                 if control is not None:
                     hits = [(control, b) for b, sig in res.significant.items() if sig]
+                    apvs = [((control, b), v) for b, v in res.adjusted_pvalues.items()]
                 else:
                     sig = res.significant.to_numpy()
                     hits = [
                         (names[i], names[j]) for i, j in zip(*np.nonzero(np.triu(sig)), strict=True)
                     ]
+                    mat = res.adjusted_pvalues.to_numpy()
+                    apvs = [
+                        ((names[i], names[j]), mat[i, j])
+                        for i, j in zip(*np.triu_indices(4, 1), strict=True)
+                    ]
+                for (a, b), v in apvs:
+                    apv_sum[label, a, b] = apv_sum.get((label, a, b), 0.0) + v
                 for a, b in hits:
                     expected[label, a, b] = expected.get((label, a, b), 0) + 1
     got = {
@@ -202,6 +211,8 @@ def test_rejections_equal_compare_on_the_same_tables():
     }
     assert got == expected
     assert len(got) > 10
+    for row in sim.to_frame().itertuples():
+        assert row.mean_apv == pytest.approx(apv_sum[row.procedure, row.a, row.b] / n_rep, 1e-12)
 
 
 # --------------------------------------------------------------------------- reproducibility
@@ -429,7 +440,7 @@ def test_to_frame_columns_and_json(tmp_path):
     frame = sim.to_frame()
     assert list(frame.columns) == [
         "procedure", "test", "correction", "control", "a", "b", "true_null", "rejections",
-        "rejection_rate", "se",
+        "rejection_rate", "se", "mean_apv", "mean_apv_se",
     ]  # fmt: skip
     assert len(frame) == 10 + 4
     text = json.dumps(sim.to_dict(), allow_nan=False)

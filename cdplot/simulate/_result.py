@@ -59,6 +59,7 @@ class SimulationResult:
     _counts: dict[str, np.ndarray] = field(repr=False)
     _false: dict[str, np.ndarray] = field(repr=False)
     _true: dict[str, np.ndarray] = field(repr=False)
+    _apv_sums: dict[str, np.ndarray] = field(repr=False)
     _truth: np.ndarray | None = field(repr=False)
 
     # ---------------------------------------------------------------- tidy tables
@@ -67,13 +68,19 @@ class SimulationResult:
 
         Columns: ``procedure``, ``test``, ``correction``, ``control``, ``a``, ``b``,
         ``true_null`` (None when unknown), ``rejections``, ``rejection_rate`` and ``se``
-        (its binomial Monte Carlo standard error).
+        (its binomial Monte Carlo standard error), ``mean_apv`` and ``mean_apv_se`` (the
+        average adjusted p-value, Demšar's (2006, §4.1.2) second measure of power, and its
+        standard error).
         """
         rows = []
         n = self.n_replicates
         for label in self.procedures:
             test, correction, control = self._specs[label]
             a, b = self._pairs[label]
+            s1, s2 = self._apv_sums[label]
+            mean = s1 / n
+            var = np.maximum(s2 - n * mean * mean, 0.0) / max(n - 1, 1)
+            mean_se = np.sqrt(var / n) if n > 1 else np.full_like(mean, math.nan)
             for h, (i, j) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
                 count = int(self._counts[label][h])
                 rate = count / n
@@ -89,6 +96,8 @@ class SimulationResult:
                         "rejections": count,
                         "rejection_rate": rate,
                         "se": _binomial_se(rate, n),
+                        "mean_apv": float(mean[h]),
+                        "mean_apv_se": float(mean_se[h]),
                     }
                 )
         return pd.DataFrame(rows)

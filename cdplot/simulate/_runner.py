@@ -77,12 +77,13 @@ def _run_chunk(
     sizes: Sequence[int],
     truth: np.ndarray | None,
     bh_max_steps: int | None,
-) -> tuple[dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], float]:
+) -> tuple[dict[str, tuple[np.ndarray, ...]], float]:
     """Simulate the blocks of one chunk and run every procedure on the same tables.
 
     Returns ``{label: (rejections per hypothesis, false rejections per replicate, true
-    rejections per replicate)}`` (integers only, so the chunks combine exactly) and the
-    CPU seconds the chunk took in its process.
+    rejections per replicate, per-block sums of the APVs, per-block sums of their
+    squares)}`` (integers, and float sums over the fixed seed blocks, so the chunks combine
+    to the same numbers however they are cut) and the CPU seconds the chunk took.
     """
     cpu_start = time.process_time()
     tables = np.concatenate(
@@ -95,11 +96,13 @@ def _run_chunk(
         raise CdplotInputError("the model drew NaN or infinite scores.")
     r, _, k = tables.shape
     algorithms = model.algorithms
+    edges = np.cumsum([0, *sizes]).tolist()
+    blocks = list(zip(edges[:-1], edges[1:], strict=True))
     avg = None
     if any(p.test in ("mean-ranks", "nemenyi") for p in procedures):
         avg = batch_average_ranks(tables)
     raw: dict[Any, np.ndarray] = {}
-    out: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    out: dict[str, tuple[np.ndarray, ...]] = {}
     for proc in procedures:
         key = proc.test_key()
         if key not in raw:
@@ -126,7 +129,11 @@ def _run_chunk(
             null = truth[a, b]
             false = reject[:, null].sum(axis=1).astype(np.int32)
             true = reject[:, ~null].sum(axis=1).astype(np.int32)
-        out[proc.label] = (counts, false, true)
+        # sums of the APVs and of their squares per seed block (fixed boundaries: the same
+        # numbers however the blocks are grouped into chunks; combined with math.fsum)
+        sums = np.stack([apv[lo:hi].sum(axis=0) for lo, hi in blocks])
+        squares = np.stack([np.square(apv[lo:hi]).sum(axis=0) for lo, hi in blocks])
+        out[proc.label] = (counts, false, true, sums, squares)
     return out, time.process_time() - cpu_start
 
 
@@ -345,6 +352,18 @@ def simulate(
     counts = {lab: sum(o[lab][0] for o in outputs) for lab in labels}
     false = {lab: np.concatenate([o[lab][1] for o in outputs]) for lab in labels}
     true = {lab: np.concatenate([o[lab][2] for o in outputs]) for lab in labels}
+    apv_sums = {
+        lab: np.array(
+            [
+                [
+                    math.fsum(col)
+                    for col in np.concatenate([o[lab][which] for o in outputs]).T.tolist()
+                ]
+                for which in (3, 4)
+            ]
+        )
+        for lab in labels
+    }
     pairs = {p.label: p.hypotheses(k, model.algorithms) for p in procs}
     specs = {p.label: (p.test, p.correction, p.control) for p in procs}
     settings = {
@@ -382,6 +401,7 @@ def simulate(
         _counts=counts,
         _false=false,
         _true=true,
+        _apv_sums=apv_sums,
         _truth=truth,
     )
 
