@@ -572,3 +572,11 @@ def test_errors_inside_a_dask_run_propagate():
         pytest.raises(cdplot.CdplotInputError, match="NaN or infinite"),
     ):
         simulate(model, [("sign", "none")], n_replicates=10, backend="dask")
+
+
+@pytest.mark.mpl_image_compare(filename="simulation_power_dots.png")
+def test_image_one_study():
+    model = NormalModel({"A": 0.0, "B": 0.0, "C": 0.0, "D": 0.8, "E": 0.8, "F": 1.6})
+    procs = [("nemenyi", "nemenyi"), ("wilcoxon", "holm"), ("wilcoxon", "bergmann"),
+             ("sign", "none")]  # fmt: skip
+    return simulate(model, procs, n_replicates=1000, random_state=3).plot().figure

@@ -208,13 +208,7 @@ def power_plot(
         ax.axvline(first.alpha, gid="alpha-line", label=f"α = {first.alpha:g}", **ALPHA_LINE_KWS)
     ax.grid(True, axis="x", color="0.9")
     ax.set_axisbelow(True)
-    ax.legend(
-        frameon=False,
-        fontsize="small",
-        loc="lower left",
-        bbox_to_anchor=(0.0, 1.0),
-        ncols=len(chosen) + int(alpha_line),
-    )
+    ax.legend(frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
     return ax
 
 
