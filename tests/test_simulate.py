@@ -407,6 +407,14 @@ def test_model_input_errors(build, message):
         build()
 
 
+def test_warns_when_the_test_cannot_reach_alpha():
+    model = NormalModel([0.0, 3.0], n_datasets=5)  # smallest two-sided p = 2 / 2**5 = 0.0625
+    with pytest.warns(cdplot.CdplotWarning, match="with 5 datasets the sign and wilcoxon test"):
+        sim = simulate(model, [("sign", "none"), ("wilcoxon", "none")], 50, random_state=0)
+    assert (sim.to_frame().rejection_rate == 0).all()
+    simulate(model, [("mean-ranks", "none")], 50, random_state=0)  # no warning
+
+
 def test_unknown_procedure_name_in_result():
     sim = simulate(NormalModel([0, 1]), [("sign", "none")], n_replicates=10, random_state=0)
     with pytest.raises(cdplot.CdplotInputError, match="Did you mean 'sign\\+none'"):

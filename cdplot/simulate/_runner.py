@@ -6,12 +6,13 @@ import contextlib
 import math
 import sys
 import time
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list
+from .._errors import CdplotInputError, CdplotWarning, check_in_list
 from ..stats._batch import (
     batch_adjust_all_pairs,
     batch_adjust_control,
@@ -305,6 +306,7 @@ def simulate(
     backend_name = None if backend is None else check_in_list(BACKENDS, backend=backend)
     if progress not in (None, True, False):
         raise CdplotInputError(f"progress must be None, True or False, got {progress!r}.")
+    _warn_unreachable(procs, getattr(model, "n_datasets", None), alpha)
     truth = model.true_null
     if truth is not None:
         truth = np.asarray(truth, dtype=bool)
@@ -404,6 +406,23 @@ def simulate(
         _apv_sums=apv_sums,
         _truth=truth,
     )
+
+
+def _warn_unreachable(procs: Sequence[Procedure], n: int | None, alpha: float) -> None:
+    """Warn, as compare() does, when the Wilcoxon or sign test cannot reach alpha on n datasets."""
+    if n is None:
+        return
+    smallest = min(1.0, 2.0 ** (1 - n))  # the smallest two-sided p-value of either test
+    tests = sorted({p.test for p in procs if p.test in ("wilcoxon", "sign")})
+    if tests and smallest > alpha:
+        need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
+        warnings.warn(
+            f"with {n} datasets the {' and '.join(tests)} test cannot reach p <= {alpha:g} "
+            f"(its smallest two-sided p-value is {smallest:.3g}): its power is 0. At least "
+            f"{need} datasets are needed.",
+            CdplotWarning,
+            stacklevel=3,
+        )
 
 
 def _cpu_count() -> int:
