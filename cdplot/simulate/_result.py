@@ -17,7 +17,7 @@ __all__ = ["PowerCurveResult", "SimulationResult"]
 MEASURES = ("fwer", "power_any", "power_all", "power_avg", "fdr")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulationResult:
     """Monte Carlo estimates of a simulation study (see :func:`cdplot.simulate`).
 
@@ -268,7 +268,7 @@ class SimulationResult:
         return power_plot(self, **kwargs)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PowerCurveResult:
     """Simulation studies over a grid of effect sizes (see :func:`cdplot.simulate_grid`).
 
@@ -285,6 +285,7 @@ class PowerCurveResult:
 
     @property
     def procedures(self) -> tuple[str, ...]:
+        """The procedures' labels (the same at every grid point)."""
         return next(iter(self.results.values())).procedures
 
     def summary(self) -> pd.DataFrame:
