@@ -28,6 +28,9 @@ from .stats._results import ComparisonResult, OmnibusResult
 __all__ = [
     "BergmannHommelLimitError",
     "CdplotInputError",
+    "GeneratorModel",
+    "NormalModel",
+    "ResampleModel",
     "CdplotWarning",
     "ComparisonResult",
     "OmnibusResult",
@@ -44,9 +47,12 @@ __all__ = [
     "pool_sensitivity",
     "pool_sensitivity_plot",
     "posterior_plot",
+    "power_plot",
     "report_figure",
-    "simplex_plot",
     "results_table",
+    "simplex_plot",
+    "simulate",
+    "simulate_grid",
 ]
 
 _PLOTTING = (
@@ -59,7 +65,9 @@ _PLOTTING = (
     "simplex_plot",
     "pool_sensitivity_plot",
     "multi_comparison_matrix",
+    "power_plot",
 )
+_SIMULATION = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
 
 
 def __getattr__(name: str) -> Any:
@@ -79,6 +87,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(".report", __name__)
+    if name in _SIMULATION:
+        from . import simulation
+
+        return getattr(simulation, name)
     raise AttributeError(f"module 'cdplot' has no attribute {name!r}")
 
 

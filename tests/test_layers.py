@@ -27,7 +27,7 @@ LAYERS: dict[str, int] = {
     "cdplot._data": 1,  # the input parser until it moves into cdplot.io
     "cdplot.stats": 2,
     "cdplot._labels": 3,
-    "cdplot.simulate": 4,
+    "cdplot.simulation": 4,
     "cdplot.plotting": 4,
     "cdplot.report": 4,
     "cdplot.cli": 5,
@@ -185,7 +185,7 @@ SYNTHETIC_KNOWN = KNOWN | {"cdplot.stats._fake", "cdplot.plotting._fake"}
         ("cdplot.stats._fake", "from ..plotting import cd_diagram\n", "points up (layer 2 -> 4)"),
         ("cdplot.stats._fake", "import cdplot.cli\n", "points up (layer 2 -> 5)"),
         ("cdplot.stats._fake", "from .. import report\n", "points up"),
-        ("cdplot._errors", "from ._data import parse_scores\n", "points up (layer 0 -> 1)"),
+        ("cdplot._errors", "from .io import parse_scores\n", "points up (layer 0 -> 1)"),
         (
             "cdplot.plotting._fake",
             "from ..report import to_html\n",

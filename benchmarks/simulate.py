@@ -1,0 +1,181 @@
+"""How fast is a simulation study, and how does it scale with workers?
+
+Run as ``python benchmarks/simulate.py`` (``--quick`` for a short run, ``--help``). It times
+
+1. the target of issue 19: 10,000 replicates of k = 10 algorithms on N = 30 datasets,
+   Wilcoxon + Holm and mean-ranks + Bonferroni on the same tables, in this process
+   (``n_jobs=1``) and on two loky processes (``n_jobs=2``);
+2. the naive alternative, ``cdplot.compare()`` once per table and procedure, on a few hundred
+   tables, extrapolated to 10,000 (what the vectorised kernels save);
+3. scaling on a larger study: in this process, on two loky processes, and on two
+   dask.distributed ``LocalCluster`` s (processes, one thread each) with 1 and 2 workers, all
+   started and warmed up before the clock runs; the four take turns, round after round, and
+   the medians are reported;
+
+and prints a table of wall-clock times, the CPU seconds spent in the chunks (summed over the
+processes that ran them: ``result.settings["cpu_s"]``), replicates per second and the
+speed-up from 1 to 2 workers, plus the projected wall-clock time of a million-replicate study
+on 100 dedicated workers. Every parallel result is checked to equal the serial one.
+
+On a shared machine the wall-clock speed-up measures the share of the CPU the run gets more
+than the code (Linux's autogroup scheduling gives one login session one share, however many
+processes it starts). The projection therefore uses CPU time, which the other jobs do not
+inflate: ``T(1e6, 100) = 1e6 * (CPU seconds per replicate on a dask worker) / 100``, assuming
+dedicated cores; chunks of thousands of replicates keep the scheduler's per-task overhead
+(about a millisecond in dask) and the few kB a task returns negligible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cdplot  # noqa: E402
+
+PROCEDURES = [("wilcoxon", "holm"), ("mean-ranks", "bonferroni")]
+
+
+def model(k: int = 10, n: int = 30) -> cdplot.NormalModel:
+    """k algorithms 0.1 noise standard deviations apart (every pair a false null)."""
+    return cdplot.NormalModel(means=[0.1 * j for j in range(k)], n_datasets=n)
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def same(a, b) -> bool:
+    return a.to_frame().equals(b.to_frame())
+
+
+def naive(n_tables: int, seed: int = 0) -> float:
+    """Seconds per table of compare() for both procedures (tables from the same model)."""
+    import numpy as np
+
+    m = model()
+    tables = m.draw(np.random.default_rng(seed), n_tables)
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.CdplotWarning)
+        for table in tables:
+            for test, correction in PROCEDURES:
+                cdplot.compare(table, test=test, correction=correction)
+    return (time.perf_counter() - t0) / n_tables
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer replicates everywhere")
+    parser.add_argument(
+        "--scaling-replicates", type=int, default=40_000, help="study size for the scaling runs"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved scaling rounds")
+    parser.add_argument("--json", metavar="FILE", help="write the numbers as JSON")
+    args = parser.parse_args(argv)
+    target_n = 2_000 if args.quick else 10_000
+    scale_n = 20_000 if args.quick else args.scaling_replicates
+    m = model()
+    rows = []
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()}", flush=True)
+
+    cdplot.simulate(m, PROCEDURES, 200, random_state=0)  # warm-up: imports, caches
+    t_serial, ref = timed(lambda: cdplot.simulate(m, PROCEDURES, target_n, random_state=1))
+    rows.append(("target, in process (n_jobs=1)", target_n, t_serial, ref.settings["cpu_s"]))
+    t_loky, par = timed(lambda: cdplot.simulate(m, PROCEDURES, target_n, random_state=1, n_jobs=2))
+    assert same(ref, par)
+    rows.append(("target, loky n_jobs=2 (incl. start-up)", target_n, t_loky, par.settings["cpu_s"]))
+    per_table = naive(50 if args.quick else 300)
+    rows.append(("compare() per table, extrapolated", target_n, per_table * target_n, None))
+
+    # scaling, interleaved: in process / loky 2 / dask 1 worker / dask 2 workers take turns,
+    # round after round, so that a busy machine slows all alike; medians over the rounds
+    from dask.distributed import Client, LocalCluster
+
+    def cluster(workers):
+        return LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+        )
+
+    with cluster(1) as c1, cluster(2) as c2, Client(c1) as client1, Client(c2) as client2:
+        runs = {
+            "in process (1 core)": {},
+            "loky, n_jobs=2": {"n_jobs": 2, "backend": "loky"},
+            "dask LocalCluster, 1 worker": {"backend": "dask", "scheduler": client1},
+            "dask LocalCluster, 2 workers": {"backend": "dask", "scheduler": client2},
+        }
+        for kwargs in runs.values():  # warm-up: start pools, import in the workers
+            cdplot.simulate(m, PROCEDURES, 400, random_state=0, **kwargs)
+        times: dict[str, list[float]] = {name: [] for name in runs}
+        cpus: dict[str, list[float]] = {name: [] for name in runs}
+        ref_big = None
+        for _ in range(args.rounds):
+            for name, kwargs in runs.items():
+                t, out = timed(
+                    lambda kwargs=kwargs: cdplot.simulate(
+                        m, PROCEDURES, scale_n, random_state=2, **kwargs
+                    )
+                )
+                ref_big = ref_big or out
+                assert same(ref_big, out)
+                times[name].append(t)
+                cpus[name].append(out.settings["cpu_s"])
+    wall = {name: statistics.median(ts) for name, ts in times.items()}
+    cpu = {name: statistics.median(cs) for name, cs in cpus.items()}
+    for name in runs:
+        rows.append((f"scaling: {name} (median of {args.rounds})", scale_n, wall[name], cpu[name]))
+
+    print("\n| run | replicates | wall s | CPU s in the chunks | replicates / wall s |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, n, t, c in rows:
+        cpu_text = "-" if c is None else f"{c:.2f}"
+        print(f"| {name} | {n:,} | {t:.2f} | {cpu_text} | {n / t:,.0f} |")
+    d1, d2 = wall["dask LocalCluster, 1 worker"], wall["dask LocalCluster, 2 workers"]
+    loky_speedup = wall["in process (1 core)"] / wall["loky, n_jobs=2"]
+    # CPU cost of a replicate on a dask worker (robust to a busy machine: CPU time, not wall)
+    cpu_per_rep = cpu["dask LocalCluster, 2 workers"] / scale_n
+    overhead = cpu["dask LocalCluster, 2 workers"] / cpu["in process (1 core)"]
+    projected = 1e6 * cpu_per_rep / 100
+    print(f"\nwall-clock speed-up 1 -> 2 workers: dask {d1 / d2:.2f}x, loky {loky_speedup:.2f}x")
+    print(
+        f"CPU per replicate on a dask worker: {cpu_per_rep * 1e3:.3f} ms "
+        f"({overhead:.2f}x the CPU per replicate in process)"
+    )
+    print(
+        f"projected: 1,000,000 replicates on 100 dedicated workers ~ {projected:.1f} s "
+        f"(+ cluster start-up); {1e6 * cpu_per_rep / 3600:.2f} CPU-hours in all"
+    )
+    print(f"vectorised vs compare() per table: {per_table * target_n / t_serial:.0f}x faster")
+    print(f"load average after: {os.getloadavg()}")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "rows": [
+                        {"run": r, "replicates": n, "wall_s": t, "cpu_s": c} for r, n, t, c in rows
+                    ],
+                    "speedup_dask_1_to_2": d1 / d2,
+                    "speedup_loky_1_to_2": loky_speedup,
+                    "cpu_per_replicate_s": cpu_per_rep,
+                    "projected_1e6_on_100_workers_s": projected,
+                    "load_average_after": os.getloadavg(),
+                },
+                indent=2,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""Procedures of a simulation study: (test, correction) pairs, validated as compare() does."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError
+from ..stats._adjust import resolve_correction
+from ..stats._compare import TESTS, resolve_test
+
+__all__ = ["DEFAULT_PROCEDURES", "Procedure", "parse_procedures"]
+
+DEFAULT_PROCEDURES = (("wilcoxon", "holm"), ("sign", "holm"), ("mean-ranks", "holm"))
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """One procedure: a pairwise test, a correction, and optionally a control algorithm."""
+
+    test: str
+    correction: str
+    control: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """``"test+correction"``, ``" vs control"`` appended in control mode."""
+        text = f"{self.test}+{self.correction}"
+        if self.options:
+            text += "(" + ",".join(f"{k}={v}" for k, v in sorted(self.options.items())) + ")"
+        return text + (f" vs {self.control}" if self.control is not None else "")
+
+    def test_key(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
+        """What decides the raw p-values: the test and its options (shared across corrections)."""
+        return self.test, tuple(sorted(self.options.items()))
+
+    def hypotheses(self, k: int, algorithms: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Index arrays (a, b) of the pairs this procedure tests."""
+        if self.control is None:
+            return np.triu_indices(k, 1)
+        c = list(algorithms).index(self.control)
+        others = np.array([j for j in range(k) if j != c], dtype=np.intp)
+        return np.full(others.size, c, dtype=np.intp), others
+
+
+_FORMAT_HINT = (
+    "give each procedure as a (test, correction) tuple, a (test, correction, control) tuple, a "
+    "dict {'test': ..., 'correction': ..., 'control': ..., **test_options} or a string "
+    "'test:correction[:control]', e.g. [('wilcoxon', 'holm'), ('sign', 'none')]"
+)
+
+
+def _one(item: Any, algorithms: Sequence[str]) -> Procedure:
+    options: dict[str, Any] = {}
+    control: Any = None
+    if isinstance(item, str):
+        parts = [p.strip() for p in item.split(":")]
+        if len(parts) not in (2, 3) or not all(parts):
+            raise CdplotInputError(f"cannot read the procedure {item!r}; {_FORMAT_HINT}.")
+        test, correction = parts[0], parts[1]
+        control = parts[2] if len(parts) == 3 else None
+    elif isinstance(item, Mapping):
+        spec = dict(item)
+        if "test" not in spec or "correction" not in spec:
+            raise CdplotInputError(f"the procedure {item!r} needs 'test' and 'correction'.")
+        test, correction = spec.pop("test"), spec.pop("correction")
+        control = spec.pop("control", None)
+        options = spec
+    elif isinstance(item, Sequence) and len(item) in (2, 3):
+        test, correction = item[0], item[1]
+        if len(item) == 3:
+            third = item[2]
+            if isinstance(third, Mapping):
+                options = dict(third)
+                control = options.pop("control", None)
+            else:
+                control = third
+    else:
+        raise CdplotInputError(f"cannot read the procedure {item!r}; {_FORMAT_HINT}.")
+    test_name = resolve_test(test)
+    if test_name not in SIMULATED_TESTS:
+        raise CdplotInputError(
+            f"test={test_name!r} is not available in simulations yet; the vectorised tests "
+            f"are {', '.join(repr(t) for t in SIMULATED_TESTS)}."
+        )
+    unknown = sorted(set(options) - set(TESTS[test_name]))
+    if unknown:
+        valid = TESTS[test_name]
+        raise CdplotInputError(
+            f"unknown option(s) {', '.join(repr(u) for u in unknown)} for test={test_name!r} "
+            "in procedures; "
+            + (f"it accepts {', '.join(repr(v) for v in valid)}." if valid else "it takes none.")
+        )
+    if control is not None:
+        control = str(control)
+        if control not in algorithms:
+            raise CdplotInputError(
+                f"unknown control algorithm {control!r} in procedures; the model's algorithms "
+                f"are {', '.join(repr(a) for a in algorithms)}."
+            )
+        if test_name == "nemenyi":
+            raise CdplotInputError(
+                "test='nemenyi' compares all pairs; to compare with a control on average ranks "
+                "use ('mean-ranks', 'bonferroni-dunn', control) (or 'holm', ...)."
+            )
+    if test_name == "nemenyi":
+        if not isinstance(correction, str) or correction.strip().lower() != "nemenyi":
+            raise CdplotInputError(
+                f"test='nemenyi' carries its own single-step adjustment, so correction="
+                f"{correction!r} cannot be applied; use ('nemenyi', 'nemenyi') or "
+                f"('mean-ranks', {correction!r})."
+            )
+        correction_name = "nemenyi"
+    else:
+        correction_name = resolve_correction(correction, control=control is not None)
+    return Procedure(test_name, correction_name, control, options)
+
+
+#: the tests the simulation runs vectorised over replicates (stats/_batch.py)
+SIMULATED_TESTS = ("wilcoxon", "sign", "mean-ranks", "nemenyi")
+
+
+def parse_procedures(procedures: Any, algorithms: Sequence[str]) -> list[Procedure]:
+    """Validated procedures, in the user's order; duplicates are refused.
+
+    Every (test, correction[, control]) combination that :func:`cdplot.compare` accepts is
+    accepted here, with the same names, aliases and messages.
+    """
+    if isinstance(procedures, (str, Mapping)) or (
+        isinstance(procedures, tuple)
+        and len(procedures) in (2, 3)
+        and all(isinstance(x, str) for x in procedures[:2])
+    ):
+        raise CdplotInputError(
+            f"procedures must be a list of procedures, got {procedures!r}; {_FORMAT_HINT}."
+        )
+    try:
+        items = list(procedures)
+    except TypeError:
+        raise CdplotInputError(
+            f"procedures must be a list of procedures, got {procedures!r}; {_FORMAT_HINT}."
+        ) from None
+    if not items:
+        raise CdplotInputError(f"procedures is empty; {_FORMAT_HINT}.")
+    out = [_one(item, algorithms) for item in items]
+    labels = [p.label for p in out]
+    dups = sorted({lab for lab in labels if labels.count(lab) > 1})
+    if dups:
+        raise CdplotInputError(
+            f"procedure(s) {', '.join(repr(d) for d in dups)} given twice; list each once."
+        )
+    return out

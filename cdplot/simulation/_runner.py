@@ -1,0 +1,559 @@
+"""The replicate runner: seed blocks, chunks, joblib back ends (loky, dask, ray), progress."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+import time
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError, CdplotWarning, check_in_list
+from ..stats._batch import (
+    batch_adjust_all_pairs,
+    batch_adjust_control,
+    batch_average_ranks,
+    batch_pvalues,
+)
+from ._models import as_model
+from ._procedures import DEFAULT_PROCEDURES, Procedure, parse_procedures
+from ._result import PowerCurveResult, SimulationResult
+
+__all__ = ["BLOCK", "simulate", "simulate_grid"]
+
+#: replicates drawn from one spawned SeedSequence. Chunks (the tasks sent to workers) are
+#: made of whole blocks, so the random numbers, hence the result, do not depend on the chunk
+#: size, the number of workers or the back end.
+BLOCK = 100
+#: pairwise-difference cells (replicates x pairs x datasets) of one chunk at most: bounds a
+#: worker's memory (about 60 bytes a cell)
+CHUNK_CELLS = 1 << 22
+BACKENDS = ("loky", "dask", "ray", "threading", "sequential")
+#: the progress bar appears after this many seconds
+PROGRESS_DELAY_S = 2.0
+
+
+def _check_replicates(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise CdplotInputError(f"n_replicates must be a positive integer, got {n!r}.")
+    return int(n)
+
+
+def _check_alpha(alpha: Any) -> float:
+    try:
+        value = float(alpha)
+    except (TypeError, ValueError):
+        raise CdplotInputError(f"alpha must be a number in (0, 1), got {alpha!r}.") from None
+    if not 0.0 < value < 1.0:
+        raise CdplotInputError(f"alpha must be in (0, 1), got {alpha!r}.")
+    return value
+
+
+def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
+    if isinstance(random_state, np.random.SeedSequence):
+        # a fresh copy: spawning from the user's object would depend on its history
+        return np.random.SeedSequence(random_state.entropy, spawn_key=random_state.spawn_key)
+    if random_state is None:
+        return np.random.SeedSequence()
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise CdplotInputError(f"random_state must be >= 0, got {random_state}.")
+        return np.random.SeedSequence(int(random_state))
+    raise CdplotInputError(
+        f"random_state must be None, a non-negative int or a numpy SeedSequence, got "
+        f"{type(random_state).__name__}; a Generator cannot be split reproducibly across "
+        "workers, so pass its seed instead."
+    )
+
+
+def _run_chunk(
+    model: Any,
+    procedures: Sequence[Procedure],
+    alpha: float,
+    seeds: Sequence[np.random.SeedSequence],
+    sizes: Sequence[int],
+    truth: np.ndarray | None,
+    bh_max_steps: int | None,
+) -> tuple[dict[str, tuple[np.ndarray, ...]], float]:
+    """Simulate the blocks of one chunk and run every procedure on the same tables.
+
+    Returns ``{label: (rejections per hypothesis, false rejections per replicate, true
+    rejections per replicate, per-block sums of the APVs, per-block sums of their
+    squares)}`` (integers, and float sums over the fixed seed blocks, so the chunks combine
+    to the same numbers however they are cut) and the CPU seconds the chunk took.
+    """
+    cpu_start = time.process_time()
+    tables = np.concatenate(
+        [
+            np.asarray(model.draw(np.random.default_rng(s), n), dtype=float)
+            for s, n in zip(seeds, sizes, strict=True)
+        ]
+    )
+    if not np.isfinite(tables).all():
+        raise CdplotInputError("the model drew NaN or infinite scores.")
+    r, _, k = tables.shape
+    algorithms = model.algorithms
+    edges = np.cumsum([0, *sizes]).tolist()
+    blocks = list(zip(edges[:-1], edges[1:], strict=True))
+    avg = None
+    if any(p.test in ("mean-ranks", "nemenyi") for p in procedures):
+        avg = batch_average_ranks(tables)
+    raw: dict[Any, np.ndarray] = {}
+    out: dict[str, tuple[np.ndarray, ...]] = {}
+    for proc in procedures:
+        key = proc.test_key()
+        if key not in raw:
+            raw[key] = batch_pvalues(tables, proc.test, proc.options, avg_ranks=avg)
+        p_all = raw[key]
+        a, b = proc.hypotheses(k, algorithms)
+        if proc.control is None:
+            if proc.correction == "nemenyi":
+                apv = p_all
+            else:
+                apv = batch_adjust_all_pairs(p_all, k, proc.correction, bh_max_steps=bh_max_steps)
+        else:
+            lookup = np.zeros((k, k), dtype=np.intp)
+            iu, ju = np.triu_indices(k, 1)
+            lookup[iu, ju] = np.arange(iu.size)
+            lookup[ju, iu] = np.arange(iu.size)
+            apv = batch_adjust_control(p_all[:, lookup[a, b]], proc.correction)
+        reject = apv <= alpha
+        counts = reject.sum(axis=0).astype(np.int64)
+        if truth is None:
+            false = np.zeros(r, dtype=np.int32)
+            true = reject.sum(axis=1).astype(np.int32)
+        else:
+            null = truth[a, b]
+            false = reject[:, null].sum(axis=1).astype(np.int32)
+            true = reject[:, ~null].sum(axis=1).astype(np.int32)
+        # sums of the APVs and of their squares per seed block (fixed boundaries: the same
+        # numbers however the blocks are grouped into chunks; combined with math.fsum)
+        sums = np.stack([apv[lo:hi].sum(axis=0) for lo, hi in blocks])
+        squares = np.stack([np.square(apv[lo:hi]).sum(axis=0) for lo, hi in blocks])
+        out[proc.label] = (counts, false, true, sums, squares)
+    return out, time.process_time() - cpu_start
+
+
+def _chunks(n_blocks: int, blocks_per_chunk: int) -> list[tuple[int, int]]:
+    return [
+        (start, min(n_blocks, start + blocks_per_chunk))
+        for start in range(0, n_blocks, blocks_per_chunk)
+    ]
+
+
+@contextlib.contextmanager
+def _dask_client(scheduler: Any, n_jobs: int) -> Iterator[Any]:
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:  # pragma: no cover - dask is in the test extra
+        raise CdplotInputError(
+            'backend="dask" needs dask.distributed: pip install "cdplot[distributed]".'
+        ) from None
+    if scheduler is not None and not isinstance(scheduler, str):
+        yield scheduler  # a Client the user manages
+        return
+    if isinstance(scheduler, str):
+        client = Client(scheduler)
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    from dask.distributed import get_client
+
+    try:
+        current = get_client()  # the user's current client
+    except ValueError:
+        current = None
+    if current is not None:
+        yield current
+        return
+    workers = n_jobs if n_jobs > 0 else None
+    with (
+        LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+def _progress_bar(progress: bool | None, total: int) -> Any:
+    if progress is False:
+        return None
+    if progress is None:
+        isatty = getattr(sys.stderr, "isatty", None)
+        if not (isatty and isatty()):
+            return None
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        desc="simulate",
+        unit="replicate",
+        file=sys.stderr,
+        delay=PROGRESS_DELAY_S if progress is None else 0.0,
+        leave=False,
+    )
+
+
+def simulate(
+    model: Any,
+    procedures: Any = DEFAULT_PROCEDURES,
+    n_replicates: int = 10_000,
+    alpha: float = 0.05,
+    random_state: int | np.random.SeedSequence | None = None,
+    n_jobs: int = 1,
+    backend: str | None = None,
+    progress: bool | None = None,
+    *,
+    chunk_size: int | None = None,
+    scheduler: Any = None,
+    bh_max_steps: int | None = None,
+) -> SimulationResult:
+    """Estimate the rejection rates, FWER, power and FDR of post-hoc procedures by simulation.
+
+    Every procedure runs on the same simulated tables (common random numbers), so their
+    differences are estimated with less noise than their levels.
+
+    Parameters
+    ----------
+    model : NormalModel, ResampleModel, GeneratorModel or callable
+        What a table looks like. A callable ``f(rng) -> N x k array`` is wrapped in
+        :class:`GeneratorModel`.
+    procedures : list, default [("wilcoxon", "holm"), ("sign", "holm"), ("mean-ranks", "holm")]
+        Any (test, correction) pair :func:`cdplot.compare` accepts, as a tuple, a
+        ``(test, correction, control)`` tuple (control mode), a dict
+        ``{"test", "correction", "control", **test_options}`` or a string
+        ``"test:correction[:control]"``.
+    n_replicates : int, default 10000
+        Number of simulated tables.
+    alpha : float, default 0.05
+        A hypothesis is rejected when its adjusted p-value is at most ``alpha``.
+    random_state : int, numpy.random.SeedSequence or None
+        Seed of the study. The same seed gives the same result for any ``n_jobs``,
+        ``chunk_size`` and ``backend``. None draws fresh entropy, recorded in
+        ``result.settings["random_state"]``.
+    n_jobs : int, default 1
+        Worker processes (-1: all cores). With ``backend="dask"`` and no running client, the
+        number of workers of the LocalCluster started for the study.
+    backend : {None, "loky", "dask", "ray", "threading", "sequential"}, optional
+        joblib back end. None: in this process when ``n_jobs == 1``, else loky. "dask" runs
+        on a dask.distributed client: ``scheduler`` if given (a Client or an address such as
+        ``"tcp://10.0.0.1:8786"``), else the current client, else a LocalCluster with
+        ``n_jobs`` worker processes started and closed for the study. "ray" needs Ray.
+    progress : bool or None, default None
+        A tqdm progress bar: None shows it on a terminal once the study has run 2 s; True
+        always; False never.
+    chunk_size : int, optional
+        Replicates per task, rounded up to whole seed blocks of :data:`BLOCK` = 100.
+        Default: about four tasks per worker, at most a few million pairwise cells each.
+    scheduler : dask.distributed.Client or str, optional
+        Where ``backend="dask"`` runs.
+    bh_max_steps : int, optional
+        Work budget of each Bergmann-Hommel computation (see
+        :func:`cdplot.stats.bergmann_hommel`).
+
+    Returns
+    -------
+    SimulationResult
+        ``to_frame()`` (per-pair rejection rates with standard errors), ``fwer`` and
+        ``fwer_se``, ``power_any``, ``power_all``, ``power_avg``, ``fdr`` (each with
+        ``_se``), ``summary()``, ``settings``.
+
+    Raises
+    ------
+    CdplotInputError
+        For an unknown test, correction, control, back end or a bad setting.
+
+    Notes
+    -----
+    The study is cut into seed blocks of :data:`BLOCK` replicates; block b draws its tables
+    from the b-th child of ``SeedSequence(random_state).spawn(n_blocks)``. Tasks are runs of
+    whole blocks, and workers return integer counts only, so any split of the work gives
+    the same numbers. The p-values of each (test, options) are computed once per chunk with
+    the kernels of :mod:`cdplot.stats._batch`, vectorised over the replicates, and equal
+    those of :func:`cdplot.compare` on each table. Monte Carlo standard errors: see
+    :class:`SimulationResult`.
+
+    References
+    ----------
+    J. Demšar (2006), JMLR 7, §4. S. García and F. Herrera (2008), JMLR 9, §4.
+    A. Benavoli, G. Corani and F. Mangili (2016), JMLR 17, Example 2.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> model = cdplot.NormalModel(means={"A": 0, "B": 1.5, "C": 5, "D": 6, "E": 7})
+    >>> sim = cdplot.simulate(model, [("sign", "none"), ("mean-ranks", "none")],
+    ...                       n_replicates=200, random_state=1)
+    >>> sorted(sim.fwer.index)
+    ['mean-ranks+none', 'sign+none']
+    """
+    model = as_model(model)
+    n_replicates = _check_replicates(n_replicates)
+    alpha = _check_alpha(alpha)
+    procs = parse_procedures(procedures, model.algorithms)
+    seed = _seed_sequence(random_state)
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise CdplotInputError(
+            f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}."
+        )
+    backend_name = None if backend is None else check_in_list(BACKENDS, backend=backend)
+    if progress not in (None, True, False):
+        raise CdplotInputError(f"progress must be None, True or False, got {progress!r}.")
+    _warn_unreachable(procs, getattr(model, "n_datasets", None), alpha)
+    truth = model.true_null
+    if truth is not None:
+        truth = np.asarray(truth, dtype=bool)
+
+    k = len(model.algorithms)
+    n_blocks = math.ceil(n_replicates / BLOCK)
+    children = seed.spawn(n_blocks)
+    sizes = [min(BLOCK, n_replicates - b * BLOCK) for b in range(n_blocks)]
+    n_data = getattr(model, "n_datasets", None) or 30
+    cells_per_rep = max(1, k * (k - 1) // 2 * n_data)
+    max_blocks = max(1, CHUNK_CELLS // (cells_per_rep * BLOCK))
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool)
+        or not isinstance(chunk_size, (int, np.integer))
+        or chunk_size < 1
+    ):
+        raise CdplotInputError(f"chunk_size must be a positive integer, got {chunk_size!r}.")
+
+    def args(task: tuple[int, int]) -> tuple[Any, ...]:
+        lo, hi = task
+        return (model, procs, alpha, children[lo:hi], sizes[lo:hi], truth, bh_max_steps)
+
+    started = time.perf_counter()
+    outputs: list[dict[str, Any]] = []
+    cpu_seconds = 0.0
+    with _executor(backend_name, n_jobs, scheduler) as (run_tasks, workers, used):
+        if chunk_size is not None:
+            per_chunk = math.ceil(int(chunk_size) / BLOCK)
+        else:
+            per_chunk = min(max_blocks, max(1, math.ceil(n_blocks / (4 * workers))))
+        tasks = _chunks(n_blocks, per_chunk)
+        bar = _progress_bar(progress, n_replicates)
+        try:
+            for (out, cpu), task in zip(run_tasks(tasks, args), tasks, strict=True):
+                outputs.append(out)
+                cpu_seconds += cpu
+                if bar is not None:
+                    bar.update(sum(sizes[task[0] : task[1]]))
+        finally:
+            if bar is not None:
+                bar.close()
+    elapsed = time.perf_counter() - started
+
+    labels = [p.label for p in procs]
+    counts = {lab: sum(o[lab][0] for o in outputs) for lab in labels}
+    false = {lab: np.concatenate([o[lab][1] for o in outputs]) for lab in labels}
+    true = {lab: np.concatenate([o[lab][2] for o in outputs]) for lab in labels}
+    apv_sums = {
+        lab: np.array(
+            [
+                [
+                    math.fsum(col)
+                    for col in np.concatenate([o[lab][which] for o in outputs]).T.tolist()
+                ]
+                for which in (3, 4)
+            ]
+        )
+        for lab in labels
+    }
+    pairs = {p.label: p.hypotheses(k, model.algorithms) for p in procs}
+    specs = {p.label: (p.test, p.correction, p.control) for p in procs}
+    settings = {
+        "model": model.describe(),
+        "procedures": [
+            {
+                "label": p.label,
+                "test": p.test,
+                "correction": p.correction,
+                "control": p.control,
+                "options": dict(p.options),
+            }
+            for p in procs
+        ],
+        "random_state": seed.entropy,
+        "spawn_key": list(seed.spawn_key),
+        "seed_block": BLOCK,
+        "chunk_size": per_chunk * BLOCK,
+        "n_chunks": len(tasks),
+        "backend": used,
+        "n_jobs": int(n_jobs),
+        "workers": workers,
+        "elapsed_s": elapsed,
+        "cpu_s": cpu_seconds,
+    }
+    return SimulationResult(
+        procedures=tuple(labels),
+        algorithms=tuple(model.algorithms),
+        n_replicates=n_replicates,
+        alpha=alpha,
+        settings=settings,
+        truth_known=truth is not None,
+        _pairs=pairs,
+        _specs=specs,
+        _counts=counts,
+        _false=false,
+        _true=true,
+        _apv_sums=apv_sums,
+        _truth=truth,
+    )
+
+
+def _warn_unreachable(procs: Sequence[Procedure], n: int | None, alpha: float) -> None:
+    """Warn, as compare() does, when the Wilcoxon or sign test cannot reach alpha on n datasets."""
+    if n is None:
+        return
+    smallest = min(1.0, 2.0 ** (1 - n))  # the smallest two-sided p-value of either test
+    tests = sorted({p.test for p in procs if p.test in ("wilcoxon", "sign")})
+    if tests and smallest > alpha:
+        need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
+        warnings.warn(
+            f"with {n} datasets the {' and '.join(tests)} test cannot reach p <= {alpha:g} "
+            f"(its smallest two-sided p-value is {smallest:.3g}): its power is 0. At least "
+            f"{need} datasets are needed.",
+            CdplotWarning,
+            stacklevel=3,
+        )
+
+
+def _cpu_count() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+@contextlib.contextmanager
+def _executor(backend: str | None, n_jobs: int, scheduler: Any) -> Iterator[tuple[Any, int, str]]:
+    """``(run_tasks, workers, name)``: a function running the tasks (results in task order),
+    the number of workers (to size the chunks) and the back end's name."""
+
+    def in_process(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+        return (_run_chunk(*args(t)) for t in tasks)
+
+    if backend == "sequential" or (backend is None and n_jobs == 1):
+        yield in_process, 1, "sequential"
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    def calls(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+        return (delayed(_run_chunk)(*args(t)) for t in tasks)
+
+    if backend == "dask":
+        with _dask_client(scheduler, n_jobs) as client:
+            workers = max(1, sum(client.nthreads().values()))
+
+            def on_dask(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+                with parallel_config(backend="dask", client=client):
+                    yield from Parallel(n_jobs=-1, return_as="generator")(calls(tasks, args))
+
+            yield on_dask, workers, "dask"
+        return
+    workers = n_jobs if n_jobs > 0 else max(1, _cpu_count() + 1 + n_jobs)
+    if backend == "ray":
+        try:
+            from ray.util.joblib import register_ray
+        except ImportError:
+            raise CdplotInputError(
+                'backend="ray" needs Ray: pip install "ray[default]"; or use backend="dask" '
+                'or "loky".'
+            ) from None
+        register_ray()
+
+        def on_ray(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+            with parallel_config(backend="ray"):
+                yield from Parallel(n_jobs=n_jobs, return_as="generator")(calls(tasks, args))
+
+        yield on_ray, workers, "ray"
+        return
+    name = backend or "loky"
+
+    def on_joblib(tasks: list[tuple[int, int]], args: Any) -> Iterator[Any]:
+        yield from Parallel(n_jobs=n_jobs, backend=name, return_as="generator")(calls(tasks, args))
+
+    yield on_joblib, workers, name
+
+
+def simulate_grid(
+    models: Mapping[float, Any],
+    procedures: Any = DEFAULT_PROCEDURES,
+    n_replicates: int = 10_000,
+    alpha: float = 0.05,
+    random_state: int | np.random.SeedSequence | None = None,
+    n_jobs: int = 1,
+    backend: str | None = None,
+    progress: bool | None = None,
+    **kwargs: Any,
+) -> PowerCurveResult:
+    """Power curves: :func:`simulate` once per effect size, on common random numbers.
+
+    Parameters
+    ----------
+    models : mapping
+        ``{effect size: model}``, e.g. one :class:`NormalModel` per mean difference. All
+        models must have the same algorithms.
+    procedures, n_replicates, alpha, random_state, n_jobs, backend, progress, **kwargs
+        As :func:`simulate`. Every grid point uses the same seed, so with models that draw
+        alike (e.g. NormalModels differing in their means only) the points share their
+        random numbers and the curves are smooth.
+
+    Returns
+    -------
+    PowerCurveResult
+        ``effects``, ``results`` (one :class:`SimulationResult` per effect), ``summary()``,
+        ``to_frame()``, ``plot()``.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> grid = {d: cdplot.NormalModel({"A": 0, "B": d, "C": 0}) for d in (0.0, 1.0)}
+    >>> curve = cdplot.simulate_grid(grid, [("wilcoxon", "holm")], n_replicates=100,
+    ...                              random_state=0)
+    >>> curve.effects
+    (0.0, 1.0)
+    """
+    if not isinstance(models, Mapping) or not models:
+        raise CdplotInputError(
+            "models must be a non-empty mapping {effect size: model}, e.g. "
+            "{d: cdplot.NormalModel({'A': 0, 'B': d}) for d in (0, 0.5, 1)}."
+        )
+    effects = []
+    for effect in models:
+        try:
+            effects.append(float(effect))
+        except (TypeError, ValueError):
+            raise CdplotInputError(
+                f"the keys of models must be numbers (effect sizes), got {effect!r}."
+            ) from None
+    seed = _seed_sequence(random_state)
+    results = {}
+    algorithms = None
+    for effect, model in zip(effects, models.values(), strict=True):
+        model = as_model(model)
+        if algorithms is None:
+            algorithms = model.algorithms
+        elif model.algorithms != algorithms:
+            raise CdplotInputError(
+                f"every model of the grid must have the same algorithms; {algorithms} and "
+                f"{model.algorithms} differ."
+            )
+        results[effect] = simulate(
+            model,
+            procedures,
+            n_replicates,
+            alpha,
+            np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key),
+            n_jobs,
+            backend,
+            progress,
+            **kwargs,
+        )
+    return PowerCurveResult(effects=tuple(effects), results=results)
