@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         paths = {}
         for name, text in scripts.items():
-            paths[name] = folder / f"{name.replace(' ', '_')}.py"
+            paths[name] = folder / f"run_{name.replace(' ', '_').replace('-', '_')}.py"
             paths[name].write_text(text, encoding="utf-8")
         cdd_script = folder / "cddiagram_run.py"
         cdd_script.write_text(SCRIPT_CDDIAGRAM, encoding="utf-8")

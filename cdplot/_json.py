@@ -43,7 +43,9 @@ def _matrix(frame: pd.DataFrame) -> list[list[Any]]:
     return [[_num(v) for v in row] for row in frame.to_numpy()]
 
 
-def _omnibus(o: OmnibusResult) -> dict[str, Any]:
+def _omnibus(o: OmnibusResult | None) -> dict[str, Any] | None:
+    if o is None:  # e.g. Friedman on a table with missing results
+        return None
     df = [_num(d) for d in o.df] if isinstance(o.df, tuple) else _num(o.df)
     return {"name": o.name, "statistic": _num(o.statistic), "pvalue": _num(o.pvalue), "df": df}
 
@@ -94,6 +96,13 @@ def _document(result: ComparisonResult) -> dict[str, Any]:
         "average_ranks": {k: _num(v) for k, v in result.average_ranks.items()},
         "friedman": _omnibus(result.friedman),
         "iman_davenport": _omnibus(result.iman_davenport),
+        "omnibus": _omnibus(result.omnibus),
+        "n_missing": int(result.n_missing),
+        "ignored_datasets": list(result.ignored_datasets),
+        "dropped_datasets": list(result.dropped_datasets),
+        "dropped_algorithms": list(result.dropped_algorithms),
+        "labels": dict(result.labels),
+        "input_notes": list(result.input_notes),
         "statistics": _matrix(result.statistics),
         "pvalues": _matrix(result.pvalues),
         "adjusted_pvalues": (
@@ -115,7 +124,9 @@ def _document(result: ComparisonResult) -> dict[str, Any]:
     return doc
 
 
-def _omnibus_back(d: dict[str, Any]) -> OmnibusResult:
+def _omnibus_back(d: dict[str, Any] | None) -> OmnibusResult | None:
+    if d is None:
+        return None
     df = tuple(_unnum(x) for x in d["df"]) if isinstance(d["df"], list) else _unnum(d["df"])
     return OmnibusResult(_unnum(d["statistic"]), _unnum(d["pvalue"]), df, d.get("name", ""))
 
@@ -195,6 +206,12 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
         average_ranks=avg,
         friedman=_omnibus_back(doc["friedman"]),
         iman_davenport=_omnibus_back(doc["iman_davenport"]),
+        omnibus=_omnibus_back(doc.get("omnibus")),
+        n_missing=int(doc.get("n_missing", 0)),
+        ignored_datasets=tuple(doc.get("ignored_datasets", ())),
+        dropped_datasets=tuple(doc.get("dropped_datasets", ())),
+        dropped_algorithms=tuple(doc.get("dropped_algorithms", ())),
+        labels=dict(doc.get("labels", {})),
         test=settings["test"],
         correction=settings["correction"],
         alpha=float(settings["alpha"]),

@@ -302,7 +302,7 @@ def test_only_given_options_reach_compare(results_csv):
     import inspect
 
     params = set(inspect.signature(cdplot.compare).parameters)
-    extra = {"zero_method", "ties"}  # **test_options
+    extra = {"zero_method", "ties", "rope"}  # **test_options
     for flag in _compare.COMPARE_FLAGS:
         assert flag.keyword in params | extra
         assert flag.flag == cdplot._errors.CLI_FLAGS[flag.keyword]
@@ -476,7 +476,7 @@ ERRORS = [
     (["compare"], "the following arguments are required: RESULTS"),
     (["compare", "--highlight", "C1", "{csv}"], "so put RESULTS before --highlight"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
-    (["compare", "{csv}", "--missing", "keep"], "argument --missing: invalid choice: 'keep'"),
+    (["compare", "{csv}", "--missing", "skip"], "argument --missing: invalid choice: 'skip'"),
     (["compare", "{csv}", "--title", "x", "--no-title"], "not allowed with argument --title"),
     (["demo", "-o", "{out}/demo.tiff"], "cannot tell the figure format"),
     (["demo", "--highlight", "SVM"], "--highlight 'SVM' is not an algorithm of the demo data"),
@@ -782,3 +782,21 @@ def test_ctrl_c_during_the_analysis_exits_130(results_csv, tmp_path, capsys, mon
     code, out, err = run(["compare", results_csv, "--json", tmp_path / "r.json"], capsys)
     assert code == 130 and err == "cdplot: interrupted\n"
     assert not (tmp_path / "r.json").exists()
+
+
+def test_new_statistics_flags_reach_compare(tmp_path, capsys):
+    rows = "".join(
+        f"d{i},{i % 3},{(i * 7) % 5},{'' if i == 2 else (i * 3) % 4}\n" for i in range(9)
+    )
+    (tmp_path / "holes.csv").write_text("dataset,A,B,C\n" + rows)
+    code, out, err = run(
+        ["compare", tmp_path / "holes.csv", "--missing", "keep", "--json", tmp_path / "r.json"],
+        capsys,
+    )
+    assert code == 0, err
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["friedman"] is None and doc["omnibus"]["name"].startswith("Skillings")
+    assert doc["n_missing"] == 1
+    argv = ["compare", tmp_path / "holes.csv", "--missing", "keep", "--omnibus", "quade"]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and "needs a complete table" in err

@@ -75,7 +75,28 @@ _STATS, _COLS = "statistics", "long-format columns"
 #: compare() keyword -> its option. Adding a keyword to the CLI is one line here (plus its
 #: spelling in cdplot._errors.CLI_FLAGS).
 COMPARE_FLAGS: tuple[Flag, ...] = (
-    _flag("test", _STATS, metavar="TEST", help="wilcoxon (default), sign, mean-ranks or nemenyi"),
+    _flag(
+        "test",
+        _STATS,
+        metavar="TEST",
+        help="wilcoxon (default), sign, mean-ranks, nemenyi, aligned-ranks, quade, "
+        "exact-rank-sum, paired-t, tukey, bayes-signed-rank or bayes-sign",
+    ),
+    _flag(
+        "omnibus",
+        _STATS,
+        metavar="TEST",
+        help="omnibus test: friedman (default), aligned-ranks, quade, skillings-mack "
+        "(default with --missing keep) or rm-anova",
+    ),
+    _flag("rope", _STATS, type=float, help="Bayesian tests: region of practical equivalence"),
+    _flag(
+        "aggregate",
+        _STATS,
+        choices=("mean", "median"),
+        help="combine repeated runs (several rows per dataset and algorithm)",
+    ),
+    _flag("decimals", _STATS, type=int, help="round the scores to N decimals before ranking"),
     _flag(
         "correction",
         _STATS,
@@ -94,8 +115,9 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
     _flag(
         "missing",
         _STATS,
-        choices=("raise", "drop"),
-        help="drop: drop datasets with missing results (default: error)",
+        choices=("raise", "drop", "drop-algorithms", "keep"),
+        help="missing results: drop the datasets, drop the algorithms, or keep them "
+        "(Skillings-Mack test); default: error",
     ),
     _flag(
         "tie_correction",
