@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .._labels import TEST_TITLES, correction_title
 from ..stats._caveats import deciding_omnibus, n_hypotheses
 from ._model import fill, omnibus_text, p_clause, significant_pairs
@@ -141,6 +143,7 @@ def summary(result: ComparisonResult) -> str:
         f"{k} algorithms were compared on {n} datasets ({direction} scores are better; "
         f"rank 1 is the best). Best average ranks: {best}."
     )
+    paragraphs += _input_paragraphs(result)
     verdict = (
         "rejects the hypothesis that all algorithms perform alike"
         if rejects
@@ -171,18 +174,27 @@ def summary(result: ComparisonResult) -> str:
         f"{_correction_phrase(result)} at alpha = {alpha:g}. "
         + _CORRECTION_WHY.get(result.correction, "").format(m=m)
     )
-    if result.critical_difference is not None:
+    if result.critical_difference is not None and result.critical_difference_units == "score":
+        paragraphs[-1] += (
+            f" Tukey's HSD (residual variance of the blocked ANOVA): two algorithms differ at "
+            f"alpha = {alpha:g} when their mean scores differ by at least "
+            f"CD = {result.critical_difference:.4g} (score units)."
+        )
+    elif result.critical_difference is not None:
         who = "from the control" if result.control is not None else "from each other"
         paragraphs[-1] += (
             f" Critical difference: {result.critical_difference:.3f}; algorithms whose "
             f"average ranks differ by at least this much differ significantly {who}."
         )
     paragraphs.append(_TEST_WHY.get(result.test, ""))
+    paragraphs += _method_paragraphs(result)
 
     paragraphs += ["Warning: " + caveat for caveat in result.caveats]
 
     sig = significant_pairs(result)
-    if not sig.total and rejects:
+    if getattr(result, "posterior_better", None) is not None:
+        pass  # the Bayesian paragraph above lists the decided pairs with their posteriors
+    elif not sig.total and rejects:
         paragraphs.append(
             f"No pair is significantly different at alpha = {alpha:g}, although the omnibus "
             "test rejects: the post-hoc tests have less power, and all one can conclude is "
@@ -215,6 +227,59 @@ def summary(result: ComparisonResult) -> str:
                 f"not transitive): {pairs}."
             )
     return "\n\n".join(fill(p) for p in paragraphs if p)
+
+
+def _input_paragraphs(result: ComparisonResult) -> list[str]:
+    """How the table was read: aggregation, rounding, dropped and missing results."""
+    out = []
+    notes = tuple(getattr(result, "input_notes", ()))
+    if notes:
+        out.append("Input: " + "; ".join(notes) + ".")
+    if getattr(result, "n_missing", 0):
+        total = result.n_algorithms * result.n_datasets
+        text = (
+            f"{result.n_missing} of {total} results are missing: the omnibus test is "
+            "Skillings-Mack's, average ranks are taken over the algorithms present on each "
+            "dataset, and each pairwise test uses the datasets where both have a result"
+        )
+        per_pair = getattr(result, "n_per_pair", None)
+        if per_pair is not None:
+            values = per_pair.to_numpy()[~np.eye(result.n_algorithms, dtype=bool)]
+            text += f" (at least {int(values.min())})"
+        text += "."
+        if result.ignored_datasets:
+            text += " Ignored (fewer than two results): " + ", ".join(result.ignored_datasets)
+            text += "."
+        out.append(text)
+    return out
+
+
+def _method_paragraphs(result: ComparisonResult) -> list[str]:
+    """Caveats that depend on the method: pool dependence, Bayesian reading, parametric."""
+    out = []
+    if getattr(result, "pool_sensitivity", None) is not None:
+        from ..stats._pool import pool_sensitivity_note
+
+        out.append(pool_sensitivity_note(result.pool_sensitivity))
+    if getattr(result, "posterior_better", None) is not None:
+        from ..stats._bayes import bayes_note
+
+        out.append(bayes_note(result))
+    omnibus = getattr(result, "omnibus", None)
+    parametric = result.test in ("paired-t", "tukey") or (
+        omnibus is not None and "ANOVA" in omnibus.name
+    )
+    if parametric:
+        from ..stats._parametric import check_assumptions
+
+        out.append(
+            "These parametric tests compare mean scores over datasets, which is only "
+            "meaningful when the scores are commensurable across datasets (Demšar 2006, "
+            "§3.1.1); they also assume normally distributed differences (and, for the ANOVA "
+            "and Tukey's test, sphericity). Rank-based tests (Wilcoxon, Friedman) need "
+            "neither. " + check_assumptions(result).verdict
+        )
+    return out
 
 
 def _correction_phrase(result: ComparisonResult) -> str:
