@@ -45,3 +45,13 @@ def test_parametric_summary_checks_the_assumptions(demsar):
     text = " ".join(_quiet(demsar, test="tukey", omnibus="rm-anova").summary().split())
     assert "commensurable" in text and "Shapiro-Wilk rejects normal residuals" in text
     assert "(score units)" in text
+
+
+def test_diagram_notes_for_score_units_and_missing_results(demsar):
+    tukey = _quiet(demsar, test="tukey").plot()
+    texts = " ".join(t.get_text() for t in tukey.texts)
+    assert "not drawn on this rank axis" in texts and "CD =" not in texts
+    holes = demsar.copy()
+    holes.iloc[0, 1] = np.nan
+    keep = _quiet(holes, missing="keep").plot()
+    assert "1 of 56 results missing" in " ".join(t.get_text() for t in keep.texts)

@@ -199,6 +199,20 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
     markers: dict[str, str] = {}
     legend: list[tuple[str, str]] = []
     notes: list[str] = []
+    if cd is not None and getattr(result, "critical_difference_units", "rank") == "score":
+        # Tukey's HSD is a difference of mean scores: it has no length on the rank axis
+        notes.append(
+            f"Tukey's critical difference is {float(cd):.4g} in score units (mean scores), "
+            "so it is not drawn on this rank axis."
+        )
+        cd = None
+    n_missing = int(getattr(result, "n_missing", 0) or 0)
+    if n_missing:
+        total = len(result.algorithms) * len(result.datasets)
+        notes.append(
+            f"{n_missing} of {total} results missing; ranks within each dataset over the "
+            "algorithms present (Skillings-Mack scaling)."
+        )
     if control is not None:
         significant = [n for n in names if n != control and bool(result.significant[n])]
         markers[control] = "control"
