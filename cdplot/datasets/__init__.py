@@ -12,10 +12,12 @@ from __future__ import annotations
 import csv
 from functools import lru_cache
 from importlib import resources
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .._errors import CdplotInputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["describe", "load", "names"]
 
@@ -66,6 +68,8 @@ def load(name: str) -> pd.DataFrame:
     """
     _check(name)
     meta = _registry()[name]
+    import pandas as pd
+
     with resources.files(__name__).joinpath(f"{name}.csv").open(encoding="utf-8") as fh:
         frame = pd.read_csv(fh, index_col=0)
     frame.index = pd.Index([str(i) for i in frame.index], name="dataset", dtype=object)

@@ -8,6 +8,7 @@ import numpy as np
 
 from .._labels import TEST_TITLES, correction_title
 from ..stats._caveats import deciding_omnibus, n_hypotheses
+from ..stats._lazy import labelled
 from ._model import fill, omnibus_text, p_clause, significant_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -138,7 +139,8 @@ def summary(result: ComparisonResult) -> str:
     rejects = result.omnibus_rejects
     paragraphs: list[str] = []
 
-    best = ", ".join(f"{name} ({rank:.2f})" for name, rank in result.average_ranks.head(3).items())
+    average = labelled(result, "average_ranks")
+    best = ", ".join(f"{name} ({rank:.2f})" for name, rank in average.items()[:3])
     paragraphs.append(
         f"{k} algorithms were compared on {n} datasets ({direction} scores are better; "
         f"rank 1 is the best). Best average ranks: {best}."
@@ -242,9 +244,9 @@ def _input_paragraphs(result: ComparisonResult) -> list[str]:
             "Skillings-Mack's, average ranks are taken over the algorithms present on each "
             "dataset, and each pairwise test uses the datasets where both have a result"
         )
-        per_pair = getattr(result, "n_per_pair", None)
+        per_pair = labelled(result, "n_per_pair")
         if per_pair is not None:
-            values = per_pair.to_numpy()[~np.eye(result.n_algorithms, dtype=bool)]
+            values = np.asarray(per_pair.values)[~np.eye(result.n_algorithms, dtype=bool)]
             text += f" (at least {int(values.min())})"
         text += "."
         if result.ignored_datasets:

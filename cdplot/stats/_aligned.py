@@ -14,9 +14,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import numpy as np
-from scipy import special
 
 from .._errors import CdplotInputError
+from ._lazy import special
 from ._ranks import rank_rows
 from ._results import OmnibusResult, PairwiseResult
 

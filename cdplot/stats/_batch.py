@@ -17,11 +17,11 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import special
 
 from .._errors import CdplotInputError
 from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS
 from ._exhaustive import bergmann_hommel, shaffer_multipliers
+from ._lazy import special
 from ._pairwise import (
     SIGN_TIES,
     ZERO_METHODS,

@@ -9,7 +9,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from .._errors import (
     CLI_FLAGS,
@@ -28,6 +27,7 @@ from ._aligned import aligned_ranks_posthoc
 from ._bayes import BAYES_TESTS, bayes_comparison
 from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
+from ._lazy import Labelled
 from ._omnibus import (
     INCOMPLETE_OMNIBUS,
     OMNIBUS_TESTS,
@@ -486,23 +486,24 @@ def compare(
     if not bayes:
         _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
 
-    names = pd.Index(algorithms, dtype=object)
-    stat_df = pd.DataFrame(pairwise.statistic, index=names, columns=names)
-    p_df = pd.DataFrame(pairwise.pvalue, index=names, columns=names)
+    names = tuple(algorithms)
+    stat_df = Labelled(pairwise.statistic, names, names)
+    p_df = Labelled(pairwise.pvalue, names, names)
 
     critical_difference: float | None = None
     # best first; equal average ranks (equal rank sums) in name order, not input order
     order = sorted(range(k), key=lambda j: (avg[j], algorithms[j]))
     group_order = order
-    mean_scores: pd.Series | None = None
+    mean_scores: Labelled | None = None
     if not n_missing and (test_name in ("paired-t", "tukey") or omnibus_name == "rm-anova"):
         means = column_means(table.scores)
         # best first in mean score; for Tukey the groups follow this order (score axis)
         sign = 1.0 if higher_is_better else -1.0
         by_mean = sorted(range(k), key=lambda j: (-sign * means[j], algorithms[j]))
-        mean_scores = pd.Series(
+        mean_scores = Labelled(
             means[by_mean],
-            index=pd.Index([algorithms[j] for j in by_mean], dtype=object, name="algorithm"),
+            tuple(algorithms[j] for j in by_mean),
+            index_name="algorithm",
             name="mean score",
         )
         if test_name == "tukey":
@@ -534,8 +535,8 @@ def compare(
             sig_mat = np.asarray(decided, dtype=bool) & ~np.eye(k, dtype=bool)
         else:
             sig_mat = apv_mat <= alpha  # False on the NaN diagonal
-        adjusted: pd.DataFrame | pd.Series = pd.DataFrame(apv_mat, index=names, columns=names)
-        significant: pd.DataFrame | pd.Series = pd.DataFrame(sig_mat, index=names, columns=names)
+        adjusted = Labelled(apv_mat, names, names)
+        significant = Labelled(sig_mat, names, names)
         group_idx, uncovered_idx = find_groups(group_order, sig_mat)
         groups = tuple(tuple(algorithms[j] for j in g) for g in group_idx)
         uncovered = tuple((algorithms[a], algorithms[b]) for a, b in uncovered_idx)
@@ -544,30 +545,32 @@ def compare(
         others = [j for j in range(k) if j != c]
         raw = pairwise.pvalue[c, others]
         apv = adjust_control(raw, correction_name)
-        other_names = pd.Index([algorithms[j] for j in others], dtype=object, name="algorithm")
-        adjusted = pd.Series(apv, index=other_names, name=f"APV vs {control}")
+        other_names = tuple(algorithms[j] for j in others)
+        adjusted = Labelled(apv, other_names, index_name="algorithm", name=f"APV vs {control}")
         flags = decided[c, others] if bayes else apv <= alpha
-        significant = pd.Series(flags, index=other_names, name=f"significant vs {control}")
+        significant = Labelled(
+            np.asarray(flags, dtype=bool),
+            other_names,
+            index_name="algorithm",
+            name=f"significant vs {control}",
+        )
         if correction_name == "bonferroni-dunn" and test_name == "mean-ranks":
             q = _normal_quantile(1.0 - alpha / (2.0 * (k - 1)))
             critical_difference = q * rank_standard_error(k, n)
         groups = ()
         uncovered = ()
 
-    avg_series = pd.Series(
+    avg_series = Labelled(
         avg[order],
-        index=pd.Index([algorithms[j] for j in order], dtype=object, name="algorithm"),
+        tuple(algorithms[j] for j in order),
+        index_name="algorithm",
         name="average rank",
     )
-    ranks_df = pd.DataFrame(
-        ranks,
-        index=pd.Index(datasets, name="dataset", dtype=object),
-        columns=pd.Index(algorithms, name="algorithm", dtype=object),
-    )
+    ranks_df = _by_dataset(ranks, datasets, algorithms)
     return ComparisonResult(
         algorithms=list(algorithms),
         datasets=list(datasets),
-        scores=table.to_frame(),
+        scores=_by_dataset(table.scores, datasets, algorithms),
         ranks=ranks_df,
         average_ranks=avg_series,
         friedman=fried,
@@ -587,10 +590,12 @@ def compare(
         test_options=dict(test_options),
         omnibus=omnibus_res,
         n_missing=n_missing,
-        n_per_pair=pd.DataFrame(n_pair, index=names, columns=names.copy()),
+        n_per_pair=Labelled(n_pair, names, names),
         ignored_datasets=ignored,
         aggregation=table.aggregation,
-        score_std=table.std_frame(),
+        score_std=None
+        if table.score_std is None
+        else _by_dataset(table.score_std, datasets, algorithms),
         dropped_datasets=table.dropped_datasets,
         dropped_algorithms=table.dropped_algorithms,
         labels=display,
@@ -599,6 +604,11 @@ def compare(
         critical_difference_units="score" if test_name == "tukey" else "rank",
         **bayes,
     )
+
+
+def _by_dataset(values: np.ndarray, datasets: list[str], algorithms: list[str]) -> Labelled:
+    """A datasets x algorithms table (``scores``, ``ranks``, ``score_std``)."""
+    return Labelled(values, tuple(datasets), tuple(algorithms), "dataset", "algorithm")
 
 
 def _all_pairs_apv(

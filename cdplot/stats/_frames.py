@@ -10,9 +10,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+from ._lazy import Labelled, labelled
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
     from ._results import ComparisonResult
 
 __all__ = ["PairArrays", "pair_arrays", "pairwise_frame"]
@@ -53,34 +56,49 @@ def pair_arrays(result: ComparisonResult) -> PairArrays:
     k = len(names)
     index = {name: i for i, name in enumerate(result.algorithms)}
     position = np.empty(k, dtype=np.int64)  # position in the average-rank order
-    position[[index[a] for a in result.average_ranks.index]] = np.arange(k)
+    position[[index[a] for a in _table(result, "average_ranks").index]] = np.arange(k)
+    adjusted = _table(result, "adjusted_pvalues")
     if result.control is None:
         a, b = np.triu_indices(k, 1)
     else:
-        others = [index[o] for o in result.adjusted_pvalues.index]
+        others = [index[o] for o in adjusted.index]
         b = np.asarray(others, dtype=np.int64)
         a = np.full(len(b), index[result.control], dtype=np.int64)
     swap = position[a] > position[b]
     first, second = np.where(swap, b, a), np.where(swap, a, b)
-    statistic = _matrix(result.statistics, result.algorithms)[first, second]
-    pvalue = _matrix(result.pvalues, result.algorithms)[first, second]
+    statistic = _matrix(_table(result, "statistics"), result.algorithms)[first, second]
+    pvalue = _matrix(_table(result, "pvalues"), result.algorithms)[first, second]
+    significant = _table(result, "significant")
     if result.control is None:
-        apv = _matrix(result.adjusted_pvalues, result.algorithms)[first, second]
-        sig = _matrix(result.significant, result.algorithms).astype(bool)[first, second]
+        apv = _matrix(adjusted, result.algorithms)[first, second]
+        sig = _matrix(significant, result.algorithms).astype(bool)[first, second]
     else:
-        apv = result.adjusted_pvalues.to_numpy(dtype=float)
-        sig = result.significant.to_numpy(dtype=bool)
+        apv = np.asarray(adjusted.values, dtype=float)
+        sig = np.asarray(significant.values, dtype=bool)
     order = np.lexsort((apv, pvalue))
     return PairArrays(
         names, first[order], second[order], statistic[order], pvalue[order], apv[order], sig[order]
     )
 
 
-def _matrix(frame: pd.DataFrame, names: list[str]) -> np.ndarray:
-    """The values of a k x k frame in input order (reindexed only if it is not already)."""
-    if list(frame.index) != names or list(frame.columns) != names:
-        frame = frame.loc[names, names]
-    return frame.to_numpy()
+def _table(result: ComparisonResult, name: str) -> Labelled:
+    """A table of ``result`` as a labelled numpy array (never builds a DataFrame)."""
+    table = labelled(result, name)
+    if table is None:
+        raise AttributeError(f"the result has no {name}")
+    return table
+
+
+def _matrix(frame: Labelled | pd.DataFrame, names: list[str]) -> np.ndarray:
+    """The values of a k x k table in input order (reordered only if it is not already)."""
+    if not isinstance(frame, Labelled):
+        frame = Labelled.from_pandas(frame)
+    values = np.asarray(frame.values)
+    if list(frame.index) != names or list(frame.columns or ()) != names:
+        rows = {name: i for i, name in enumerate(frame.index)}
+        cols = {name: i for i, name in enumerate(frame.columns or ())}
+        values = values[np.ix_([rows[n] for n in names], [cols[n] for n in names])]
+    return values
 
 
 def pairwise_frame(result: ComparisonResult) -> pd.DataFrame:
@@ -99,4 +117,6 @@ def pairwise_frame(result: ComparisonResult) -> pd.DataFrame:
         "ties": _matrix(wtl.ties, result.algorithms)[f, s].astype(int),
         "losses": _matrix(wtl.losses, result.algorithms)[f, s].astype(int),
     }
+    import pandas as pd
+
     return pd.DataFrame(data, columns=COLUMNS)

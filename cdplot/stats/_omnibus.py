@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from scipy import special
 
 from .._errors import CdplotInputError, check_in_list
 from ._aligned import aligned_ranks_test
+from ._lazy import special
 from ._parametric import rm_anova
 from ._quade import quade_test
 from ._ranks import rank_rows

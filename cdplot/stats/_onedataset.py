@@ -20,9 +20,9 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy import special
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list
+from ._lazy import special
 from ._results import PairedTestResult
 
 __all__ = [

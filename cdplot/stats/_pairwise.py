@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
-from scipy import special
 
 from .._errors import CdplotInputError, CdplotWarning
+from ._lazy import special
 from ._results import PairwiseResult
 from ._studentized import range_ppf, range_sf
 

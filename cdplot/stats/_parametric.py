@@ -20,9 +20,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import special
 
+from ._lazy import special
 from ._results import AssumptionCheck, OmnibusResult, PairwiseResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -375,6 +374,8 @@ def check_assumptions(result: ComparisonResult, *, alpha: float = 0.05) -> Assum
         for j in range(i + 1, k):
             w, pv = _shapiro(x[:, i] - x[:, j])
             rows.append((names[i], names[j], w, pv))
+    import pandas as pd
+
     pairwise = pd.DataFrame(rows, columns=["algorithm_1", "algorithm_2", "W", "pvalue"])
     _, _, resid = _two_way(x)
     w_res, p_res = _shapiro(resid.ravel())

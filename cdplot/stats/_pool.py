@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import special
 
 from .._errors import CdplotInputError
 from ..io import parse_scores
+from ._lazy import special
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["depending_pairs", "pool_sensitivity", "pool_sensitivity_note"]
 
@@ -203,6 +205,8 @@ def pool_sensitivity(
         fractions = {row[6] for row in pair_rows}
         depends = len(fractions) > 1 or not fractions <= {0.0, 1.0}
         rows.extend(row + [depends] for row in pair_rows)
+
+    import pandas as pd
 
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame.attrs.update(

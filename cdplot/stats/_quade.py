@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
 
 from .._errors import check_in_list
 from ._aligned import _check_complete, decimal_integers, exact_order
+from ._lazy import special
 from ._ranks import rank_rows
 from ._results import OmnibusResult, PairwiseResult
 

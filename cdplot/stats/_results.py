@@ -7,11 +7,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import install_lazy_fields
 from ._seams import Seam
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
     from matplotlib.axes import Axes
 
     from ..io import Aggregation
@@ -372,6 +373,23 @@ class ComparisonResult:
     summary = Seam("cdplot.report", "summary")
     _repr_html_ = Seam("cdplot.report._html", "notebook_html")
     __str__ = Seam("cdplot.report", "result_text")
+
+
+#: The tables of a result: compare() stores labelled numpy arrays, and pandas builds each
+#: one on first access (see stats/_lazy.py), so a run that only draws never imports pandas.
+LAZY_TABLES = (
+    "scores",
+    "ranks",
+    "average_ranks",
+    "statistics",
+    "pvalues",
+    "adjusted_pvalues",
+    "significant",
+    "n_per_pair",
+    "score_std",
+    "mean_scores",
+)
+install_lazy_fields(ComparisonResult, LAZY_TABLES)
 
 
 @dataclass(frozen=True)

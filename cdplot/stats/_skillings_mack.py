@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy import special
 
 from .._errors import CdplotInputError, CdplotWarning
+from ._lazy import special
 from ._ranks import rank_rows
 from ._results import PairwiseResult, SkillingsMackResult
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from scipy import special
+
+from ._lazy import special
 
 __all__ = ["range_ppf", "range_sf"]
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["WinTieLossResult", "win_tie_loss"]
 
@@ -53,6 +56,8 @@ class WinTieLossResult:
             for b in names
             if a != b
         ]
+        import pandas as pd
+
         return pd.DataFrame(rows, columns=["algorithm_1", "algorithm_2", "wins", "ties", "losses"])
 
     def table(self) -> pd.DataFrame:
@@ -67,6 +72,8 @@ class WinTieLossResult:
             ]
             for a in names
         ]
+        import pandas as pd
+
         return pd.DataFrame(cells, index=self.wins.index, columns=self.wins.columns)
 
     def __str__(self) -> str:
@@ -120,6 +127,8 @@ def win_tie_loss(scores: pd.DataFrame, *, higher_is_better: bool = True) -> WinT
         wins[i] = (column > oriented).sum(axis=0)
         ties[i] = (column == oriented).sum(axis=0)
     np.fill_diagonal(ties, 0)
+    import pandas as pd
+
     names = pd.Index(scores.columns, name="algorithm", dtype=object)
 
     def frame(matrix: np.ndarray) -> pd.DataFrame:
