@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import math
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._errors import CdplotInputError
 from ._version import __version__
 from .stats._results import ComparisonResult, OmnibusResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["result_from_json", "result_to_json", "write_json"]
 
@@ -165,6 +167,8 @@ def result_from_json(text: str) -> ComparisonResult:
 
 
 def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
+    import pandas as pd
+
     algs = pd.Index(doc["algorithms"], dtype=object, name="algorithm")
     plain = pd.Index(doc["algorithms"], dtype=object)
     dsets = pd.Index(doc["datasets"], dtype=object, name="dataset")

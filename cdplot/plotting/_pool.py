@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .._errors import CdplotInputError
 from . import _style
 from ._figures import new_axes
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
     from matplotlib.axes import Axes
 
 __all__ = ["pool_sensitivity_plot"]
@@ -87,6 +87,8 @@ def pool_sensitivity_plot(
     >>> frame = cdplot.pool_sensitivity(cdplot.datasets.load("benavoli2016"))
     >>> ax = cdplot.pool_sensitivity_plot(frame, dependent_only=True)
     """
+    import pandas as pd
+
     if not isinstance(frame, pd.DataFrame) or not set(_REQUIRED) <= set(frame.columns):
         raise CdplotInputError(
             "pool_sensitivity_plot draws the frame returned by cdplot.pool_sensitivity(...)."
