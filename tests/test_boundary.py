@@ -1,4 +1,5 @@
-"""Module boundaries: importing cdplot loads no plotting library and not scipy.stats."""
+"""Module boundaries: importing cdplot loads no plotting library, pandas or scipy.special;
+the result's tables become pandas objects only when they are read."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import sys
 def test_import_is_light():
     code = (
         "import sys, cdplot, cdplot.stats\n"
-        "heavy = [m for m in ('matplotlib', 'seaborn', 'scipy.stats') if m in sys.modules]\n"
+        "heavy = ('matplotlib', 'seaborn', 'scipy.stats', 'scipy.special', 'pandas')\n"
+        "heavy = [m for m in heavy if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -24,3 +26,21 @@ def test_compare_with_wilcoxon_does_not_load_matplotlib():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_tables_are_built_into_pandas_only_when_read(tmp_path):
+    """compare() on a file, the summary and the groups need no pandas; reading a table does."""
+    path = tmp_path / "r.csv"
+    path.write_text(
+        "dataset,A,B,C\n" + "".join(f"d{i},{i % 3},{(i * 7) % 5},{(i * 3) % 4}\n" for i in range(12))
+    )
+    code = (
+        "import sys, cdplot\n"
+        f"res = cdplot.compare({str(path)!r})\n"
+        "text = res.summary() + str(res.groups)\n"
+        "before = 'pandas' in sys.modules\n"
+        "ranks = res.average_ranks\n"
+        "print(before, type(ranks).__module__.split('.')[0], ranks.name, 'pandas' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "pandas", "average", "rank", "True"]

@@ -379,3 +379,41 @@ def test_to_frame_and_str(demsar):
     ctrl = quiet(cdplot.compare, demsar, control="C4.5", test="mean-ranks")
     assert len(ctrl.to_frame()) == 3
     assert ctrl.groups == () and isinstance(ctrl.adjusted_pvalues, pd.Series)
+
+
+# ----------------------------------------------------------- tables built on first access
+def test_lazy_tables_equal_the_pandas_tables_and_survive_pickling():
+    """Every table of a result is a pandas object equal to the one built from its values."""
+    import pickle
+
+    from cdplot.stats._lazy import labelled
+    from cdplot.stats._results import LAZY_TABLES
+
+    res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="tukey")
+    copy = pickle.loads(pickle.dumps(res))  # before any table was read
+    for name in LAZY_TABLES:
+        raw = labelled(res, name)
+        value = getattr(res, name)
+        if raw is None:
+            assert value is None, name
+            continue
+        assert isinstance(value, (pd.DataFrame, pd.Series)), name
+        assert getattr(res, name) is value, name  # built once, then kept
+        assert list(value.index) == list(raw.index), name
+        np.testing.assert_array_equal(value.to_numpy(), raw.values)
+        if isinstance(value, pd.DataFrame):
+            pd.testing.assert_frame_equal(getattr(copy, name), value)
+        else:
+            pd.testing.assert_series_equal(getattr(copy, name), value)
+    # the layout the documentation promises
+    assert res.scores.index.name == "dataset" and res.scores.columns.name == "algorithm"
+    assert res.average_ranks.index.name == "algorithm" and res.average_ranks.name == "average rank"
+    assert res.mean_scores.name == "mean score"
+
+
+def test_lazy_tables_are_read_only():
+    import dataclasses
+
+    res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.pvalues = None
