@@ -288,3 +288,36 @@ def test_plan_refuses_two_outputs_on_stdout_and_accepts_distinct_files(tmp_path)
     targets = _output.plan([("--json", str(tmp_path / "a")), ("-o", str(tmp_path / "b"))])
     assert [t.kind for t in targets] == ["file", "file"]
     assert isinstance(_output.OutputError("x"), cdplot.CdplotInputError)
+
+
+def test_chunked_content_is_streamed_into_the_file(tmp_path):
+    """An iterable of chunks is written as it is produced, into the temporary file."""
+    target = _output.plan([("--json", str(tmp_path / "big.json"))])[0]
+    seen_on_disk = []
+
+    def chunks():
+        for i in range(3):
+            yield f"chunk {i}\n".encode()
+            # the earlier chunks are already in the temporary file, not held back
+            (tmp,) = [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+            seen_on_disk.append(tmp.stat().st_size)
+
+    _output.commit([(target, chunks())])
+    assert (tmp_path / "big.json").read_bytes() == b"chunk 0\nchunk 1\nchunk 2\n"
+    assert seen_on_disk == [8, 16, 24]
+    assert os.listdir(tmp_path) == ["big.json"]
+
+
+def test_chunked_content_that_fails_midway_leaves_nothing(tmp_path):
+    old = tmp_path / "r.json"
+    old.write_text("old json")
+    target = _output.plan([("--json", str(old))])[0]
+
+    def chunks():
+        yield b"{\n"
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(_output.OutputError, match="No space left on device"):
+        _output.commit([(target, chunks())])
+    assert old.read_text() == "old json"
+    assert os.listdir(tmp_path) == ["r.json"]

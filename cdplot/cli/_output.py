@@ -26,12 +26,12 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .._errors import CdplotInputError
 
-__all__ = ["STDOUT", "OutputError", "Target", "commit", "plan"]
+__all__ = ["STDOUT", "Content", "OutputError", "Target", "commit", "plan"]
 
 #: The path that means standard output.
 STDOUT = "-"
@@ -172,6 +172,15 @@ def _signals_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+#: An output's content: its bytes, or an iterable of byte chunks written as they come (a
+#: large JSON document is streamed into its temporary file, never held in memory whole).
+Content = bytes | Iterable[bytes]
+
+
+def _chunks(data: Content) -> Iterable[bytes]:
+    return (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data
+
+
 def _write_fd(fd: int, data: bytes) -> None:
     """Write all of ``data`` to ``fd`` (a separate function so tests can fail it)."""
     view = memoryview(data)
@@ -180,14 +189,15 @@ def _write_fd(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def _stage(target: Target, data: bytes, temporaries: list[str]) -> str:
+def _stage(target: Target, data: Content, temporaries: list[str]) -> str:
     directory = os.path.dirname(target.real) or "."
     name = os.path.basename(target.real)
     with _signals_deferred():
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=directory)
         temporaries.append(tmp)
     try:
-        _write_fd(fd, data)
+        for chunk in _chunks(data):
+            _write_fd(fd, chunk)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -195,27 +205,32 @@ def _stage(target: Target, data: bytes, temporaries: list[str]) -> str:
     return tmp
 
 
-def _write_special(target: Target, data: bytes) -> None:
+def _write_special(target: Target, data: Content) -> None:
     if target.kind == "stdout":
         sys.stdout.flush()
         buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is None:  # a text-only stream (e.g. replaced by a test)
-            sys.stdout.write(data.decode("utf-8", errors="replace"))
-        else:
-            buffer.write(data)
+        for chunk in _chunks(data):
+            if buffer is None:  # a text-only stream (e.g. replaced by a test)
+                sys.stdout.write(bytes(chunk).decode("utf-8", errors="replace"))
+            else:
+                buffer.write(chunk)
+        if buffer is not None:
             buffer.flush()
         return
     fd = os.open(target.real, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
     try:
-        _write_fd(fd, data)
+        for chunk in _chunks(data):
+            _write_fd(fd, chunk)
     finally:
         os.close(fd)
 
 
-def commit(contents: Sequence[tuple[Target, bytes]]) -> None:
+def commit(contents: Sequence[tuple[Target, Content]]) -> None:
     """Write every output, all-or-nothing for regular files.
 
-    Regular targets are written to temporaries first; then special targets and standard
+    Each content is bytes or an iterable of byte chunks (written as they are produced, so a
+    large document never sits in memory whole). Regular targets are written to temporaries
+    first; then special targets and standard
     output are written directly; the temporaries are renamed over their targets last, only
     when everything before succeeded. On any failure or signal the temporaries are removed.
 
