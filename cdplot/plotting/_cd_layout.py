@@ -533,11 +533,12 @@ def nice_ticks(
         ticks = [(first + i) * step for i in range(last - first + 1)]
         decimals = _step_decimals(m, e)
         widest = max(width(_format_fixed(t, decimals)) for t in ticks)
-        best = (ticks, decimals)
         if widest + spacing <= step * length / (ticks[-1] - ticks[0]):
-            return best
+            return ticks, decimals
+        if best is None or len(ticks) < len(best[0]):
+            best = (ticks, decimals)
     assert best is not None  # the coarsest steps always have at most two intervals
-    return best  # an axis too short for two labels: the coarsest ticks, as the rank axis
+    return best  # an axis too short for any: the fewest ticks (the rank axis labels 1 and k)
 
 
 def score_decimals(values: Sequence[float], critical_difference: float | None) -> int:
