@@ -733,6 +733,15 @@ def cd_diagram(
     ...     res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
     >>> ax = cdplot.cd_diagram(res)
     >>> ax.figure.savefig("cd.pdf")  # doctest: +SKIP
+
+    Tukey's HSD on a mean-score axis, with display names:
+
+    >>> tukey = cdplot.compare(
+    ...     cdplot.datasets.load("demsar2006"), test="tukey", labels={"C4.5+m+cf": "m+cf"}
+    ... )
+    >>> ax = cdplot.cd_diagram(tukey, highlight="m+cf")
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "cd-axis-caption"]
+    ['mean score (higher is better)']
     """
     opts = _options(
         reverse=reverse,
