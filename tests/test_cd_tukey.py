@@ -483,3 +483,28 @@ def test_baseline_tukey_lower_is_better_double_column(benavoli):
     # Benavoli et al.'s table as error rates in percent: best (lowest) on the right
     errors = quiet(100 - benavoli, test="tukey", higher_is_better=False)
     return cd_diagram(errors, width=7.0, highlight="C4").figure
+
+
+@given(
+    means=st.lists(st.floats(-1e4, 1e4, allow_nan=False), min_size=2, max_size=12),
+    cd=st.one_of(st.none(), st.floats(0.0, 1e3)),
+    higher=st.booleans(),
+    width=st.sampled_from([3.3, 7.0]),
+)
+def test_layout_any_mean_scores(means, cd, higher, width):
+    means = sorted(means, reverse=higher)  # best first
+    names = [f"alg{i}" for i in range(len(means))]
+    lay = score_layout(names, means, critical_difference=cd, higher_is_better=higher, width=width)
+    lo, hi = sorted(lay.value_ends)
+    slack = 1e-9 * (hi - lo)  # ticks snap to values within float noise of a round number
+    assert lo <= min(means) + slack and max(means) - slack <= hi and hi > lo
+    x0, x1 = lay.x_axis
+    for label in lay.labels:
+        assert x0 - 1e-9 <= label.x_rank <= x1 + 1e-9
+    best_x = lay.value_to_x(means[0])
+    assert best_x == pytest.approx(max(lab.x_rank for lab in lay.labels))
+    if cd is not None and cd > 0:
+        assert hi - lo >= cd * (1 - 1e-9)
+        bar = lay.cd_bar
+        assert (bar.x1 - bar.x0) / lay.x_per_unit == pytest.approx(cd, rel=1e-9)
+    assert_clean(lay)

@@ -541,15 +541,27 @@ def nice_ticks(
     return best  # an axis too short for any: the fewest ticks (the rank axis labels 1 and k)
 
 
+#: Differences of mean scores below this (absolutely, or relative to the scores' size
+#: times 1e-9) are float noise: the scores count as equal.
+SCORE_RESOLUTION = 1e-12
+
+
+def _noise(values: Sequence[float]) -> float:
+    """Differences up to this are float noise for scores of this size."""
+    return max(SCORE_RESOLUTION, 1e-9 * max(abs(v) for v in values))
+
+
 def score_decimals(values: Sequence[float], critical_difference: float | None) -> int:
     """Decimals of the mean scores and the CD on a score axis: 3 significant digits of the CD.
 
     Without a positive CD, 3 significant digits of the spread of the values, or of
-    their size when they are all equal.
+    their size when they are all equal; 2 when the scores are all (about) 0.
+    Differences below float noise (:data:`SCORE_RESOLUTION`) do not count.
     """
     spread = max(values) - min(values)
+    noise = _noise(values)
     for ref in (critical_difference, spread, max(abs(v) for v in values)):
-        if ref is not None and math.isfinite(ref) and ref > 0:
+        if ref is not None and math.isfinite(ref) and ref > noise:
             return max(0, 2 - math.floor(math.log10(ref)))
     return 2
 
@@ -579,7 +591,8 @@ def score_scale(
     The axis covers the mean scores and is at least one critical difference
     long (so the CD bar is drawn at its full length), widened evenly on both
     sides when the scores are closer together than that; all-equal scores with
-    no CD get a span of one tenth of their order of magnitude (1 around 0).
+    no CD (or differences below float noise, :data:`SCORE_RESOLUTION`) get a span
+    of one fifth of their order of magnitude around their centre (1 around 0).
     Its ends are nice ticks (:func:`nice_ticks`). The best end is the highest
     score, or the lowest one with ``higher_is_better=False``.
     """
@@ -588,9 +601,13 @@ def score_scale(
     if hi - lo < need:
         widen = (need - (hi - lo)) / 2
         lo, hi = lo - widen, hi + widen
-    if not hi - lo > 0:  # all scores equal and no CD: a nominal span around them
-        half = 0.5 if lo == 0 else 10.0 ** (math.floor(math.log10(abs(lo))) - 1)
-        lo, hi = lo - half, hi + half
+    if not hi - lo > _noise([lo, hi]):  # all scores equal and no CD: a nominal span
+        centre = (lo + hi) / 2
+        if abs(centre) <= SCORE_RESOLUTION:
+            half = 0.5
+        else:
+            half = 10.0 ** (math.floor(math.log10(abs(centre))) - 1)
+        lo, hi = min(lo, centre - half), max(hi, centre + half)
     ticks, decimals = nice_ticks(
         lo,
         hi,
