@@ -508,3 +508,13 @@ def test_layout_any_mean_scores(means, cd, higher, width):
         bar = lay.cd_bar
         assert (bar.x1 - bar.x0) / lay.x_per_unit == pytest.approx(cd, rel=1e-9)
     assert_clean(lay)
+
+
+def test_score_cd_without_mean_scores_is_not_drawn_on_ranks(tukey6):
+    # a hand-built result with Tukey's CD but no mean scores: the rank axis, no CD bar
+    import dataclasses
+
+    bare = dataclasses.replace(tukey6, mean_scores=None)
+    ax = cd_diagram(bare)
+    assert by_gid(ax, "cd-cd-bar") == [] and by_gid(ax, "cd-axis-caption") == []
+    assert "0.01853, is in score units: not drawn" in " ".join(t.get_text() for t in ax.texts)

@@ -312,6 +312,10 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
     markers: dict[str, str] = {}
     legend: list[tuple[str, str]] = []
     notes: list[str] = []
+    if cd is not None and result.critical_difference_units == "score" and not score_axis:
+        # a CD in score units has no length on the rank axis (a result without mean scores)
+        notes.append(f"The critical difference, {float(cd):.4g}, is in score units: not drawn.")
+        cd = None
     n_missing = int(getattr(result, "n_missing", 0) or 0)
     if n_missing:
         total = len(result.algorithms) * len(result.datasets)
