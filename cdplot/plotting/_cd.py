@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, suggest
 from .._labels import CORRECTION_TITLES, TEST_TITLES
 from . import _style
 from ._cd_layout import (
@@ -78,7 +78,7 @@ class _Options:
     group_colors: bool | Sequence[Any] = False
     title: bool | str | None = True
     footnote: bool | str = True
-    rank_format: str | Callable[[float], str] = "{:.2f}"
+    rank_format: str | Callable[[float], str] | None = None
     long_names: LongNames = "wrap"
     max_name_width: float | None = None
     fontsize: float | None = None
@@ -132,9 +132,9 @@ def _title(result: ComparisonResult) -> str:
     test = TEST_TITLES.get(result.test, result.test)
     test = test[0].upper() + test[1:]
     if result.control is not None:
-        test += f" vs {result.control}"
+        test += f" vs {result.label(result.control)}"
     parts = [test]
-    if result.correction != "nemenyi":
+    if result.correction not in ("nemenyi", result.test):  # Tukey's HSD adjusts itself
         correction = CORRECTION_TITLES.get(result.correction, result.correction)
         parts.append(correction)
     parts.append(ALPHA_TITLE.format(result.alpha))
@@ -147,9 +147,13 @@ ALPHA_TITLE = r"$\alpha$ = {:g}"
 PAIR_NOTE = "{n} further {pairs_word} not significantly different but not joined by a bar: {pairs}."
 
 
-def _pair_note(pairs: Sequence[tuple[str, str]], footnote: str | bool) -> str:
+def _pair_note(
+    pairs: Sequence[tuple[str, str]], footnote: str | bool, shown: Mapping[str, str]
+) -> str:
     """The footnote on uncovered pairs, from ``footnote`` (True: PAIR_NOTE) as a template."""
-    listed = ", ".join(f"{a} vs {b}" for a, b in pairs[:MAX_PAIRS_LISTED])
+    listed = ", ".join(
+        f"{shown.get(a, a)} vs {shown.get(b, b)}" for a, b in pairs[:MAX_PAIRS_LISTED]
+    )
     more = len(pairs) - MAX_PAIRS_LISTED
     if more > 0:
         listed += f" and {more} more"
@@ -167,10 +171,102 @@ def _pair_note(pairs: Sequence[tuple[str, str]], footnote: str | bool) -> str:
 
 
 @dataclass(frozen=True)
+class _NameLookup:
+    """Algorithms named in options (``highlight``, ``palette``) by name or by label."""
+
+    algorithms: tuple[str, ...]
+    #: label -> the algorithms shown with it (in one result or another)
+    by_label: Mapping[str, frozenset[str]]
+
+    @classmethod
+    def of(cls, results: Sequence[ComparisonResult]) -> _NameLookup:
+        algorithms: list[str] = []
+        by_label: dict[str, set[str]] = {}
+        for res in results:
+            algorithms += [a for a in res.algorithms if a not in algorithms]
+            for name, label in res.labels.items():
+                by_label.setdefault(label, set()).add(name)
+        return cls(tuple(algorithms), {k: frozenset(v) for k, v in by_label.items()})
+
+    def _spelling(self, name: str) -> str | None:
+        """A way to name the algorithm ``name`` that means nothing else."""
+        if not self.by_label.get(name, frozenset()) - {name}:
+            return name
+        for label, members in self.by_label.items():
+            if members == {name} and label not in self.algorithms:
+                return label
+        return None
+
+    def algorithm(self, name: Any, option: str) -> Any:
+        """The algorithm ``name`` stands for: itself, or the one labelled so.
+
+        Refuses a name that is one algorithm's name and another's label; leaves
+        unknown names for :func:`cdplot.plotting._style.resolve_colors` to refuse.
+        """
+        if not isinstance(name, str) or not self.by_label:
+            return name
+        meanings = sorted(({name} & set(self.algorithms)) | self.by_label.get(name, frozenset()))
+        if len(meanings) == 1:
+            return meanings[0]
+        if not meanings:
+            labels = sorted(self.by_label)
+            raise CdplotInputError(
+                f"{name!r} is not a valid value for {option}: it is neither one of the "
+                "compared algorithms ("
+                + ", ".join(repr(a) for a in self.algorithms)
+                + ") nor one of their labels ("
+                + ", ".join(repr(lab) for lab in labels)
+                + ")."
+                + suggest(name, [*self.algorithms, *labels])
+            )
+        ways = []
+        for meaning in meanings:
+            spelling = self._spelling(meaning)
+            if spelling is not None:
+                ways.append(f"{option}={spelling!r} for the algorithm {meaning!r}")
+        fix = (
+            "pass " + " or ".join(ways)
+            if len(ways) == len(meanings)
+            else "give labels that are not also the names of other algorithms"
+        )
+        raise CdplotInputError(
+            f"{option}={name!r} is ambiguous: "
+            + " and ".join(
+                f"the algorithm {m!r}" if m == name else f"the label of {m!r}" for m in meanings
+            )
+            + f" are both called {name!r}; {fix}."
+        )
+
+    def resolve(self, value: Any, option: str) -> Any:
+        """``highlight`` or ``palette`` with every label replaced by its algorithm."""
+        if value is None or not self.by_label:
+            return value
+        if isinstance(value, str):
+            if option == "palette":  # a palette name such as "okabe-ito"
+                return value
+            return self.algorithm(value, option)
+        if isinstance(value, Mapping):
+            out: dict[Any, Any] = {}
+            for key, color in value.items():
+                name = self.algorithm(key, option)
+                if name in out:
+                    raise CdplotInputError(
+                        f"{option} names the algorithm {name!r} twice (by its name and by its "
+                        "label); give it once."
+                    )
+                out[name] = color
+            return out
+        if option == "palette" or not isinstance(value, Iterable):  # colours, or refused later
+            return value
+        return [self.algorithm(v, option) for v in value]
+
+
+@dataclass(frozen=True)
 class _Content:
     """What to draw, read off the result (no statistics computed here)."""
 
     names: list[str]
+    #: Average ranks, or mean scores on a score axis.
     ranks: list[float]
     groups: tuple[tuple[str, ...], ...]
     critical_difference: float | None
@@ -182,29 +278,43 @@ class _Content:
     title: str | None
     colors: dict[str, Any]
     highlighted: set[str]
+    #: Draw a mean-score axis (Tukey's HSD) instead of the rank axis.
+    score_axis: bool = False
+    higher_is_better: bool = True
+    #: The labels drawn instead of the names (``compare(labels=...)``).
+    shown: dict[str, str] = field(default_factory=dict)
+
+
+def _on_score_axis(result: ComparisonResult) -> bool:
+    """Whether the result is drawn on a mean-score axis: its CD is in score units (Tukey)."""
+    return result.critical_difference_units == "score" and result.mean_scores is not None
 
 
 def _content(result: ComparisonResult, opts: _Options, panel: str | None = None) -> _Content:
-    average = result.average_ranks
-    names = [str(n) for n in average.index]
-    ranks = [float(r) for r in average.to_numpy()]
+    score_axis = _on_score_axis(result)
+    # Tukey's HSD is a difference of mean scores, its groups run in mean-score order
+    positions = result.mean_scores if score_axis else result.average_ranks
+    names = [str(n) for n in positions.index]
+    ranks = [float(r) for r in positions.to_numpy()]
+    shown = {a: result.label(a) for a in result.algorithms if result.label(a) != a}
     if opts.colors is not None:
         colors, highlighted = dict(opts.colors), set(opts.highlighted or ())
     else:
+        lookup = _NameLookup.of([result])
         colors, highlighted = _style.resolve_colors(
-            result.algorithms, palette=opts.palette, highlight=opts.highlight
+            result.algorithms,
+            palette=lookup.resolve(opts.palette, "palette"),
+            highlight=lookup.resolve(opts.highlight, "highlight"),
         )
     control = result.control
+    shown_control = None if control is None else result.label(control)
     cd = result.critical_difference
     markers: dict[str, str] = {}
     legend: list[tuple[str, str]] = []
     notes: list[str] = []
-    if cd is not None and getattr(result, "critical_difference_units", "rank") == "score":
-        # Tukey's HSD is a difference of mean scores: it has no length on the rank axis
-        notes.append(
-            f"Tukey's critical difference is {float(cd):.4g} in score units (mean scores), "
-            "so it is not drawn on this rank axis."
-        )
+    if cd is not None and result.critical_difference_units == "score" and not score_axis:
+        # a CD in score units has no length on the rank axis (a result without mean scores)
+        notes.append(f"The critical difference, {float(cd):.4g}, is in score units: not drawn.")
         cd = None
     n_missing = int(getattr(result, "n_missing", 0) or 0)
     if n_missing:
@@ -217,15 +327,15 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
         significant = [n for n in names if n != control and bool(result.significant[n])]
         markers[control] = "control"
         markers.update(dict.fromkeys(significant, "significant"))
-        legend.append(("control", f"control: {control}"))
+        legend.append(("control", f"control: {shown_control}"))
         if cd is not None:
-            legend.append(("interval", f"one CD on both sides of {control}"))
+            legend.append(("interval", f"one CD on both sides of {shown_control}"))
         if significant:
-            legend.append(("significant", f"significantly different from {control}"))
+            legend.append(("significant", f"significantly different from {shown_control}"))
         else:
-            notes.append(f"No algorithm is significantly different from {control}.")
+            notes.append(f"No algorithm is significantly different from {shown_control}.")
     if result.uncovered_pairs and opts.footnote is not False and opts.footnote is not None:
-        notes.append(_pair_note(result.uncovered_pairs, opts.footnote))
+        notes.append(_pair_note(result.uncovered_pairs, opts.footnote, shown))
 
     if opts.title is True:
         title = _title(result)
@@ -248,6 +358,9 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
         title=title,
         colors=colors,
         highlighted=highlighted,
+        score_axis=score_axis,
+        higher_is_better=bool(result.higher_is_better),
+        shown=shown,
     )
 
 
@@ -279,6 +392,9 @@ def _layout(
         max_name_width=opts.max_name_width,
         min_margins=min_margins,
         params=LayoutParams(),
+        score_axis=content.score_axis,
+        higher_is_better=content.higher_is_better,
+        display_names=content.shown,
     )
 
 
@@ -312,7 +428,7 @@ def _text(ax: Axes, block: Any, gid: str, props: Mapping[str, Any], **extra: Any
 
 
 def _draw_axis(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
-    """The rank axis: its line, ticks (minor ones half as long) and tick labels."""
+    """The axis: its line, ticks (minor ones half as long), tick labels and caption."""
     x0, x1 = layout.x_axis
     y_axis = layout.y_axis
     ax.add_line(
@@ -335,6 +451,8 @@ def _draw_axis(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
     )
     for block in layout.tick_labels:
         _text(ax, block, "cd-tick-label", props["tick"])
+    if layout.axis_caption is not None:
+        _text(ax, layout.axis_caption, "cd-axis-caption", props["tick"])
 
 
 def _draw_title(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
@@ -495,7 +613,7 @@ def cd_diagram(
     group_colors: bool | Sequence[Any] = False,
     title: bool | str | None = True,
     footnote: bool | str = True,
-    rank_format: str | Callable[[float], str] = "{:.2f}",
+    rank_format: str | Callable[[float], str] | None = None,
     long_names: LongNames = "wrap",
     max_name_width: float | None = None,
     fontsize: float | None = None,
@@ -514,9 +632,16 @@ def cd_diagram(
       critical difference is drawn above the axis (Demšar's Figure 1a);
     - against a control: a marker shows the control and each algorithm that
       differs significantly from it; with the Bonferroni-Dunn critical
-      difference, a bar marks one CD on both sides of the control (Figure 1b).
+      difference, a bar marks one CD on both sides of the control (Figure 1b);
+    - Tukey's HSD (``test="tukey"``), whose critical difference is a
+      difference of mean scores: the axis is a mean-score axis instead
+      (``result.mean_scores``, captioned "mean score (higher is better)"),
+      each line starts at the algorithm's mean score with the mean score
+      beside its name, the CD bar is the critical difference in score units
+      and the groups run in mean-score order.
 
-    The diagram only draws ``result``; it never recomputes a statistic. This is
+    Algorithms are shown by their labels (``compare(labels=...)``). The
+    diagram only draws ``result``; it never recomputes a statistic. This is
     an Axes-level function.
 
     Parameters
@@ -580,6 +705,13 @@ def cd_diagram(
     pyplot (``plt.show()`` and notebooks display it); otherwise it is a bare
     figure, and pyplot is not imported.
 
+    On a mean-score axis, one score unit is :math:`L / (s_{max} - s_{min})`
+    inches long for an axis :math:`L` inches long between the scores
+    :math:`s_{min}` and :math:`s_{max}` at its ends, round numbers chosen so
+    the axis covers every mean score and is at least one CD long; the best
+    end (highest mean score, lowest for ``higher_is_better=False``) is where
+    rank 1 is on the rank axis.
+
     Groups come from ``result.groups`` only, so no bar ever joins two
     algorithms that differ significantly. Non-significant pairs that no group
     covers (``result.uncovered_pairs``) are listed in a footnote instead
@@ -605,6 +737,15 @@ def cd_diagram(
     ...     res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
     >>> ax = cdplot.cd_diagram(res)
     >>> ax.figure.savefig("cd.pdf")  # doctest: +SKIP
+
+    Tukey's HSD on a mean-score axis, with display names:
+
+    >>> tukey = cdplot.compare(
+    ...     cdplot.datasets.load("demsar2006"), test="tukey", labels={"C4.5+m+cf": "m+cf"}
+    ... )
+    >>> ax = cdplot.cd_diagram(tukey, highlight="m+cf")
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "cd-axis-caption"]
+    ['mean score (higher is better)']
     """
     opts = _options(
         reverse=reverse,
@@ -651,7 +792,7 @@ def cd_diagrams(
     group_colors: bool | Sequence[Any] = False,
     title: bool | str | None = True,
     footnote: bool | str = True,
-    rank_format: str | Callable[[float], str] = "{:.2f}",
+    rank_format: str | Callable[[float], str] | None = None,
     long_names: LongNames = "wrap",
     max_name_width: float | None = None,
     fontsize: float | None = None,
@@ -718,10 +859,12 @@ def cd_diagrams(
             "results must hold at least one comparison result, e.g. cd_diagrams({'accuracy': res})."
         )
     width = check_width(width)
-    all_names: list[str] = []
-    for res in results.values():
-        all_names += [a for a in res.algorithms if a not in all_names]
-    colors, highlighted = _style.resolve_colors(all_names, palette=palette, highlight=highlight)
+    lookup = _NameLookup.of(list(results.values()))
+    colors, highlighted = _style.resolve_colors(
+        lookup.algorithms,
+        palette=lookup.resolve(palette, "palette"),
+        highlight=lookup.resolve(highlight, "highlight"),
+    )
     figure_title = title if isinstance(title, str) else None
     opts = _options(
         reverse=reverse,

@@ -13,7 +13,10 @@ The figure, top to bottom (Demšar 2006, Figure 1):
 
 - an optional title;
 - the critical difference bar with its value, when there is a CD;
-- the rank axis: tick labels, ticks, the axis line spanning ranks 1..k;
+- the rank axis: tick labels, ticks, the axis line spanning ranks 1..k; or,
+  for Tukey's HSD (a critical difference in score units), a mean-score axis
+  under a caption, spanning nice score ticks around the mean scores
+  (:func:`score_scale`);
 - group bars (rows packed as tightly as possible) or the interval of one CD
   around the control;
 - one row per algorithm on each side: a line from its average rank down and
@@ -26,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .._errors import CdplotInputError, check_in_list, spell
@@ -41,6 +44,7 @@ __all__ = [
     "Label",
     "LayoutParams",
     "LegendEntry",
+    "ScoreScale",
     "TextBlock",
     "axis_band",
     "bars_band",
@@ -54,7 +58,10 @@ __all__ = [
     "format_rank",
     "frame",
     "label_rows_band",
+    "score_decimals",
+    "score_scale",
     "notes_band",
+    "nice_ticks",
     "pack_intervals",
     "sides",
     "tick_positions",
@@ -80,6 +87,12 @@ _BREAK_RE = re.compile(
 )
 #: Candidate label steps for the rank axis, tried in this order.
 _TICK_STEPS = (1, 5, 10, 25, 50, 100, 250, 500, 1000)
+#: Mantissas of the steps of a score axis (``m * 10**e``), as in matplotlib's MaxNLocator.
+_NICE_MANTISSAS = (1.0, 2.0, 2.5, 5.0)
+#: A score axis has at most this many intervals between labelled ticks.
+MAX_SCORE_INTERVALS = 10
+#: Caption of a mean-score axis (``{direction}``: "higher" or "lower").
+SCORE_CAPTION = "mean score ({direction} is better)"
 
 LongNames = Literal["wrap", "truncate"]
 LegendKind = Literal["control", "significant", "interval"]
@@ -158,11 +171,12 @@ class Label:
     """One algorithm: its line, its rank text and its name."""
 
     algorithm: str
+    #: Its average rank, or its mean score on a score axis.
     rank: float
     side: Literal["left", "right"]
     #: Row on its side, 0 at the top.
     row: int
-    #: x of the average rank on the axis.
+    #: x of the average rank (or mean score) on the axis.
     x_rank: float
     #: y of the horizontal segment (the vertical centre of the texts).
     y: float
@@ -204,7 +218,7 @@ class CDLayout:
     #: x of the axis ends (left, right) and y of the axis line.
     x_axis: tuple[float, float]
     y_axis: float
-    #: Whether rank 1 (best) is at the left end of the axis.
+    #: Whether the best end of the axis (rank 1, best mean score) is on the left.
     best_left: bool
     #: x of every tick, and whether each is labelled (major).
     ticks: tuple[tuple[float, bool], ...]
@@ -226,13 +240,34 @@ class CDLayout:
     #: Horizontal space used left and right of the axis (for aligning diagrams).
     margins: tuple[float, float]
     params: LayoutParams = field(repr=False, default_factory=LayoutParams)
+    #: What the axis measures: average ranks, or mean scores (Tukey's HSD).
+    units: Literal["rank", "score"] = "rank"
+    #: Values at the best and at the worst end of a score axis (None: ranks 1 and k).
+    value_ends: tuple[float, float] | None = None
+    #: The caption above a score axis' tick labels (None on the rank axis).
+    axis_caption: TextBlock | None = None
+
+    @property
+    def ends(self) -> tuple[float, float]:
+        """Values at the best and the worst end of the axis: ``(1, k)`` for ranks."""
+        return (1.0, float(self.k)) if self.value_ends is None else self.value_ends
+
+    def value_to_x(self, value: float) -> float:
+        """x of an average rank (or, on a score axis, of a mean score)."""
+        x0, x1 = self.x_axis
+        best, worst = self.ends
+        frac = (value - best) / (worst - best)
+        return x0 + frac * (x1 - x0) if self.best_left else x1 - frac * (x1 - x0)
 
     def rank_to_x(self, rank: float) -> float:
-        """x of an average rank on the axis."""
-        x0, x1 = self.x_axis
-        k = self.k
-        frac = (rank - 1.0) / (k - 1.0)
-        return x0 + frac * (x1 - x0) if self.best_left else x1 - frac * (x1 - x0)
+        """x of an average rank on the axis (of a mean score on a score axis)."""
+        return self.value_to_x(rank)
+
+    @property
+    def x_per_unit(self) -> float:
+        """Length on paper of one unit of the axis (one rank, or one score unit)."""
+        best, worst = self.ends
+        return (self.x_axis[1] - self.x_axis[0]) / abs(worst - best)
 
     @property
     def k(self) -> int:
@@ -241,7 +276,8 @@ class CDLayout:
 
     def texts(self) -> list[TextBlock]:
         """Every text of the layout."""
-        out: list[TextBlock] = [t for t in (self.title, self.cd_label) if t is not None]
+        heads = (self.title, self.cd_label, self.axis_caption)
+        out: list[TextBlock] = [t for t in heads if t is not None]
         out += self.tick_labels
         for label in self.labels:
             out += [label.rank_text, label.name_text]
@@ -434,6 +470,155 @@ def tick_positions(
     return major, minor
 
 
+def _step_decimals(mantissa: float, exponent: int) -> int:
+    """Decimals that print every multiple of ``mantissa * 10**exponent`` exactly."""
+    return max(0, -exponent + (1 if mantissa == 2.5 else 0))
+
+
+def _format_fixed(value: float, decimals: int) -> str:
+    """``value`` with ``decimals`` decimals, never as ``-0.00``."""
+    text = f"{value:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def nice_ticks(
+    lo: float,
+    hi: float,
+    *,
+    length: float,
+    width: Callable[[str], float],
+    spacing: float,
+    max_intervals: int = MAX_SCORE_INTERVALS,
+) -> tuple[list[float], int]:
+    """Evenly spaced ticks at round numbers covering ``[lo, hi]``, labels that never collide.
+
+    The steps are ``m * 10**e`` with ``m`` in 1, 2, 2.5, 5 (the "nice numbers" of
+    matplotlib's ``MaxNLocator``), tried from fine to coarse; the first step whose
+    widest label, plus ``spacing``, fits between two ticks wins. The first and last
+    tick are the multiples of the step at or just outside ``lo`` and ``hi``, so the
+    axis ends on labelled ticks, as the rank axis ends on 1 and k.
+
+    Parameters
+    ----------
+    lo, hi : float
+        The values to cover, ``lo < hi``.
+    length : float
+        Length of the axis on paper (inches).
+    width : callable
+        ``width(s)`` is the width of the tick label ``s`` (inches).
+    spacing : float
+        Minimum gap between two tick labels (inches).
+    max_intervals : int
+        At most this many intervals between ticks.
+
+    Returns
+    -------
+    ticks : list of float
+        The tick values, increasing; at least two.
+    decimals : int
+        Decimals that print each tick exactly.
+    """
+    span = hi - lo
+    top = math.floor(math.log10(span))
+    candidates = [
+        (m, e) for e in range(top - 2, top + 2) for m in _NICE_MANTISSAS
+    ]  # from a step of span / 1000 up to one that covers the span in one or two intervals
+    best: tuple[list[float], int] | None = None
+    for m, e in candidates:
+        step = m * 10.0**e
+        first = math.floor(lo / step + 1e-9)
+        last = math.ceil(hi / step - 1e-9)
+        if last - first > max_intervals:
+            continue
+        ticks = [(first + i) * step for i in range(last - first + 1)]
+        decimals = _step_decimals(m, e)
+        widest = max(width(_format_fixed(t, decimals)) for t in ticks)
+        if widest + spacing <= step * length / (ticks[-1] - ticks[0]):
+            return ticks, decimals
+        if best is None or len(ticks) < len(best[0]):
+            best = (ticks, decimals)
+    assert best is not None  # the coarsest steps always have at most two intervals
+    return best  # an axis too short for any: the fewest ticks (the rank axis labels 1 and k)
+
+
+#: Differences of mean scores below this (absolutely, or relative to the scores' size
+#: times 1e-9) are float noise: the scores count as equal.
+SCORE_RESOLUTION = 1e-12
+
+
+def _noise(values: Sequence[float]) -> float:
+    """Differences up to this are float noise for scores of this size."""
+    return max(SCORE_RESOLUTION, 1e-9 * max(abs(v) for v in values))
+
+
+def score_decimals(values: Sequence[float], critical_difference: float | None) -> int:
+    """Decimals of the mean scores and the CD on a score axis: 3 significant digits of the CD.
+
+    Without a positive CD, 3 significant digits of the spread of the values, or of
+    their size when they are all equal; 2 when the scores are all (about) 0.
+    Differences below float noise (:data:`SCORE_RESOLUTION`) do not count.
+    """
+    spread = max(values) - min(values)
+    noise = _noise(values)
+    for ref in (critical_difference, spread, max(abs(v) for v in values)):
+        if ref is not None and math.isfinite(ref) and ref > noise:
+            return max(0, 2 - math.floor(math.log10(ref)))
+    return 2
+
+
+@dataclass(frozen=True)
+class ScoreScale:
+    """A mean-score axis: the values at its ends and its ticks."""
+
+    #: Values at the best and at the worst end of the axis.
+    ends: tuple[float, float]
+    #: Tick values, increasing, and their labels.
+    ticks: tuple[float, ...]
+    tick_texts: tuple[str, ...]
+
+
+def score_scale(
+    values: Sequence[float],
+    critical_difference: float | None,
+    *,
+    length: float,
+    higher_is_better: bool,
+    size: Size,
+    params: LayoutParams,
+) -> ScoreScale:
+    """The extent and ticks of a mean-score axis ``length`` inches long.
+
+    The axis covers the mean scores and is at least one critical difference
+    long (so the CD bar is drawn at its full length), widened evenly on both
+    sides when the scores are closer together than that; all-equal scores with
+    no CD (or differences below float noise, :data:`SCORE_RESOLUTION`) get a span
+    of one fifth of their order of magnitude around their centre (1 around 0).
+    Its ends are nice ticks (:func:`nice_ticks`). The best end is the highest
+    score, or the lowest one with ``higher_is_better=False``.
+    """
+    lo, hi = min(values), max(values)
+    need = critical_difference if critical_difference and critical_difference > 0 else 0.0
+    if hi - lo < need:
+        widen = (need - (hi - lo)) / 2
+        lo, hi = lo - widen, hi + widen
+    if not hi - lo > _noise([lo, hi]):  # all scores equal and no CD: a nominal span
+        centre = (lo + hi) / 2
+        if abs(centre) <= SCORE_RESOLUTION:
+            half = 0.5
+        else:
+            half = 10.0 ** (math.floor(math.log10(abs(centre))) - 1)
+        lo, hi = min(lo, centre - half), max(hi, centre + half)
+    ticks, decimals = nice_ticks(
+        lo,
+        hi,
+        length=length,
+        width=lambda t: size(t, "tick")[0],
+        spacing=params.tick_label_spacing,
+    )
+    ends = (ticks[-1], ticks[0]) if higher_is_better else (ticks[0], ticks[-1])
+    return ScoreScale(ends, tuple(ticks), tuple(_format_fixed(t, decimals) for t in ticks))
+
+
 # --------------------------------------------------------------------------- bands
 #
 # compute_layout is a driver over the steps below (matplotlib's do_constrained_layout is the
@@ -553,14 +738,20 @@ def fit_names(
     long_names: str,
     size: Size,
     params: LayoutParams,
+    shown: Mapping[str, str] | None = None,
 ) -> FittedNames:
-    """Wrap (or truncate, with a numbered footnote) the names wider than ``limit``."""
+    """Wrap (or truncate, with a numbered footnote) the names wider than ``limit``.
+
+    ``shown`` gives the text drawn for an algorithm (its label) where it is not
+    its name; the results stay keyed by the names.
+    """
     footnote_of: dict[str, int] = {}
     display: dict[str, str] = {}
     name_size: dict[str, tuple[float, float]] = {}
     max_lines = 1 if long_names == "truncate" else params.max_name_lines
-    for name in names:
-        role = role_of(name)
+    for key in names:
+        name = key if shown is None else shown.get(key, key)
+        role = role_of(key)
 
         def width_of(s: str, role: str = role) -> float:
             return size(s, role)[0]
@@ -575,9 +766,9 @@ def fit_names(
             if truncated and len(lines) > 1:  # cut anyway: one line is enough
                 lines, _ = wrap_text(name, limit, width_of, max_lines=1, truncate_suffix=suffix)
             if truncated:
-                footnote_of[name] = len(footnote_of) + 1
-        display[name] = "\n".join(lines)
-        name_size[name] = size(display[name], role)
+                footnote_of[key] = len(footnote_of) + 1
+        display[key] = "\n".join(lines)
+        name_size[key] = size(display[key], role)
     return FittedNames(display, name_size, footnote_of)
 
 
@@ -590,22 +781,42 @@ def sides(names: Sequence[str], reverse: bool) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Frame:
-    """The axis' horizontal extent and the rank-to-x mapping."""
+    """The axis' horizontal extent and the value-to-x mapping (ranks or mean scores)."""
 
     x0: float
     x1: float
     k: int
     reverse: bool
     margins: tuple[float, float]
+    #: Values at the best and at the worst end of a score axis (None: ranks 1 and k).
+    ends: tuple[float, float] | None = None
+
+    @property
+    def span(self) -> float:
+        """Length of the axis in its units: k - 1 ranks, or the score range."""
+        return self.k - 1.0 if self.ends is None else abs(self.ends[1] - self.ends[0])
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """Smallest and largest value on the axis."""
+        if self.ends is None:
+            return 1.0, float(self.k)
+        return min(self.ends), max(self.ends)
 
     @property
     def scale(self) -> float:
-        """Length of one rank unit (inches)."""
-        return (self.x1 - self.x0) / (self.k - 1)
+        """Length of one unit of the axis, a rank or a score unit (inches)."""
+        if self.ends is None:
+            return (self.x1 - self.x0) / (self.k - 1)
+        return (self.x1 - self.x0) / self.span
 
-    def x(self, rank: float) -> float:
-        """x of an average rank."""
-        frac = rank - 1.0
+    def x(self, value: float) -> float:
+        """x of an average rank (of a mean score on a score axis)."""
+        if self.ends is None:
+            frac = value - 1.0
+        else:  # distance from the best end, in score units
+            best, worst = self.ends
+            frac = value - best if worst > best else best - value
         return self.x0 + frac * self.scale if self.reverse else self.x1 - frac * self.scale
 
 
@@ -665,7 +876,7 @@ def cd_bar_band(
     p = params
     label = cd_format.format(critical_difference)
     lw, lh = size(label, "cd")
-    length = min(critical_difference, fr.k - 1.0) * fr.scale
+    length = min(critical_difference, fr.span) * fr.scale
     bx0, bx1 = fr.x0, fr.x0 + length
     centre = min(max((bx0 + bx1) / 2, p.pad + lw / 2), width - p.pad - lw / 2)
     block = TextBlock(label, centre, y, "center", "top", lw, lh, "cd")
@@ -681,11 +892,27 @@ class Axis:
     y: float
     ticks: tuple[tuple[float, bool], ...]
     labels: tuple[TextBlock, ...]
+    #: The caption above the tick labels of a score axis.
+    caption: TextBlock | None = None
 
 
-def axis_band(y: float, *, fr: Frame, size: Size, params: LayoutParams) -> Axis:
-    """Tick labels on top (thinned so they never collide), ticks, then the axis line."""
+def axis_band(
+    y: float,
+    *,
+    fr: Frame,
+    size: Size,
+    params: LayoutParams,
+    scale: ScoreScale | None = None,
+    caption: str | None = None,
+) -> Axis:
+    """Tick labels on top (thinned so they never collide), ticks, then the axis line.
+
+    With ``scale``, a score axis: a caption centred above the axis, then the
+    labelled score ticks of ``scale`` (no unlabelled ones).
+    """
     p = params
+    if scale is not None:
+        return _score_axis_band(y, fr=fr, size=size, params=p, scale=scale, caption=caption)
     k = fr.k
     tick_w = max(size(str(r), "tick")[0] for r in (1, k))
     tick_h = size("1", "tick")[1]
@@ -700,6 +927,36 @@ def axis_band(y: float, *, fr: Frame, size: Size, params: LayoutParams) -> Axis:
         labels.append(TextBlock(str(r), fr.x(r), y_labels_bottom, "center", "bottom", w, h, "tick"))
     ticks = sorted([(fr.x(r), True) for r in major] + [(fr.x(r), False) for r in minor])
     return Axis(y_axis, tuple(ticks), tuple(labels))
+
+
+def _score_axis_band(
+    y: float,
+    *,
+    fr: Frame,
+    size: Size,
+    params: LayoutParams,
+    scale: ScoreScale,
+    caption: str | None,
+) -> Axis:
+    """The score axis of :func:`axis_band`: caption, tick labels, ticks, axis line."""
+    p = params
+    caption_block = None
+    if caption:
+        cw, ch = size(caption, "tick")
+        width = fr.x1 + fr.margins[1]  # the axis ends this far from the right edge
+        centre = min(max((fr.x0 + fr.x1) / 2, p.pad + cw / 2), width - p.pad - cw / 2)
+        caption_block = TextBlock(caption, centre, y, "center", "top", cw, ch, "tick")
+        y += ch + p.small_gap
+    tick_h = max(size(t, "tick")[1] for t in scale.tick_texts)
+    y_labels_bottom = y + tick_h
+    y_axis = y_labels_bottom + p.tick_label_gap + p.tick_length
+    labels = []
+    for value, text in zip(scale.ticks, scale.tick_texts, strict=True):
+        w, h = size(text, "tick")
+        x = fr.x(value)
+        labels.append(TextBlock(text, x, y_labels_bottom, "center", "bottom", w, h, "tick"))
+    ticks = sorted((fr.x(v), True) for v in scale.ticks)
+    return Axis(y_axis, tuple(ticks), tuple(labels), caption_block)
 
 
 def bars_band(
@@ -722,8 +979,8 @@ def bars_band(
     n_rows = 0
     if interval_around is not None and critical_difference is not None:
         rc = rank_of[interval_around]
-        lo_r = max(1.0, rc - critical_difference)
-        hi_r = min(float(fr.k), rc + critical_difference)
+        lo_r = max(fr.bounds[0], rc - critical_difference)
+        hi_r = min(fr.bounds[1], rc + critical_difference)
         ix = sorted((fr.x(lo_r), fr.x(hi_r)))
         interval_bar = Bar((interval_around,), ix[0], ix[1], y_bar0, 0)
         n_rows = 1
@@ -863,22 +1120,28 @@ def compute_layout(
     title: str | None = None,
     notes: Sequence[str] = (),
     legend: Sequence[tuple[str, str]] = (),
-    rank_format: str | Callable[[float], str] = "{:.2f}",
-    cd_format: str = "CD = {:.2f}",
+    rank_format: str | Callable[[float], str] | None = None,
+    cd_format: str | None = None,
     bold: Collection[str] = (),
     long_names: LongNames = "wrap",
     max_name_width: float | None = None,
     min_margins: tuple[float, float] = (0.0, 0.0),
     params: LayoutParams | None = None,
+    score_axis: bool = False,
+    higher_is_better: bool = True,
+    axis_caption: str | None = None,
+    display_names: Mapping[str, str] | None = None,
 ) -> CDLayout:
     """Compute the geometry of a critical difference diagram.
 
     Parameters
     ----------
     names : sequence of str
-        Algorithms in average-rank order, best (lowest rank) first.
+        Algorithms in average-rank order, best (lowest rank) first; on a
+        score axis in mean-score order, best first.
     ranks : sequence of float
-        Their average ranks (non-decreasing).
+        Their average ranks (non-decreasing), or with ``score_axis`` their
+        mean scores.
     width : float
         Width of the drawing, inches.
     measure : callable
@@ -888,7 +1151,8 @@ def compute_layout(
     groups : sequence of sequence of str
         Groups of algorithms joined by a bar; groups of one are not drawn.
     critical_difference : float, optional
-        Draw the CD bar above the axis with this length in ranks.
+        Draw the CD bar above the axis with this length in ranks (in score
+        units on a score axis).
     control : str, optional
         The control algorithm; with ``interval=True`` a bar marks one CD on
         both sides of its average rank.
@@ -905,10 +1169,13 @@ def compute_layout(
         Footnotes below the names, each wrapped to the width.
     legend : sequence of (str, str)
         Legend entries ``(kind, text)`` below the notes.
-    rank_format : str or callable
-        Format of the average ranks printed beside the names.
-    cd_format : str
-        Format of the CD bar's label.
+    rank_format : str or callable, optional
+        Format of the average ranks (mean scores) printed beside the names.
+        Default ``"{:.2f}"``; on a score axis, the decimals of
+        :func:`score_decimals` (3 significant digits of the CD).
+    cd_format : str, optional
+        Format of the CD bar's label. Default ``"CD = {:.2f}"``; on a score
+        axis with the decimals of :func:`score_decimals`.
     bold : collection of str
         Algorithms whose names are set in bold.
     long_names : {"wrap", "truncate"}
@@ -922,6 +1189,20 @@ def compute_layout(
         of several diagrams.
     params : LayoutParams, optional
         Distances.
+    score_axis : bool
+        Draw a mean-score axis instead of the rank axis (Tukey's HSD, whose
+        critical difference is a difference of mean scores): ``ranks`` are
+        mean scores, the axis spans nice score ticks around them
+        (:func:`score_scale`) under a caption, best end where rank 1 would be.
+    higher_is_better : bool
+        On a score axis, whether the highest mean score is the best.
+    axis_caption : str, optional
+        Caption of a score axis; default "mean score (higher is better)" or
+        "(lower is better)".
+    display_names : mapping of str to str, optional
+        The text drawn for an algorithm (its label) where it is not its name.
+        Everything else (``groups``, ``markers``, ``bold``, the labels of the
+        layout) refers to the names.
 
     Returns
     -------
@@ -932,16 +1213,20 @@ def compute_layout(
     ------
     CdplotInputError
         If names and ranks differ in length, fewer than two algorithms are
-        given, ``long_names`` is unknown, or the width is not a positive number
-        or cannot hold the diagram.
+        given, ``long_names`` is unknown, the width is not a positive number
+        or cannot hold the diagram, or a mean score is not finite.
 
     Notes
     -----
     The steps, each a function of this module: :func:`columns` (room beside
     the axis), :func:`fit_names`, :func:`sides`, :func:`frame` (the axis'
-    extent), then the bands top down: :func:`title_band`, :func:`cd_bar_band`,
-    :func:`axis_band`, :func:`bars_band`, :func:`label_rows_band`,
-    :func:`notes_band`.
+    extent), :func:`score_scale` (on a score axis), then the bands top down:
+    :func:`title_band`, :func:`cd_bar_band`, :func:`axis_band`,
+    :func:`bars_band`, :func:`label_rows_band`, :func:`notes_band`.
+
+    On a score axis one score unit is ``L / (s_best - s_worst)`` inches
+    long, for an axis ``L`` inches long between the scores ``s_best`` and
+    ``s_worst`` at its ends, and the CD bar is ``CD`` score units long.
     """
     p = params or LayoutParams()
     names = list(names)
@@ -951,6 +1236,19 @@ def compute_layout(
     markers = dict(markers or {})
     bold = set(bold)
     size = cached_measure(measure)
+    if score_axis and not all(math.isfinite(r) for r in ranks):
+        raise CdplotInputError(
+            f"every mean score must be a finite number to place it on the axis, got {ranks}; "
+            "compare tables of finite scores."
+        )
+    if score_axis:
+        decimals = score_decimals(ranks, critical_difference)
+        rank_format = f"{{:.{decimals}f}}" if rank_format is None else rank_format
+        cd_format = f"CD = {{:.{decimals}f}}" if cd_format is None else cd_format
+        if axis_caption is None:
+            axis_caption = SCORE_CAPTION.format(direction="higher" if higher_is_better else "lower")
+    rank_format = "{:.2f}" if rank_format is None else rank_format
+    cd_format = "CD = {:.2f}" if cd_format is None else cd_format
 
     def role_of(name: str) -> str:
         return "name_bold" if name in bold else "name"
@@ -968,17 +1266,25 @@ def compute_layout(
         params=p,
     )
     fitted = fit_names(
-        names, limit=cols.name_limit, role_of=role_of, long_names=long_names, size=size, params=p
-    )
+        names, limit=cols.name_limit, role_of=role_of, long_names=long_names, size=size, params=p,
+        shown=display_names,
+    )  # fmt: skip
     side_of = sides(names, reverse)
     fr = frame(names, side_of, fitted, cols, width=width, reverse=reverse, min_margins=min_margins)
+    scale = None
+    if score_axis:  # the values at the axis' ends need its length
+        scale = score_scale(
+            ranks, critical_difference, length=fr.x1 - fr.x0,
+            higher_is_better=higher_is_better, size=size, params=p,
+        )  # fmt: skip
+        fr = replace(fr, ends=scale.ends)
 
     # vertical, top down
     title_block, y = title_band(title, p.pad, width=width, size=size, params=p)
     cd_bar, cd_label, y = cd_bar_band(
         critical_difference, y, fr=fr, width=width, cd_format=cd_format, size=size, params=p
     )
-    axis = axis_band(y, fr=fr, size=size, params=p)
+    axis = axis_band(y, fr=fr, size=size, params=p, scale=scale, caption=axis_caption)
     interval_bar, bars, y = bars_band(
         groups,
         rank_of,
@@ -992,8 +1298,10 @@ def compute_layout(
         names, rank_texts, rank_of, side_of, fitted, y,
         fr=fr, cols=cols, role_of=role_of, size=size, params=p,
     )  # fmt: skip
+    shown = display_names or {}
+    footnotes = {shown.get(n, n): i for n, i in fitted.footnotes.items()}
     note_blocks, legend_entries, height = notes_band(
-        notes, legend, fitted.footnotes, y, width=width, size=size, params=p
+        notes, legend, footnotes, y, width=width, size=size, params=p
     )
 
     return CDLayout(
@@ -1017,4 +1325,7 @@ def compute_layout(
         legend=legend_entries,
         margins=fr.margins,
         params=p,
+        units="score" if score_axis else "rank",
+        value_ends=fr.ends,
+        axis_caption=axis.caption,
     )

@@ -6,12 +6,13 @@ __all__ = ["DOCS"]
 
 DOCS: dict[str, str] = {
     "reverse": """reverse : bool
-        If False (default, as in Demšar 2006) the best (lowest) ranks are on
-        the right; True puts them on the left.""",
+        If False (default, as in Demšar 2006) the best (lowest) ranks, or the
+        best mean scores on a mean-score axis, are on the right; True puts
+        them on the left.""",
     "highlight": """highlight : str, sequence of str or mapping, optional
-        Algorithms to highlight (coloured line, bold coloured name). A mapping
-        gives their colours; otherwise they take the palette's colours in
-        order.""",
+        Algorithms to highlight (coloured line, bold coloured name), by name
+        or by the label given with ``compare(labels=...)``. A mapping gives
+        their colours; otherwise they take the palette's colours in order.""",
     "palette": """palette : str, sequence or mapping, optional
         Colour every algorithm: ``"okabe-ito"`` (alias ``"colorblind"``, the
         colourblind-safe palette of Okabe & Ito, seven colours without yellow
@@ -30,9 +31,12 @@ DOCS: dict[str, str] = {
         not joined by a bar: A vs B, C vs D."). False: no footnote. A string
         rewords it, as a template with the fields ``{n}`` (number of pairs) and
         ``{pairs}`` (the first three pairs, "and 2 more" for the rest).""",
-    "rank_format": """rank_format : str or callable
-        Format of the average ranks printed beside the names: a format string
-        (default ``"{:.2f}"``) or a function of the rank returning a string.""",
+    "rank_format": """rank_format : str or callable, optional
+        Format of the numbers printed beside the names, the average ranks (or
+        the mean scores on a mean-score axis): a format string or a function
+        of the number returning a string. Default ``"{:.2f}"`` for ranks; for
+        mean scores as many decimals as give the critical difference three
+        significant digits (4 for a CD of 0.0185).""",
     "long_names": """long_names : {"wrap", "truncate"}
         What to do with names wider than the space beside the axis: wrap them
         onto up to three lines (default), or cut them to one line ending in
