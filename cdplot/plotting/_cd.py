@@ -15,6 +15,7 @@ from matplotlib.text import Text
 
 from .._errors import CdplotInputError, suggest
 from .._labels import CORRECTION_TITLES, TEST_TITLES
+from ..stats._lazy import labelled
 from . import _style
 from ._cd_layout import (
     CDLayout,
@@ -287,15 +288,18 @@ class _Content:
 
 def _on_score_axis(result: ComparisonResult) -> bool:
     """Whether the result is drawn on a mean-score axis: its CD is in score units (Tukey)."""
-    return result.critical_difference_units == "score" and result.mean_scores is not None
+    return result.critical_difference_units == "score" and (
+        labelled(result, "mean_scores") is not None
+    )
 
 
 def _content(result: ComparisonResult, opts: _Options, panel: str | None = None) -> _Content:
     score_axis = _on_score_axis(result)
     # Tukey's HSD is a difference of mean scores, its groups run in mean-score order
-    positions = result.mean_scores if score_axis else result.average_ranks
+    # (read as labelled arrays: drawing a diagram never needs pandas)
+    positions = labelled(result, "mean_scores" if score_axis else "average_ranks")
     names = [str(n) for n in positions.index]
-    ranks = [float(r) for r in positions.to_numpy()]
+    ranks = [float(r) for r in positions.values]
     shown = {a: result.label(a) for a in result.algorithms if result.label(a) != a}
     if opts.colors is not None:
         colors, highlighted = dict(opts.colors), set(opts.highlighted or ())
@@ -324,7 +328,9 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
             "algorithms present (Skillings-Mack scaling)."
         )
     if control is not None:
-        significant = [n for n in names if n != control and bool(result.significant[n])]
+        flags = labelled(result, "significant")
+        differs = dict(zip(flags.index, flags.values.tolist(), strict=True))
+        significant = [n for n in names if n != control and bool(differs[n])]
         markers[control] = "control"
         markers.update(dict.fromkeys(significant, "significant"))
         legend.append(("control", f"control: {shown_control}"))
