@@ -20,6 +20,8 @@ from ._model import (
     MAX_PAIRS_LISTED,
     CellStyle,
     build_table,
+    display_name,
+    input_line,
     legend,
     omnibus_line,
     omnibus_tests,
@@ -118,7 +120,12 @@ def _settings(result: ComparisonResult) -> str:
         ("Pairwise test", TEST_TITLES.get(result.test, result.test)),
         ("Correction", f"{correction} ({n_hypotheses(result)} hypotheses)"),
         ("Significance level α", f"{result.alpha:g}"),
-        ("Control", result.control if result.control is not None else "none (all pairs)"),
+        (
+            "Control",
+            display_name(result, result.control)
+            if result.control is not None
+            else "none (all pairs)",
+        ),
     ]
     for what in ("datasets", "algorithms"):  # recorded by results that drop incomplete rows
         dropped = getattr(result, f"dropped_{what}", None)
@@ -148,15 +155,15 @@ def _ranks_table(result: ComparisonResult) -> str:
     table = build_table(result, adjusted=True, pvalues=None)
     heads = ["<th>Algorithm</th>", '<th class="num">Avg. rank</th>']
     if result.control is not None:
-        heads.append(f'<th class="num">vs {esc(result.control)}</th>')
+        heads.append(f'<th class="num">vs {esc(display_name(result, result.control))}</th>')
     else:
-        heads += [f'<th class="num">{esc(c)}</th>' for c in table.columns]
+        heads += [f'<th class="num">{esc(c)}</th>' for c in table.column_labels]
     out = ['<table class="cdplot-table">', "<thead><tr>", *heads, "</tr></thead><tbody>"]
     for row in walk_rows(table, _STYLE, fmt_rank="{:.2f}".format, fmt_p=format_pvalue):
         name, rank, *cells = row
         out.append(f'<tr><td>{name}</td><td class="num">{rank}</td>{"".join(cells)}</tr>')
     out.append("</tbody></table>")
-    text = legend(result, table, "bold", markup="html")
+    text = legend(result, table, "bold", markup="html")  # escaped as a whole below
     if text:
         out.append(f'<p class="legend">{html.escape(text)}</p>')
     return "".join(out)
@@ -169,7 +176,8 @@ def _pairs(result: ComparisonResult, limit: int) -> str:
         return f"<p>No pair is significantly different at α = {result.alpha:g}.</p>"
     what = "adjusted p" if result.correction not in ("none", "nemenyi") else "p"
     items = "".join(
-        f"<li><strong>{esc(a)}</strong> better than <strong>{esc(b)}</strong> "
+        f"<li><strong>{esc(display_name(result, a))}</strong> better than "
+        f"<strong>{esc(display_name(result, b))}</strong> "
         f"({esc(p_clause(what, apv))})</li>"
         for a, b, _, apv in sig.listed
     )
@@ -186,8 +194,9 @@ def _groups(result: ComparisonResult) -> str:
     esc = html.escape
     if result.control is not None:
         return ""
+    name = lambda a: display_name(result, a)  # noqa: E731
     if any(len(g) > 1 for g in result.groups):
-        items = "".join(f"<li>{esc(', '.join(g))}</li>" for g in result.groups)
+        items = "".join(f"<li>{esc(', '.join(map(name, g)))}</li>" for g in result.groups)
         out = [
             "<p>Groups of algorithms with no significant difference inside (best first):</p>"
             f'<ol class="cdplot-groups">{items}</ol>'
@@ -195,7 +204,7 @@ def _groups(result: ComparisonResult) -> str:
     else:
         out = ["<p>No group of two or more algorithms without a significant pair.</p>"]
     if result.uncovered_pairs:
-        pairs = "; ".join(f"{a} \N{EN DASH} {b}" for a, b in result.uncovered_pairs)
+        pairs = "; ".join(f"{name(a)} \N{EN DASH} {name(b)}" for a, b in result.uncovered_pairs)
         out.append(
             "<p>Not significantly different, but in no common group (non-significance is "
             f"not transitive): {esc(pairs)}.</p>"
@@ -216,8 +225,10 @@ def _body(
     h1, h2 = ("h1", "h2") if page else ("h3", "h4")
     k, n = result.n_algorithms, result.n_datasets
     heading = title or f"Comparison of {k} algorithms on {n} datasets"
-    parts = [
-        f"<{h1}>{esc(heading)}</{h1}>",
+    parts = [f"<{h1}>{esc(heading)}</{h1}>"]
+    if input_line(result):
+        parts.append(f'<p class="cdplot-input">{esc(input_line(result))}</p>')
+    parts += [
         f'<section id="settings"><{h2}>Settings</{h2}>{_settings(result)}'
         f"{_omnibus(result)}</section>",
     ]
