@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import io
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES, correction_title, format_pvalue
@@ -33,7 +34,7 @@ from ._model import (
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
 
-__all__ = ["notebook_html", "to_html"]
+__all__ = ["notebook_html", "to_html", "to_html_sections"]
 
 #: The page lists at most this many significant pairs (the notebook display 20).
 PAGE_PAIRS_LISTED = 200
@@ -87,7 +88,7 @@ def _figure_svg(draw: Any) -> str:
     return svg[svg.index("<svg") :]
 
 
-def _figure(result: ComparisonResult, which: str, h: str) -> str:
+def _figure(result: ComparisonResult, which: str, h: str, prefix: str = "") -> str:
     from importlib import import_module
 
     title = {"diagram": "Critical difference diagram", "heatmap": "Adjusted p-values"}[which]
@@ -101,7 +102,7 @@ def _figure(result: ComparisonResult, which: str, h: str) -> str:
         body = f"<p><em>({html.escape(title)} not drawn: {html.escape(str(exc))})</em></p>"
     else:
         body = f'<figure class="cdplot-{which}">{svg}</figure>'
-    return f'<section id="{which}"><{h}>{title}</{h}>{body}</section>'
+    return f'<section id="{prefix}{which}"><{h}>{title}</{h}>{body}</section>'
 
 
 def _settings(result: ComparisonResult) -> str:
@@ -220,16 +221,18 @@ def _body(
     scores: bool,
     title: str | None,
     page: bool,
+    headings: tuple[str, str] | None = None,
+    prefix: str = "",
 ) -> list[str]:
     esc = html.escape
-    h1, h2 = ("h1", "h2") if page else ("h3", "h4")
+    h1, h2 = headings or (("h1", "h2") if page else ("h3", "h4"))
     k, n = result.n_algorithms, result.n_datasets
     heading = title or f"Comparison of {k} algorithms on {n} datasets"
     parts = [f"<{h1}>{esc(heading)}</{h1}>"]
     if input_line(result):
         parts.append(f'<p class="cdplot-input">{esc(input_line(result))}</p>')
     parts += [
-        f'<section id="settings"><{h2}>Settings</{h2}>{_settings(result)}'
+        f'<section id="{prefix}settings"><{h2}>Settings</{h2}>{_settings(result)}'
         f"{_omnibus(result)}</section>",
     ]
     if result.caveats:
@@ -239,25 +242,26 @@ def _body(
             )
         )
     if diagram:
-        parts.append(_figure(result, "diagram", h2))
+        parts.append(_figure(result, "diagram", h2, prefix))
     parts.append(
-        f'<section id="ranks"><{h2}>Average ranks and adjusted p-values</{h2}>'
+        f'<section id="{prefix}ranks"><{h2}>Average ranks and adjusted p-values</{h2}>'
         f"{_ranks_table(result)}</section>"
     )
     limit = PAGE_PAIRS_LISTED if page else MAX_PAIRS_LISTED
     parts.append(
-        f'<section id="pairs"><{h2}>Significant differences</{h2}>{_pairs(result, limit)}</section>'
+        f'<section id="{prefix}pairs"><{h2}>Significant differences</{h2}>'
+        f"{_pairs(result, limit)}</section>"
     )
     groups = _groups(result)
     if groups:
-        parts.append(f'<section id="groups"><{h2}>Groups</{h2}>{groups}</section>')
+        parts.append(f'<section id="{prefix}groups"><{h2}>Groups</{h2}>{groups}</section>')
     if heatmap:
-        parts.append(_figure(result, "heatmap", h2))
+        parts.append(_figure(result, "heatmap", h2, prefix))
     if scores:
         from ._results_table import results_table
 
         parts.append(
-            f'<section id="scores"><{h2}>Scores per dataset</{h2}>'
+            f'<section id="{prefix}scores"><{h2}>Scores per dataset</{h2}>'
             f"{results_table(result).to_html()}</section>"
         )
     if result.test in ("mean-ranks", "nemenyi"):
@@ -326,14 +330,77 @@ def to_html(
     if not page:
         return f"<style>{CSS}</style>\n{div}"
     k, n = result.n_algorithms, result.n_datasets
-    head_title = html.escape(title or f"cdplot: {k} algorithms on {n} datasets")
+    return _page(div, title or f"cdplot: {k} algorithms on {n} datasets")
+
+
+def _page(body: str, title: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta name="generator" content="cdplot {html.escape(__version__)}">\n'
-        f"<title>{head_title}</title>\n<style>\nbody {{ margin: 2rem auto; padding: 0 1rem; "
-        f"max-width: 62rem; }}{CSS}</style>\n</head>\n<body>\n{div}\n</body>\n</html>\n"
+        f"<title>{html.escape(title)}</title>\n<style>\nbody {{ margin: 2rem auto; "
+        f"padding: 0 1rem; max-width: 62rem; }}{CSS}</style>\n</head>\n<body>\n{body}\n"
+        "</body>\n</html>\n"
     )
+
+
+def to_html_sections(
+    results: Mapping[str, ComparisonResult],
+    *,
+    diagram: bool = True,
+    title: str | None = None,
+) -> str:
+    """One HTML page with one section per result (e.g. per metric), each a full report.
+
+    Every section is what :func:`to_html` shows for that result, under a heading with
+    its key; element ids are prefixed with the section's number (``m1-ranks``, ...), so
+    they stay unique. ``cdplot compare --score-col a --score-col b --report r.html``
+    writes this page.
+
+    Parameters
+    ----------
+    results : mapping of str to ComparisonResult
+        Section heading -> result, in order.
+    diagram : bool, default True
+        Embed each result's critical difference diagram.
+    title : str, optional
+        Title of the page (default "cdplot: k metrics").
+
+    Returns
+    -------
+    str
+        The HTML source of the page.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> page = to_html_sections({"accuracy": res, "AUC": res}, diagram=False)
+    >>> page.count('<section class="cdplot-metric"'), 'id="m2-ranks"' in page
+    (2, True)
+    """
+    sections = []
+    for i, (name, result) in enumerate(results.items(), start=1):
+        parts = _body(
+            result,
+            diagram=diagram,
+            heatmap=False,
+            scores=False,
+            title=str(name),
+            page=True,
+            headings=("h2", "h3"),
+            prefix=f"m{i}-",
+        )
+        sections.append(
+            f'<section class="cdplot-metric" id="m{i}">\n' + "\n".join(parts) + "\n</section>"
+        )
+    heading = title or f"cdplot: {len(sections)} metrics"
+    div = (
+        f'<div class="cdplot-result">\n<h1>{html.escape(heading)}</h1>\n'
+        + "\n".join(sections)
+        + "\n</div>"
+    )
+    return _page(div, heading)
 
 
 def notebook_html(result: ComparisonResult) -> str:
