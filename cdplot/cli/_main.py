@@ -144,6 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         f"{exc}; --highlight takes every name after it, so put RESULTS "
                         "before --highlight"
                     ) from None
+                if "required: RESULTS" in str(exc) and "--lower-is-better" in argv:
+                    raise UsageError(
+                        f"{exc}; --lower-is-better takes an optional column name, so put "
+                        "RESULTS before --lower-is-better"
+                    ) from None
                 raise
             if args.command is None:
                 parser.print_help(sys.stderr)
