@@ -129,3 +129,10 @@ def test_no_notes_no_input_line(demsar):
 
 def test_escape_latex_of_labels_is_the_reports():
     assert escape_latex("R&F_1") == "R\\&F\\_1"
+
+
+def test_summary_shows_labels(result):
+    text = " ".join(result.summary().split())
+    assert "Best average ranks: <A> (" in text
+    assert "R&F_1" in text and "RF & co" not in text and "A<b>" not in text
+    assert "Input: scores are means over 3 folds;" in text

@@ -41,10 +41,10 @@ def _names_list(names: Sequence[str], indent: int, width: int = 88) -> str:
     return textwrap.fill(
         ", ".join(names),
         width,
-        initial_indent="",
+        initial_indent=" " * indent,
         subsequent_indent=" " * indent,
         break_on_hyphens=False,
-    )
+    ).lstrip()
 
 
 INPUT_RULES = f"""\
@@ -90,7 +90,7 @@ examples:
   cdplot compare accuracy.csv auc.csv -o both.pdf --highlight SVM
   cdplot compare runs.csv --aggregate mean --score-col accuracy --score-col fit_time \\
       --lower-is-better fit_time -o metrics.pdf --label 'RandomForest (500 trees)=RF'
-  cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png \
+  cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png \\
       > cd.png
 
 exit status: 0 success, 2 bad input or usage (one line on stderr), 1 a bug in cdplot,
@@ -141,7 +141,13 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         choices=("mean", "median"),
         help="combine repeated runs (several rows per dataset and algorithm)",
     ),
-    _flag("decimals", _STATS, type=int, help="round the scores to N decimals before ranking"),
+    _flag(
+        "decimals",
+        _STATS,
+        type=int,
+        metavar="N",
+        help="round the scores to N decimals before ranking",
+    ),
     _flag(
         "correction",
         _STATS,
