@@ -44,7 +44,8 @@ class Terminated(BaseException):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse prints usage + exits 2 by default
-        raise UsageError(f"{message} (see 'cdplot {self.prog.split()[-1]} --help')")
+        command = " ".join(self.prog.split()[1:2])  # "" for the top-level parser
+        raise UsageError(f"{message} (see '{' '.join(['cdplot', command]).strip()} --help')")
 
 
 def _common() -> argparse.ArgumentParser:
