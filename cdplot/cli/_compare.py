@@ -487,9 +487,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     check_figure_options(args)
     directions = metric_directions(args)
     metrics = directions if directions is not None and len(directions) > 1 else None
+    names: list[str] = []
     if metrics is not None:
         _check_metrics(args, metrics)
-        names = [str(args.results[0])]
     else:
         _check_several(args)
         names = _names(args)
@@ -529,12 +529,11 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         results = compare_metrics(source, metrics, **options)
         for result in results.values():
             check_highlight(args.highlight, result.algorithms, repr(path))
-    for name, path in zip(names, args.results, strict=True):
-        if metrics is not None:
-            break
-        source = _read_stdin() if path == STDOUT else path
-        results[name] = compare(source, **options)
-        check_highlight(args.highlight, results[name].algorithms, repr(path))
+    else:
+        for name, path in zip(names, args.results, strict=True):
+            source = _read_stdin() if path == STDOUT else path
+            results[name] = compare(source, **options)
+            check_highlight(args.highlight, results[name].algorithms, repr(path))
     if not quiet:
         for name, result in results.items():
             if len(results) > 1:
