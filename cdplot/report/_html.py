@@ -287,12 +287,14 @@ def to_html(
 
     The page has a ``<title>``, its own CSS (numbers right-aligned, booktabs-like
     rules) and everything inline (figures as SVG), so it can be sent as one
-    file: the settings (test, correction, alpha, control, the direction of the
-    scores, dropped datasets), the omnibus test, the caveats
+    file: how the table was read (``result.input_notes``: "Input: scores are
+    means over 10 folds; ..."), the settings (test, correction, alpha,
+    control, the direction of the scores, dropped datasets), the omnibus test, the caveats
     (``result.caveats``), the critical difference diagram, the average ranks
     with the adjusted p-values, the significant pairs written "A better than B
     (adjusted p = …)", the groups, optionally the heatmap of adjusted
-    p-values, and the cdplot version. Without matplotlib (or if drawing fails)
+    p-values, and the cdplot version. Algorithms are shown by their display
+    names (``result.label``), escaped. Without matplotlib (or if drawing fails)
     the report stays text-only and says so.
 
     Parameters

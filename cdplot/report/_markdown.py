@@ -82,7 +82,10 @@ def to_markdown(
     """Markdown report: the table of ranks and adjusted p-values, the tests, pairs and groups.
 
     The same content as ``str(result)``, as a GitHub-flavoured Markdown pipe
-    table with a heading line before and the groups after it.
+    table with a heading line before and the groups after it. Under the heading,
+    a line says how the table was read (``result.input_notes``, e.g. "Input:
+    scores are means over 10 folds."), when there is anything to say; algorithms
+    are shown by their display names (``result.label``).
 
     Parameters
     ----------

@@ -47,7 +47,9 @@ def _text_table(result: ComparisonResult, table: Table) -> str:
 def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str:
     """Plain-text report: ranks and adjusted p-values, omnibus tests, significant pairs, groups.
 
-    This is ``str(result)``.
+    This is ``str(result)``. A line under the heading says how the table was read
+    (``result.input_notes``), when there is anything to say; algorithms are shown by
+    their display names (``result.label``).
 
     Parameters
     ----------
