@@ -234,6 +234,11 @@ def test_help_states_the_input_rules(capsys):
             "for each metric where lower is better.",
         ),
         (
+            [*METRICS, "--decimals", "20"],
+            "--decimals must be an integer from 0 to 15 (float64 has about 15 significant "
+            "digits), got 20.",
+        ),
+        (
             [*METRICS, "--control", "knn"],
             "unknown control algorithm 'knn'; the algorithms are 'RandomForest (500 trees)', "
             "'LogReg', 'SVM_rbf', 'kNN'. Did you mean 'kNN'?",
