@@ -132,6 +132,12 @@ def test_read_labels_formats(tmp_path):
          "must be a non-empty string, got 3."),
         (["--labels", "{file}"], '{"C1": "a", "C1": "b"}', "--labels file '{file}' gives "
          "'C1' more than one label; give each algorithm one label."),
+        (["--label", "C1=first", "--control", "first"], None, "--control 'first' is the "
+         "display name of 'C1' (--label); --control takes the algorithm's name: --control "
+         "'C1'."),
+        (["--label", "C1=first", "--highlight", "C2", "first"], None, "--highlight 'first' "
+         "is the display name of 'C1' (--label); --highlight takes the algorithm's name: "
+         "--highlight 'C1'."),
         (["--labels", "{file}", "--json", "{file}"], "C1,a\n", "--json '{file}' is the input "
          "file '{file}'; writing it would destroy the data. Choose another output name."),
     ],

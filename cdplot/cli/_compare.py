@@ -376,6 +376,19 @@ def _check_metrics(args: argparse.Namespace, metrics: dict[Any, str]) -> None:
         )
 
 
+def _check_names_not_labels(args: argparse.Namespace, labels: dict[str, str]) -> None:
+    """``--control`` and ``--highlight`` take the data's names, not display names."""
+    by_label = {label: name for name, label in labels.items() if label != name}
+    given = [("--control", getattr(args, "control", None))]
+    given += [("--highlight", name) for name in args.highlight or ()]
+    for option, value in given:
+        if value in by_label and value not in labels:
+            raise CdplotInputError(
+                f"{option} {value!r} is the display name of {by_label[value]!r} (--label); "
+                f"{option} takes the algorithm's name: {option} '{by_label[value]}'."
+            )
+
+
 def _names(args: argparse.Namespace) -> list[str]:
     files: Sequence[str] = args.results
     if args.name is not None and len(files) == 1:
@@ -520,6 +533,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 
     # 2. the statistics, one result per file (or per metric of one file)
     options = compare_options(args)
+    _check_names_not_labels(args, options.get("labels") or {})
     results: dict[str, Any] = {}
     if metrics is not None:
         from ..stats._metrics import compare_metrics
