@@ -1,21 +1,70 @@
-"""JSON serialisation of a ComparisonResult (for pipelines); round-trips exactly."""
+"""JSON serialisation of a ComparisonResult (for pipelines); round-trips exactly.
+
+The document (``format`` ``"cdplot-comparison"``, ``format_version`` 1) is one object:
+
+=====================  =================================================================
+key                    value
+=====================  =================================================================
+``settings``           ``test``, ``correction``, ``alpha``, ``control``,
+                       ``higher_is_better``, ``test_options``
+``algorithms``         the data's names, input order (``labels`` holds display names)
+``datasets``           dataset names, input order
+``scores``, ``ranks``  N x k matrices (rows = datasets, columns = algorithms)
+``average_ranks``      algorithm -> average rank, best first
+``friedman``,          ``{name, statistic, pvalue, df}`` or null (``df`` a number, or
+``iman_davenport``,    a pair for an F statistic)
+``omnibus``
+``n_missing``,         number of missing results; datasets with fewer than two results;
+``ignored_datasets``   what ``missing=`` dropped
+``dropped_datasets``,
+``dropped_algorithms``
+``labels``             algorithm -> display name (only those given)
+``input_notes``        sentences: how the table was read (aggregation, rounding, drops)
+``aggregation``        null, or ``{function, columns, min_count, max_count, counts}``
+                       with ``counts`` = ``{dataset: {algorithm: runs}}`` (before drops)
+``score_std``          null, or an N x k matrix like ``scores``: standard deviation
+                       (``ddof=1``) of the runs of each cell (null for one run)
+``decimals``           null, or the number of decimals the scores were rounded to
+``n_per_pair``         null, or a k x k matrix of the datasets both algorithms have
+``statistics``,        k x k matrices (input order; null on the diagonal)
+``pvalues``
+``adjusted_pvalues``,  k x k matrices, or with a control ``{algorithm: value}``
+``significant``
+``groups``,            lists of algorithm names
+``uncovered_pairs``
+``critical_difference``  a number or null
+=====================  =================================================================
+
+NaN is written as null and infinities as ``"inf"``/``"-inf"`` (JSON has neither). Fields
+added after a file was written default on reading (null, empty), so older files still
+load. :func:`results_to_json` writes several results (one per metric) as one object
+keyed by metric, each value a document as above.
+"""
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._errors import CdplotInputError
 from ._version import __version__
+from .io import Aggregation
 from .stats._results import ComparisonResult, OmnibusResult
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["result_from_json", "result_to_json", "write_json"]
+__all__ = [
+    "result_from_json",
+    "result_to_json",
+    "results_from_json",
+    "results_to_json",
+    "write_json",
+]
 
 FORMAT = "cdplot-comparison"
 FORMAT_VERSION = 1
@@ -43,6 +92,47 @@ def _unnum(x: Any) -> float:
 
 def _matrix(frame: pd.DataFrame) -> list[list[Any]]:
     return [[_num(v) for v in row] for row in frame.to_numpy()]
+
+
+def _optional_matrix(frame: pd.DataFrame | None) -> list[list[Any]] | None:
+    return None if frame is None else _matrix(frame)
+
+
+def _aggregation(agg: Aggregation | None) -> dict[str, Any] | None:
+    if agg is None:
+        return None
+    counts = agg.counts
+    return {
+        "function": agg.function,
+        "columns": list(agg.columns),
+        "min_count": int(agg.min_count),
+        "max_count": int(agg.max_count),
+        "counts": {
+            str(d): {str(a): int(n) for a, n in row.items()} for d, row in counts.iterrows()
+        },
+    }
+
+
+def _aggregation_back(d: dict[str, Any] | None) -> Aggregation | None:
+    if d is None:
+        return None
+    import pandas as pd
+
+    rows = d["counts"]
+    algorithms = list(next(iter(rows.values()), {}))
+    counts = pd.DataFrame(
+        [[int(row[a]) for a in algorithms] for row in rows.values()],
+        index=pd.Index(list(rows), dtype=object, name="dataset"),
+        columns=pd.Index(algorithms, dtype=object, name="algorithm"),
+        dtype="int64",
+    )
+    return Aggregation(
+        function=str(d["function"]),
+        columns=tuple(str(c) for c in d["columns"]),
+        counts=counts,
+        min_count=int(d["min_count"]),
+        max_count=int(d["max_count"]),
+    )
 
 
 def _omnibus(o: OmnibusResult | None) -> dict[str, Any] | None:
@@ -105,6 +195,10 @@ def _document(result: ComparisonResult) -> dict[str, Any]:
         "dropped_algorithms": list(result.dropped_algorithms),
         "labels": dict(result.labels),
         "input_notes": list(result.input_notes),
+        "aggregation": _aggregation(result.aggregation),
+        "score_std": _optional_matrix(result.score_std),
+        "decimals": result.decimals,
+        "n_per_pair": _optional_matrix(result.n_per_pair),
         "statistics": _matrix(result.statistics),
         "pvalues": _matrix(result.pvalues),
         "adjusted_pvalues": (
@@ -202,6 +296,13 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
         name="average rank",
     )
     cd = doc["critical_difference"]
+    std = mat("score_std", dsets, algs) if doc.get("score_std") is not None else None
+    per_pair = (
+        mat("n_per_pair", plain, plain, dtype="int64")
+        if doc.get("n_per_pair") is not None
+        else None
+    )
+    decimals = doc.get("decimals")
     return ComparisonResult(
         algorithms=list(doc["algorithms"]),
         datasets=list(doc["datasets"]),
@@ -216,6 +317,10 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
         dropped_datasets=tuple(doc.get("dropped_datasets", ())),
         dropped_algorithms=tuple(doc.get("dropped_algorithms", ())),
         labels=dict(doc.get("labels", {})),
+        aggregation=_aggregation_back(doc.get("aggregation")),
+        score_std=std,
+        decimals=None if decimals is None else int(decimals),
+        n_per_pair=per_pair,
         test=settings["test"],
         correction=settings["correction"],
         alpha=float(settings["alpha"]),
@@ -230,3 +335,51 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
         critical_difference=None if cd is None else _unnum(cd),
         test_options=dict(settings.get("test_options", {})),
     )
+
+
+def results_to_json(results: Mapping[str, ComparisonResult], *, indent: int | None = 2) -> str:
+    """Serialise several results (e.g. one per metric) as one object keyed by their names.
+
+    Each value is the document of :func:`result_to_json`; the keys keep their order.
+    ``cdplot compare --score-col accuracy --score-col fit_time --json FILE`` writes this.
+
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> back = results_from_json(results_to_json({"accuracy": res}))
+    >>> list(back), back["accuracy"].groups == res.groups
+    (['accuracy'], True)
+    """
+    if not isinstance(results, Mapping) or not results:
+        raise CdplotInputError(
+            "results_to_json() takes a non-empty mapping of name -> ComparisonResult, got "
+            f"{type(results).__name__}; for one result use result_to_json()."
+        )
+    doc = {str(name): _document(result) for name, result in results.items()}
+    return json.dumps(doc, indent=indent, allow_nan=False, ensure_ascii=False)
+
+
+def results_from_json(text: str) -> dict[str, ComparisonResult]:
+    """Rebuild the mapping written by :func:`results_to_json`.
+
+    Raises
+    ------
+    CdplotInputError
+        If ``text`` is not JSON, not an object of cdplot results, or a result is invalid
+        (as :func:`result_from_json`, the message names the entry).
+    """
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CdplotInputError(f"not a cdplot JSON file: {exc}.") from None
+    if not isinstance(doc, dict) or not doc or doc.get("format") == FORMAT:
+        raise CdplotInputError(
+            "not a cdplot JSON file of several results (an object of name -> result); read "
+            "a single result with result_from_json()."
+        )
+    out = {}
+    for name, entry in doc.items():
+        try:
+            out[name] = result_from_json(json.dumps(entry))
+        except CdplotInputError as exc:
+            raise CdplotInputError(f"entry {name!r}: {exc}") from None
+    return out

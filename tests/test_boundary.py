@@ -32,7 +32,8 @@ def test_tables_are_built_into_pandas_only_when_read(tmp_path):
     """compare() on a file, the summary and the groups need no pandas; reading a table does."""
     path = tmp_path / "r.csv"
     path.write_text(
-        "dataset,A,B,C\n" + "".join(f"d{i},{i % 3},{(i * 7) % 5},{(i * 3) % 4}\n" for i in range(12))
+        "dataset,A,B,C\n"
+        + "".join(f"d{i},{i % 3},{(i * 7) % 5},{(i * 3) % 4}\n" for i in range(12))
     )
     code = (
         "import sys, cdplot\n"

@@ -249,6 +249,96 @@ def test_json_round_trip_control_mode_and_inf():
     assert back.control == "A1" and back.critical_difference is None
 
 
+def _fold_log() -> pd.DataFrame:
+    """6 datasets x 3 algorithms x 4 folds; fold 3 of B on d5 missing (unequal runs)."""
+    rng = np.random.default_rng(7)
+    rows = [
+        (f"d{d}", alg, fold, round(0.6 + 0.1 * j + rng.normal(0, 0.05), 4))
+        for d in range(7)
+        for j, alg in enumerate("ABC")
+        for fold in range(4)
+        if not (d == 5 and alg == "B" and fold == 3)
+    ]
+    log = pd.DataFrame(rows, columns=["dataset", "algorithm", "fold", "acc"])
+    log.loc[(log.dataset == "d6") & (log.algorithm == "C"), "acc"] = np.nan  # dropped
+    return log
+
+
+def test_json_records_how_the_table_was_read(tmp_path, capsys):
+    path = tmp_path / "log.csv"
+    log = _fold_log()
+    log.to_csv(path, index=False)
+    target = tmp_path / "r.json"
+    argv = ["compare", path, "--aggregate", "mean", "--decimals", "3", "--missing", "drop"]
+    code, _, err = run([*argv, "--label", "A=a & <b>", "--json", target], capsys)
+    assert code == 0, err
+    assert "different numbers of runs" in err and "dropped 1 dataset" in err
+    doc = json.loads(target.read_text())  # plain JSON: no NaN, no Infinity
+    agg = doc["aggregation"]
+    assert agg["function"] == "mean" and agg["columns"] == ["fold"]
+    assert (agg["min_count"], agg["max_count"]) == (3, 4)
+    # independent: runs per cell and their spread from pandas (before the drop)
+    sizes = log.groupby(["dataset", "algorithm"]).size()
+    assert agg["counts"] == {
+        d: {a: int(sizes[d, a]) for a in "ABC"} for d in sorted(log.dataset.unique())
+    }
+    assert doc["datasets"] == [f"d{d}" for d in range(6)]
+    std = log.groupby(["dataset", "algorithm"])["acc"].std(ddof=1).unstack()
+    np.testing.assert_allclose(
+        np.array(doc["score_std"], dtype=float),
+        std.loc[doc["datasets"], ["A", "B", "C"]],
+        rtol=1e-12,
+    )
+    assert doc["decimals"] == 3
+    assert doc["n_per_pair"] == [[6] * 3] * 3
+    assert doc["labels"] == {"A": "a & <b>"} and doc["algorithms"] == ["A", "B", "C"]
+    assert doc["dropped_datasets"] == ["d6"]
+    assert doc["input_notes"] == [
+        "scores are means over 3\N{EN DASH}4 folds",
+        "scores were rounded to 3 decimals before ranking",
+        "dropped 1 dataset with missing results: d6",
+    ]
+    back = result_from_json(target.read_text())
+    assert back.input_notes == tuple(doc["input_notes"])
+    assert back.decimals == 3 and back.label("A") == "a & <b>"
+    assert back.aggregation.counts.loc["d5", "B"] == 3
+    np.testing.assert_array_equal(back.score_std.to_numpy(), np.array(doc["score_std"], float))
+    assert result_to_json(back) == target.read_text().rstrip("\n")
+
+
+def test_json_without_aggregation_and_older_files():
+    res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    doc = json.loads(result_to_json(res))
+    assert doc["aggregation"] is None and doc["score_std"] is None and doc["decimals"] is None
+    assert doc["n_per_pair"] == [[14] * 4] * 4
+    for key in ("aggregation", "score_std", "decimals", "n_per_pair"):
+        del doc[key]  # a file written before these fields existed
+    back = result_from_json(json.dumps(doc))
+    assert back.aggregation is None and back.score_std is None and back.n_per_pair is None
+    assert back.groups == res.groups
+
+
+def test_results_json_keyed_by_metric():
+    from cdplot import CdplotInputError
+    from cdplot._json import results_from_json, results_to_json
+
+    res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    text = results_to_json({"accuracy": res, "auc": res})
+    assert list(json.loads(text)) == ["accuracy", "auc"]
+    assert results_from_json(text)["auc"].groups == res.groups
+    with pytest.raises(CdplotInputError, match=r"^results_to_json\(\) takes a non-empty mapping"):
+        results_to_json({})
+    with pytest.raises(CdplotInputError, match=r"read a single result with result_from_json"):
+        results_from_json(result_to_json(res))
+    doc = json.loads(text)
+    del doc["auc"]["ranks"]
+    with pytest.raises(
+        CdplotInputError,
+        match=r"^entry 'auc': not a complete cdplot JSON result: the field 'ranks' is missing",
+    ):
+        results_from_json(json.dumps(doc))
+
+
 def test_compare_long_format_and_stdin(tmp_path, capsys, monkeypatch, benavoli):
     long = benavoli.reset_index().melt(id_vars="dataset", var_name="method", value_name="acc")
     path = tmp_path / "long.tsv"

@@ -121,6 +121,27 @@ def test_cells_follow_rank_order_lower_triangle(garcia):
         assert (text.get_fontweight() == "bold") is significant
 
 
+def test_tick_labels_are_display_names(demsar):
+    labels = {"C4.5+m+cf": "pruned & tuned_x", "C4.5": "<base>"}
+    res = cdplot.compare(demsar, labels=labels)
+    plain = cdplot.compare(demsar)
+    ax = apv_heatmap(res)
+    order = [labels.get(a, a) for a in res.average_ranks.index]
+    assert [t.get_text() for t in ax.get_yticklabels()] == order[1:]
+    assert [t.get_text() for t in ax.get_xticklabels()] == order[:-1]
+    # the same cells as without labels: only the names changed
+    assert [t.get_text() for t in annotations(ax)] == [
+        t.get_text() for t in annotations(apv_heatmap(plain))
+    ]
+    with pytest.warns(cdplot.PoolDependenceWarning):
+        ctrl = cdplot.compare(demsar, test="mean-ranks", control="C4.5", labels=labels)
+    ax = apv_heatmap(ctrl)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["vs <base>"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        labels.get(a, a) for a in ctrl.average_ranks.index
+    ]
+
+
 def test_garcia_bergmann_annotations(garcia):
     # García & Herrera (2008) Table 5, Bergmann-Hommel column: H1-H8 rejected at 0.05,
     # e.g. Kernel vs CN2 0.0115 and C4.5 vs NaiveBayes 1 (not significant).

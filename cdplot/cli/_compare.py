@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .._errors import CLI_FLAGS, CdplotInputError
+from .._errors import CLI_FLAGS, CdplotInputError, suggest
+from ..io import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES
 from ._figures import (
     add_figure_options,
     check_figure_options,
@@ -25,20 +26,61 @@ from ._figures import (
     figure_width,
     render,
 )
+from ._labels import LABELS_HELP, add_label_options, labels_from_args
 from ._output import STDOUT, Target, commit, plan
 
 __all__ = ["COMPARE_FLAGS", "add_parser", "compare_options", "run"]
 
 REPORT_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex", ".html": "html"}
 
-EPILOG = """\
-RESULTS is a CSV or TSV file, or - for standard input, either
-  wide: one row per dataset, a first column with dataset names, one column per algorithm; or
-  long: one row per (dataset, algorithm) with a score column (detected when the columns are
-        called dataset, algorithm, score, or when there are exactly three columns of which
-        the last alone is numeric; otherwise name them with --*-col).
+
+def _names_list(names: Sequence[str], indent: int, width: int = 88) -> str:
+    """``names`` joined with ", " and wrapped at ``width`` with a hanging ``indent``."""
+    import textwrap
+
+    return textwrap.fill(
+        ", ".join(names),
+        width,
+        initial_indent=" " * indent,
+        subsequent_indent=" " * indent,
+        break_on_hyphens=False,
+    ).lstrip()
+
+
+INPUT_RULES = f"""\
+RESULTS is a CSV or TSV file (comma, tab, or ';' with decimal commas), or - for stdin.
+Columns are recognised by name, in any order (case, _, - and spaces ignored):
+  dataset     {_names_list(DATASET_NAMES, 14)}
+  algorithm   {_names_list(ALGORITHM_NAMES, 14)}
+  repetition  {_names_list(REPETITION_NAMES, 14)}
+--dataset-col, --algorithm-col and --score-col always win over the names.
+long table: it has an algorithm column; one row per dataset, algorithm (and run), the
+  one other numeric column holds the scores (name it with --score-col when there are
+  several, or give --score-col once per metric: one aligned diagram per metric, with
+  --lower-is-better COL for each metric where lower is better).
+wide table: one row per dataset, one column per algorithm. The first column holds the
+  dataset names when its header is a dataset name (numeric ids included, e.g. task_id),
+  empty, 'Unnamed: 0', 'id' or 'index', or when it is not numeric; otherwise it is an
+  algorithm. Nothing is guessed from the position of a column: what cannot be decided is
+  refused with the flags to pass.
+repeated runs: several rows per dataset and algorithm (folds, seeds) are refused unless
+  --aggregate mean|median combines them (exact means; the summary says "scores are means
+  over 10 folds").
+missing results: refused unless --missing drop (datasets), drop-algorithms, or keep
+  (Skillings-Mack test).
+ties: scores are ranked as written (as scipy and R do: 0.83 and 0.8300000000000001 are
+  not a tie); --decimals N rounds them to N decimals first.
 Several RESULTS files (e.g. one per metric) give one figure with one aligned diagram each.
 An output named - goes to standard output (then the summary is not printed).
+"""
+
+EPILOG = (
+    INPUT_RULES
+    + "\n"
+    + LABELS_HELP
+    + """
+--json with several --score-col writes one object keyed by metric, each value the JSON of
+one comparison; --report writes one section (Markdown, HTML) or table (LaTeX) per metric.
 
 examples:
   cdplot compare results.csv -o cd.pdf
@@ -46,12 +88,15 @@ examples:
   cdplot compare runs.csv --dataset-col problem --algorithm-col method --score-col acc \\
       --correction bergmann -o cd.pdf --heatmap apv.pdf --report report.md --json res.json
   cdplot compare accuracy.csv auc.csv -o both.pdf --highlight SVM
-  cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png \
+  cdplot compare runs.csv --aggregate mean --score-col accuracy --score-col fit_time \\
+      --lower-is-better fit_time -o metrics.pdf --label 'RandomForest (500 trees)=RF'
+  cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png \\
       > cd.png
 
 exit status: 0 success, 2 bad input or usage (one line on stderr), 1 a bug in cdplot,
 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed early.
 """
+)
 
 
 @dataclass(frozen=True)
@@ -96,7 +141,13 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         choices=("mean", "median"),
         help="combine repeated runs (several rows per dataset and algorithm)",
     ),
-    _flag("decimals", _STATS, type=int, help="round the scores to N decimals before ranking"),
+    _flag(
+        "decimals",
+        _STATS,
+        type=int,
+        metavar="N",
+        help="round the scores to N decimals before ranking",
+    ),
     _flag(
         "correction",
         _STATS,
@@ -109,8 +160,12 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
     _flag(
         "higher_is_better",
         _STATS,
-        action="store_false",
-        help="lower scores are better (errors, losses, times)",
+        nargs="?",
+        action="append",
+        const=True,
+        metavar="COL",
+        help="lower scores are better (errors, losses, times); with several --score-col, "
+        "name each lower-is-better metric: --lower-is-better fit_time (repeatable)",
     ),
     _flag(
         "missing",
@@ -146,7 +201,14 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
     ),
     _flag("dataset", _COLS, metavar="COL", help="column with dataset names"),
     _flag("algorithm", _COLS, metavar="COL", help="column with algorithm names"),
-    _flag("score", _COLS, metavar="COL", help="column with the scores"),
+    _flag(
+        "score",
+        _COLS,
+        action="append",
+        metavar="COL",
+        help="column with the scores; repeat it to compare several metrics of one file "
+        "(one aligned diagram each)",
+    ),
 )
 
 
@@ -182,6 +244,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         help="title of a RESULTS file's diagram (repeat once per file; default: file stem)",
     )
     add_figure_options(cmp_)
+    add_label_options(cmp_)
     groups: dict[str, Any] = {}
     for flag in COMPARE_FLAGS:
         if flag.group not in groups:
@@ -193,8 +256,80 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
 
 
 def compare_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``compare()`` keywords the user gave (and only those)."""
-    return {f.keyword: getattr(args, f.keyword) for f in COMPARE_FLAGS if hasattr(args, f.keyword)}
+    """The ``compare()`` keywords the user gave (and only those).
+
+    ``--score-col`` and ``--lower-is-better`` are resolved by :func:`metric_directions`:
+    with one score column they become ``score=`` and ``higher_is_better=False``; with
+    several (one comparison per metric) they are left to :func:`cdplot.compare_metrics`.
+    ``--label`` and ``--labels FILE`` become ``labels=``.
+    """
+    options = {
+        f.keyword: getattr(args, f.keyword) for f in COMPARE_FLAGS if hasattr(args, f.keyword)
+    }
+    metrics = metric_directions(args)
+    options.pop("score", None)
+    options.pop("higher_is_better", None)
+    if metrics is not None and len(metrics) == 1:
+        ((column, direction),) = metrics.items()
+        if column is not None:
+            options["score"] = column
+        if direction == "lower":
+            options["higher_is_better"] = False
+    labels = labels_from_args(getattr(args, "label", None), getattr(args, "labels_file", None))
+    if labels is not None:
+        options["labels"] = labels
+    return options
+
+
+def _looks_like_file(name: str) -> bool:
+    return name == STDOUT or name.lower().endswith((".csv", ".tsv", ".txt")) or os.path.isfile(name)
+
+
+def metric_directions(args: argparse.Namespace) -> dict[str | None, str] | None:
+    """Score column -> ``"higher"`` or ``"lower"`` from ``--score-col`` and ``--lower-is-better``.
+
+    None when neither flag was given; ``{None: "lower"}`` for a bare ``--lower-is-better``
+    without ``--score-col``; several entries for several ``--score-col`` (one comparison
+    per metric, :func:`cdplot.compare_metrics`).
+    """
+    scores: list[str] = list(getattr(args, "score", None) or [])
+    lower = list(getattr(args, "higher_is_better", None) or [])
+    if not scores and not lower:
+        return None
+    bare = any(v is True for v in lower)
+    named = [v for v in lower if v is not True]
+    twice = next((c for c in scores if scores.count(c) > 1), None)
+    if twice is not None:
+        raise CdplotInputError(f"--score-col {twice!r} is given twice; give each metric once.")
+    for column in named:
+        if column in scores:
+            continue
+        hint = ""
+        if _looks_like_file(column):
+            hint = (
+                f" If {column!r} is a RESULTS file, put it before --lower-is-better, which "
+                "takes an optional column name."
+            )
+        if not scores:
+            raise CdplotInputError(
+                f"--lower-is-better {column} names a score column, but no --score-col is "
+                f"given; add --score-col {column}, or write --lower-is-better alone (lower "
+                "scores are better)." + hint
+            )
+        raise CdplotInputError(
+            f"--lower-is-better {column!r} is not one of the --score-col columns "
+            f"({', '.join(repr(c) for c in scores)}); name a metric given with --score-col."
+            + suggest(column, scores)
+            + hint
+        )
+    if len(scores) > 1 and bare:
+        raise CdplotInputError(
+            f"with several --score-col, say which metrics are lower-is-better, e.g. "
+            f"--lower-is-better {scores[-1]}; a bare --lower-is-better would not say which."
+        )
+    if not scores:
+        return {None: "lower"}
+    return {c: "lower" if bare or c in named else "higher" for c in scores}
 
 
 def _report_kind(path: str, kind: str | None) -> str:
@@ -219,6 +354,39 @@ def _report_kind(path: str, kind: str | None) -> str:
             f"{', '.join(REPORT_FORMATS)}, or pass --report-format."
         )
     return REPORT_FORMATS[ext]
+
+
+def _check_metrics(args: argparse.Namespace, metrics: dict[Any, str]) -> None:
+    """Several ``--score-col``: one RESULTS file, no ``--name``, no ``--heatmap``."""
+    flags = " ".join(f"--score-col {c}" for c in metrics)
+    if len(args.results) > 1:
+        raise CdplotInputError(
+            f"{flags} compares several metrics of one RESULTS file, got "
+            f"{len(args.results)} files; run cdplot compare once per file."
+        )
+    if args.name is not None:
+        raise CdplotInputError(
+            "--name titles the diagrams of several RESULTS files; with several --score-col "
+            "the diagrams are titled by the metrics (use --title for the whole figure)."
+        )
+    if args.heatmap:
+        raise CdplotInputError(
+            f"--heatmap draws one comparison, and {flags} makes {len(metrics)}; run cdplot "
+            "compare once per metric (one --score-col) for the heatmaps."
+        )
+
+
+def _check_names_not_labels(args: argparse.Namespace, labels: dict[str, str]) -> None:
+    """``--control`` and ``--highlight`` take the data's names, not display names."""
+    by_label = {label: name for name, label in labels.items() if label != name}
+    given = [("--control", getattr(args, "control", None))]
+    given += [("--highlight", name) for name in args.highlight or ()]
+    for option, value in given:
+        if value in by_label and value not in labels:
+            raise CdplotInputError(
+                f"{option} {value!r} is the display name of {by_label[value]!r} (--label); "
+                f"{option} takes the algorithm's name: {option} '{by_label[value]}'."
+            )
 
 
 def _names(args: argparse.Namespace) -> list[str]:
@@ -283,6 +451,30 @@ def _read_stdin() -> io.StringIO:
     return stream
 
 
+def _metric_title(metric: str, result: Any) -> str:
+    return metric if result.higher_is_better else f"{metric} (lower is better)"
+
+
+def _reports_text(results: dict[str, Any], kind: str) -> str:
+    """One report with a section (Markdown, HTML) or a table (LaTeX) per metric."""
+    from ..report._html import to_html_sections
+    from ..report._latex import latex_text
+    from ..report._markdown import escape_markdown
+
+    titles = {m: _metric_title(m, r) for m, r in results.items()}
+    if kind == "html":
+        return to_html_sections({titles[m]: r for m, r in results.items()})
+    parts = []
+    for metric, result in results.items():
+        if kind == "markdown":
+            parts.append(f"## {escape_markdown(titles[metric])}\n\n{result.to_markdown()}")
+        else:  # one float per metric, its caption led by the metric
+            table = result.to_latex()
+            lead = latex_text(titles[metric])
+            parts.append(table.replace("\\caption{", f"\\caption{{{lead}. ", 1))
+    return "\n".join(parts)
+
+
 def _report_text(result: Any, kind: str) -> str:
     from .. import report
 
@@ -301,13 +493,19 @@ def _report_text(result: Any, kind: str) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
-    from .._json import result_to_json
+    from .._json import result_to_json, results_to_json
     from ..stats._compare import compare
 
     # 1. everything that needs no input: options, formats, output targets
     check_figure_options(args)
-    _check_several(args)
-    names = _names(args)
+    directions = metric_directions(args)
+    metrics = directions if directions is not None and len(directions) > 1 else None
+    names: list[str] = []
+    if metrics is not None:
+        _check_metrics(args, metrics)
+    else:
+        _check_several(args)
+        names = _names(args)
     fig_formats = {
         option: figure_format(option, path, args.format)
         for option, path in (("-o", args.output), ("--heatmap", args.heatmap))
@@ -328,21 +526,33 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         )
         if path
     ]
-    targets: dict[str, Target] = {t.option: t for t in plan(wanted, args.results)}
+    inputs = [*args.results, *([args.labels_file] if args.labels_file else [])]
+    targets: dict[str, Target] = {t.option: t for t in plan(wanted, inputs)}
     to_stdout = any(t.kind == "stdout" for t in targets.values())
     quiet = args.quiet or to_stdout
 
-    # 2. the statistics, one result per file
+    # 2. the statistics, one result per file (or per metric of one file)
     options = compare_options(args)
+    _check_names_not_labels(args, options.get("labels") or {})
     results: dict[str, Any] = {}
-    for name, path in zip(names, args.results, strict=True):
+    if metrics is not None:
+        from ..stats._metrics import compare_metrics
+
+        path = args.results[0]
         source: Any = _read_stdin() if path == STDOUT else path
-        results[name] = compare(source, **options)
-        check_highlight(args.highlight, results[name].algorithms, repr(path))
+        results = compare_metrics(source, metrics, **options)
+        for result in results.values():
+            check_highlight(args.highlight, result.algorithms, repr(path))
+    else:
+        for name, path in zip(names, args.results, strict=True):
+            source = _read_stdin() if path == STDOUT else path
+            results[name] = compare(source, **options)
+            check_highlight(args.highlight, results[name].algorithms, repr(path))
     if not quiet:
         for name, result in results.items():
             if len(results) > 1:
-                print(f"== {name} ==", file=out)
+                shown = _metric_title(name, result) if metrics is not None else name
+                print(f"== {shown} ==", file=out)
             print(result.summary(), file=out)
             if len(results) > 1:
                 print(file=out)
@@ -351,12 +561,25 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     result = next(iter(results.values())) if len(results) == 1 else None
     contents: list[tuple[Target, bytes]] = []
     if args.json:
-        contents.append((targets["--json"], (result_to_json(result) + "\n").encode("utf-8")))
+        text = result_to_json(result) if metrics is None else results_to_json(results)
+        contents.append((targets["--json"], (text + "\n").encode("utf-8")))
     if report_kind:
-        contents.append((targets["--report"], _report_text(result, report_kind).encode("utf-8")))
+        text = (
+            _report_text(result, report_kind)
+            if metrics is None
+            else _reports_text(results, report_kind)
+        )
+        text = text if text.endswith("\n") else text + "\n"
+        contents.append((targets["--report"], text.encode("utf-8")))
     if args.output:
+        figure_results = (
+            results if metrics is None else {_metric_title(m, r): r for m, r in results.items()}
+        )
         contents.append(
-            (targets["-o"], render(lambda: _cd_figure(results, args), fig_formats["-o"], args.dpi))
+            (
+                targets["-o"],
+                render(lambda: _cd_figure(figure_results, args), fig_formats["-o"], args.dpi),
+            )
         )
     if args.heatmap:
         contents.append(

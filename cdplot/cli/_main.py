@@ -44,7 +44,8 @@ class Terminated(BaseException):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse prints usage + exits 2 by default
-        raise UsageError(f"{message} (see 'cdplot {self.prog.split()[-1]} --help')")
+        command = " ".join(self.prog.split()[1:2])  # "" for the top-level parser
+        raise UsageError(f"{message} (see '{' '.join(['cdplot', command]).strip()} --help')")
 
 
 def _common() -> argparse.ArgumentParser:
@@ -143,6 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     raise UsageError(
                         f"{exc}; --highlight takes every name after it, so put RESULTS "
                         "before --highlight"
+                    ) from None
+                if "required: RESULTS" in str(exc) and "--lower-is-better" in argv:
+                    raise UsageError(
+                        f"{exc}; --lower-is-better takes an optional column name, so put "
+                        "RESULTS before --lower-is-better"
                     ) from None
                 raise
             if args.command is None:

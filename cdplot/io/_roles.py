@@ -236,10 +236,20 @@ def resolve_roles(
             )
         else:
             first = str(candidates[0])
+            if in_cli():
+                each = " ".join(f"--score-col {c}" for c in candidates)
+                several = (
+                    f"or compare each (one diagram per metric) with {each}, adding "
+                    "--lower-is-better COL for each metric where lower is better."
+                )
+            else:
+                several = (
+                    f"or compare each with cdplot.compare_metrics(data, metrics={{{first!r}: "
+                    "'higher', ...})."
+                )
             raise CdplotInputError(
                 f"several columns could hold the scores: {_listing(candidates)}; pass "
-                f"{spell('score', first)} to compare on one of them, or compare each with "
-                f"cdplot.compare_metrics(data, metrics={{{first!r}: 'higher', ...}})."
+                f"{spell('score', first)} to compare on one of them, " + several
             )
     ignored = tuple(c for c in free if c not in score_cols)
     return Roles("long", dataset_col, algorithm_col, score_cols, repetitions, ignored)

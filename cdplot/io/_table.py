@@ -109,8 +109,8 @@ def check_decimals(decimals: Any) -> int | None:
         )
     if not 0 <= int(decimals) <= 15:
         raise CdplotInputError(
-            f"decimals must be an integer from 0 to 15 (float64 has about 15 significant "
-            f"digits), got {int(decimals)}."
+            f"{spell('decimals')} must be an integer from 0 to 15 (float64 has about 15 "
+            f"significant digits), got {int(decimals)}."
         )
     return int(decimals)
 

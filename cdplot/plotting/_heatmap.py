@@ -185,7 +185,7 @@ def _grid(result: ComparisonResult, adjusted: bool, triangle: str) -> _Grid:
         control = result.control
         others = [a for a in order if a != control]
         source = result.adjusted_pvalues if adjusted else result.pvalues.loc[control]
-        column = f"vs {control}"
+        column = f"vs {result.label(control) if getattr(result, 'labels', None) else control}"
         values = pd.DataFrame(
             {column: [np.nan if a == control else float(source[a]) for a in order]},
             index=pd.Index(order, dtype=object),
@@ -195,7 +195,7 @@ def _grid(result: ComparisonResult, adjusted: bool, triangle: str) -> _Grid:
             index=values.index,
         )
         hidden = np.array([[a == control] for a in order])
-        return _Grid(values, sig, hidden, order.index(control), label)
+        return _labelled(_Grid(values, sig, hidden, order.index(control), label), result)
 
     matrix = (result.adjusted_pvalues if adjusted else result.pvalues).loc[order, order]
     sig = result.significant.loc[order, order]
@@ -210,7 +210,19 @@ def _grid(result: ComparisonResult, adjusted: bool, triangle: str) -> _Grid:
         rows, cols = order, order
         hidden = np.eye(k, dtype=bool)
     values = matrix.loc[rows, cols].astype(float)
-    return _Grid(values, sig.loc[rows, cols].astype(bool), hidden, None, label)
+    return _labelled(_Grid(values, sig.loc[rows, cols].astype(bool), hidden, None, label), result)
+
+
+def _labelled(grid: _Grid, result: ComparisonResult) -> _Grid:
+    """The grid with display names (``result.label``) on its rows and columns.
+
+    Labels are unique (``compare(labels=...)`` checks it), so renaming is one-to-one.
+    """
+    if not getattr(result, "labels", None):
+        return grid
+    names = {a: result.label(a) for a in result.algorithms}
+    frames = [f.rename(index=names, columns=names) for f in (grid.pvalues, grid.significant)]
+    return _Grid(frames[0], frames[1], grid.hidden, grid.control_row, grid.label)
 
 
 # ----------------------------------------------------------------------------- text sizes

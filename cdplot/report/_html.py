@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import io
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES, correction_title, format_pvalue
@@ -20,6 +21,8 @@ from ._model import (
     MAX_PAIRS_LISTED,
     CellStyle,
     build_table,
+    display_name,
+    input_line,
     legend,
     omnibus_line,
     omnibus_tests,
@@ -31,7 +34,7 @@ from ._model import (
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
 
-__all__ = ["notebook_html", "to_html"]
+__all__ = ["notebook_html", "to_html", "to_html_sections"]
 
 #: The page lists at most this many significant pairs (the notebook display 20).
 PAGE_PAIRS_LISTED = 200
@@ -85,7 +88,7 @@ def _figure_svg(draw: Any) -> str:
     return svg[svg.index("<svg") :]
 
 
-def _figure(result: ComparisonResult, which: str, h: str) -> str:
+def _figure(result: ComparisonResult, which: str, h: str, prefix: str = "") -> str:
     from importlib import import_module
 
     title = {"diagram": "Critical difference diagram", "heatmap": "Adjusted p-values"}[which]
@@ -99,7 +102,7 @@ def _figure(result: ComparisonResult, which: str, h: str) -> str:
         body = f"<p><em>({html.escape(title)} not drawn: {html.escape(str(exc))})</em></p>"
     else:
         body = f'<figure class="cdplot-{which}">{svg}</figure>'
-    return f'<section id="{which}"><{h}>{title}</{h}>{body}</section>'
+    return f'<section id="{prefix}{which}"><{h}>{title}</{h}>{body}</section>'
 
 
 def _settings(result: ComparisonResult) -> str:
@@ -118,7 +121,12 @@ def _settings(result: ComparisonResult) -> str:
         ("Pairwise test", TEST_TITLES.get(result.test, result.test)),
         ("Correction", f"{correction} ({n_hypotheses(result)} hypotheses)"),
         ("Significance level α", f"{result.alpha:g}"),
-        ("Control", result.control if result.control is not None else "none (all pairs)"),
+        (
+            "Control",
+            display_name(result, result.control)
+            if result.control is not None
+            else "none (all pairs)",
+        ),
     ]
     for what in ("datasets", "algorithms"):  # recorded by results that drop incomplete rows
         dropped = getattr(result, f"dropped_{what}", None)
@@ -148,15 +156,15 @@ def _ranks_table(result: ComparisonResult) -> str:
     table = build_table(result, adjusted=True, pvalues=None)
     heads = ["<th>Algorithm</th>", '<th class="num">Avg. rank</th>']
     if result.control is not None:
-        heads.append(f'<th class="num">vs {esc(result.control)}</th>')
+        heads.append(f'<th class="num">vs {esc(display_name(result, result.control))}</th>')
     else:
-        heads += [f'<th class="num">{esc(c)}</th>' for c in table.columns]
+        heads += [f'<th class="num">{esc(c)}</th>' for c in table.column_labels]
     out = ['<table class="cdplot-table">', "<thead><tr>", *heads, "</tr></thead><tbody>"]
     for row in walk_rows(table, _STYLE, fmt_rank="{:.2f}".format, fmt_p=format_pvalue):
         name, rank, *cells = row
         out.append(f'<tr><td>{name}</td><td class="num">{rank}</td>{"".join(cells)}</tr>')
     out.append("</tbody></table>")
-    text = legend(result, table, "bold", markup="html")
+    text = legend(result, table, "bold", markup="html")  # escaped as a whole below
     if text:
         out.append(f'<p class="legend">{html.escape(text)}</p>')
     return "".join(out)
@@ -169,7 +177,8 @@ def _pairs(result: ComparisonResult, limit: int) -> str:
         return f"<p>No pair is significantly different at α = {result.alpha:g}.</p>"
     what = "adjusted p" if result.correction not in ("none", "nemenyi") else "p"
     items = "".join(
-        f"<li><strong>{esc(a)}</strong> better than <strong>{esc(b)}</strong> "
+        f"<li><strong>{esc(display_name(result, a))}</strong> better than "
+        f"<strong>{esc(display_name(result, b))}</strong> "
         f"({esc(p_clause(what, apv))})</li>"
         for a, b, _, apv in sig.listed
     )
@@ -186,8 +195,9 @@ def _groups(result: ComparisonResult) -> str:
     esc = html.escape
     if result.control is not None:
         return ""
+    name = lambda a: display_name(result, a)  # noqa: E731
     if any(len(g) > 1 for g in result.groups):
-        items = "".join(f"<li>{esc(', '.join(g))}</li>" for g in result.groups)
+        items = "".join(f"<li>{esc(', '.join(map(name, g)))}</li>" for g in result.groups)
         out = [
             "<p>Groups of algorithms with no significant difference inside (best first):</p>"
             f'<ol class="cdplot-groups">{items}</ol>'
@@ -195,7 +205,7 @@ def _groups(result: ComparisonResult) -> str:
     else:
         out = ["<p>No group of two or more algorithms without a significant pair.</p>"]
     if result.uncovered_pairs:
-        pairs = "; ".join(f"{a} \N{EN DASH} {b}" for a, b in result.uncovered_pairs)
+        pairs = "; ".join(f"{name(a)} \N{EN DASH} {name(b)}" for a, b in result.uncovered_pairs)
         out.append(
             "<p>Not significantly different, but in no common group (non-significance is "
             f"not transitive): {esc(pairs)}.</p>"
@@ -211,14 +221,18 @@ def _body(
     scores: bool,
     title: str | None,
     page: bool,
+    headings: tuple[str, str] | None = None,
+    prefix: str = "",
 ) -> list[str]:
     esc = html.escape
-    h1, h2 = ("h1", "h2") if page else ("h3", "h4")
+    h1, h2 = headings or (("h1", "h2") if page else ("h3", "h4"))
     k, n = result.n_algorithms, result.n_datasets
     heading = title or f"Comparison of {k} algorithms on {n} datasets"
-    parts = [
-        f"<{h1}>{esc(heading)}</{h1}>",
-        f'<section id="settings"><{h2}>Settings</{h2}>{_settings(result)}'
+    parts = [f"<{h1}>{esc(heading)}</{h1}>"]
+    if input_line(result):
+        parts.append(f'<p class="cdplot-input">{esc(input_line(result))}</p>')
+    parts += [
+        f'<section id="{prefix}settings"><{h2}>Settings</{h2}>{_settings(result)}'
         f"{_omnibus(result)}</section>",
     ]
     if result.caveats:
@@ -228,25 +242,26 @@ def _body(
             )
         )
     if diagram:
-        parts.append(_figure(result, "diagram", h2))
+        parts.append(_figure(result, "diagram", h2, prefix))
     parts.append(
-        f'<section id="ranks"><{h2}>Average ranks and adjusted p-values</{h2}>'
+        f'<section id="{prefix}ranks"><{h2}>Average ranks and adjusted p-values</{h2}>'
         f"{_ranks_table(result)}</section>"
     )
     limit = PAGE_PAIRS_LISTED if page else MAX_PAIRS_LISTED
     parts.append(
-        f'<section id="pairs"><{h2}>Significant differences</{h2}>{_pairs(result, limit)}</section>'
+        f'<section id="{prefix}pairs"><{h2}>Significant differences</{h2}>'
+        f"{_pairs(result, limit)}</section>"
     )
     groups = _groups(result)
     if groups:
-        parts.append(f'<section id="groups"><{h2}>Groups</{h2}>{groups}</section>')
+        parts.append(f'<section id="{prefix}groups"><{h2}>Groups</{h2}>{groups}</section>')
     if heatmap:
-        parts.append(_figure(result, "heatmap", h2))
+        parts.append(_figure(result, "heatmap", h2, prefix))
     if scores:
         from ._results_table import results_table
 
         parts.append(
-            f'<section id="scores"><{h2}>Scores per dataset</{h2}>'
+            f'<section id="{prefix}scores"><{h2}>Scores per dataset</{h2}>'
             f"{results_table(result).to_html()}</section>"
         )
     if result.test in ("mean-ranks", "nemenyi"):
@@ -272,12 +287,14 @@ def to_html(
 
     The page has a ``<title>``, its own CSS (numbers right-aligned, booktabs-like
     rules) and everything inline (figures as SVG), so it can be sent as one
-    file: the settings (test, correction, alpha, control, the direction of the
-    scores, dropped datasets), the omnibus test, the caveats
+    file: how the table was read (``result.input_notes``: "Input: scores are
+    means over 10 folds; ..."), the settings (test, correction, alpha,
+    control, the direction of the scores, dropped datasets), the omnibus test, the caveats
     (``result.caveats``), the critical difference diagram, the average ranks
     with the adjusted p-values, the significant pairs written "A better than B
     (adjusted p = …)", the groups, optionally the heatmap of adjusted
-    p-values, and the cdplot version. Without matplotlib (or if drawing fails)
+    p-values, and the cdplot version. Algorithms are shown by their display
+    names (``result.label``), escaped. Without matplotlib (or if drawing fails)
     the report stays text-only and says so.
 
     Parameters
@@ -315,14 +332,77 @@ def to_html(
     if not page:
         return f"<style>{CSS}</style>\n{div}"
     k, n = result.n_algorithms, result.n_datasets
-    head_title = html.escape(title or f"cdplot: {k} algorithms on {n} datasets")
+    return _page(div, title or f"cdplot: {k} algorithms on {n} datasets")
+
+
+def _page(body: str, title: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta name="generator" content="cdplot {html.escape(__version__)}">\n'
-        f"<title>{head_title}</title>\n<style>\nbody {{ margin: 2rem auto; padding: 0 1rem; "
-        f"max-width: 62rem; }}{CSS}</style>\n</head>\n<body>\n{div}\n</body>\n</html>\n"
+        f"<title>{html.escape(title)}</title>\n<style>\nbody {{ margin: 2rem auto; "
+        f"padding: 0 1rem; max-width: 62rem; }}{CSS}</style>\n</head>\n<body>\n{body}\n"
+        "</body>\n</html>\n"
     )
+
+
+def to_html_sections(
+    results: Mapping[str, ComparisonResult],
+    *,
+    diagram: bool = True,
+    title: str | None = None,
+) -> str:
+    """One HTML page with one section per result (e.g. per metric), each a full report.
+
+    Every section is what :func:`to_html` shows for that result, under a heading with
+    its key; element ids are prefixed with the section's number (``m1-ranks``, ...), so
+    they stay unique. ``cdplot compare --score-col a --score-col b --report r.html``
+    writes this page.
+
+    Parameters
+    ----------
+    results : mapping of str to ComparisonResult
+        Section heading -> result, in order.
+    diagram : bool, default True
+        Embed each result's critical difference diagram.
+    title : str, optional
+        Title of the page (default "cdplot: k metrics").
+
+    Returns
+    -------
+    str
+        The HTML source of the page.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> page = to_html_sections({"accuracy": res, "AUC": res}, diagram=False)
+    >>> page.count('<section class="cdplot-metric"'), 'id="m2-ranks"' in page
+    (2, True)
+    """
+    sections = []
+    for i, (name, result) in enumerate(results.items(), start=1):
+        parts = _body(
+            result,
+            diagram=diagram,
+            heatmap=False,
+            scores=False,
+            title=str(name),
+            page=True,
+            headings=("h2", "h3"),
+            prefix=f"m{i}-",
+        )
+        sections.append(
+            f'<section class="cdplot-metric" id="m{i}">\n' + "\n".join(parts) + "\n</section>"
+        )
+    heading = title or f"cdplot: {len(sections)} metrics"
+    div = (
+        f'<div class="cdplot-result">\n<h1>{html.escape(heading)}</h1>\n'
+        + "\n".join(sections)
+        + "\n</div>"
+    )
+    return _page(div, heading)
 
 
 def notebook_html(result: ComparisonResult) -> str:

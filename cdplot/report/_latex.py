@@ -17,7 +17,9 @@ from ._model import (
     build_table,
     check_mark,
     check_pvalues,
+    display_name,
     group_letters,
+    input_line,
     legend,
     omnibus_tests,
     omnibus_text,
@@ -63,6 +65,15 @@ def escape_latex(text: str) -> str:
     rf\_500 \& 50\% \#1
     """
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def latex_text(text: str) -> str:
+    """Escape prose for LaTeX: special characters, en dashes and multiplication signs."""
+    return (
+        escape_latex(text)
+        .replace("\N{EN DASH}", "--")
+        .replace("\N{MULTIPLICATION SIGN}", r"$\times$")
+    )
 
 
 def latex_number(text: str) -> str:
@@ -206,7 +217,11 @@ def to_latex(
 
     Notes
     -----
-    The characters ``\ _ % & # $ { } ~ ^`` in algorithm names are escaped.
+    The characters ``\ _ % & # $ { } ~ ^`` in algorithm names are escaped. Algorithms
+    are shown by their display names (``result.label``, set with ``labels=``). The default
+    caption ends with how the table was read (``result.input_notes``: "Input: scores are
+    means over 10 folds; ..."); a caption of your own, or ``environment=False``, leaves
+    that to you.
     The group letters are a compact letter display of ``result.groups``: the
     i-th group (best first) gets the i-th letter (a, b, ...). Two algorithms
     that share no letter may still be not significantly different when the
@@ -287,11 +302,12 @@ def _tabular(
         body.append(rf"{blanks}\multicolumn{{{m}}}{{c}}{{{what}}} \\")
         body.append(rf"\cmidrule(l){{{first}-{first + m - 1}}}")
     if result.control is not None:
-        col_heads = ["$p$" if compact else f"{what} vs {escape_latex(result.control)}"]
+        control = escape_latex(display_name(result, result.control))
+        col_heads = ["$p$" if compact else f"{what} vs {control}"]
     elif numbered:
         col_heads = [f"({j + 1})" for j in range(m)]
     else:
-        col_heads = [escape_latex(c) for c in table.columns]
+        col_heads = [escape_latex(c) for c in table.column_labels]
     heads = (["\\#"] if numbered else []) + ["Algorithm", "Avg.\\ rank", *col_heads]
     body.append(" & ".join(heads) + r" \\")
     body.append(r"\midrule")
@@ -342,13 +358,20 @@ def _compact_caption(result: ComparisonResult) -> str:
     )
     if result.uncovered_pairs:
         pairs = "; ".join(
-            f"{escape_latex(a)}--{escape_latex(b)}" for a, b in result.uncovered_pairs
+            f"{escape_latex(display_name(result, a))}--{escape_latex(display_name(result, b))}"
+            for a, b in result.uncovered_pairs
         )
         text += f" Not significantly different either, though sharing no letter: {pairs}."
     text += " " + _omnibus_tex(result)
     if result.critical_difference is not None:
         text += f" Critical difference: {result.critical_difference:.3f}."
-    return text
+    return text + _input_tex(result)
+
+
+def _input_tex(result: ComparisonResult) -> str:
+    """How the table was read (``result.input_notes``), as a sentence for the caption."""
+    line = input_line(result)
+    return " " + latex_text(line) if line else ""
 
 
 def _caption(result: ComparisonResult, table: Table, mark: str) -> str:
@@ -360,4 +383,4 @@ def _caption(result: ComparisonResult, table: Table, mark: str) -> str:
     text += _omnibus_tex(result)
     if result.critical_difference is not None:
         text += f" Critical difference: {result.critical_difference:.3f}."
-    return text
+    return text + _input_tex(result)

@@ -13,6 +13,8 @@ from ._model import (
     build_table,
     check_mark,
     check_pvalues,
+    display_name,
+    input_line,
     legend,
     omnibus_line,
     p_clause,
@@ -58,7 +60,7 @@ def _method(result: ComparisonResult) -> str:
     test = TEST_TITLES.get(result.test, result.test)
     method = f"{test[0].upper()}{test[1:]}"
     if result.control is not None:
-        method += f" against the control {escape_markdown(result.control)}"
+        method += f" against the control {escape_markdown(display_name(result, result.control))}"
     if result.correction == "nemenyi":
         method += " (single-step)"
     else:
@@ -80,7 +82,10 @@ def to_markdown(
     """Markdown report: the table of ranks and adjusted p-values, the tests, pairs and groups.
 
     The same content as ``str(result)``, as a GitHub-flavoured Markdown pipe
-    table with a heading line before and the groups after it.
+    table with a heading line before and the groups after it. Under the heading,
+    a line says how the table was read (``result.input_notes``, e.g. "Input:
+    scores are means over 10 folds."), when there is anything to say; algorithms
+    are shown by their display names (``result.label``).
 
     Parameters
     ----------
@@ -124,6 +129,10 @@ def to_markdown(
     lines = [
         f"**{k} algorithms on {n} datasets** \N{EM DASH} {_method(result)}, α = {result.alpha:g}",
         "",
+    ]
+    if input_line(result):
+        lines += [escape_markdown(input_line(result)), ""]
+    lines += [
         omnibus_line(result, "markdown")
         + (
             f". Critical difference: {result.critical_difference:.3f}."
@@ -132,9 +141,9 @@ def to_markdown(
         ),
         "",
     ]
-    header = ["Algorithm", "Avg. rank", *(escape_markdown(c) for c in table.columns)]
+    header = ["Algorithm", "Avg. rank", *(escape_markdown(c) for c in table.column_labels)]
     if result.control is not None:
-        header[2] = f"vs {escape_markdown(result.control)}"
+        header[2] = f"vs {escape_markdown(display_name(result, result.control))}"
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|")
     for row in walk_rows(table, _style(mark), fmt_rank=fmt_r, fmt_p=fmt_p):
@@ -142,13 +151,14 @@ def to_markdown(
     text = legend(result, table, mark, markup="markdown", escape=escape_markdown)
     if text:
         lines += ["", text]
+    name = lambda a: escape_markdown(display_name(result, a))  # noqa: E731
     sig = significant_pairs(result)
     lines.append("")
     if sig.total:
         lines.append(f"Significant differences (adjusted p ≤ {result.alpha:g}):")
         lines.append("")
         lines += [
-            f"- {escape_markdown(a)} vs {escape_markdown(b)}: "
+            f"- {name(a)} vs {name(b)}: "
             + f"{p_clause('p', p)}, {p_clause('adjusted p', apv)}".replace("<", "\\<")
             for a, b, p, apv in sig.listed
         ]
@@ -157,14 +167,11 @@ def to_markdown(
     else:
         lines.append(f"No significant differences at α = {result.alpha:g}.")
     if result.control is None and any(len(g) > 1 for g in result.groups):
-        groups = ", ".join(
-            "[" + ", ".join(escape_markdown(a) for a in g) + "]" for g in result.groups
-        )
+        groups = ", ".join("[" + ", ".join(name(a) for a in g) + "]" for g in result.groups)
         lines += ["", f"Groups not significantly different: {groups}."]
     if result.control is None and result.uncovered_pairs:
         pairs_text = "; ".join(
-            f"{escape_markdown(a)} \N{EN DASH} {escape_markdown(b)}"
-            for a, b in result.uncovered_pairs
+            f"{name(a)} \N{EN DASH} {name(b)}" for a, b in result.uncovered_pairs
         )
         lines += ["", f"Not significantly different but in no common group: {pairs_text}."]
     return "\n".join(lines) + "\n"

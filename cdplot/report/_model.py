@@ -93,6 +93,21 @@ def check_pvalues(pvalues: object) -> bool | None:
     raise CdplotInputError(f"pvalues must be True, False or None (automatic), got {pvalues!r}.")
 
 
+def display_name(result: ComparisonResult, name: str) -> str:
+    """The name reports show for an algorithm: its label (``labels=``), else its name."""
+    label = getattr(result, "label", None)
+    return str(label(name)) if callable(label) else str(name)
+
+
+def input_line(result: ComparisonResult) -> str:
+    """``"Input: scores are means over 10 folds; dropped 1 dataset ...: d3."`` or ``""``.
+
+    How the table was read (``result.input_notes``), in the words every report prints.
+    """
+    notes = tuple(getattr(result, "input_notes", ()))
+    return "Input: " + "; ".join(notes) + "." if notes else ""
+
+
 def describe_method(result: ComparisonResult) -> str:
     """One line naming the test, the correction and alpha."""
     test = TEST_TITLES.get(result.test, result.test)
@@ -102,7 +117,11 @@ def describe_method(result: ComparisonResult) -> str:
         how = "no correction"
     else:
         how = f"{correction_title(result)} correction"
-    vs = f", vs control {result.control!r}" if result.control is not None else ""
+    vs = (
+        f", vs control {display_name(result, result.control)!r}"
+        if result.control is not None
+        else ""
+    )
     return f"{test}, {how}{vs}, alpha = {result.alpha:g}"
 
 
@@ -170,7 +189,7 @@ class Table:
     Attributes
     ----------
     names : list of str
-        Algorithms, best average rank first.
+        Algorithms, best average rank first (the data's names).
     ranks : numpy.ndarray
         Their average ranks.
     columns : list of str
@@ -185,6 +204,9 @@ class Table:
         Row of the control algorithm.
     label : str
         What the p-values are, e.g. ``"Holm-adjusted p-value"``.
+    labels, column_labels : list of str
+        What the rows and the p-value columns show: the display names
+        (``result.label``) of ``names`` and ``columns``.
     """
 
     names: list[str]
@@ -195,6 +217,8 @@ class Table:
     shown: np.ndarray
     control_row: int | None
     label: str
+    labels: list[str]
+    column_labels: list[str]
 
 
 def build_table(result: ComparisonResult, *, adjusted: bool, pvalues: bool | None) -> Table:
@@ -203,11 +227,15 @@ def build_table(result: ComparisonResult, *, adjusted: bool, pvalues: bool | Non
     ranks = result.average_ranks.to_numpy(dtype=float)
     label = pvalue_label(result, adjusted=adjusted)
     k = len(order)
+    shown_as = [display_name(result, a) for a in order]
     empty = np.zeros((k, 0))
     if pvalues is False or (
         result.control is None and pvalues is None and k > MATRIX_MAX_ALGORITHMS
     ):
-        return Table(order, ranks, [], empty, empty.astype(bool), empty.astype(bool), None, label)
+        return Table(
+            order, ranks, [], empty, empty.astype(bool), empty.astype(bool), None, label,
+            shown_as, [],
+        )  # fmt: skip
     if result.control is not None:
         control = result.control
         c = order.index(control)
@@ -218,12 +246,17 @@ def build_table(result: ComparisonResult, *, adjusted: bool, pvalues: bool | Non
         sig = result.significant.reindex(order).fillna(False).to_numpy(dtype=bool)
         shown = np.ones((k, 1), dtype=bool)
         shown[c] = False
-        return Table(order, ranks, [control], p[:, None], sig[:, None], shown, c, label)
+        return Table(
+            order, ranks, [control], p[:, None], sig[:, None], shown, c, label,
+            shown_as, [shown_as[c]],
+        )  # fmt: skip
     matrix = result.adjusted_pvalues if adjusted else result.pvalues
     p = matrix.loc[order, order[:-1]].to_numpy(dtype=float)
     sig = result.significant.loc[order, order[:-1]].to_numpy(dtype=bool)
     shown = np.tril(np.ones((k, k - 1), dtype=bool), -1)
-    return Table(order, ranks, order[:-1], p, sig & shown, shown, None, label)
+    return Table(
+        order, ranks, order[:-1], p, sig & shown, shown, None, label, shown_as, shown_as[:-1]
+    )
 
 
 @dataclass(frozen=True)
@@ -263,7 +296,7 @@ def walk_rows(
 ) -> list[list[str]]:
     """The rows of ``table`` as lists of cell strings: name, average rank, p-values."""
     rows = []
-    for i, (name, rank) in enumerate(zip(table.names, table.ranks, strict=True)):
+    for i, (name, rank) in enumerate(zip(table.labels, table.ranks, strict=True)):
         row = [style.name(name), style.number(fmt_rank(float(rank)))]
         for j in range(len(table.columns)):
             if i == table.control_row:
@@ -298,7 +331,8 @@ def legend(
     if latex:
         what = what.replace("\N{EN DASH}", "--").replace("p-value", "$p$-value")
     if result.control is not None:
-        where = f"{what}s of the {test} against the control {escape(result.control)}"
+        control = escape(display_name(result, result.control))
+        where = f"{what}s of the {test} against the control {control}"
     elif result.correction == "nemenyi":
         where = f"{what}s (row against column)"
     else:

@@ -9,7 +9,7 @@ import numpy as np
 from .._labels import TEST_TITLES, correction_title
 from ..stats._caveats import deciding_omnibus, n_hypotheses
 from ..stats._lazy import labelled
-from ._model import fill, omnibus_text, p_clause, significant_pairs
+from ._model import display_name, fill, omnibus_text, p_clause, significant_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
@@ -138,9 +138,10 @@ def summary(result: ComparisonResult) -> str:
     direction = "higher" if result.higher_is_better else "lower"
     rejects = result.omnibus_rejects
     paragraphs: list[str] = []
+    name = lambda a: display_name(result, a)  # noqa: E731  (labels= display names)
 
     average = labelled(result, "average_ranks")
-    best = ", ".join(f"{name} ({rank:.2f})" for name, rank in average.items()[:3])
+    best = ", ".join(f"{name(a)} ({rank:.2f})" for a, rank in average.items()[:3])
     paragraphs.append(
         f"{k} algorithms were compared on {n} datasets ({direction} scores are better; "
         f"rank 1 is the best). Best average ranks: {best}."
@@ -167,7 +168,7 @@ def summary(result: ComparisonResult) -> str:
 
     m = n_hypotheses(result)
     scope = (
-        f"every algorithm against the control {result.control}"
+        f"every algorithm against the control {name(result.control)}"
         if result.control is not None
         else "all pairs of algorithms"
     )
@@ -206,7 +207,7 @@ def summary(result: ComparisonResult) -> str:
         paragraphs.append(f"No pair is significantly different at alpha = {alpha:g}.")
     else:
         items = [
-            f"{a} ranks better than {b} ({p_clause('adjusted p', apv)})"
+            f"{name(a)} ranks better than {name(b)} ({p_clause('adjusted p', apv)})"
             for a, b, _, apv in sig.listed
         ]
         text = f"Significant differences ({sig.total} of {m}): " + "; ".join(items)
@@ -215,7 +216,7 @@ def summary(result: ComparisonResult) -> str:
     if result.control is None:
         groups = [g for g in result.groups if len(g) > 1]
         if groups:
-            listed = "; ".join("{" + ", ".join(g) + "}" for g in result.groups)
+            listed = "; ".join("{" + ", ".join(map(name, g)) + "}" for g in result.groups)
             paragraphs.append(
                 "Groups of algorithms with no significant difference inside (best first): "
                 f"{listed}."
@@ -223,7 +224,7 @@ def summary(result: ComparisonResult) -> str:
         else:
             paragraphs.append("Every pair of neighbours in the ranking differs significantly.")
         if result.uncovered_pairs:
-            pairs = "; ".join(f"{a} - {b}" for a, b in result.uncovered_pairs)
+            pairs = "; ".join(f"{name(a)} - {name(b)}" for a, b in result.uncovered_pairs)
             paragraphs.append(
                 "Not significantly different, but in no common group (non-significance is "
                 f"not transitive): {pairs}."

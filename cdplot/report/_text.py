@@ -11,7 +11,9 @@ from ._model import (
     build_table,
     check_pvalues,
     describe_method,
+    display_name,
     fill,
+    input_line,
     legend,
     omnibus_line,
     p_clause,
@@ -28,9 +30,9 @@ _STYLE = CellStyle(name=str, number=str, significant=lambda t: t + "*", plain=la
 
 
 def _text_table(result: ComparisonResult, table: Table) -> str:
-    header = ["Algorithm", "Avg. rank", *table.columns]
+    header = ["Algorithm", "Avg. rank", *table.column_labels]
     if result.control is not None:
-        header[2] = f"vs {result.control}"
+        header[2] = f"vs {display_name(result, result.control)}"
     rows = walk_rows(table, _STYLE, fmt_rank="{:.3f}".format, fmt_p=format_pvalue)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = []
@@ -45,7 +47,9 @@ def _text_table(result: ComparisonResult, table: Table) -> str:
 def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str:
     """Plain-text report: ranks and adjusted p-values, omnibus tests, significant pairs, groups.
 
-    This is ``str(result)``.
+    This is ``str(result)``. A line under the heading says how the table was read
+    (``result.input_notes``), when there is anything to say; algorithms are shown by
+    their display names (``result.label``).
 
     Parameters
     ----------
@@ -68,7 +72,10 @@ def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str
     """  # noqa: E501
     pvalues = check_pvalues(pvalues)
     k, n = result.n_algorithms, result.n_datasets
-    lines = [f"Comparison of {k} algorithms on {n} datasets ({describe_method(result)})", ""]
+    lines = [f"Comparison of {k} algorithms on {n} datasets ({describe_method(result)})"]
+    if input_line(result):
+        lines.append(fill(input_line(result)))
+    lines.append("")
     lines.append(omnibus_line(result))
     if result.critical_difference is not None:
         lines.append(f"Critical difference: {result.critical_difference:.3f}")
@@ -92,20 +99,22 @@ def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str
     else:
         lines.append(f"Significant differences (adjusted p <= {result.alpha:g}):")
         lines += [
-            f"  {a} vs {b}: {p_clause('p', p)}, {p_clause('adjusted p', apv)}"
+            f"  {display_name(result, a)} vs {display_name(result, b)}: {p_clause('p', p)}, "
+            f"{p_clause('adjusted p', apv)}"
             for a, b, p, apv in sig.listed
         ]
         if sig.more > 0:
             lines.append(f"  ... and {sig.more} more (see result.to_frame())")
+    name = lambda a: display_name(result, a)  # noqa: E731
     if result.control is None:
         lines.append("")
         if any(len(g) > 1 for g in result.groups):
             lines.append("Groups not significantly different:")
             for group in result.groups:
-                lines.append("  [" + ", ".join(group) + "]")
+                lines.append("  [" + ", ".join(map(name, group)) + "]")
         else:
             lines.append("No group of two or more algorithms without a significant pair.")
         if result.uncovered_pairs:
-            pairs_text = "; ".join(f"{a} - {b}" for a, b in result.uncovered_pairs)
+            pairs_text = "; ".join(f"{name(a)} - {name(b)}" for a, b in result.uncovered_pairs)
             lines.append(f"Not significantly different but in no common group: {pairs_text}")
     return "\n".join(lines)

@@ -6,7 +6,7 @@ import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._errors import CdplotInputError, spell, suggest
+from .._errors import CdplotInputError, in_cli, spell, suggest
 
 __all__ = ["check_alpha", "check_control", "check_labels"]
 
@@ -66,10 +66,11 @@ def check_labels(
             f"{type(labels).__name__}; e.g. labels={{'RandomForest (500 trees)': 'RF'}}."
         )
     known = list(algorithms) + list(dropped)
+    where = "--label/--labels" if in_cli() else "labels"
     for key, value in labels.items():
         if not isinstance(key, str) or key not in known:
             raise CdplotInputError(
-                f"unknown algorithm {key!r} in labels; the algorithms are "
+                f"unknown algorithm {key!r} in {where}; the algorithms are "
                 f"{', '.join(repr(a) for a in algorithms)}." + suggest(key, known)
             )
         if not isinstance(value, str) or not value.strip():
