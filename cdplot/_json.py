@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,6 +53,7 @@ import numpy as np
 from ._errors import CdplotInputError
 from ._version import __version__
 from .io import Aggregation
+from .stats._lazy import labelled
 from .stats._results import ComparisonResult, OmnibusResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -90,12 +91,94 @@ def _unnum(x: Any) -> float:
     return float(x)
 
 
-def _matrix(frame: pd.DataFrame) -> list[list[Any]]:
-    return [[_num(v) for v in row] for row in frame.to_numpy()]
+class _Rows:
+    """A matrix written row by row, straight from its numpy array (never a nested list)."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = np.asarray(values)
 
 
-def _optional_matrix(frame: pd.DataFrame | None) -> list[list[Any]] | None:
-    return None if frame is None else _matrix(frame)
+class _Object(dict):
+    """A JSON object whose values may hold :class:`_Rows` (written piece by piece)."""
+
+
+def _matrix(result: ComparisonResult, name: str) -> _Rows | None:
+    table = labelled(result, name)
+    return None if table is None else _Rows(table.values)
+
+
+def _series(result: ComparisonResult, name: str, kind: type) -> dict[str, Any]:
+    table = labelled(result, name)
+    return {str(k): kind(v) if kind is bool else _num(v) for k, v in table.items()}
+
+
+def _row_items(row: np.ndarray) -> list[str]:
+    """JSON texts of one row: numbers as ``float.__repr__`` (as :mod:`json` writes them)."""
+    if row.dtype == np.bool_:
+        return ["true" if v else "false" for v in row.tolist()]
+    values = row.astype(float)
+    if np.isfinite(values).all():
+        return [repr(v) for v in values.tolist()]
+    return [json.dumps(_num(v)) for v in values.tolist()]
+
+
+def _pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
+    """The JSON text of ``value`` at nesting ``level``, as :func:`json.dumps` would write it."""
+
+    def newline(depth: int) -> str:
+        return "" if indent is None else "\n" + " " * (indent * depth)
+
+    if isinstance(value, _Rows):
+        if value.values.shape[0] == 0:
+            yield "[]"
+            return
+        yield "["
+        for i, row in enumerate(value.values):
+            items = _row_items(row)
+            if not items:
+                text = "[]"
+            elif indent is None:
+                text = "[" + ", ".join(items) + "]"
+            else:
+                text = (
+                    "["
+                    + newline(level + 2)
+                    + ("," + newline(level + 2)).join(items)
+                    + newline(level + 1)
+                    + "]"
+                )
+            yield ("," if i else "") + (newline(level + 1) if indent is not None else " " * bool(i))
+            yield text
+        yield newline(level) + "]"
+    elif isinstance(value, _Object):
+        if not value:
+            yield "{}"
+            return
+        yield "{"
+        for i, (key, item) in enumerate(value.items()):
+            lead = ("," if i else "") + (
+                newline(level + 1) if indent is not None else " " * bool(i)
+            )
+            yield lead + json.dumps(str(key), ensure_ascii=False) + ": "
+            yield from _pieces(item, indent, level + 1)
+        yield newline(level) + "}"
+    else:
+        text = json.dumps(value, indent=indent, allow_nan=False, ensure_ascii=False)
+        yield text if indent is None else text.replace("\n", newline(level))
+
+
+def _chunks(document: _Object, indent: int | None, size: int = 1 << 18) -> Iterator[str]:
+    """The document's text in pieces of about ``size`` characters."""
+    buffer: list[str] = []
+    length = 0
+    for piece in _pieces(document, indent, 0):
+        buffer.append(piece)
+        length += len(piece)
+        if length >= size:
+            yield "".join(buffer)
+            buffer, length = [], 0
+    if buffer:
+        yield "".join(buffer)
 
 
 def _aggregation(agg: Aggregation | None) -> dict[str, Any] | None:
@@ -150,7 +233,21 @@ def result_to_json(result: ComparisonResult, *, indent: int | None = 2) -> str:
     >>> result_from_json(text).groups == cdplot.compare(cdplot.datasets.load("demsar2006")).groups
     True
     """
-    return json.dumps(_document(result), indent=indent, allow_nan=False, ensure_ascii=False)
+    return "".join(_chunks(_document(result), indent))
+
+
+def json_chunks(
+    results: ComparisonResult | Mapping[str, ComparisonResult], *, indent: int | None = 2
+) -> Iterator[bytes]:
+    """The UTF-8 text of :func:`result_to_json` (or :func:`results_to_json` for a mapping)
+    in chunks of about 256 KiB, for writing a large result without holding it whole."""
+    document = (
+        _document(results)
+        if isinstance(results, ComparisonResult)
+        else _Object((str(name), _document(r)) for name, r in _check_mapping(results).items())
+    )
+    for chunk in _chunks(document, indent):
+        yield chunk.encode("utf-8")
 
 
 def write_json(result: ComparisonResult, fh: IO[str], *, indent: int | None = 2) -> None:
@@ -163,60 +260,63 @@ def write_json(result: ComparisonResult, fh: IO[str], *, indent: int | None = 2)
     >>> buffer.getvalue() == result_to_json(res)
     True
     """
-    json.dump(_document(result), fh, indent=indent, allow_nan=False, ensure_ascii=False)
+    for chunk in _chunks(_document(result), indent):
+        fh.write(chunk)
 
 
-def _document(result: ComparisonResult) -> dict[str, Any]:
-    """The JSON document of a result, as Python objects."""
+def _document(result: ComparisonResult) -> _Object:
+    """The JSON document of a result: Python objects, matrices as :class:`_Rows`."""
     control_mode = result.control is not None
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "cdplot_version": __version__,
-        "settings": {
-            "test": result.test,
-            "correction": result.correction,
-            "alpha": result.alpha,
-            "control": result.control,
-            "higher_is_better": result.higher_is_better,
-            "test_options": result.test_options,
-        },
-        "algorithms": list(result.algorithms),
-        "datasets": list(result.datasets),
-        "scores": _matrix(result.scores),
-        "ranks": _matrix(result.ranks),
-        "average_ranks": {k: _num(v) for k, v in result.average_ranks.items()},
-        "friedman": _omnibus(result.friedman),
-        "iman_davenport": _omnibus(result.iman_davenport),
-        "omnibus": _omnibus(result.omnibus),
-        "n_missing": int(result.n_missing),
-        "ignored_datasets": list(result.ignored_datasets),
-        "dropped_datasets": list(result.dropped_datasets),
-        "dropped_algorithms": list(result.dropped_algorithms),
-        "labels": dict(result.labels),
-        "input_notes": list(result.input_notes),
-        "aggregation": _aggregation(result.aggregation),
-        "score_std": _optional_matrix(result.score_std),
-        "decimals": result.decimals,
-        "n_per_pair": _optional_matrix(result.n_per_pair),
-        "statistics": _matrix(result.statistics),
-        "pvalues": _matrix(result.pvalues),
-        "adjusted_pvalues": (
-            {k: _num(v) for k, v in result.adjusted_pvalues.items()}
-            if control_mode
-            else _matrix(result.adjusted_pvalues)
-        ),
-        "significant": (
-            {k: bool(v) for k, v in result.significant.items()}
-            if control_mode
-            else result.significant.to_numpy().astype(bool).tolist()
-        ),
-        "groups": [list(g) for g in result.groups],
-        "uncovered_pairs": [list(p) for p in result.uncovered_pairs],
-        "critical_difference": (
-            None if result.critical_difference is None else _num(result.critical_difference)
-        ),
-    }
+    doc = _Object(
+        {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "cdplot_version": __version__,
+            "settings": {
+                "test": result.test,
+                "correction": result.correction,
+                "alpha": result.alpha,
+                "control": result.control,
+                "higher_is_better": result.higher_is_better,
+                "test_options": result.test_options,
+            },
+            "algorithms": list(result.algorithms),
+            "datasets": list(result.datasets),
+            "scores": _matrix(result, "scores"),
+            "ranks": _matrix(result, "ranks"),
+            "average_ranks": _series(result, "average_ranks", float),
+            "friedman": _omnibus(result.friedman),
+            "iman_davenport": _omnibus(result.iman_davenport),
+            "omnibus": _omnibus(result.omnibus),
+            "n_missing": int(result.n_missing),
+            "ignored_datasets": list(result.ignored_datasets),
+            "dropped_datasets": list(result.dropped_datasets),
+            "dropped_algorithms": list(result.dropped_algorithms),
+            "labels": dict(result.labels),
+            "input_notes": list(result.input_notes),
+            "aggregation": _aggregation(result.aggregation),
+            "score_std": _matrix(result, "score_std"),
+            "decimals": result.decimals,
+            "n_per_pair": _matrix(result, "n_per_pair"),
+            "statistics": _matrix(result, "statistics"),
+            "pvalues": _matrix(result, "pvalues"),
+            "adjusted_pvalues": (
+                _series(result, "adjusted_pvalues", float)
+                if control_mode
+                else _matrix(result, "adjusted_pvalues")
+            ),
+            "significant": (
+                _series(result, "significant", bool)
+                if control_mode
+                else _Rows(np.asarray(labelled(result, "significant").values, dtype=bool))
+            ),
+            "groups": [list(g) for g in result.groups],
+            "uncovered_pairs": [list(p) for p in result.uncovered_pairs],
+            "critical_difference": (
+                None if result.critical_difference is None else _num(result.critical_difference)
+            ),
+        }
+    )
     return doc
 
 
@@ -349,13 +449,17 @@ def results_to_json(results: Mapping[str, ComparisonResult], *, indent: int | No
     >>> list(back), back["accuracy"].groups == res.groups
     (['accuracy'], True)
     """
+    document = _Object((str(name), _document(r)) for name, r in _check_mapping(results).items())
+    return "".join(_chunks(document, indent))
+
+
+def _check_mapping(results: Any) -> Mapping[str, ComparisonResult]:
     if not isinstance(results, Mapping) or not results:
         raise CdplotInputError(
             "results_to_json() takes a non-empty mapping of name -> ComparisonResult, got "
             f"{type(results).__name__}; for one result use result_to_json()."
         )
-    doc = {str(name): _document(result) for name, result in results.items()}
-    return json.dumps(doc, indent=indent, allow_nan=False, ensure_ascii=False)
+    return results
 
 
 def results_from_json(text: str) -> dict[str, ComparisonResult]:

@@ -154,16 +154,14 @@ def test_outputs_are_all_or_nothing(data, tmp_path, capsys, monkeypatch):
     json_target, report, figure = tmp_path / "r.json", tmp_path / "r.md", tmp_path / "cd.pdf"
     json_target.write_text("old json")
     real_write = _output._write_fd
-    calls = []
 
-    def fail_third(fd, payload):
-        calls.append(len(payload))
-        if len(calls) == 3:
+    def fail_the_figure(fd, payload):  # the JSON and the report are staged first
+        if bytes(payload[:5]) == b"%PDF-":
             os.write(fd, payload[:100])  # a partial temporary file
             raise OSError(errno.ENOSPC, "No space left on device")
         real_write(fd, payload)
 
-    monkeypatch.setattr(_output, "_write_fd", fail_third)
+    monkeypatch.setattr(_output, "_write_fd", fail_the_figure)
     argv = ["compare", data, "--json", json_target, "--report", report, "-o", figure]
     code, out, err = run([*argv, "-q"], capsys)
     assert code == 2

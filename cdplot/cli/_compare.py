@@ -12,7 +12,7 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -27,7 +27,7 @@ from ._figures import (
     render,
 )
 from ._labels import LABELS_HELP, add_label_options, labels_from_args
-from ._output import STDOUT, Target, commit, plan
+from ._output import STDOUT, Content, Target, commit, plan
 
 __all__ = ["COMPARE_FLAGS", "add_parser", "compare_options", "run"]
 
@@ -493,7 +493,6 @@ def _report_text(result: Any, kind: str) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
-    from .._json import result_to_json, results_to_json
     from ..stats._compare import compare
 
     # 1. everything that needs no input: options, formats, output targets
@@ -557,12 +556,11 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             if len(results) > 1:
                 print(file=out)
 
-    # 3. every output rendered in memory, then written all-or-nothing
+    # 3. every output rendered (the JSON streamed as it is written), then all-or-nothing
     result = next(iter(results.values())) if len(results) == 1 else None
-    contents: list[tuple[Target, bytes]] = []
+    contents: list[tuple[Target, Content]] = []
     if args.json:
-        text = result_to_json(result) if metrics is None else results_to_json(results)
-        contents.append((targets["--json"], (text + "\n").encode("utf-8")))
+        contents.append((targets["--json"], _json_content(result if metrics is None else results)))
     if report_kind:
         text = (
             _report_text(result, report_kind)
@@ -591,6 +589,14 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     commit(contents)
     if contents and not quiet:
         print("\nwrote " + ", ".join(t.path for t, _ in contents), file=out)
+
+
+def _json_content(results: Any) -> Iterator[bytes]:
+    """The JSON document in chunks (a large result is never held whole), then a newline."""
+    from .._json import json_chunks
+
+    yield from json_chunks(results)
+    yield b"\n"
 
 
 def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:

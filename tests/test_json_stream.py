@@ -1,0 +1,70 @@
+"""The JSON document is written piece by piece, and is exactly what :func:`json.dumps` writes."""
+
+from __future__ import annotations
+
+import io
+import json
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+
+import cdplot
+from cdplot._json import json_chunks, result_from_json, result_to_json, results_to_json, write_json
+
+
+def _results():
+    demsar = cdplot.datasets.load("demsar2006")
+    holes = demsar.copy()
+    holes.iloc[0, 1] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {
+            "all pairs": cdplot.compare(demsar),
+            "control": cdplot.compare(demsar, control="C4.5"),
+            "missing": cdplot.compare(holes, missing="keep"),
+            "tukey, labels": cdplot.compare(
+                demsar, test="tukey", labels={"C4.5": "C4.5 (ünïcode & <tags>)"}
+            ),
+        }
+
+
+@pytest.mark.parametrize("indent", [2, None, 0, 4])
+def test_text_is_what_json_dumps_writes(indent):
+    """Parsing the text and writing it again with the json module gives the same bytes."""
+    for name, res in _results().items():
+        text = result_to_json(res, indent=indent)
+        assert text == json.dumps(json.loads(text), indent=indent, ensure_ascii=False), name
+        assert b"".join(json_chunks(res, indent=indent)).decode("utf-8") == text, name
+        buffer = io.StringIO()
+        write_json(res, buffer, indent=indent)
+        assert buffer.getvalue() == text, name
+    several = results_to_json(_results(), indent=indent)
+    assert several == json.dumps(json.loads(several), indent=indent, ensure_ascii=False)
+
+
+def test_nan_and_infinite_values_are_written_as_documented():
+    res = _results()["missing"]
+    doc = json.loads(result_to_json(res))
+    assert doc["scores"][0][1] is None  # the missing result
+    assert doc["pvalues"][0][0] is None  # NaN diagonal
+    assert result_from_json(result_to_json(res)).n_missing == 1
+
+
+def test_large_result_is_streamed_in_chunks_without_a_second_copy():
+    """A result whose JSON is ~10 MB is written in 256 KiB pieces: the peak memory of writing
+    it is a few pieces, not the text (nor nested lists of the scores, ~15 MB here)."""
+    rng = np.random.default_rng(1)
+    scores = rng.normal(size=(30_000, 8))
+    res = cdplot.compare(scores)
+    tracemalloc.start()
+    total = 0
+    pieces = 0
+    for chunk in json_chunks(res):
+        total += len(chunk)
+        pieces += 1
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert total > 9_000_000 and pieces >= 36
+    assert peak < 4 * 2**20, (peak, total)
