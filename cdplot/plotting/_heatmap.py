@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib as mpl
 import numpy as np
-import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap, LogNorm, to_rgb
 from matplotlib.figure import Figure
@@ -38,6 +37,7 @@ from ._heatmap_layout import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
     from matplotlib.axes import Axes
 
     from ..stats._results import ComparisonResult
@@ -178,6 +178,8 @@ class _Grid:
 
 
 def _grid(result: ComparisonResult, adjusted: bool, triangle: str) -> _Grid:
+    import pandas as pd
+
     order = [str(a) for a in result.average_ranks.index]
     label = pvalue_label(result, adjusted=adjusted)
     label = label[0].upper() + label[1:]
@@ -287,6 +289,7 @@ class _Options:
 
 
 def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) -> Axes:
+    import pandas as pd
     import seaborn as sns
 
     grid = _grid(result, opts.adjusted, opts.triangle)
