@@ -2,8 +2,9 @@
 
 :func:`read_columns` turns a file (path, open text file or standard input) into an ordered
 mapping of column name -> numpy array, using only :mod:`csv` and numpy, so that a caller that
-never needs a DataFrame never imports pandas. :func:`read_table` wraps the columns in a
-pandas DataFrame.
+never needs a DataFrame never imports pandas. :func:`parse_scores` reads a file into a
+:class:`~cdplot.io._columns.ColumnTable` of these columns (:func:`file_table`);
+:func:`read_table` wraps them in a pandas DataFrame for users who want one.
 
 Dialects
 --------
@@ -33,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError
+from ._columns import ColumnTable
 
 __all__ = ["NA_TOKENS", "read_columns", "read_table"]
 
@@ -134,6 +136,17 @@ def read_columns(source: str | os.PathLike[str] | Any) -> tuple[dict[str, np.nda
     """
     columns, name, _ = _read(source)
     return columns, name
+
+
+def file_table(source: str | os.PathLike[str] | Any) -> ColumnTable:
+    """Read a CSV/TSV file into a :class:`ColumnTable` (numpy columns, no pandas).
+
+    Its ``attrs`` hold the file's name (``cdplot_source``) and decimal separator
+    (``cdplot_decimal``), as :func:`read_table` puts them in a DataFrame's ``attrs``.
+    """
+    columns, name, decimal = _read(source)
+    nrows = len(next(iter(columns.values()))) if columns else 0
+    return ColumnTable(columns, nrows, attrs={"cdplot_source": name, "cdplot_decimal": decimal})
 
 
 def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
