@@ -18,10 +18,12 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 import subprocess
 import sys
 import textwrap
 import warnings
+from copy import deepcopy
 from pathlib import Path
 
 import numpy as np
@@ -430,6 +432,11 @@ def test_aggregation_equality_and_read_only():
     )  # from the DataFrame, as a user may build it
     assert same == agg and np.array_equal(same.count_array, agg.count_array)
     assert repr(agg) == "Aggregation(function='mean', columns=('fold',), min_count=5, max_count=5)"
+    fresh = parse_scores(io.StringIO(PER_FOLD), aggregate="mean").aggregation
+    for original in (fresh, same):  # counts as an array (never shown) and as a DataFrame
+        for copy in (pickle.loads(pickle.dumps(original)), deepcopy(original)):
+            assert copy == original and copy.counts.equals(agg.counts)
+            assert copy.counts.loc["d3", "C"] == 5 and copy.describe() == original.describe()
 
 
 # --------------------------------------------------------------------------- plain files

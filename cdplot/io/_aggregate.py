@@ -136,6 +136,12 @@ class Aggregation:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # an Aggregation made from an array pickles the array (no pandas needed to load it)
+        counts = self._frame if self._datasets is None else np.array(self._array)
+        args = (self.function, self.columns, counts, self.min_count, self.max_count)
+        return _restore, (*args, self._datasets, self._algorithms)
+
     def __repr__(self) -> str:
         return (
             f"Aggregation(function={self.function!r}, columns={self.columns!r}, "
@@ -163,6 +169,27 @@ class Aggregation:
         if noun is None:
             return f"scores are {self.function}() of the runs over {runs}"
         return f"scores are {noun} over {runs}"
+
+
+def _restore(
+    function: str,
+    columns: tuple[str, ...],
+    counts: Any,
+    min_count: int,
+    max_count: int,
+    datasets: Any,
+    algorithms: Any,
+) -> Aggregation:
+    """Unpickle an :class:`Aggregation` (pickle and copy go through ``__reduce__``)."""
+    return Aggregation(
+        function,
+        columns,
+        counts,
+        min_count,
+        max_count,
+        datasets=datasets,
+        algorithms=algorithms,
+    )
 
 
 def check_aggregate(aggregate: Any) -> tuple[str, Callable[[np.ndarray], Any] | None] | None:
