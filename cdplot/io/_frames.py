@@ -9,6 +9,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .._errors import CdplotInputError
 from ._columns import ColumnTable
 from ._roles import column_key
@@ -120,5 +122,29 @@ def frame_table(frame: Any) -> ColumnTable:
     index = frame.index
     integer_index = getattr(index.dtype, "kind", "O") in "iu"
     named = not reset and (index.name is not None or not integer_index)
-    columns = {name: frame.iloc[:, j] for j, name in enumerate(names)}
-    return ColumnTable(columns, len(frame), labels=index, index_names_datasets=named, attrs=attrs)
+    return ColumnTable(
+        _columns(frame, names),
+        len(frame),
+        labels=index,
+        index_names_datasets=named,
+        attrs=attrs,
+    )
+
+
+def _columns(frame: Any, names: list[str]) -> dict[str, Any]:
+    """Column name -> values: numpy arrays for numpy numbers, else pandas Series.
+
+    Numbers are taken one block per dtype (a lookup per column costs about 30 us: 0.15 s
+    for 5,000 columns); both kinds answer ``dtype`` and ``tolist()`` alike.
+    """
+    dtypes = list(frame.dtypes)
+    groups: dict[Any, list[int]] = {}
+    for j, dtype in enumerate(dtypes):
+        if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
+            groups.setdefault(dtype, []).append(j)
+    values: dict[int, Any] = {}
+    for positions in groups.values():
+        block = frame.iloc[:, positions].to_numpy()
+        for i, j in enumerate(positions):
+            values[j] = block[:, i]
+    return {name: values[j] if j in values else frame.iloc[:, j] for j, name in enumerate(names)}
