@@ -267,22 +267,22 @@ def _textual(col: Any) -> bool:
 
 
 def _from_table(
-    frame: ColumnTable,
+    table: ColumnTable,
     dataset: Any,
     algorithm: Any,
     score: Any,
     agg: Any,
     finish: dict[str, Any],
 ) -> ScoreTable:
-    decimal = frame.attrs.get("cdplot_decimal")
-    source = frame.attrs.get("cdplot_source")
-    roles = _roles(frame, dataset, algorithm, score)
+    decimal = table.attrs.get("cdplot_decimal")
+    source = table.attrs.get("cdplot_source")
+    roles = _roles(table, dataset, algorithm, score)
     if roles.kind == "long":
-        d_rows = to_names(frame[roles.dataset], roles.dataset, "dataset")
-        a_rows = to_names(frame[roles.algorithm], roles.algorithm, "algorithm")
+        d_rows = to_names(table[roles.dataset], roles.dataset, "dataset")
+        a_rows = to_names(table[roles.algorithm], roles.algorithm, "algorithm")
         (score_col,) = roles.scores
         values = to_scores(
-            frame[score_col],
+            table[score_col],
             score_col,
             lambda pos: f"algorithm {a_rows[pos]!r} on dataset {d_rows[pos]!r}",
             decimal=decimal,
@@ -292,11 +292,11 @@ def _from_table(
         row_group = d_code * len(algorithms) + a_code
     else:
         if roles.dataset is not None:
-            d_rows = to_names(frame[roles.dataset], roles.dataset, "dataset")
+            d_rows = to_names(table[roles.dataset], roles.dataset, "dataset")
         else:
-            d_rows = [str(v) for v in frame.row_labels()]
-            first = frame.columns[0] if len(frame.columns) else None
-            if source and first is not None and getattr(frame[first].dtype, "kind", "") in "iu":
+            d_rows = [str(v) for v in table.row_labels()]
+            first = table.columns[0] if len(table.columns) else None
+            if source and first is not None and getattr(table[first].dtype, "kind", "") in "iu":
                 import warnings
 
                 warnings.warn(
@@ -313,15 +313,15 @@ def _from_table(
             if algorithms
             else ""
         )
-        block = [frame[c] for c in algorithms]
+        block = [table[c] for c in algorithms]
         if all(isinstance(col.dtype, np.dtype) and col.dtype.kind in "iuf" for col in block):
-            matrix = np.empty((frame.nrows, len(block)))
+            matrix = np.empty((table.nrows, len(block)))
             for j, col in enumerate(block):
                 matrix[:, j] = np.asarray(col, dtype=float)
         else:
             cols = [
                 to_scores(
-                    frame[c],
+                    table[c],
                     c,
                     lambda pos: f"dataset {d_rows[pos]!r}",
                     hint=hint.replace(repr(algorithms[0]), repr(c)),
@@ -348,7 +348,7 @@ def _from_table(
         d_rows = list(np.repeat(np.array(d_rows, dtype=object), k))
         a_rows = algorithms * (len(values) // k if k else 0)
     return _assemble(
-        frame,
+        table,
         roles,
         values,
         d_code,
@@ -364,7 +364,7 @@ def _from_table(
 
 
 def _assemble(
-    frame: ColumnTable,
+    table: ColumnTable,
     roles: Roles,
     values: np.ndarray,
     d_code: np.ndarray,
@@ -389,7 +389,7 @@ def _assemble(
     counts = np.bincount(cell, minlength=n * k).reshape(n, k) if cell.size else np.zeros((n, k))
     if agg is None:
         if counts.size and counts.max() > 1:
-            _refuse_repeats(frame, roles, counts, datasets, algorithms, row_group)
+            _refuse_repeats(table, roles, counts, datasets, algorithms, row_group)
         scores = np.full((n, k), np.nan)
         scores.reshape(-1)[cell] = values
         return finish_table(scores, algorithms, datasets, **finish)
@@ -400,7 +400,7 @@ def _assemble(
     scores.reshape(-1)[cells] = agg_values
     std.reshape(-1)[cells] = std_values
     warn_unequal_counts(counts, datasets, algorithms, stacklevel=finish["stacklevel"])
-    columns = _told_apart(frame, roles, row_group) or tuple(str(c) for c in roles.repetitions)
+    columns = _told_apart(table, roles, row_group) or tuple(str(c) for c in roles.repetitions)
     present = counts[counts > 0]
     aggregation = Aggregation(
         function=how,
@@ -416,7 +416,7 @@ def _assemble(
     )
 
 
-def _told_apart(frame: ColumnTable, roles: Roles, row_group: np.ndarray) -> tuple[str, ...]:
+def _told_apart(table: ColumnTable, roles: Roles, row_group: np.ndarray) -> tuple[str, ...]:
     """The columns that tell the rows of one cell (or one wide row group) apart.
 
     The repetition columns when they alone do (other columns such as a second metric vary
@@ -428,7 +428,7 @@ def _told_apart(frame: ColumnTable, roles: Roles, row_group: np.ndarray) -> tupl
     def varying(columns: list[Any]) -> list[str]:
         out = []
         for c in columns:
-            keys = [repr(v) for v in frame[c].tolist()]
+            keys = [repr(v) for v in table[c].tolist()]
             if len(set(zip(groups, keys, strict=True))) > n_groups:
                 out.append(str(c))
         return out
@@ -437,7 +437,7 @@ def _told_apart(frame: ColumnTable, roles: Roles, row_group: np.ndarray) -> tupl
     if reps:
         keys = [
             tuple(repr(v) for v in row)
-            for row in zip(*(frame[c].tolist() for c in reps), strict=True)
+            for row in zip(*(table[c].tolist() for c in reps), strict=True)
         ]
         if len(set(zip(groups, keys, strict=True))) == len(groups):
             return tuple(reps)
@@ -445,7 +445,7 @@ def _told_apart(frame: ColumnTable, roles: Roles, row_group: np.ndarray) -> tupl
 
 
 def _refuse_repeats(
-    frame: ColumnTable,
+    table: ColumnTable,
     roles: Roles,
     counts: np.ndarray,
     datasets: list[str],
@@ -456,7 +456,7 @@ def _refuse_repeats(
     top = int(counts.max())
     uniform = counts.min() == top
     many = f"{top} rows" if uniform else f"up to {top} rows"
-    apart = _told_apart(frame, roles, row_group)
+    apart = _told_apart(table, roles, row_group)
     repetition = {str(c) for c in roles.repetitions}
     if apart and set(apart) <= repetition:
         cols = " and ".join(repr(c) for c in apart)
