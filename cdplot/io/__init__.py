@@ -4,8 +4,12 @@ Layer 1 (see ARCHITECTURE.md): imports only :mod:`cdplot._errors`. Everything a 
 hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns a checked
 :class:`ScoreTable`.
 
-- ``_read.py``: CSV/TSV files (``,``, tab, ``;`` with decimal commas) into columns, pandas-free;
-- ``_frames.py``: pandas, polars, ``to_pandas()`` and ``__dataframe__`` objects;
+- ``_columns.py``: ``ColumnTable``, the one shape every table takes inside the reader (named
+  columns, row labels), so that a file and the same DataFrame go through one logic;
+- ``_read.py``: CSV/TSV files (``,``, tab, ``;`` with decimal commas) into a ``ColumnTable``
+  of numpy columns: reading a file never imports pandas;
+- ``_frames.py``: pandas, polars, ``to_pandas()`` and ``__dataframe__`` objects into a
+  ``ColumnTable`` (the only module that imports pandas, and only for a data frame);
 - ``_roles.py``: which column holds datasets, algorithms, runs and scores, by name;
 - ``_values.py``: cells -> real numbers, refusing anything else and naming the cell;
 - ``_aggregate.py``: repeated runs -> one exact score per cell;

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,29 +23,130 @@ AGGREGATES = ("mean", "median")
 _NOUNS = {"mean": "means", "median": "medians"}
 
 
-@dataclass(frozen=True)
 class Aggregation:
     """What was aggregated: the function, the repetition columns and the runs per cell.
 
-    Attributes
+    Parameters
     ----------
     function : str
         ``"mean"``, ``"median"``, or the name of the user's function.
     columns : tuple of str
         The repetition columns that tell the runs of a cell apart (e.g. ``("fold",)``);
         empty when no column names them.
-    counts : pandas.DataFrame
-        Number of runs per cell (datasets x algorithms, integers), before dropping
-        incomplete datasets or algorithms.
+    counts : numpy.ndarray or pandas.DataFrame
+        Number of runs per cell (datasets x algorithms, integers): a 2-D array with
+        ``datasets`` and ``algorithms`` naming its rows and columns, or a DataFrame.
     min_count, max_count : int
         Fewest and most runs in a cell (over the cells that have any).
+    datasets, algorithms : sequence of str, optional
+        Row and column names of an array ``counts`` (default ``0, 1, ...`` as strings).
+
+    Attributes
+    ----------
+    function, columns, min_count, max_count
+        As given.
+    counts : pandas.DataFrame
+        Number of runs per cell (datasets x algorithms, integers), before dropping
+        incomplete datasets or algorithms; built when first asked for (reading a file
+        never needs pandas).
+    count_array : numpy.ndarray
+        The same numbers as a read-only integer array.
     """
 
-    function: str
-    columns: tuple[str, ...]
-    counts: Any = field(repr=False)
-    min_count: int
-    max_count: int
+    __slots__ = (
+        "_algorithms",
+        "_array",
+        "_datasets",
+        "_frame",
+        "columns",
+        "function",
+        "max_count",
+        "min_count",
+    )
+
+    def __init__(
+        self,
+        function: str,
+        columns: tuple[str, ...],
+        counts: Any,
+        min_count: int,
+        max_count: int,
+        *,
+        datasets: Any = None,
+        algorithms: Any = None,
+    ) -> None:
+        set_ = object.__setattr__
+        set_(self, "function", function)
+        set_(self, "columns", tuple(columns))
+        set_(self, "min_count", int(min_count))
+        set_(self, "max_count", int(max_count))
+        frame = None if isinstance(counts, np.ndarray) else counts
+        array = None
+        if frame is None:
+            array = np.array(counts, dtype=np.int64)
+            array.flags.writeable = False
+            n, k = array.shape
+            datasets = [str(i) for i in range(n)] if datasets is None else list(datasets)
+            algorithms = [str(j) for j in range(k)] if algorithms is None else list(algorithms)
+        set_(self, "_frame", frame)
+        set_(self, "_array", array)
+        set_(self, "_datasets", datasets)
+        set_(self, "_algorithms", algorithms)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Aggregation is read-only (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Aggregation is read-only (cannot delete {name!r})")
+
+    @property
+    def count_array(self) -> np.ndarray:
+        """Runs per cell as a read-only int64 array (datasets x algorithms)."""
+        if self._array is None:
+            array = np.array(self._frame.to_numpy(), dtype=np.int64)
+            array.flags.writeable = False
+            object.__setattr__(self, "_array", array)
+        return self._array
+
+    @property
+    def counts(self) -> Any:
+        """Runs per cell as a pandas DataFrame (rows ``dataset``, columns ``algorithm``)."""
+        if self._frame is None:
+            import pandas as pd
+
+            frame = pd.DataFrame(
+                np.array(self._array),
+                index=pd.Index(self._datasets, name="dataset", dtype=object),
+                columns=pd.Index(self._algorithms, name="algorithm", dtype=object),
+            )
+            object.__setattr__(self, "_frame", frame)
+        return self._frame
+
+    def _key(self) -> tuple[Any, ...]:
+        if self._datasets is not None:
+            names = (list(self._datasets), list(self._algorithms))
+        else:
+            names = ([str(i) for i in self._frame.index], [str(c) for c in self._frame.columns])
+        return (self.function, self.columns, self.min_count, self.max_count, *names)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Aggregation):
+            return NotImplemented
+        return self._key() == other._key() and np.array_equal(self.count_array, other.count_array)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # an Aggregation made from an array pickles the array (no pandas needed to load it)
+        counts = self._frame if self._datasets is None else np.array(self._array)
+        args = (self.function, self.columns, counts, self.min_count, self.max_count)
+        return _restore, (*args, self._datasets, self._algorithms)
+
+    def __repr__(self) -> str:
+        return (
+            f"Aggregation(function={self.function!r}, columns={self.columns!r}, "
+            f"min_count={self.min_count!r}, max_count={self.max_count!r})"
+        )
 
     def describe(self) -> str:
         """Plain-language sentence, e.g. ``"scores are means over 10 folds"``."""
@@ -69,6 +169,27 @@ class Aggregation:
         if noun is None:
             return f"scores are {self.function}() of the runs over {runs}"
         return f"scores are {noun} over {runs}"
+
+
+def _restore(
+    function: str,
+    columns: tuple[str, ...],
+    counts: Any,
+    min_count: int,
+    max_count: int,
+    datasets: Any,
+    algorithms: Any,
+) -> Aggregation:
+    """Unpickle an :class:`Aggregation` (pickle and copy go through ``__reduce__``)."""
+    return Aggregation(
+        function,
+        columns,
+        counts,
+        min_count,
+        max_count,
+        datasets=datasets,
+        algorithms=algorithms,
+    )
 
 
 def check_aggregate(aggregate: Any) -> tuple[str, Callable[[np.ndarray], Any] | None] | None:

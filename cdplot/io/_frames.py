@@ -1,13 +1,24 @@
-"""Data frames of other libraries (polars, anything with ``to_pandas()`` or ``__dataframe__``)."""
+"""Data frames: pandas, polars, anything with ``to_pandas()`` or ``__dataframe__``.
+
+The only module of :mod:`cdplot.io` that imports pandas (and only when handed a data frame):
+:func:`frame_table` turns a data frame into the reader's :class:`ColumnTable`.
+"""
 
 from __future__ import annotations
 
 import warnings
 from typing import Any
 
-from .._errors import CdplotInputError
+import numpy as np
 
-__all__ = ["as_pandas"]
+from .._errors import CdplotInputError
+from ._columns import ColumnTable
+from ._roles import column_key
+
+__all__ = ["as_pandas", "frame_table"]
+
+#: Names of a row index that holds a column of the table (reset into a column).
+_RESET_INDEX = {"dataset", "data", "dataset_name", "dataset_id", "problem", "task", "task_id"}
 
 
 def _is_polars(data: Any, name: str) -> bool:
@@ -64,3 +75,76 @@ def as_pandas(data: Any) -> Any:
                 f"protocol ({type(exc).__name__}: {exc}); pass a pandas DataFrame."
             ) from None
     return None
+
+
+def frame_table(frame: Any) -> ColumnTable:
+    """A pandas DataFrame as a :class:`ColumnTable`.
+
+    Column names become strings (checked for duplicates); a MultiIndex of rows, or an index
+    named like a dataset column, becomes columns; any other meaningful index (named, or not
+    integers) names the datasets. The columns stay pandas Series.
+    """
+    import pandas as pd
+
+    attrs = dict(frame.attrs)
+    if isinstance(frame.columns, pd.MultiIndex):
+        raise CdplotInputError(
+            "the table has several header rows (MultiIndex columns); flatten them first, "
+            "e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns]."
+        )
+    index = frame.index
+    reset = isinstance(index, pd.MultiIndex) or (
+        index.name is not None and column_key(index.name) in {column_key(n) for n in _RESET_INDEX}
+    )
+    if isinstance(index, pd.MultiIndex) and any(n is None for n in index.names):
+        raise CdplotInputError(
+            "the table has an unnamed level in its row MultiIndex; name every level "
+            "(df.index.names = ['dataset', 'fold']) or reset it (df.reset_index())."
+        )
+    if reset:
+        clash = [str(n) for n in index.names if str(n) in {str(c) for c in frame.columns}]
+        if clash:
+            raise CdplotInputError(
+                f"the index and a column are both called {clash[0]!r}; drop one of them or "
+                f"rename it."
+            )
+        frame = frame.reset_index()
+    names = [str(c) for c in frame.columns]
+    seen: dict[str, int] = {}
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+    dups = [n for n, c in seen.items() if c > 1]
+    if dups:
+        raise CdplotInputError(
+            f"duplicate column name(s): {', '.join(repr(d) for d in dups)}; every column "
+            f"needs a unique name (rename one of each pair)."
+        )
+    index = frame.index
+    integer_index = getattr(index.dtype, "kind", "O") in "iu"
+    named = not reset and (index.name is not None or not integer_index)
+    return ColumnTable(
+        _columns(frame, names),
+        len(frame),
+        labels=index,
+        index_names_datasets=named,
+        attrs=attrs,
+    )
+
+
+def _columns(frame: Any, names: list[str]) -> dict[str, Any]:
+    """Column name -> values: numpy arrays for numpy numbers, else pandas Series.
+
+    Numbers are taken one block per dtype (a lookup per column costs about 30 us: 0.15 s
+    for 5,000 columns); both kinds answer ``dtype`` and ``tolist()`` alike.
+    """
+    dtypes = list(frame.dtypes)
+    groups: dict[Any, list[int]] = {}
+    for j, dtype in enumerate(dtypes):
+        if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
+            groups.setdefault(dtype, []).append(j)
+    values: dict[int, Any] = {}
+    for positions in groups.values():
+        block = frame.iloc[:, positions].to_numpy()
+        for i, j in enumerate(positions):
+            values[j] = block[:, i]
+    return {name: values[j] if j in values else frame.iloc[:, j] for j, name in enumerate(names)}

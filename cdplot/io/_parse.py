@@ -10,15 +10,14 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ._aggregate import Aggregation, aggregate_cells, check_aggregate, warn_unequal_counts
-from ._frames import as_pandas
-from ._read import read_table
-from ._roles import Roles, column_key, resolve_roles
+from ._columns import ColumnTable
+from ._frames import as_pandas, frame_table
+from ._read import file_table
+from ._roles import Roles, resolve_roles
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, finish_table
 from ._values import _dtype_problem, _is_missing, to_names, to_scores
 
 __all__ = ["parse_scores", "table_roles"]
-
-_RESET_INDEX = {"dataset", "data", "dataset_name", "dataset_id", "problem", "task", "task_id"}
 
 
 def parse_scores(
@@ -82,11 +81,8 @@ def parse_scores(
     agg = check_aggregate(aggregate)
     decimals = check_decimals(decimals)
     finish = {"missing": missing, "decimals": decimals, "stacklevel": 6}
-    if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
-        frame = read_table(data)
-    else:
-        frame = as_pandas(data)
-    if frame is None:
+    table = _as_table(data)
+    if table is None:
         scores, algorithms, datasets = _from_array(data, dataset, algorithm)
         if agg is not None:
             raise CdplotInputError(
@@ -97,38 +93,50 @@ def parse_scores(
         return finish_table(
             scores, algorithms, datasets, **{**finish, "stacklevel": finish["stacklevel"] - 2}
         )
-    return _from_frame(frame, dataset, algorithm, score, agg, finish)
+    return _from_table(table, dataset, algorithm, score, agg, finish)
 
 
 def table_roles(
     data: Any, *, dataset: Any = None, algorithm: Any = None, score: Any = None
 ) -> tuple[Any, Roles]:
-    """Read ``data`` once into a DataFrame and decide its column roles.
+    """Read ``data`` once into a table and decide its column roles.
 
-    Returns the prepared DataFrame (string column names; a meaningful index turned into a
-    column) and its :class:`Roles`; ``score`` may be a list of columns. For callers that
-    analyse one table several times (:func:`cdplot.compare_metrics`): a file or standard
-    input is read once. Returns ``(None, None)`` for input that is not a table (arrays).
+    Returns the prepared table (string column names; a meaningful index turned into a
+    column), which :func:`parse_scores` accepts as ``data``, and its :class:`Roles`;
+    ``score`` may be a list of columns. For callers that analyse one table several times
+    (:func:`cdplot.compare_metrics`): a file or standard input is read once, and a file
+    never becomes a pandas DataFrame. Returns ``(None, None)`` for input that is not a
+    table (arrays).
     """
-    if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
-        frame = read_table(data)
-    else:
-        frame = as_pandas(data)
-    if frame is None:
+    table = _as_table(data)
+    if table is None:
         return None, None
-    attrs = dict(frame.attrs)
-    prepared, index_names = _prepare(frame)
-    prepared.attrs.update(attrs)
-    roles = resolve_roles(
-        prepared,
+    return table, _roles(table, dataset, algorithm, score)
+
+
+def _as_table(data: Any) -> ColumnTable | None:
+    """A file, a data frame or an already prepared table as a :class:`ColumnTable`.
+
+    None for anything else (arrays). A file never passes through pandas.
+    """
+    if isinstance(data, ColumnTable):
+        return data
+    if isinstance(data, (str, os.PathLike)) or hasattr(data, "read"):
+        return file_table(data)
+    frame = as_pandas(data)
+    return None if frame is None else frame_table(frame)
+
+
+def _roles(table: ColumnTable, dataset: Any, algorithm: Any, score: Any) -> Roles:
+    return resolve_roles(
+        table,
         dataset=dataset,
         algorithm=algorithm,
         score=score,
-        numeric=lambda c: _numeric_like(prepared[c]),
-        textual=lambda c: _textual(prepared[c]),
-        index_names_datasets=index_names,
+        numeric=lambda c: _numeric_like(table[c]),
+        textual=lambda c: _textual(table[c]),
+        index_names_datasets=table.index_names_datasets,
     )
-    return prepared, roles
 
 
 # --------------------------------------------------------------------------- arrays
@@ -223,7 +231,7 @@ def _factorize(names: list[str]) -> tuple[list[str], np.ndarray]:
     return [str(uniq[i]) for i in order], rank[inv.reshape(-1)]
 
 
-# --------------------------------------------------------------------------- data frames
+# --------------------------------------------------------------------------- tables
 def _numeric_like(col: Any) -> bool:
     if _dtype_problem(col.dtype) is not None:
         return False
@@ -258,71 +266,23 @@ def _textual(col: Any) -> bool:
     return bool(cells) and all(isinstance(v, str) for v in cells) and not _numeric_like(col)
 
 
-def _prepare(frame: Any) -> tuple[Any, bool]:
-    """String column names, checked for duplicates; a meaningful index as a column or names."""
-    import pandas as pd
-
-    if isinstance(frame.columns, pd.MultiIndex):
-        raise CdplotInputError(
-            "the table has several header rows (MultiIndex columns); flatten them first, "
-            "e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns]."
-        )
-    index = frame.index
-    reset = isinstance(index, pd.MultiIndex) or (
-        index.name is not None and column_key(index.name) in {column_key(n) for n in _RESET_INDEX}
-    )
-    if isinstance(index, pd.MultiIndex) and any(n is None for n in index.names):
-        raise CdplotInputError(
-            "the table has an unnamed level in its row MultiIndex; name every level "
-            "(df.index.names = ['dataset', 'fold']) or reset it (df.reset_index())."
-        )
-    if reset:
-        clash = [str(n) for n in index.names if str(n) in {str(c) for c in frame.columns}]
-        if clash:
-            raise CdplotInputError(
-                f"the index and a column are both called {clash[0]!r}; drop one of them or "
-                f"rename it."
-            )
-        frame = frame.reset_index()
-    names = [str(c) for c in frame.columns]
-    seen: dict[str, int] = {}
-    for n in names:
-        seen[n] = seen.get(n, 0) + 1
-    dups = [n for n, c in seen.items() if c > 1]
-    if dups:
-        raise CdplotInputError(
-            f"duplicate column name(s): {', '.join(repr(d) for d in dups)}; every column "
-            f"needs a unique name (rename one of each pair)."
-        )
-    if names != list(frame.columns):
-        frame = frame.set_axis(names, axis=1)
-    index = frame.index
-    integer_index = getattr(index.dtype, "kind", "O") in "iu"
-    named = not reset and (index.name is not None or not integer_index)
-    return frame, named
-
-
-def _from_frame(
-    frame: Any, dataset: Any, algorithm: Any, score: Any, agg: Any, finish: dict[str, Any]
+def _from_table(
+    table: ColumnTable,
+    dataset: Any,
+    algorithm: Any,
+    score: Any,
+    agg: Any,
+    finish: dict[str, Any],
 ) -> ScoreTable:
-    decimal = frame.attrs.get("cdplot_decimal")
-    source = frame.attrs.get("cdplot_source")
-    frame, index_names = _prepare(frame)
-    roles = resolve_roles(
-        frame,
-        dataset=dataset,
-        algorithm=algorithm,
-        score=score,
-        numeric=lambda c: _numeric_like(frame[c]),
-        textual=lambda c: _textual(frame[c]),
-        index_names_datasets=index_names,
-    )
+    decimal = table.attrs.get("cdplot_decimal")
+    source = table.attrs.get("cdplot_source")
+    roles = _roles(table, dataset, algorithm, score)
     if roles.kind == "long":
-        d_rows = to_names(frame[roles.dataset], roles.dataset, "dataset")
-        a_rows = to_names(frame[roles.algorithm], roles.algorithm, "algorithm")
+        d_rows = to_names(table[roles.dataset], roles.dataset, "dataset")
+        a_rows = to_names(table[roles.algorithm], roles.algorithm, "algorithm")
         (score_col,) = roles.scores
         values = to_scores(
-            frame[score_col],
+            table[score_col],
             score_col,
             lambda pos: f"algorithm {a_rows[pos]!r} on dataset {d_rows[pos]!r}",
             decimal=decimal,
@@ -332,11 +292,11 @@ def _from_frame(
         row_group = d_code * len(algorithms) + a_code
     else:
         if roles.dataset is not None:
-            d_rows = to_names(frame[roles.dataset], roles.dataset, "dataset")
+            d_rows = to_names(table[roles.dataset], roles.dataset, "dataset")
         else:
-            d_rows = [str(v) for v in frame.index.tolist()]
-            first = frame.columns[0] if len(frame.columns) else None
-            if source and first is not None and getattr(frame[first].dtype, "kind", "") in "iu":
+            d_rows = [str(v) for v in table.row_labels()]
+            first = table.columns[0] if len(table.columns) else None
+            if source and first is not None and getattr(table[first].dtype, "kind", "") in "iu":
                 import warnings
 
                 warnings.warn(
@@ -353,13 +313,15 @@ def _from_frame(
             if algorithms
             else ""
         )
-        block = frame[algorithms]
-        if all(isinstance(t, np.dtype) and t.kind in "iuf" for t in block.dtypes):
-            matrix = block.to_numpy(dtype=float)
+        block = [table[c] for c in algorithms]
+        if all(isinstance(col.dtype, np.dtype) and col.dtype.kind in "iuf" for col in block):
+            matrix = np.empty((table.nrows, len(block)))
+            for j, col in enumerate(block):
+                matrix[:, j] = np.asarray(col, dtype=float)
         else:
             cols = [
                 to_scores(
-                    frame[c],
+                    table[c],
                     c,
                     lambda pos: f"dataset {d_rows[pos]!r}",
                     hint=hint.replace(repr(algorithms[0]), repr(c)),
@@ -386,7 +348,7 @@ def _from_frame(
         d_rows = list(np.repeat(np.array(d_rows, dtype=object), k))
         a_rows = algorithms * (len(values) // k if k else 0)
     return _assemble(
-        frame,
+        table,
         roles,
         values,
         d_code,
@@ -402,7 +364,7 @@ def _from_frame(
 
 
 def _assemble(
-    frame: Any,
+    table: ColumnTable,
     roles: Roles,
     values: np.ndarray,
     d_code: np.ndarray,
@@ -427,7 +389,7 @@ def _assemble(
     counts = np.bincount(cell, minlength=n * k).reshape(n, k) if cell.size else np.zeros((n, k))
     if agg is None:
         if counts.size and counts.max() > 1:
-            _refuse_repeats(frame, roles, counts, datasets, algorithms, row_group)
+            _refuse_repeats(table, roles, counts, datasets, algorithms, row_group)
         scores = np.full((n, k), np.nan)
         scores.reshape(-1)[cell] = values
         return finish_table(scores, algorithms, datasets, **finish)
@@ -438,27 +400,23 @@ def _assemble(
     scores.reshape(-1)[cells] = agg_values
     std.reshape(-1)[cells] = std_values
     warn_unequal_counts(counts, datasets, algorithms, stacklevel=finish["stacklevel"])
-    columns = _told_apart(frame, roles, row_group) or tuple(str(c) for c in roles.repetitions)
-    import pandas as pd
-
+    columns = _told_apart(table, roles, row_group) or tuple(str(c) for c in roles.repetitions)
     present = counts[counts > 0]
     aggregation = Aggregation(
         function=how,
         columns=columns,
-        counts=pd.DataFrame(
-            counts.astype(np.int64),
-            index=pd.Index(datasets, name="dataset", dtype=object),
-            columns=pd.Index(algorithms, name="algorithm", dtype=object),
-        ),
+        counts=counts.astype(np.int64),
         min_count=int(present.min()) if present.size else 0,
         max_count=int(present.max()) if present.size else 0,
+        datasets=datasets,
+        algorithms=algorithms,
     )
     return finish_table(
         scores, algorithms, datasets, aggregation=aggregation, score_std=std, **finish
     )
 
 
-def _told_apart(frame: Any, roles: Roles, row_group: np.ndarray) -> tuple[str, ...]:
+def _told_apart(table: ColumnTable, roles: Roles, row_group: np.ndarray) -> tuple[str, ...]:
     """The columns that tell the rows of one cell (or one wide row group) apart.
 
     The repetition columns when they alone do (other columns such as a second metric vary
@@ -470,21 +428,24 @@ def _told_apart(frame: Any, roles: Roles, row_group: np.ndarray) -> tuple[str, .
     def varying(columns: list[Any]) -> list[str]:
         out = []
         for c in columns:
-            keys = [repr(v) for v in frame[c].tolist()]
+            keys = [repr(v) for v in table[c].tolist()]
             if len(set(zip(groups, keys, strict=True))) > n_groups:
                 out.append(str(c))
         return out
 
     reps = varying(list(roles.repetitions))
     if reps:
-        keys = [tuple(repr(v) for v in row) for row in frame[reps].itertuples(index=False)]
+        keys = [
+            tuple(repr(v) for v in row)
+            for row in zip(*(table[c].tolist() for c in reps), strict=True)
+        ]
         if len(set(zip(groups, keys, strict=True))) == len(groups):
             return tuple(reps)
     return tuple(varying([*roles.repetitions, *roles.ignored]))
 
 
 def _refuse_repeats(
-    frame: Any,
+    table: ColumnTable,
     roles: Roles,
     counts: np.ndarray,
     datasets: list[str],
@@ -495,7 +456,7 @@ def _refuse_repeats(
     top = int(counts.max())
     uniform = counts.min() == top
     many = f"{top} rows" if uniform else f"up to {top} rows"
-    apart = _told_apart(frame, roles, row_group)
+    apart = _told_apart(table, roles, row_group)
     repetition = {str(c) for c in roles.repetitions}
     if apart and set(apart) <= repetition:
         cols = " and ".join(repr(c) for c in apart)

@@ -146,12 +146,12 @@ def resolve_roles(
     textual: Any = None,
     index_names_datasets: bool,
 ) -> Roles:
-    """Decide the role of every column of ``frame`` (a pandas DataFrame).
+    """Decide the role of every column of ``frame``.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        The table, with unique string column names.
+    frame : ColumnTable or pandas.DataFrame
+        The table (only its ``columns``, unique string names, are read).
     dataset, algorithm : column name, optional
         Explicit dataset and algorithm columns (win over names).
     score : column name or sequence of column names, optional

@@ -1,0 +1,75 @@
+"""The one shape every table takes inside the reader: named columns, row labels, no pandas.
+
+A results file is read straight into a :class:`ColumnTable` of numpy columns; a data frame
+(pandas, polars, ...) becomes one in :func:`cdplot.io._frames.frame_table`, its columns kept
+as pandas Series so that pandas' own dtypes (nullable integers, categories, dates) are judged
+as before. Everything downstream (column roles, cell checks, aggregation) reads tables only
+through this small interface, so a file and the same table as a DataFrame go through one
+logic and give one answer, and the file path never imports pandas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["ColumnTable"]
+
+
+class ColumnTable:
+    """Ordered, uniquely named columns of equal length, with row labels.
+
+    Parameters
+    ----------
+    columns : mapping of str to array-like
+        Column name -> values (a numpy array or a pandas Series: anything with ``dtype``
+        and ``tolist()``), in table order. Names are unique strings.
+    nrows : int
+        Number of rows (needed when there are no columns).
+    labels : sequence, optional
+        Row labels (anything with ``tolist()``, e.g. a pandas Index); default the row
+        numbers 0, 1, ...
+    index_names_datasets : bool
+        Whether the row labels name the datasets (a user's wide DataFrame with a meaningful
+        index), so that a wide table needs no dataset column.
+    attrs : mapping, optional
+        ``cdplot_source`` (the file's name, for messages) and ``cdplot_decimal`` (the
+        file's decimal separator) for a table read from a file.
+    """
+
+    __slots__ = ("_columns", "attrs", "index_names_datasets", "labels", "nrows")
+
+    def __init__(
+        self,
+        columns: Mapping[str, Any],
+        nrows: int,
+        *,
+        labels: Any = None,
+        index_names_datasets: bool = False,
+        attrs: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._columns = dict(columns)
+        self.nrows = int(nrows)
+        self.labels = labels
+        self.index_names_datasets = bool(index_names_datasets)
+        self.attrs = dict(attrs or {})
+
+    @property
+    def columns(self) -> list[str]:
+        """Column names in table order."""
+        return list(self._columns)
+
+    def __getitem__(self, name: str) -> Any:
+        return self._columns[name]
+
+    def __len__(self) -> int:
+        return self.nrows
+
+    def row_labels(self) -> list[Any]:
+        """The row labels as a list (the row numbers when the table has none)."""
+        if self.labels is None:
+            return list(range(self.nrows))
+        return self.labels.tolist() if hasattr(self.labels, "tolist") else list(self.labels)
+
+    def __repr__(self) -> str:
+        return f"ColumnTable({self.nrows} rows; columns {self.columns!r})"
