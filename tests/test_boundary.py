@@ -3,6 +3,7 @@ the result's tables become pandas objects only when they are read."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -45,3 +46,30 @@ def test_tables_are_built_into_pandas_only_when_read(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "pandas", "average", "rank", "True"]
+
+
+def test_command_line_run_needs_no_pandas(tmp_path):
+    """``cdplot compare FILE -o cd.pdf --json res.json`` (summary printed) never imports pandas."""
+    path = tmp_path / "r.csv"
+    path.write_text(
+        "dataset,A,B,C\n"
+        + "".join(f"d{i},{i % 3},{(i * 7) % 5},{(i * 3) % 4}\n" for i in range(12))
+    )
+    argv = ["cdplot", "compare", str(path), "-o", str(tmp_path / "cd.pdf")]
+    argv += ["--json", str(tmp_path / "r.json"), "--control", "A"]
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = {argv!r}\n"
+        "try:\n"
+        "    runpy.run_module('cdplot', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code in (0, None), exc.code\n"
+        "print('PANDAS', 'pandas' in sys.modules)\n"
+    )
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip().splitlines()[-1] == "PANDAS False"
+    assert (tmp_path / "cd.pdf").read_bytes().startswith(b"%PDF")
+    assert '"control": "A"' in (tmp_path / "r.json").read_text()

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._lazy import labelled
+
 if TYPE_CHECKING:  # pragma: no cover
     from ._results import ComparisonResult, OmnibusResult
 
@@ -110,9 +112,9 @@ def caveats(result: ComparisonResult) -> tuple[str, ...]:
         )
     title = _TITLES.get(result.test, result.test)
     friedman_used = getattr(result, "friedman", None) is not None
-    per_pair = getattr(result, "n_per_pair", None)  # datasets per pair, with missing results
+    per_pair = labelled(result, "n_per_pair")  # datasets per pair, with missing results
     if per_pair is not None and k > 1:
-        counts = per_pair.to_numpy(dtype=float)
+        counts = np.asarray(per_pair.values, dtype=float)
         n_pair = int(counts[~np.eye(k, dtype=bool)].min())
     else:
         n_pair = n
