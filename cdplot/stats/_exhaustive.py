@@ -429,59 +429,30 @@ def _is_robinson(p: np.ndarray, order: list[int]) -> bool:
         return not (np.any(np.diff(upper, axis=1) > 0) or np.any(np.diff(upper, axis=0) < 0))
 
 
-class _RobinsonEngine:
-    """c(t) for a Robinson matrix, by dynamic programmes over the Robinson order.
+class _Staircase:
+    """Clique partitions of a unit interval graph, by dynamic programmes over its order.
 
-    In the order, the neighbours of position i in G_t with larger index form the
-    interval (i, reach[i]], and reach is non-decreasing; a set is a clique of G_t iff
-    its first and last positions are adjacent. Per level the work is O(k w) for g(t)
-    and O(k w + W^2) for each level-t pair, w being the widest neighbourhood and W the
-    pair's span: polynomial, with no search.
+    Positions 0..n-1 are an order in which the graph is a unit (proper) interval graph:
+    the neighbours of position i with larger positions are i+1..reach[i], and reach is
+    non-decreasing (its adjacency matrix with a unit diagonal is a Robinson matrix). A
+    set is then a clique iff its first and last positions are adjacent, and optimal
+    partitions can be taken contiguous (proof at _optima). Subclasses keep ``reach`` up
+    to date and mark the optima that an edge removal invalidates (``fwd_from``,
+    ``bwd_from``).
     """
 
-    def __init__(self, q: np.ndarray, levels: np.ndarray, budget: _Budget) -> None:
-        n = q.shape[0]
-        self.q: list[list[float]] = q.tolist()
+    def __init__(self, n: int, budget: _Budget, reach: list[int] | None = None) -> None:
         self.n = n
         # C(m, 2) for m = 0..n + 1 (int64: exact)
         m = np.arange(n + 2, dtype=np.int64)
         self.c2 = m * (m - 1) // 2
-        self.g_prev: int | None = None  # g of the previous level: g never increases
         # prefix and suffix optima (see _optima), all out of date at first
         self.F = np.zeros(n + 1, dtype=np.int64)
         self.B = np.zeros(n + 1, dtype=np.int64)
         self.fwd_from = 0
         self.bwd_from = n - 1
-        self.reach = [n - 1] * n  # G_t is complete below the smallest level
+        self.reach = [n - 1] * n if reach is None else reach
         self.budget = budget
-        # level-t edges (i, j), i < j, as positions in the order, for each level
-        self.special: list[list[tuple[int, int]]] = [[] for _ in range(len(levels))]
-        rows, cols = np.triu_indices(n, 1)
-        for i, j, lev in zip(
-            rows.tolist(),
-            cols.tolist(),
-            np.searchsorted(levels, q[rows, cols]).tolist(),
-            strict=True,
-        ):
-            self.special[lev].append((i, j))
-
-    def _update_reach(self, t: float) -> int:
-        """Drop the edges with p < t; mark the prefix/suffix optima they invalidate."""
-        q, reach = self.q, self.reach
-        edges = 0
-        for i in range(self.n):
-            r = reach[i]
-            if r > i and q[i][r] < t:
-                while r > i and q[i][r] < t:
-                    r -= 1
-                reach[i] = r
-                # the removed edges (i, r + 1..): blocks holding both ends are gone
-                if r + 1 < self.fwd_from:
-                    self.fwd_from = r + 1
-                if i > self.bwd_from:
-                    self.bwd_from = i
-            edges += r - i
-        return edges
 
     def _optima(self) -> None:
         """Bring the prefix optima F and suffix optima B up to date with ``reach``.
@@ -561,56 +532,112 @@ class _RobinsonEngine:
         self.budget.spend(len(seq) - first)
         return best
 
-    def _constrained(self, left: int, right: int) -> int:
+    def _constrained(
+        self, left: int, right: int, a: int | None = None, b: int | None = None
+    ) -> int:
         """Best partition with a group A whose first/last positions are ``left``/``right``.
 
-        Such a group is a clique containing the level-t edge (left, right) and lies in
-        [left, right]. Given A, the rest is Robinson in the induced order, so its best
+        A must also hold the positions ``a`` and ``b`` if given (both in [left, right]).
+        Such a group is a clique (its ends are adjacent: (left, right) must be an edge)
+        and lies in [left, right]. Let I be the interior positions (left, right) other
+        than a and b. Given A, the rest is Robinson in the induced order, so its best
         partition is contiguous there (see _optima). In an optimal solution:
 
         * no rest block lies inside (left, right): merging it into A stays a clique and
           adds |A| |block| > 0 pairs;
         * so the interior positions not in A belong to at most one block B_L that also
-          has positions < left, one block B_R with positions > right, or (only with
-          tied p-values) one block B_X with both; blocks are consecutive in the rest
-          order, which rules out anything else;
-        * B_L's x interior members can be taken to be left+1..left+x: its span keeps
-          its first position and its last shrinks to left+x, which is at most its old
-          last position; likewise B_R's y interior members are right-y..right-1, and
-          B_X's members anywhere (its span is fixed by its outer members).
+          has positions < left, one block B_R with positions > right, or one block B_X
+          with both (in a Robinson matrix, only with tied p-values); blocks are
+          consecutive in the rest order, which rules out anything else;
+        * B_L's x interior members can be taken to be the first x positions of I: its
+          span keeps its first position and its last shrinks to the x-th of I, which is
+          at most its old last position; likewise B_R's y interior members are the last
+          y of I, and B_X's members anywhere (its span is fixed by its outer members).
+          A keeps its ends, a and b, so it stays a clique of the same size.
 
-        Hence, with W = right - left - 1 interior positions, L(x) the best partition of
-        positions < left followed by left+1..left+x, R(y) that of right-y..right-1
-        followed by positions > right, and X(x) that of positions < left, left+1..left+x
-        and positions > right, the optimum is the larger of
-        max_{x+y<=W} C(W-x-y+2, 2) + L(x) + R(y) and max_x C(W-x+2, 2) + X(x), every
-        term being the value of a feasible partition using the edge (left, right).
+        Hence, with W = |I|, s = |{left, right, a, b}|, L(x) the best partition of the
+        positions < left followed by the first x of I, R(y) that of the last y of I
+        followed by the positions > right, and X(x) that of the positions < left, the
+        first x of I and the positions > right, the optimum is the larger of
+        max_{x+y<=W} C(W-x-y+s, 2) + L(x) + R(y) and max_x C(W-x+s, 2) + X(x), every
+        term being the value of a feasible partition with such a group A.
         """
         n, reach = self.n, self.reach
-        inner = list(range(left + 1, right))
+        must = {left, right}
+        if a is not None:
+            must.add(a)
+        if b is not None:
+            must.add(b)
+        inner = [i for i in range(left + 1, right) if i not in must]
         width = len(inner)
+        size = len(must)
         # the DPs start from the known optima of the positions < left (F) and > right (B)
         lefts = self._prefix_optima(list(range(left)) + inner, self.F[: left + 1])[left:]
         rights = self._prefix_optima(
             list(range(n - 1, right, -1)) + inner[::-1], self.B[right + 1 :][::-1]
         )[n - 1 - right :]
-        # all (x, y) with x + y <= W at once: C(W - x - y + 2, 2) + L(x) + R(y)
+        # all (x, y) with x + y <= W at once: C(W - x - y + s, 2) + L(x) + R(y)
         xs = np.arange(width + 1)
-        a = width - xs[:, None] - xs[None, :] + 2
-        values = self.c2[np.maximum(a, 0)] + lefts[:, None] + rights[None, :]
-        best = int(values[a >= 2].max())
+        group = width - xs[:, None] - xs[None, :] + size
+        values = self.c2[np.maximum(group, 0)] + lefts[:, None] + rights[None, :]
+        best = int(values[group >= size].max())
         self.budget.spend((width + 1) * (width + 2) // 2)
         if left > 0 and reach[left - 1] > right:  # a block can hold both sides
             outer = list(range(right + 1, n))
             for x in range(width + 1):
-                a = width - x + 2
+                m = width - x + size
                 v = (
-                    a * (a - 1) // 2
+                    m * (m - 1) // 2
                     + self._prefix_optima(list(range(left)) + inner[:x] + outer)[-1]
                 )
                 if v > best:
                     best = v
         return best
+
+
+class _RobinsonEngine(_Staircase):
+    """c(t) for a Robinson matrix, by dynamic programmes over the Robinson order.
+
+    In the order, the neighbours of position i in G_t with larger index form the
+    interval (i, reach[i]], and reach is non-decreasing; a set is a clique of G_t iff
+    its first and last positions are adjacent. Per level the work is O(k w) for g(t)
+    and O(k w + W^2) for each level-t pair, w being the widest neighbourhood and W the
+    pair's span: polynomial, with no search.
+    """
+
+    def __init__(self, q: np.ndarray, levels: np.ndarray, budget: _Budget) -> None:
+        n = q.shape[0]
+        super().__init__(n, budget)  # G_t is complete below the smallest level
+        self.q: list[list[float]] = q.tolist()
+        self.g_prev: int | None = None  # g of the previous level: g never increases
+        # level-t edges (i, j), i < j, as positions in the order, for each level
+        self.special: list[list[tuple[int, int]]] = [[] for _ in range(len(levels))]
+        rows, cols = np.triu_indices(n, 1)
+        for i, j, lev in zip(
+            rows.tolist(),
+            cols.tolist(),
+            np.searchsorted(levels, q[rows, cols]).tolist(),
+            strict=True,
+        ):
+            self.special[lev].append((i, j))
+
+    def _update_reach(self, t: float) -> int:
+        """Drop the edges with p < t; mark the prefix/suffix optima they invalidate."""
+        q, reach = self.q, self.reach
+        edges = 0
+        for i in range(self.n):
+            r = reach[i]
+            if r > i and q[i][r] < t:
+                while r > i and q[i][r] < t:
+                    r -= 1
+                reach[i] = r
+                # the removed edges (i, r + 1..): blocks holding both ends are gone
+                if r + 1 < self.fwd_from:
+                    self.fwd_from = r + 1
+                if i > self.bwd_from:
+                    self.bwd_from = i
+            edges += r - i
+        return edges
 
     def level_count(self, lev: int, t: float, d: float) -> int:
         """c(t) for the lev-th level if t * c(t) > d, else 0 (or s with t * s <= d)."""
@@ -640,6 +667,158 @@ class _RobinsonEngine:
             if best >= g:
                 break
         return best if best > floor else 0
+
+
+def _lexbfs(adj: list[int], start: list[int]) -> list[int]:
+    """A lexicographic breadth-first search order of the graph ``adj`` (bit masks).
+
+    Partition refinement: the next vertex is the first of the first class, and every
+    class is split into its members adjacent and not adjacent to it (in that order).
+    Ties are broken by the order of ``start``, so ``start`` = a previous order reversed
+    gives the LBFS+ sweep of Corneil (2004).
+    """
+    classes = [list(start)]
+    out = []
+    while classes:
+        first = classes[0]
+        v = first.pop(0)
+        if not first:
+            classes.pop(0)
+        out.append(v)
+        nb = adj[v]
+        split = []
+        for members in classes:
+            inside = [w for w in members if nb >> w & 1]
+            if inside and len(inside) < len(members):
+                split.append(inside)
+                split.append([w for w in members if not nb >> w & 1])
+            else:
+                split.append(members)
+        classes = split
+    return out
+
+
+class _IntervalView(_Staircase):
+    """G_t seen as a unit interval graph: its order, staircase and positions.
+
+    Built by :func:`_interval_view` when G_t is a unit interval graph; then g(t) and
+    c(t) come from the polynomial dynamic programmes of :class:`_Staircase`, with no
+    search. Removing an edge keeps the order valid exactly when the edge is a corner of
+    the staircase (see remove_edge).
+    """
+
+    def __init__(self, order: list[int], reach: list[int], lo: list[int], budget: _Budget):
+        super().__init__(len(order), budget, reach)
+        self.order = order
+        self.pos = [0] * len(order)
+        for i, v in enumerate(order):
+            self.pos[v] = i
+        self.lo = lo  # lo[i]: first position adjacent to i (i itself if none before)
+
+    def remove_edge(self, p: int, q: int) -> bool:
+        """Remove the edge between positions p < q; False if the order stops being valid.
+
+        Position p's neighbours after it are p+1..reach[p] and q's before it lo[q]..q-1.
+        Without (p, q) both stay intervals iff q = reach[p] and p = lo[q]; then reach
+        stays non-decreasing (reach[p - 1] = q would make p - 1 adjacent to q, so
+        lo[q] < p) and lo too. Otherwise a neighbourhood gets a hole: not a unit
+        interval order any more.
+        """
+        if self.reach[p] != q or self.lo[q] != p:
+            return False
+        self.reach[p] = q - 1
+        self.lo[q] = p + 1
+        # prefix optima up to q and suffix optima from p + 1 keep their values
+        if q < self.fwd_from:
+            self.fwd_from = q
+        if p > self.bwd_from:
+            self.bwd_from = p
+        return True
+
+    def groups(self) -> list[int]:
+        """An optimal partition (vertex bit masks), read back from the prefix optima."""
+        F, c2, lo, order = self.F, self.c2, self.lo, self.order
+        groups = []
+        i = self.n
+        while i > 0:
+            target = F[i]
+            j = i - 1  # i - 1 alone
+            if F[i - 1] != target:
+                j = next(j for j in range(lo[i - 1], i - 1) if F[j] + c2[i - j] == target)
+            mask = 0
+            for at in range(j, i):
+                mask |= 1 << order[at]
+            groups.append(mask)
+            i = j
+        return groups
+
+    def level_count(self, special: Sequence[tuple[int, int]], t: float, d: float) -> int:
+        """c(t) if t * c(t) > d, else 0 (or s with t * s <= d); ``special``: vertex pairs.
+
+        A group holding a level-t pair at positions a < b has ends l <= a and r >= b
+        with (l, r) an edge; every such (l, r) is tried with _constrained(l, r, a, b).
+        """
+        self._optima()
+        g = int(self.F[self.n])
+        if t * g <= d:
+            return 0
+        reach, pos = self.reach, self.pos
+        F, B, c2 = self.F, self.B, self.c2
+        spans = []
+        for i, j in special:
+            a, b = sorted((pos[i], pos[j]))
+            left = a
+            while left >= 0 and reach[left] >= b:
+                for right in range(b, reach[left] + 1):
+                    # an optimal contiguous partition with the block left..right uses it
+                    if F[left] + c2[right - left + 1] + B[right + 1] == g:
+                        return g
+                    spans.append((left, right, a, b))
+                left -= 1
+        floor = _count_floor(t, d, g)
+        best = floor
+        for left, right, a, b in spans:
+            best = max(best, self._constrained(left, right, a, b))
+            if best >= g:
+                break
+        return best if best > floor else 0
+
+
+def _interval_view(adj: list[int], budget: _Budget) -> _IntervalView | None:
+    """G as a unit interval graph, or None if this search finds no unit interval order.
+
+    Three sweeps of lexicographic breadth-first search, the last two LBFS+ (Corneil,
+    "A simple 3-sweep LBFS algorithm for the recognition of unit interval graphs",
+    Discrete Applied Mathematics 138, 2004), give a unit interval order iff G is a
+    unit interval graph. The order is verified here exactly (every closed
+    neighbourhood an interval of positions, both ends non-decreasing), so a wrong
+    order can only cost speed, never correctness.
+    """
+    k = len(adj)
+    budget.spend(k)
+    order = _lexbfs(adj, list(range(k)))
+    order = _lexbfs(adj, order[::-1])
+    order = _lexbfs(adj, order[::-1])
+    pos = [0] * k
+    for i, v in enumerate(order):
+        pos[v] = i
+    reach = [0] * k
+    lo = [0] * k
+    last_lo = last_hi = 0
+    for i, v in enumerate(order):
+        x = adj[v] | 1 << v
+        mask = 0
+        while x:
+            low = x & -x
+            mask |= 1 << pos[low.bit_length() - 1]
+            x ^= low
+        first = (mask & -mask).bit_length() - 1
+        top = mask.bit_length() - 1
+        if mask >> first != (1 << (top - first + 1)) - 1 or first < last_lo or top < last_hi:
+            return None
+        reach[i], lo[i] = top, first
+        last_lo, last_hi = first, top
+    return _IntervalView(order, reach, lo, budget)
 
 
 class _GeneralEngine:
@@ -702,6 +881,7 @@ class _GeneralEngine:
         self.opt_groups: list[int] | None = None  # optimal partition of the current G
         self.opt_value = 0  # its value, g; an upper bound of g at later levels
         self.g_known = False
+        self.view: _IntervalView | None = None  # G as a unit interval graph, if it is one
 
     # -- exact cluster deletion -------------------------------------------------------
 
@@ -1009,6 +1189,17 @@ class _GeneralEngine:
                 adj[j] &= ~(1 << i)
             if self.opt_groups is not None and _uses(self.opt_groups, removed):
                 self.opt_groups = None
+            view = self.view
+            if view is not None:
+                # the longest pairs first: a shorter one may become a corner after them
+                spans = sorted(
+                    (sorted((view.pos[i], view.pos[j])) for i, j in removed),
+                    key=lambda e: e[0] - e[1],
+                )
+                for p, q in spans:
+                    if not view.remove_edge(p, q):
+                        self.view = None
+                        break
             self.adj_level += 1
 
     def level_count(self, lev: int, t: float, d: float) -> int:
@@ -1022,6 +1213,17 @@ class _GeneralEngine:
         if self.g_known and t * self.opt_value <= d:
             return 0
         special = self.edges_at[lev]
+        if self.view is None:
+            self.view = _interval_view(adj, self.budget)
+            if self.view is not None:  # a good line for the lower bounds at later levels
+                self.line = list(self.view.order)
+                self.line_pos = list(self.view.pos)
+        if self.view is not None:
+            count = self.view.level_count(special, t, d)
+            self.opt_value = int(self.view.F[self.k])
+            self.opt_groups = self.view.groups()
+            self.g_known = True
+            return count
         lower_g, lower_c = self._contiguous_lower_bounds(special)
         if self.g_known and lower_c >= self.opt_value:
             return lower_c  # c(t) <= g(t) <= last g <= a feasible value of c(t)
