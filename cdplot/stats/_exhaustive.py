@@ -752,39 +752,49 @@ class _IntervalView(_Staircase):
             i = j
         return groups
 
-    def level_count(self, special: Sequence[tuple[int, int]], t: float, d: float) -> int:
-        """c(t) if t * c(t) > d, else 0 (or s with t * s <= d); ``special``: vertex pairs.
+    def together(self, pairs: Sequence[tuple[int, int]], floor: int, cap: int) -> int:
+        """Best partition holding one of ``pairs`` (vertices) in a group; needs _optima.
 
-        A group holding a level-t pair at positions a < b has ends l <= a and r >= b
-        with (l, r) an edge; every such (l, r) is tried with _constrained(l, r, a, b).
+        Returns the value if it exceeds ``floor``, else ``floor``; stops once it reaches
+        ``cap``, an upper bound (g, say). A group holding the pair at positions a < b
+        has ends l <= a and r >= b with (l, r) an edge; every such (l, r) is tried with
+        _constrained(l, r, a, b). First, cheaply: if an optimal contiguous partition
+        has a block l..r, the answer is g.
         """
-        self._optima()
-        g = int(self.F[self.n])
-        if t * g <= d:
-            return 0
         reach, pos = self.reach, self.pos
         F, B, c2 = self.F, self.B, self.c2
+        g = int(F[self.n])
         spans = []
-        for i, j in special:
+        for i, j in pairs:
             a, b = sorted((pos[i], pos[j]))
             left = a
             while left >= 0 and reach[left] >= b:
                 for right in range(b, reach[left] + 1):
-                    # an optimal contiguous partition with the block left..right uses it
                     if F[left] + c2[right - left + 1] + B[right + 1] == g:
-                        return g
+                        return max(g, floor)
                     spans.append((left, right, a, b))
                 left -= 1
-        floor = _count_floor(t, d, g)
         best = floor
         for left, right, a, b in spans:
             best = max(best, self._constrained(left, right, a, b))
-            if best >= g:
+            if best >= cap:
                 break
+        return best
+
+    def level_count(self, special: Sequence[tuple[int, int]], t: float, d: float) -> int:
+        """c(t) if t * c(t) > d, else 0 (or s with t * s <= d); ``special``: vertex pairs."""
+        self._optima()
+        g = int(self.F[self.n])
+        if t * g <= d:
+            return 0
+        floor = _count_floor(t, d, g)
+        best = self.together(special, floor, g)
         return best if best > floor else 0
 
 
-def _interval_view(adj: list[int], budget: _Budget) -> _IntervalView | None:
+def _interval_view(
+    adj: list[int], budget: _Budget, sweeps: list[int] | None = None
+) -> _IntervalView | None:
     """G as a unit interval graph, or None if this search finds no unit interval order.
 
     Three sweeps of lexicographic breadth-first search, the last two LBFS+ (Corneil,
@@ -792,13 +802,16 @@ def _interval_view(adj: list[int], budget: _Budget) -> _IntervalView | None:
     Discrete Applied Mathematics 138, 2004), give a unit interval order iff G is a
     unit interval graph. The order is verified here exactly (every closed
     neighbourhood an interval of positions, both ends non-decreasing), so a wrong
-    order can only cost speed, never correctness.
+    order can only cost speed, never correctness. ``sweeps``, if given, receives the
+    last LexBFS order (used by _p3 when G is not a unit interval graph).
     """
     k = len(adj)
     budget.spend(k)
     order = _lexbfs(adj, list(range(k)))
     order = _lexbfs(adj, order[::-1])
     order = _lexbfs(adj, order[::-1])
+    if sweeps is not None:
+        sweeps[:] = order
     pos = [0] * k
     for i, v in enumerate(order):
         pos[v] = i
@@ -819,6 +832,130 @@ def _interval_view(adj: list[int], budget: _Budget) -> _IntervalView | None:
         reach[i], lo[i] = top, first
         last_lo, last_hi = first, top
     return _IntervalView(order, reach, lo, budget)
+
+
+def _closure_view(adj: list[int], order: list[int], budget: _Budget) -> _IntervalView:
+    """The smallest supergraph of G that is a unit interval graph in ``order``.
+
+    Positions p < q are adjacent iff some edge (p', q') of G has p' <= p and q' >= q:
+    reach[p] = max of the last neighbour of p' over p' <= p. Every edge of G is kept,
+    so every partition of G into cliques is one of the supergraph: its g and c bound
+    those of G from above, and they are exact, polynomial (the staircase programmes),
+    and tight when G is close to a unit interval graph in this order.
+    """
+    k = len(order)
+    budget.spend(k)
+    pos = [0] * k
+    for i, v in enumerate(order):
+        pos[v] = i
+    reach = [0] * k
+    top = 0
+    for i, v in enumerate(order):
+        x = adj[v]
+        while x:
+            low = x & -x
+            x ^= low
+            q = pos[low.bit_length() - 1]
+            if q > top:
+                top = q
+        if i > top:
+            top = i
+        reach[i] = top
+    lo = [0] * k
+    p = 0
+    for q in range(k):
+        while reach[p] < q:
+            p += 1
+        lo[q] = p
+    return _IntervalView(list(order), reach, lo, budget)
+
+
+def _p3(adj: list[int], order: list[int]) -> tuple[int, int, int]:
+    """An induced path a - x - b (a, b not adjacent) of a graph that is not a cluster graph.
+
+    Preferably one in an obstruction to unit interval graphs (Roberts 1969: a graph is
+    a unit interval graph iff it has no induced claw, net, tent or hole), so that
+    cutting either of its edges destroys that obstruction: first a non-adjacent pair of
+    earlier neighbours of a vertex in the LexBFS ``order`` (it exists iff G is not
+    chordal, and lies on a hole), then a claw, then any such path.
+    """
+    seen = 0
+    for v in order:
+        earlier = adj[v] & seen
+        x = earlier
+        while x:
+            low = x & -x
+            x ^= low
+            others = earlier & ~adj[low.bit_length() - 1] & ~low
+            if others:
+                return low.bit_length() - 1, v, (others & -others).bit_length() - 1
+        seen |= 1 << v
+    anyone = None
+    for v in order:
+        nb = adj[v]
+        x = nb
+        while x:
+            low = x & -x
+            x ^= low
+            apart = nb & ~adj[low.bit_length() - 1] & ~low  # neighbours of v not of a
+            if not apart:
+                continue
+            a, b = low.bit_length() - 1, (apart & -apart).bit_length() - 1
+            if anyone is None:
+                anyone = (a, v, b)
+            y = apart
+            while y:
+                lb = y & -y
+                y ^= lb
+                if apart & ~adj[lb.bit_length() - 1] & ~lb:  # a claw at v
+                    return a, v, lb.bit_length() - 1
+    if anyone is None:
+        raise AssertionError("a cluster graph is a unit interval graph")
+    return anyone
+
+
+def _bits(x: int) -> list[int]:
+    """The positions of the set bits of x, increasing."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+class _GiveUp(Exception):
+    """The edge-branching search visited too many graphs (see _GeneralEngine._branch)."""
+
+
+def _colour_bound(adj: list[int], u: int) -> int:
+    """Upper bound on the cluster-deletion optimum of G[U] from a greedy colouring.
+
+    Colour classes are independent sets of G, so a clique meets each class at most
+    once. With class sizes a_1, ..., a_c, the group sizes n_1 >= n_2 >= ... of any
+    clique partition are majorised by the conjugate a*_j = #{i : a_i >= j} (the
+    incidence matrix of groups and classes is 0-1 with these margins: Gale-Ryser),
+    and sum C(n_j, 2) = (sum n_j^2 - |U|) / 2 is Schur-convex, so
+    f(U) <= sum_j C(a*_j, 2).
+    """
+    counts = [0] * (u.bit_count() + 1)  # counts[s]: classes of size s
+    rest = u
+    while rest:
+        cand = rest
+        size = 0
+        while cand:
+            low = cand & -cand
+            cand &= ~adj[low.bit_length() - 1]
+            cand ^= low
+            rest ^= low
+            size += 1
+        counts[size] += 1
+    bound = 0
+    at_least = 0  # classes of size >= s
+    for s in range(len(counts) - 1, 0, -1):
+        at_least += counts[s]
+        bound += at_least * (at_least - 1) // 2
+    return bound
 
 
 class _GeneralEngine:
@@ -858,6 +995,12 @@ class _GeneralEngine:
     #: memo entries kept before the memos are emptied: bounds memory to a few hundred MB
     MEMO_LIMIT = 1_000_000
 
+    #: graphs the edge-branching search (_branch) may visit before the search over
+    #: cliques takes over: it pays off when G is close to a unit interval graph
+    BRANCH_NODES = 400
+    #: the same for c: its bounds are weaker (a pair forced together), so less is spent
+    BRANCH_NODES_PAIR = 24
+
     def __init__(
         self, level: np.ndarray, n_levels: int, budget: _Budget, line: list[int] | None = None
     ) -> None:
@@ -882,6 +1025,9 @@ class _GeneralEngine:
         self.opt_value = 0  # its value, g; an upper bound of g at later levels
         self.g_known = False
         self.view: _IntervalView | None = None  # G as a unit interval graph, if it is one
+        self.level: list[list[int]] = level.tolist()
+        self._branch_left = 0
+        self._branch_floor = 0
 
     # -- exact cluster deletion -------------------------------------------------------
 
@@ -897,34 +1043,8 @@ class _GeneralEngine:
         return key
 
     def _colour_bound(self, u: int) -> int:
-        """Upper bound on f(U) from a greedy colouring of G[U].
-
-        Colour classes are independent sets of G, so a clique meets each class at most
-        once. With class sizes a_1, ..., a_c, the group sizes n_1 >= n_2 >= ... of any
-        clique partition are majorised by the conjugate a*_j = #{i : a_i >= j} (the
-        incidence matrix of groups and classes is 0-1 with these margins: Gale-Ryser),
-        and sum C(n_j, 2) = (sum n_j^2 - |U|) / 2 is Schur-convex, so
-        f(U) <= sum_j C(a*_j, 2).
-        """
-        adj = self.adj
-        counts = [0] * (u.bit_count() + 1)  # counts[s]: classes of size s
-        rest = u
-        while rest:
-            cand = rest
-            size = 0
-            while cand:
-                low = cand & -cand
-                cand &= ~adj[low.bit_length() - 1]
-                cand ^= low
-                rest ^= low
-                size += 1
-            counts[size] += 1
-        bound = 0
-        at_least = 0  # classes of size >= s
-        for s in range(len(counts) - 1, 0, -1):
-            at_least += counts[s]
-            bound += at_least * (at_least - 1) // 2
-        return bound
+        """Upper bound on f(U) from a greedy colouring of G[U] (see _colour_bound)."""
+        return _colour_bound(self.adj, u)
 
     def _component(self, u: int) -> int:
         """Connected component of G[U] holding U's lowest vertex."""
@@ -1177,6 +1297,101 @@ class _GeneralEngine:
                 stack.extend((comp, w & ~comp))
         return groups
 
+    # -- edge branching towards unit interval graphs ----------------------------------
+
+    def _branch_search(
+        self, pairs: list[tuple[int, int]] | None, floor: int, cap: int
+    ) -> tuple[int, list[int] | None] | None:
+        """g (``pairs`` None) or c (the best partition holding one of ``pairs`` in a
+        group) of the current G by _branch, if it is above ``floor``, else ``floor``.
+
+        Returns (value, an optimal partition for g or None), or None if the search
+        gave up after :attr:`BRANCH_NODES` graphs; ``_branch_floor`` then holds the best
+        value found (a feasible partition's, or ``floor``) for the clique search.
+        """
+        self._branch_left = self.BRANCH_NODES if pairs is None else self.BRANCH_NODES_PAIR
+        self._branch_floor = floor
+        try:
+            return self._branch(list(self.adj), pairs, floor, cap, set())
+        except _GiveUp:
+            return None
+
+    def _branch(
+        self,
+        adj: list[int],
+        pairs: list[tuple[int, int]] | None,
+        floor: int,
+        cap: int,
+        seen: set[tuple[int, ...]],
+    ) -> tuple[int, list[int] | None]:
+        """Best partition of the graph ``adj`` (holding one of ``pairs`` in a group).
+
+        Returns (value, groups) if the value exceeds ``floor`` (groups only for
+        ``pairs`` None), else (floor, None); stops once a value reaches ``cap``.
+
+        If the graph is a unit interval graph, the staircase programmes give the answer.
+        Otherwise take an induced path a - x - b (_p3): no group holds a, x and b, so
+        every partition leaves out the edge xa or the edge xb, and the best partition of
+        G is the better of those of G - xa and G - xb (a branch that cuts one of
+        ``pairs`` loses that pair). Each branch has one edge fewer, and the greedy
+        colouring bound of G (see _colour_bound) prunes a branch that cannot beat the
+        floor. A graph met twice is skipped the second time: the floor only rises, so
+        its value has already been counted.
+        """
+        key = tuple(adj)
+        if key in seen:
+            return floor, None
+        seen.add(key)
+        self._branch_left -= 1
+        if self._branch_left < 0:
+            raise _GiveUp
+        order: list[int] = []
+        view = _interval_view(adj, self.budget, order)
+        if view is not None:
+            view._optima()
+            g = int(view.F[view.n])
+            if pairs is None:
+                return (g, view.groups()) if g > floor else (floor, None)
+            if g <= floor:
+                return floor, None
+            value = view.together(pairs, floor, min(cap, g))
+            return (value, None) if value > floor else (floor, None)
+        # an upper bound: the same problem on the unit interval closure of G in the
+        # LexBFS order (G is often one edge or two away from a unit interval graph)
+        closure = _closure_view(adj, order, self.budget)
+        closure._optima()
+        bound = int(closure.F[closure.n])
+        if pairs is not None and bound > floor:
+            bound = closure.together(pairs, floor, min(cap, bound))
+        if bound <= floor:
+            return floor, None
+        a, x, b = _p3(adj, order)
+        # the weaker edge of the path (smaller p-value): x, y = its ends
+        x, y = (x, a) if self.level[x][a] <= self.level[x][b] else (x, b)
+        # cut x - y, or keep x and y together: then no edge from x to a vertex not
+        # adjacent to y (or from y to one not adjacent to x) can be used
+        cut = [(x, y)]
+        merged = [(x, w) for w in _bits(adj[x] & ~adj[y] & ~(1 << y))]
+        merged += [(y, w) for w in _bits(adj[y] & ~adj[x] & ~(1 << x))]
+        best_groups = None
+        for edges in (cut, merged):
+            rest = pairs
+            if pairs is not None:
+                rest = [e for e in pairs if (e[0], e[1]) not in edges and (e[1], e[0]) not in edges]
+                if not rest:
+                    continue
+            sub = list(adj)
+            for i, j in edges:
+                sub[i] &= ~(1 << j)
+                sub[j] &= ~(1 << i)
+            value, groups = self._branch(sub, rest, floor, cap, seen)
+            if value > floor:
+                floor, best_groups = value, groups
+                self._branch_floor = floor
+                if floor >= cap:
+                    break
+        return floor, best_groups
+
     # -- levels ------------------------------------------------------------------------
 
     def _advance(self, lev: int) -> None:
@@ -1228,8 +1443,15 @@ class _GeneralEngine:
         if self.g_known and lower_c >= self.opt_value:
             return lower_c  # c(t) <= g(t) <= last g <= a feasible value of c(t)
         if self.opt_groups is None:
-            self.opt_value = self.f(self.full, max(lower_g, lower_c) - 1)
-            self.opt_groups = self._partition(self.full)
+            found = self._branch_search(
+                None, max(lower_g, lower_c) - 1, self._colour_bound(self.full)
+            )
+            if found is not None:
+                self.opt_value, self.opt_groups = found
+            else:  # too far from a unit interval graph: the search over cliques
+                # f's floor must lie below f: a feasible value minus one
+                self.opt_value = self.f(self.full, self._branch_floor - 1)
+                self.opt_groups = self._partition(self.full)
             self.g_known = True
         g = self.opt_value
         if t * g <= d:
@@ -1259,6 +1481,11 @@ class _GeneralEngine:
                 options.append(base + (nb + 1) * nb // 2 + (na - 1) * (na - 2) // 2)
             known = max(known, *options)
         best = max(floor, known, lower_c)
+        if best < g:
+            found = self._branch_search(special, best, g)
+            if found is not None:
+                return found[0] if found[0] > floor else 0
+            best = self._branch_floor
         if best < g:
             deg = {v: adj[v].bit_count() for v in range(self.k)}
             for a, b in special:
