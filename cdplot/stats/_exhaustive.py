@@ -283,10 +283,18 @@ def exhaustive_sets(k: int) -> Iterator[frozenset[tuple[int, int]]]:
 #   average rank works. Then every G_t is a unit interval graph, a set is a clique iff
 #   its first and last member (in the order) are adjacent, and optimal partitions can be
 #   taken contiguous (proof at _optima). This engine is polynomial.
-# * _GeneralEngine, for any matrix: an exact dynamic programme over vertex sets with
-#   bit masks, split into connected components, memoised across levels, with bounds (edge
-#   counts, greedy colourings) and a dominance rule that cut the clique choices (proofs
-#   in its docstrings).
+# * _GeneralEngine, for any matrix, level by level, in three exact ways (proofs in the
+#   docstrings):
+#   - if G_t is a unit interval graph (recognised by three LexBFS sweeps and verified),
+#     the programmes of the Robinson engine (class _Staircase) run on its unit interval
+#     order: polynomial. The order is kept while the removed edges are corners of its
+#     staircase. Wilcoxon p-values at large N give such graphs at most levels;
+#   - otherwise a branching on edges of induced paths a - x - b (cut x - a, or keep x and
+#     a together) down to unit interval graphs, bounded by the unit interval closure of
+#     each graph; it gives up after a fixed number of graphs;
+#   - then an exact dynamic programme over vertex sets with bit masks, split into
+#     connected components, memoised across levels, with bounds (edge counts, greedy
+#     colourings) and a dominance rule that cut the clique choices.
 
 
 class _Budget:
@@ -960,6 +968,9 @@ def _colour_bound(adj: list[int], u: int) -> int:
 
 class _GeneralEngine:
     """c(t) for any symmetric p-value matrix: exact search over clique partitions.
+
+    level_count first tries G_t as a unit interval graph (_IntervalView: polynomial),
+    then the edge branching (_branch), then the search over cliques described here.
 
     ``f(U)`` is the cluster-deletion optimum of the induced graph G[U] (U a bit mask):
     f(U) = max over cliques C of G[U] containing a chosen vertex v of
