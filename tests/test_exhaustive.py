@@ -669,7 +669,7 @@ def test_branching_against_brute_force():
         rows, cols = np.triu_indices(k, 1)
         level[rows, cols] = level[cols, rows] = rng.integers(0, 3, size=len(rows))
         engine = _GeneralEngine(level, 3, _unlimited(k))
-        engine.BRANCH_NODES = engine.BRANCH_NODES_PAIR = 10**9
+        engine.BRANCH_NODES = engine.BRANCH_NODES_PAIR = 10**9  # run to the end
         engine._advance(1)  # the level-0 edges are gone
         adj = engine.adj
         found = engine._branch_search(None, -1, 10**9)

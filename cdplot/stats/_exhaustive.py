@@ -1006,11 +1006,14 @@ class _GeneralEngine:
     #: memo entries kept before the memos are emptied: bounds memory to a few hundred MB
     MEMO_LIMIT = 1_000_000
 
-    #: graphs the edge-branching search (_branch) may visit before the search over
-    #: cliques takes over: it pays off when G is close to a unit interval graph
-    BRANCH_NODES = 400
-    #: the same for c: its bounds are weaker (a pair forced together), so less is spent
-    BRANCH_NODES_PAIR = 24
+    #: graphs the edge-branching search (_branch) may visit for g before the search over
+    #: cliques takes over. It pays off when G is close to a unit interval graph (Wilcoxon
+    #: p-values at large N); far from one (small N) it mostly gives up, so the allowance
+    #: is kept short (a few milliseconds)
+    BRANCH_NODES = 32
+    #: the same for c (a pair forced into one group: weaker bounds; the successful
+    #: searches seldom need more than a few graphs)
+    BRANCH_NODES_PAIR = 4
 
     def __init__(
         self, level: np.ndarray, n_levels: int, budget: _Budget, line: list[int] | None = None
@@ -1317,8 +1320,9 @@ class _GeneralEngine:
         group) of the current G by _branch, if it is above ``floor``, else ``floor``.
 
         Returns (value, an optimal partition for g or None), or None if the search
-        gave up after :attr:`BRANCH_NODES` graphs; ``_branch_floor`` then holds the best
-        value found (a feasible partition's, or ``floor``) for the clique search.
+        gave up after :attr:`BRANCH_NODES` graphs (:attr:`BRANCH_NODES_PAIR` for c);
+        ``_branch_floor`` then holds the best value found (a feasible partition's, or
+        ``floor``) for the clique search.
         """
         self._branch_left = self.BRANCH_NODES if pairs is None else self.BRANCH_NODES_PAIR
         self._branch_floor = floor
@@ -1492,6 +1496,7 @@ class _GeneralEngine:
                 options.append(base + (nb + 1) * nb // 2 + (na - 1) * (na - 2) // 2)
             known = max(known, *options)
         best = max(floor, known, lower_c)
+        found = None
         if best < g:
             found = self._branch_search(special, best, g)
             if found is not None:
