@@ -19,7 +19,8 @@ extremely significant and many p-values underflow to 0: mean-ranks p-values at k
 tables each; p-values from cdplot's own kernels, as ``compare()`` computes them, without
 any hint). It prints every table's time without a budget and whether it fits the default
 10 s budget. ``--previous COMMIT`` also times the engine of that commit on every table,
-interleaved with this one, and checks that both give identical APVs.
+interleaved with this one, and checks that both give identical APVs; ``--previous COMMIT``
+without ``--large-n`` does the same on the small-N Wilcoxon tables (k = 14 to 22).
 
 It prints, for every k, the median and the largest time over the tables (seconds), and
 the peak resident memory of the fresh process that ran them (MiB; the baseline of an
@@ -191,6 +192,31 @@ def large_n(tables: int, previous: str | None = None, kinds: list[str] | None = 
     return 0
 
 
+def small_n(previous: str) -> int:
+    """Wilcoxon tables of the default families (N = 30, 50, 100), before and after."""
+    old = previous_engine(previous)
+    print("exact Bergmann-Hommel on the 'wilcoxon' tables of the default run (N = 30, 50, 100)")
+    print(f"(load average when starting: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    print(f"each table: the engine at commit {previous} ('before'), then this one")
+    totals = [0.0, 0.0]
+    for k in (14, 18, 20, 22):
+        for seed in range(3):
+            p = pvalues("wilcoxon", k, seed)
+            apv_old, wall_old, cpu_old = _timed(old, p)
+            apv, wall, cpu = _timed(bergmann_hommel, p)
+            totals[0] += cpu_old
+            totals[1] += cpu
+            same = "identical" if np.array_equal(apv, apv_old, equal_nan=True) else "DIFFER"
+            print(
+                f"  wilcoxon k = {k:2d} table {seed} (N = {(30, 50, 100)[seed % 3]:3d}): before "
+                f"{wall_old:5.2f} s wall, {cpu_old:5.2f} s CPU; after {wall:5.2f} s wall, "
+                f"{cpu:5.2f} s CPU (APVs {same})",
+                flush=True,
+            )
+    print(f"  total CPU: before {totals[0]:.2f} s, after {totals[1]:.2f} s")
+    return 0
+
+
 def _baseline() -> float:
     pvalues("realistic", 5, 0)
     return _peak_rss_mib()
@@ -214,9 +240,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="COMMIT",
         default=None,
         help="with --large-n: also time the engine at this git commit on every table, "
-        "interleaved (before, after), and check that the APVs are identical",
+        "interleaved (before, after), and check that the APVs are identical; without "
+        "--large-n: the same on the Wilcoxon tables of the default run at k = 14 to 22",
     )
     args = parser.parse_args(argv)
+    if args.previous is not None and not args.large_n:
+        return small_n(args.previous)
     if args.large_n:
         kinds = None if args.large_n_kinds is None else args.large_n_kinds.split(",")
         return large_n(args.large_n_tables, args.previous, kinds)
