@@ -878,7 +878,7 @@ def _closure_view(adj: list[int], order: list[int], budget: _Budget) -> _Interva
     return _IntervalView(list(order), reach, lo, budget)
 
 
-def _p3(adj: list[int], order: list[int]) -> tuple[int, int, int]:
+def _p3(adj: list[int], order: list[int]) -> tuple[int, int, int] | None:
     """An induced path a - x - b (a, b not adjacent) of a graph that is not a cluster graph.
 
     Preferably one in an obstruction to unit interval graphs (Roberts 1969: a graph is
@@ -917,9 +917,7 @@ def _p3(adj: list[int], order: list[int]) -> tuple[int, int, int]:
                 y ^= lb
                 if apart & ~adj[lb.bit_length() - 1] & ~lb:  # a claw at v
                     return a, v, lb.bit_length() - 1
-    if anyone is None:
-        raise AssertionError("a cluster graph is a unit interval graph")
-    return anyone
+    return anyone  # None only for a cluster graph, which is a unit interval graph
 
 
 def _bits(x: int) -> list[int]:
@@ -1380,7 +1378,10 @@ class _GeneralEngine:
             bound = closure.together(pairs, floor, min(cap, bound))
         if bound <= floor:
             return floor, None
-        a, x, b = _p3(adj, order)
+        path = _p3(adj, order)
+        if path is None:  # cannot happen (a cluster graph has a unit interval order)
+            raise _GiveUp
+        a, x, b = path
         # the weaker edge of the path (smaller p-value): x, y = its ends
         x, y = (x, a) if self.level[x][a] <= self.level[x][b] else (x, b)
         # cut x - y, or keep x and y together: then no edge from x to a vertex not
@@ -1461,7 +1462,7 @@ class _GeneralEngine:
             found = self._branch_search(
                 None, max(lower_g, lower_c) - 1, self._colour_bound(self.full)
             )
-            if found is not None:
+            if found is not None and found[1] is not None:
                 self.opt_value, self.opt_groups = found
             else:  # too far from a unit interval graph: the search over cliques
                 # f's floor must lie below f: a feasible value minus one
