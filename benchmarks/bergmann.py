@@ -18,7 +18,9 @@ extremely significant and many p-values underflow to 0: mean-ranks p-values at k
 100 and Wilcoxon p-values at k = 24 and 30, all on N = 1000 data sets (``--large-n-tables``
 tables each; p-values from cdplot's own kernels, as ``compare()`` computes them, without
 any hint). It prints every table's time without a budget and whether it fits the default
-10 s budget.
+10 s budget. ``--previous COMMIT`` also times the engine of that commit on every table,
+interleaved with this one, and checks that both give identical APVs; ``--previous COMMIT``
+without ``--large-n`` does the same on the small-N Wilcoxon tables (k = 14 to 22).
 
 It prints, for every k, the median and the largest time over the tables (seconds), and
 the peak resident memory of the fresh process that ran them (MiB; the baseline of an
@@ -116,23 +118,68 @@ def large_n_pvalues(kind: str, k: int, seed: int, n: int = 1000) -> np.ndarray:
     return mean_ranks_test(rank_rows(-scores).mean(axis=0), n).pvalue
 
 
-def large_n(tables: int) -> int:
+def previous_engine(commit: str):
+    """bergmann_hommel of cdplot/stats/_exhaustive.py at ``commit``, read from git."""
+    import importlib.util
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    source = subprocess.run(
+        ["git", "show", f"{commit}:cdplot/stats/_exhaustive.py"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "_exhaustive_previous.py"
+    path.write_text(source)
+    # a module of the cdplot.stats package, so that its relative imports resolve
+    spec = importlib.util.spec_from_file_location("cdplot.stats._exhaustive_previous", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.bergmann_hommel
+
+
+def _timed(engine, p: np.ndarray) -> tuple[np.ndarray, float, float]:
+    start, cpu = time.perf_counter(), time.process_time()
+    apv = engine(p, budget_seconds=None, progress=False)
+    return apv, time.perf_counter() - start, time.process_time() - cpu
+
+
+def large_n(tables: int, previous: str | None = None, kinds: list[str] | None = None) -> int:
     print("exact Bergmann-Hommel on N = 1000 tables; seconds per table, no budget")
     print(f"(load average when starting: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    old = None
+    if previous is not None:
+        old = previous_engine(previous)
+        print(f"each table: the engine at commit {previous} ('before'), then this one")
     for kind, k in LARGE_N:
+        if kinds is not None and f"{kind}-{k}" not in kinds:
+            continue
         times: list[float] = []
         cpus: list[float] = []
         for seed in range(tables):
             p = large_n_pvalues(kind, k, seed)
             iu = np.triu_indices(k, 1)
             zeros = int(np.sum(p[iu] == 0))
-            start, cpu = time.perf_counter(), time.process_time()
-            bergmann_hommel(p, budget_seconds=None, progress=False)
-            times.append(time.perf_counter() - start)
-            cpus.append(time.process_time() - cpu)
+            before = ""
+            if old is not None:
+                apv_old, wall_old, cpu_old = _timed(old, p)
+                before = f"before {wall_old:6.2f} s wall, {cpu_old:6.2f} s CPU; after "
+            apv, wall, cpu = _timed(bergmann_hommel, p)
+            times.append(wall)
+            cpus.append(cpu)
+            same = ""
+            if old is not None:
+                same = (
+                    "; APVs identical"
+                    if np.array_equal(apv, apv_old, equal_nan=True)
+                    else ("; APVs DIFFER")
+                )
             print(
-                f"  {kind:>10} k = {k:3d} table {seed}: {times[-1]:6.2f} s wall, "
-                f"{cpus[-1]:6.2f} s CPU ({zeros} of {iu[0].size} p-values are 0)",
+                f"  {kind:>10} k = {k:3d} table {seed}: {before}{times[-1]:6.2f} s wall, "
+                f"{cpus[-1]:6.2f} s CPU ({zeros} of {iu[0].size} p-values are 0{same})",
                 flush=True,
             )
         print(
@@ -142,6 +189,31 @@ def large_n(tables: int) -> int:
             f"{sum(t <= 10.0 for t in times)} of {len(times)}",
             flush=True,
         )
+    return 0
+
+
+def small_n(previous: str) -> int:
+    """Wilcoxon tables of the default families (N = 30, 50, 100), before and after."""
+    old = previous_engine(previous)
+    print("exact Bergmann-Hommel on the 'wilcoxon' tables of the default run (N = 30, 50, 100)")
+    print(f"(load average when starting: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    print(f"each table: the engine at commit {previous} ('before'), then this one")
+    totals = [0.0, 0.0]
+    for k in (14, 18, 20, 22):
+        for seed in range(3):
+            p = pvalues("wilcoxon", k, seed)
+            apv_old, wall_old, cpu_old = _timed(old, p)
+            apv, wall, cpu = _timed(bergmann_hommel, p)
+            totals[0] += cpu_old
+            totals[1] += cpu
+            same = "identical" if np.array_equal(apv, apv_old, equal_nan=True) else "DIFFER"
+            print(
+                f"  wilcoxon k = {k:2d} table {seed} (N = {(30, 50, 100)[seed % 3]:3d}): before "
+                f"{wall_old:5.2f} s wall, {cpu_old:5.2f} s CPU; after {wall:5.2f} s wall, "
+                f"{cpu:5.2f} s CPU (APVs {same})",
+                flush=True,
+            )
+    print(f"  total CPU: before {totals[0]:.2f} s, after {totals[1]:.2f} s")
     return 0
 
 
@@ -158,9 +230,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kmax", type=int, default=100)
     parser.add_argument("--large-n", action="store_true", help="the N = 1000 families")
     parser.add_argument("--large-n-tables", type=int, default=3, help="tables per family")
+    parser.add_argument(
+        "--large-n-kinds",
+        default=None,
+        help="comma-separated subset of mean-ranks-50,mean-ranks-100,wilcoxon-24,wilcoxon-30",
+    )
+    parser.add_argument(
+        "--previous",
+        metavar="COMMIT",
+        default=None,
+        help="with --large-n: also time the engine at this git commit on every table, "
+        "interleaved (before, after), and check that the APVs are identical; without "
+        "--large-n: the same on the Wilcoxon tables of the default run at k = 14 to 22",
+    )
     args = parser.parse_args(argv)
+    if args.previous is not None and not args.large_n:
+        return small_n(args.previous)
     if args.large_n:
-        return large_n(args.large_n_tables)
+        kinds = None if args.large_n_kinds is None else args.large_n_kinds.split(",")
+        return large_n(args.large_n_tables, args.previous, kinds)
     kinds = args.kinds.split(",")
 
     ctx = multiprocessing.get_context("spawn")

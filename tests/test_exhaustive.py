@@ -14,6 +14,12 @@ Verified against an independent oracle (in this file, not in the package):
   Wilcoxon signed-rank p-values of simulated score tables.
 - The general engine's cluster-deletion optimum and its colouring upper bound, against
   enumeration of the clique partitions of random graphs.
+- Each way the general engine computes a level (unit interval views, edge branching run to
+  the end, the clique search alone), against the enumeration of every exhaustive set for
+  k <= 8: near-line p-values with ties, zeros and underflow (hypothesis and seeded), and
+  every kind of random matrix. The staircase programmes (g, a pair forced into one group,
+  a group with forced ends and members), the unit interval recognition and the edge
+  branching, against enumeration of the clique partitions of random graphs.
 - S(k) by enumerating integer partitions of k.
 
 Consistency only (no external reference):
@@ -21,6 +27,10 @@ Consistency only (no external reference):
   get equal APVs, relabelling the algorithms permutes the result.
 - The Robinson and the general engine agree on mean-ranks p-values for k = 10..16.
 - The work limit fails fast with a message naming it.
+
+Against the previous engine (tests/reference/bergmann_previous_engine.json, made by
+tests/reference/make_bergmann_previous_engine.py from the engine at commit 2e6876a): the
+APVs of 18 Wilcoxon tables with k = 12 to 30, bit for bit.
 """
 
 from __future__ import annotations
@@ -161,12 +171,28 @@ def random_matrix(rng: np.random.Generator, k: int, kind: str) -> np.ndarray:
         p = steps[::-1][np.abs(x[:, None] - x[None, :])].astype(float)
         np.fill_diagonal(p, np.nan)
         return p
+    elif kind == "near-line":  # as Wilcoxon p-values at large N: a line, noise, underflow
+        return near_line_matrix(rng, k)
     else:  # pragma: no cover
         raise AssertionError(kind)
     return _sym(k, upper)
 
 
-KINDS = ["uniform", "small", "tied", "tied-extremes", "mean-ranks", "robinson-ties"]
+def near_line_matrix(rng: np.random.Generator, k: int) -> np.ndarray:
+    """p falls with the distance of points on a line, plus noise, rounded to a few digits
+    (ties) and underflowing to 0 far away: most threshold graphs are unit interval
+    graphs or a few edges away from one, like those of Wilcoxon p-values at N = 1000."""
+    x = np.sort(rng.uniform(0.0, 1.0, size=k))
+    z = 20.0 * np.abs(x[:, None] - x[None, :]) * rng.uniform(0.7, 1.3, size=(k, k))
+    p = np.round(2.0 * ndtr(-(z + z.T) / 2.0), int(rng.integers(2, 5)))
+    p[p < 1e-4] = rng.choice([0.0, 1e-300, 5e-324])
+    perm = rng.permutation(k)  # labels in no particular order
+    p = p[np.ix_(perm, perm)]
+    np.fill_diagonal(p, np.nan)
+    return p
+
+
+KINDS = ["uniform", "small", "tied", "tied-extremes", "mean-ranks", "robinson-ties", "near-line"]
 
 
 def assert_matches_oracle(p: np.ndarray) -> int:
@@ -438,6 +464,282 @@ def test_oracle_agreement_wilcoxon_k9():
         assert_matches_oracle(wilcoxon_pvalues(rng, 9, n, spread))
 
 
+def _engine_settings():
+    """The general engine as shipped, with its edge branching always run to the end, and
+    with neither unit interval views nor branching (the search over cliques alone)."""
+    import cdplot.stats._exhaustive as ex
+
+    yield "default", []
+    yield (
+        "branch-always",
+        [
+            (ex._GeneralEngine, "BRANCH_NODES", 10**9),
+            (ex._GeneralEngine, "BRANCH_NODES_PAIR", 10**9),
+        ],
+    )
+    yield (
+        "cliques-only",
+        [
+            (ex, "_interval_view", lambda *args, **kwargs: None),
+            (ex._GeneralEngine, "BRANCH_NODES", 0),
+            (ex._GeneralEngine, "BRANCH_NODES_PAIR", 0),
+        ],
+    )
+
+
+def assert_every_path_matches_oracle(p: np.ndarray) -> None:
+    expected = oracle_bergmann_hommel(p)
+    for name, patches in _engine_settings():
+        with pytest.MonkeyPatch.context() as mp:
+            for owner, attr, value in patches:
+                mp.setattr(owner, attr, value)
+            np.testing.assert_array_equal(
+                _bergmann_hommel(p, engine="general"), expected, err_msg=name
+            )
+
+
+@pytest.mark.parametrize("k", [5, 6, 7, 8])
+def test_every_general_path_matches_oracle_near_line(k):
+    """Unit interval views, edge branching and the clique search, each on its own,
+    against every exhaustive set (k <= 8), on near-line p-values with ties and zeros."""
+    rng = np.random.default_rng(15 + k)
+    for _ in range(8):
+        assert_every_path_matches_oracle(near_line_matrix(rng, k))
+    for _ in range(3):
+        n = int(rng.choice([30, 100, 1000]))
+        assert_every_path_matches_oracle(wilcoxon_pvalues(rng, k, n, float(rng.uniform(1, 4))))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_general_path_matches_oracle_random(kind):
+    """The same on every kind of random matrix: most threshold graphs of uniform or tied
+    p-values are far from unit interval graphs, so the branching runs deep there."""
+    rng = np.random.default_rng(2015)
+    for k in (6, 7, 8):
+        for _ in range(3):
+            assert_every_path_matches_oracle(random_matrix(rng, k, kind))
+
+
+def _random_unit_interval_graph(rng: np.random.Generator, k: int) -> list[int]:
+    """Points on a line, adjacent within distance 1, labels shuffled (bit masks)."""
+    x = rng.uniform(0.0, float(rng.uniform(1.0, 4.0)), size=k)
+    x[rng.integers(0, k)] = x[0]  # a tie
+    labels = rng.permutation(k).tolist()
+    adj = [0] * k
+    for i in range(k):
+        for j in range(k):
+            if i != j and abs(x[i] - x[j]) <= 1.0:
+                adj[labels[i]] |= 1 << labels[j]
+    return adj
+
+
+def _brute_together(adj: list[int], a: int, b: int) -> int:
+    """max sum C(|g|, 2) over clique partitions with a and b in one group (-1: none)."""
+    best = -1
+    for part in _partitions(list(range(len(adj)))):
+        if not any(a in g and b in g for g in part):
+            continue
+        if all(adj[u] >> v & 1 for g in part for u, v in itertools.combinations(g, 2)):
+            best = max(best, sum(len(g) * (len(g) - 1) // 2 for g in part))
+    return best
+
+
+def test_interval_view_and_staircase_against_brute_force():
+    """Unit interval graphs are recognised (3-sweep LexBFS, verified), their staircase
+    describes exactly their edges, and g and the best partition holding a given pair
+    in one group equal the enumeration of all partitions; removing corner edges keeps
+    the order valid and the values exact."""
+    from cdplot.stats._exhaustive import _interval_view
+
+    rng = np.random.default_rng(1969)
+    pairs = removed = 0
+    for _ in range(40):
+        k = int(rng.integers(2, 8))
+        adj = _random_unit_interval_graph(rng, k)
+        view = _interval_view(adj, _unlimited(k))
+        assert view is not None
+        while True:
+            for i in range(k):  # the staircase is the graph
+                for j in range(i + 1, k):
+                    a, b = sorted((view.pos[i], view.pos[j]))
+                    assert bool(adj[i] >> j & 1) == (b <= view.reach[a])
+            view._optima()
+            assert view.F[k] == _brute_cluster_deletion(adj, (1 << k) - 1)
+            edges = [(i, j) for i in range(k) for j in range(i + 1, k) if adj[i] >> j & 1]
+            for i, j in edges:
+                expected = _brute_together(adj, i, j)
+                assert view.together([(i, j)], -1, 10**9) == expected
+                pairs += 1
+            corners = [
+                (i, j)
+                for i, j in edges
+                if view.reach[min(view.pos[i], view.pos[j])] == max(view.pos[i], view.pos[j])
+                and view.lo[max(view.pos[i], view.pos[j])] == min(view.pos[i], view.pos[j])
+            ]
+            if not corners:
+                break
+            i, j = corners[int(rng.integers(len(corners)))]
+            assert view.remove_edge(*sorted((view.pos[i], view.pos[j])))
+            adj[i] &= ~(1 << j)
+            adj[j] &= ~(1 << i)
+            removed += 1
+    assert pairs > 200 and removed > 50
+
+
+def test_constrained_with_forced_members_against_brute_force():
+    """_constrained(l, r, a, b): the best partition with a group whose first and last
+    positions are l and r and which holds a and b, on unit interval graphs in their
+    order, for every such (l, r, a, b), against the enumeration of every partition."""
+    from cdplot.stats._exhaustive import _interval_view
+
+    rng = np.random.default_rng(1996)
+    checked = forced = 0
+    for _ in range(25):
+        k = int(rng.integers(3, 8))
+        adj = _random_unit_interval_graph(rng, k)
+        view = _interval_view(adj, _unlimited(k))
+        view._optima()
+        order = view.order
+        parts = [
+            [sorted(view.pos[v] for v in g) for g in part]
+            for part in _partitions(list(range(k)))
+            if all(adj[u] >> v & 1 for g in part for u, v in itertools.combinations(g, 2))
+        ]
+        for left in range(k):
+            for right in range(left + 1, view.reach[left] + 1):
+                for a in range(left, right + 1):
+                    for b in range(a, right + 1):
+                        expected = max(
+                            sum(len(g) * (len(g) - 1) // 2 for g in part)
+                            for part in parts
+                            if any(
+                                g[0] == left and g[-1] == right and a in g and b in g for g in part
+                            )
+                        )
+                        assert view._constrained(left, right, a, b) == expected, (
+                            order,
+                            left,
+                            right,
+                            a,
+                            b,
+                        )
+                        checked += 1
+                        forced += left < a or b < right
+    assert checked > 300 and forced > 200
+
+
+def test_interval_view_refuses_other_graphs():
+    """A claw, a 4-cycle, a net and a tent (Roberts 1969: the minimal graphs that are not
+    unit interval graphs, with the longer holes) are refused; the closure in any order
+    contains the graph, so its optimum bounds the graph's from above."""
+    from cdplot.stats._exhaustive import _closure_view, _interval_view, _p3
+
+    def graph(k, edges):
+        adj = [0] * k
+        for i, j in edges:
+            adj[i] |= 1 << j
+            adj[j] |= 1 << i
+        return adj
+
+    claw = graph(4, [(0, 1), (0, 2), (0, 3)])
+    c4 = graph(4, [(0, 1), (1, 2), (2, 3), (3, 0)])
+    net = graph(6, [(0, 1), (1, 2), (0, 2), (0, 3), (1, 4), (2, 5)])
+    tent = graph(6, [(0, 1), (1, 2), (0, 2), (3, 0), (3, 1), (4, 1), (4, 2), (5, 2), (5, 0)])
+    rng = np.random.default_rng(4)
+    for adj in (claw, c4, net, tent):
+        k = len(adj)
+        order: list[int] = []
+        assert _interval_view(adj, _unlimited(k), order) is None
+        a, x, b = _p3(adj, order)
+        assert adj[x] >> a & 1 and adj[x] >> b & 1 and not adj[a] >> b & 1
+        for _ in range(5):
+            closure = _closure_view(adj, rng.permutation(k).tolist(), _unlimited(k))
+            closure._optima()
+            assert closure.F[k] >= _brute_cluster_deletion(adj, (1 << k) - 1)
+
+
+def test_branching_against_brute_force():
+    """The edge-branching search, run to the end, on random graphs and with a pair
+    forced into one group, against the enumeration of every partition."""
+    rng = np.random.default_rng(1988)
+    checked = 0
+    for _ in range(40):
+        k = int(rng.integers(3, 8))
+        level = np.zeros((k, k), dtype=np.int64)
+        rows, cols = np.triu_indices(k, 1)
+        level[rows, cols] = level[cols, rows] = rng.integers(0, 3, size=len(rows))
+        engine = _GeneralEngine(level, 3, _unlimited(k))
+        engine.BRANCH_NODES = engine.BRANCH_NODES_PAIR = 10**9  # run to the end
+        engine._advance(1)  # the level-0 edges are gone
+        adj = engine.adj
+        found = engine._branch_search(None, -1, 10**9)
+        assert found is not None and found[0] == _brute_cluster_deletion(adj, (1 << k) - 1)
+        covered = 0
+        for grp in found[1]:  # the partition returned is one, and optimal
+            assert all(
+                adj[u] >> v & 1
+                for u in range(k)
+                for v in range(k)
+                if u != v and grp >> u & 1 and grp >> v & 1
+            )
+            covered |= grp
+        assert covered == (1 << k) - 1
+        edges = [(i, j) for i in range(k) for j in range(i + 1, k) if adj[i] >> j & 1]
+        for i, j in edges[:4]:
+            expected = _brute_together(adj, i, j)
+            assert engine._branch_search([(i, j)], -1, 10**9)[0] == expected
+            checked += 1
+    assert checked > 60
+
+
+@given(k=st.integers(2, 8), data=st.data())
+def test_every_general_path_matches_oracle_hypothesis(k, data):
+    """Positions on a line with noise (p = 2 Phi(-z)), drawn by hypothesis, quantised
+    to a pool of values with ties, zeros and values that underflow."""
+    m = k * (k - 1) // 2
+    pos = data.draw(st.lists(st.integers(0, 12), min_size=k, max_size=k))
+    noise = data.draw(st.lists(st.sampled_from([-1, 0, 0, 0, 1]), min_size=m, max_size=m))
+    rows, cols = np.triu_indices(k, 1)
+    dist = np.abs(np.array(pos)[rows] - np.array(pos)[cols]) + np.array(noise)
+    pool = np.array([1.0, 0.5, 0.2, 0.05, 0.01, 1e-5, 1e-100, 1e-300, 5e-324, 0.0, 0.0, 0.0])
+    upper = pool[np.clip(dist, 0, len(pool) - 1)]
+    if data.draw(st.booleans()):  # some exact values mixed in
+        flip = data.draw(st.lists(st.floats(0.0, 1.0), min_size=m, max_size=m))
+        mask = np.array(data.draw(st.lists(st.booleans(), min_size=m, max_size=m)))
+        upper = np.where(mask, np.array(flip), upper)
+    assert_every_path_matches_oracle(_sym(k, upper))
+
+
+def _previous_engine_tables():
+    import json
+    from pathlib import Path
+
+    doc = json.loads(
+        (Path(__file__).parent / "reference/bergmann_previous_engine.json").read_text()
+    )
+    for table in doc["tables"]:
+        slow = table["k"] == 30 and table["seed"] != 2  # about 1-3 s each
+        yield pytest.param(
+            table,
+            id=f"k{table['k']}-N{table['N']}-seed{table['seed']}",
+            marks=[pytest.mark.slow] if slow else [],
+        )
+
+
+@pytest.mark.parametrize("table", list(_previous_engine_tables()))
+def test_previous_engine_reference(table):
+    """Identical, bit for bit, to the APVs of the engine before the unit interval views
+    and edge branching (tests/reference/make_bergmann_previous_engine.py: the general
+    engine of commit 2e6876a, read from git) on Wilcoxon tables with k = 12 to 30."""
+    k = table["k"]
+    upper = np.array([float.fromhex(x) for x in table["pvalues"]])
+    expected = np.array([float.fromhex(x) for x in table["apv"]])
+    p = _sym(k, upper)
+    assert _robinson_order(p) is None  # the general engine
+    rows, cols = np.triu_indices(k, 1)
+    np.testing.assert_array_equal(bergmann_hommel(p, budget_seconds=None)[rows, cols], expected)
+
+
 def _brute_cluster_deletion(adj: list[int], u: int) -> int:
     """max sum C(|g|, 2) over partitions of the vertex set u into cliques, by enumeration."""
     vertices = [v for v in range(len(adj)) if u >> v & 1]
@@ -474,7 +776,8 @@ def test_general_engine_with_tiny_memo(monkeypatch):
     # the memo is emptied when full; results must not depend on it
     monkeypatch.setattr(_GeneralEngine, "MEMO_LIMIT", 5)
     rng = np.random.default_rng(1979)
-    for k, kind in zip([6, 7, 8] * 4, KINDS * 2, strict=True):
+    for i, kind in enumerate(KINDS * 2):
+        k = 6 + i % 3
         p = random_matrix(rng, k, kind)
         expected = oracle_bergmann_hommel(p)
         np.testing.assert_array_equal(_bergmann_hommel(p, engine="general"), expected)

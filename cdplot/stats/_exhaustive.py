@@ -283,10 +283,18 @@ def exhaustive_sets(k: int) -> Iterator[frozenset[tuple[int, int]]]:
 #   average rank works. Then every G_t is a unit interval graph, a set is a clique iff
 #   its first and last member (in the order) are adjacent, and optimal partitions can be
 #   taken contiguous (proof at _optima). This engine is polynomial.
-# * _GeneralEngine, for any matrix: an exact dynamic programme over vertex sets with
-#   bit masks, split into connected components, memoised across levels, with bounds (edge
-#   counts, greedy colourings) and a dominance rule that cut the clique choices (proofs
-#   in its docstrings).
+# * _GeneralEngine, for any matrix, level by level, in three exact ways (proofs in the
+#   docstrings):
+#   - if G_t is a unit interval graph (recognised by three LexBFS sweeps and verified),
+#     the programmes of the Robinson engine (class _Staircase) run on its unit interval
+#     order: polynomial. The order is kept while the removed edges are corners of its
+#     staircase. Wilcoxon p-values at large N give such graphs at most levels;
+#   - otherwise a branching on edges of induced paths a - x - b (cut x - a, or keep x and
+#     a together) down to unit interval graphs, bounded by the unit interval closure of
+#     each graph; it gives up after a fixed number of graphs;
+#   - then an exact dynamic programme over vertex sets with bit masks, split into
+#     connected components, memoised across levels, with bounds (edge counts, greedy
+#     colourings) and a dominance rule that cut the clique choices.
 
 
 class _Budget:
@@ -429,59 +437,30 @@ def _is_robinson(p: np.ndarray, order: list[int]) -> bool:
         return not (np.any(np.diff(upper, axis=1) > 0) or np.any(np.diff(upper, axis=0) < 0))
 
 
-class _RobinsonEngine:
-    """c(t) for a Robinson matrix, by dynamic programmes over the Robinson order.
+class _Staircase:
+    """Clique partitions of a unit interval graph, by dynamic programmes over its order.
 
-    In the order, the neighbours of position i in G_t with larger index form the
-    interval (i, reach[i]], and reach is non-decreasing; a set is a clique of G_t iff
-    its first and last positions are adjacent. Per level the work is O(k w) for g(t)
-    and O(k w + W^2) for each level-t pair, w being the widest neighbourhood and W the
-    pair's span: polynomial, with no search.
+    Positions 0..n-1 are an order in which the graph is a unit (proper) interval graph:
+    the neighbours of position i with larger positions are i+1..reach[i], and reach is
+    non-decreasing (its adjacency matrix with a unit diagonal is a Robinson matrix). A
+    set is then a clique iff its first and last positions are adjacent, and optimal
+    partitions can be taken contiguous (proof at _optima). Subclasses keep ``reach`` up
+    to date and mark the optima that an edge removal invalidates (``fwd_from``,
+    ``bwd_from``).
     """
 
-    def __init__(self, q: np.ndarray, levels: np.ndarray, budget: _Budget) -> None:
-        n = q.shape[0]
-        self.q: list[list[float]] = q.tolist()
+    def __init__(self, n: int, budget: _Budget, reach: list[int] | None = None) -> None:
         self.n = n
         # C(m, 2) for m = 0..n + 1 (int64: exact)
         m = np.arange(n + 2, dtype=np.int64)
         self.c2 = m * (m - 1) // 2
-        self.g_prev: int | None = None  # g of the previous level: g never increases
         # prefix and suffix optima (see _optima), all out of date at first
         self.F = np.zeros(n + 1, dtype=np.int64)
         self.B = np.zeros(n + 1, dtype=np.int64)
         self.fwd_from = 0
         self.bwd_from = n - 1
-        self.reach = [n - 1] * n  # G_t is complete below the smallest level
+        self.reach = [n - 1] * n if reach is None else reach
         self.budget = budget
-        # level-t edges (i, j), i < j, as positions in the order, for each level
-        self.special: list[list[tuple[int, int]]] = [[] for _ in range(len(levels))]
-        rows, cols = np.triu_indices(n, 1)
-        for i, j, lev in zip(
-            rows.tolist(),
-            cols.tolist(),
-            np.searchsorted(levels, q[rows, cols]).tolist(),
-            strict=True,
-        ):
-            self.special[lev].append((i, j))
-
-    def _update_reach(self, t: float) -> int:
-        """Drop the edges with p < t; mark the prefix/suffix optima they invalidate."""
-        q, reach = self.q, self.reach
-        edges = 0
-        for i in range(self.n):
-            r = reach[i]
-            if r > i and q[i][r] < t:
-                while r > i and q[i][r] < t:
-                    r -= 1
-                reach[i] = r
-                # the removed edges (i, r + 1..): blocks holding both ends are gone
-                if r + 1 < self.fwd_from:
-                    self.fwd_from = r + 1
-                if i > self.bwd_from:
-                    self.bwd_from = i
-            edges += r - i
-        return edges
 
     def _optima(self) -> None:
         """Bring the prefix optima F and suffix optima B up to date with ``reach``.
@@ -561,56 +540,112 @@ class _RobinsonEngine:
         self.budget.spend(len(seq) - first)
         return best
 
-    def _constrained(self, left: int, right: int) -> int:
+    def _constrained(
+        self, left: int, right: int, a: int | None = None, b: int | None = None
+    ) -> int:
         """Best partition with a group A whose first/last positions are ``left``/``right``.
 
-        Such a group is a clique containing the level-t edge (left, right) and lies in
-        [left, right]. Given A, the rest is Robinson in the induced order, so its best
+        A must also hold the positions ``a`` and ``b`` if given (both in [left, right]).
+        Such a group is a clique (its ends are adjacent: (left, right) must be an edge)
+        and lies in [left, right]. Let I be the interior positions (left, right) other
+        than a and b. Given A, the rest is Robinson in the induced order, so its best
         partition is contiguous there (see _optima). In an optimal solution:
 
         * no rest block lies inside (left, right): merging it into A stays a clique and
           adds |A| |block| > 0 pairs;
         * so the interior positions not in A belong to at most one block B_L that also
-          has positions < left, one block B_R with positions > right, or (only with
-          tied p-values) one block B_X with both; blocks are consecutive in the rest
-          order, which rules out anything else;
-        * B_L's x interior members can be taken to be left+1..left+x: its span keeps
-          its first position and its last shrinks to left+x, which is at most its old
-          last position; likewise B_R's y interior members are right-y..right-1, and
-          B_X's members anywhere (its span is fixed by its outer members).
+          has positions < left, one block B_R with positions > right, or one block B_X
+          with both (in a Robinson matrix, only with tied p-values); blocks are
+          consecutive in the rest order, which rules out anything else;
+        * B_L's x interior members can be taken to be the first x positions of I: its
+          span keeps its first position and its last shrinks to the x-th of I, which is
+          at most its old last position; likewise B_R's y interior members are the last
+          y of I, and B_X's members anywhere (its span is fixed by its outer members).
+          A keeps its ends, a and b, so it stays a clique of the same size.
 
-        Hence, with W = right - left - 1 interior positions, L(x) the best partition of
-        positions < left followed by left+1..left+x, R(y) that of right-y..right-1
-        followed by positions > right, and X(x) that of positions < left, left+1..left+x
-        and positions > right, the optimum is the larger of
-        max_{x+y<=W} C(W-x-y+2, 2) + L(x) + R(y) and max_x C(W-x+2, 2) + X(x), every
-        term being the value of a feasible partition using the edge (left, right).
+        Hence, with W = |I|, s = |{left, right, a, b}|, L(x) the best partition of the
+        positions < left followed by the first x of I, R(y) that of the last y of I
+        followed by the positions > right, and X(x) that of the positions < left, the
+        first x of I and the positions > right, the optimum is the larger of
+        max_{x+y<=W} C(W-x-y+s, 2) + L(x) + R(y) and max_x C(W-x+s, 2) + X(x), every
+        term being the value of a feasible partition with such a group A.
         """
         n, reach = self.n, self.reach
-        inner = list(range(left + 1, right))
+        must = {left, right}
+        if a is not None:
+            must.add(a)
+        if b is not None:
+            must.add(b)
+        inner = [i for i in range(left + 1, right) if i not in must]
         width = len(inner)
+        size = len(must)
         # the DPs start from the known optima of the positions < left (F) and > right (B)
         lefts = self._prefix_optima(list(range(left)) + inner, self.F[: left + 1])[left:]
         rights = self._prefix_optima(
             list(range(n - 1, right, -1)) + inner[::-1], self.B[right + 1 :][::-1]
         )[n - 1 - right :]
-        # all (x, y) with x + y <= W at once: C(W - x - y + 2, 2) + L(x) + R(y)
+        # all (x, y) with x + y <= W at once: C(W - x - y + s, 2) + L(x) + R(y)
         xs = np.arange(width + 1)
-        a = width - xs[:, None] - xs[None, :] + 2
-        values = self.c2[np.maximum(a, 0)] + lefts[:, None] + rights[None, :]
-        best = int(values[a >= 2].max())
+        group = width - xs[:, None] - xs[None, :] + size
+        values = self.c2[np.maximum(group, 0)] + lefts[:, None] + rights[None, :]
+        best = int(values[group >= size].max())
         self.budget.spend((width + 1) * (width + 2) // 2)
         if left > 0 and reach[left - 1] > right:  # a block can hold both sides
             outer = list(range(right + 1, n))
             for x in range(width + 1):
-                a = width - x + 2
+                m = width - x + size
                 v = (
-                    a * (a - 1) // 2
+                    m * (m - 1) // 2
                     + self._prefix_optima(list(range(left)) + inner[:x] + outer)[-1]
                 )
                 if v > best:
                     best = v
         return best
+
+
+class _RobinsonEngine(_Staircase):
+    """c(t) for a Robinson matrix, by dynamic programmes over the Robinson order.
+
+    In the order, the neighbours of position i in G_t with larger index form the
+    interval (i, reach[i]], and reach is non-decreasing; a set is a clique of G_t iff
+    its first and last positions are adjacent. Per level the work is O(k w) for g(t)
+    and O(k w + W^2) for each level-t pair, w being the widest neighbourhood and W the
+    pair's span: polynomial, with no search.
+    """
+
+    def __init__(self, q: np.ndarray, levels: np.ndarray, budget: _Budget) -> None:
+        n = q.shape[0]
+        super().__init__(n, budget)  # G_t is complete below the smallest level
+        self.q: list[list[float]] = q.tolist()
+        self.g_prev: int | None = None  # g of the previous level: g never increases
+        # level-t edges (i, j), i < j, as positions in the order, for each level
+        self.special: list[list[tuple[int, int]]] = [[] for _ in range(len(levels))]
+        rows, cols = np.triu_indices(n, 1)
+        for i, j, lev in zip(
+            rows.tolist(),
+            cols.tolist(),
+            np.searchsorted(levels, q[rows, cols]).tolist(),
+            strict=True,
+        ):
+            self.special[lev].append((i, j))
+
+    def _update_reach(self, t: float) -> int:
+        """Drop the edges with p < t; mark the prefix/suffix optima they invalidate."""
+        q, reach = self.q, self.reach
+        edges = 0
+        for i in range(self.n):
+            r = reach[i]
+            if r > i and q[i][r] < t:
+                while r > i and q[i][r] < t:
+                    r -= 1
+                reach[i] = r
+                # the removed edges (i, r + 1..): blocks holding both ends are gone
+                if r + 1 < self.fwd_from:
+                    self.fwd_from = r + 1
+                if i > self.bwd_from:
+                    self.bwd_from = i
+            edges += r - i
+        return edges
 
     def level_count(self, lev: int, t: float, d: float) -> int:
         """c(t) for the lev-th level if t * c(t) > d, else 0 (or s with t * s <= d)."""
@@ -642,8 +677,298 @@ class _RobinsonEngine:
         return best if best > floor else 0
 
 
+def _lexbfs(adj: list[int], start: list[int]) -> list[int]:
+    """A lexicographic breadth-first search order of the graph ``adj`` (bit masks).
+
+    Partition refinement: the next vertex is the first of the first class, and every
+    class is split into its members adjacent and not adjacent to it (in that order).
+    Ties are broken by the order of ``start``, so ``start`` = a previous order reversed
+    gives the LBFS+ sweep of Corneil (2004).
+    """
+    classes = [list(start)]
+    out = []
+    while classes:
+        first = classes[0]
+        v = first.pop(0)
+        if not first:
+            classes.pop(0)
+        out.append(v)
+        nb = adj[v]
+        split = []
+        for members in classes:
+            inside = [w for w in members if nb >> w & 1]
+            if inside and len(inside) < len(members):
+                split.append(inside)
+                split.append([w for w in members if not nb >> w & 1])
+            else:
+                split.append(members)
+        classes = split
+    return out
+
+
+class _IntervalView(_Staircase):
+    """G_t seen as a unit interval graph: its order, staircase and positions.
+
+    Built by :func:`_interval_view` when G_t is a unit interval graph; then g(t) and
+    c(t) come from the polynomial dynamic programmes of :class:`_Staircase`, with no
+    search. Removing an edge keeps the order valid exactly when the edge is a corner of
+    the staircase (see remove_edge).
+    """
+
+    def __init__(self, order: list[int], reach: list[int], lo: list[int], budget: _Budget):
+        super().__init__(len(order), budget, reach)
+        self.order = order
+        self.pos = [0] * len(order)
+        for i, v in enumerate(order):
+            self.pos[v] = i
+        self.lo = lo  # lo[i]: first position adjacent to i (i itself if none before)
+
+    def remove_edge(self, p: int, q: int) -> bool:
+        """Remove the edge between positions p < q; False if the order stops being valid.
+
+        Position p's neighbours after it are p+1..reach[p] and q's before it lo[q]..q-1.
+        Without (p, q) both stay intervals iff q = reach[p] and p = lo[q]; then reach
+        stays non-decreasing (reach[p - 1] = q would make p - 1 adjacent to q, so
+        lo[q] < p) and lo too. Otherwise a neighbourhood gets a hole: not a unit
+        interval order any more.
+        """
+        if self.reach[p] != q or self.lo[q] != p:
+            return False
+        self.reach[p] = q - 1
+        self.lo[q] = p + 1
+        # prefix optima up to q and suffix optima from p + 1 keep their values
+        if q < self.fwd_from:
+            self.fwd_from = q
+        if p > self.bwd_from:
+            self.bwd_from = p
+        return True
+
+    def groups(self) -> list[int]:
+        """An optimal partition (vertex bit masks), read back from the prefix optima."""
+        F, c2, lo, order = self.F, self.c2, self.lo, self.order
+        groups = []
+        i = self.n
+        while i > 0:
+            target = F[i]
+            j = i - 1  # i - 1 alone
+            if F[i - 1] != target:
+                j = next(j for j in range(lo[i - 1], i - 1) if F[j] + c2[i - j] == target)
+            mask = 0
+            for at in range(j, i):
+                mask |= 1 << order[at]
+            groups.append(mask)
+            i = j
+        return groups
+
+    def together(self, pairs: Sequence[tuple[int, int]], floor: int, cap: int) -> int:
+        """Best partition holding one of ``pairs`` (vertices) in a group; needs _optima.
+
+        Returns the value if it exceeds ``floor``, else ``floor``; stops once it reaches
+        ``cap``, an upper bound (g, say). A group holding the pair at positions a < b
+        has ends l <= a and r >= b with (l, r) an edge; every such (l, r) is tried with
+        _constrained(l, r, a, b). First, cheaply: if an optimal contiguous partition
+        has a block l..r, the answer is g.
+        """
+        reach, pos = self.reach, self.pos
+        F, B, c2 = self.F, self.B, self.c2
+        g = int(F[self.n])
+        spans = []
+        for i, j in pairs:
+            a, b = sorted((pos[i], pos[j]))
+            left = a
+            while left >= 0 and reach[left] >= b:
+                for right in range(b, reach[left] + 1):
+                    if F[left] + c2[right - left + 1] + B[right + 1] == g:
+                        return max(g, floor)
+                    spans.append((left, right, a, b))
+                left -= 1
+        best = floor
+        for left, right, a, b in spans:
+            best = max(best, self._constrained(left, right, a, b))
+            if best >= cap:
+                break
+        return best
+
+    def level_count(self, special: Sequence[tuple[int, int]], t: float, d: float) -> int:
+        """c(t) if t * c(t) > d, else 0 (or s with t * s <= d); ``special``: vertex pairs."""
+        self._optima()
+        g = int(self.F[self.n])
+        if t * g <= d:
+            return 0
+        floor = _count_floor(t, d, g)
+        best = self.together(special, floor, g)
+        return best if best > floor else 0
+
+
+def _interval_view(
+    adj: list[int], budget: _Budget, sweeps: list[int] | None = None
+) -> _IntervalView | None:
+    """G as a unit interval graph, or None if this search finds no unit interval order.
+
+    Three sweeps of lexicographic breadth-first search, the last two LBFS+ (Corneil,
+    "A simple 3-sweep LBFS algorithm for the recognition of unit interval graphs",
+    Discrete Applied Mathematics 138, 2004), give a unit interval order iff G is a
+    unit interval graph. The order is verified here exactly (every closed
+    neighbourhood an interval of positions, both ends non-decreasing), so a wrong
+    order can only cost speed, never correctness. ``sweeps``, if given, receives the
+    last LexBFS order (used by _p3 when G is not a unit interval graph).
+    """
+    k = len(adj)
+    budget.spend(k)
+    order = _lexbfs(adj, list(range(k)))
+    order = _lexbfs(adj, order[::-1])
+    order = _lexbfs(adj, order[::-1])
+    if sweeps is not None:
+        sweeps[:] = order
+    pos = [0] * k
+    for i, v in enumerate(order):
+        pos[v] = i
+    reach = [0] * k
+    lo = [0] * k
+    last_lo = last_hi = 0
+    for i, v in enumerate(order):
+        x = adj[v] | 1 << v
+        mask = 0
+        while x:
+            low = x & -x
+            mask |= 1 << pos[low.bit_length() - 1]
+            x ^= low
+        first = (mask & -mask).bit_length() - 1
+        top = mask.bit_length() - 1
+        if mask >> first != (1 << (top - first + 1)) - 1 or first < last_lo or top < last_hi:
+            return None
+        reach[i], lo[i] = top, first
+        last_lo, last_hi = first, top
+    return _IntervalView(order, reach, lo, budget)
+
+
+def _closure_view(adj: list[int], order: list[int], budget: _Budget) -> _IntervalView:
+    """The smallest supergraph of G that is a unit interval graph in ``order``.
+
+    Positions p < q are adjacent iff some edge (p', q') of G has p' <= p and q' >= q:
+    reach[p] = max of the last neighbour of p' over p' <= p. Every edge of G is kept,
+    so every partition of G into cliques is one of the supergraph: its g and c bound
+    those of G from above, and they are exact, polynomial (the staircase programmes),
+    and tight when G is close to a unit interval graph in this order.
+    """
+    k = len(order)
+    budget.spend(k)
+    pos = [0] * k
+    for i, v in enumerate(order):
+        pos[v] = i
+    reach = [0] * k
+    top = 0
+    for i, v in enumerate(order):
+        x = adj[v]
+        while x:
+            low = x & -x
+            x ^= low
+            q = pos[low.bit_length() - 1]
+            if q > top:
+                top = q
+        if i > top:
+            top = i
+        reach[i] = top
+    lo = [0] * k
+    p = 0
+    for q in range(k):
+        while reach[p] < q:
+            p += 1
+        lo[q] = p
+    return _IntervalView(list(order), reach, lo, budget)
+
+
+def _p3(adj: list[int], order: list[int]) -> tuple[int, int, int] | None:
+    """An induced path a - x - b (a, b not adjacent) of a graph that is not a cluster graph.
+
+    Preferably one in an obstruction to unit interval graphs (Roberts 1969: a graph is
+    a unit interval graph iff it has no induced claw, net, tent or hole), so that
+    cutting either of its edges destroys that obstruction: first a non-adjacent pair of
+    earlier neighbours of a vertex in the LexBFS ``order`` (it exists iff G is not
+    chordal, and lies on a hole), then a claw, then any such path.
+    """
+    seen = 0
+    for v in order:
+        earlier = adj[v] & seen
+        x = earlier
+        while x:
+            low = x & -x
+            x ^= low
+            others = earlier & ~adj[low.bit_length() - 1] & ~low
+            if others:
+                return low.bit_length() - 1, v, (others & -others).bit_length() - 1
+        seen |= 1 << v
+    anyone = None
+    for v in order:
+        nb = adj[v]
+        x = nb
+        while x:
+            low = x & -x
+            x ^= low
+            apart = nb & ~adj[low.bit_length() - 1] & ~low  # neighbours of v not of a
+            if not apart:
+                continue
+            a, b = low.bit_length() - 1, (apart & -apart).bit_length() - 1
+            if anyone is None:
+                anyone = (a, v, b)
+            y = apart
+            while y:
+                lb = y & -y
+                y ^= lb
+                if apart & ~adj[lb.bit_length() - 1] & ~lb:  # a claw at v
+                    return a, v, lb.bit_length() - 1
+    return anyone  # None only for a cluster graph, which is a unit interval graph
+
+
+def _bits(x: int) -> list[int]:
+    """The positions of the set bits of x, increasing."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+class _GiveUp(Exception):
+    """The edge-branching search visited too many graphs (see _GeneralEngine._branch)."""
+
+
+def _colour_bound(adj: list[int], u: int) -> int:
+    """Upper bound on the cluster-deletion optimum of G[U] from a greedy colouring.
+
+    Colour classes are independent sets of G, so a clique meets each class at most
+    once. With class sizes a_1, ..., a_c, the group sizes n_1 >= n_2 >= ... of any
+    clique partition are majorised by the conjugate a*_j = #{i : a_i >= j} (the
+    incidence matrix of groups and classes is 0-1 with these margins: Gale-Ryser),
+    and sum C(n_j, 2) = (sum n_j^2 - |U|) / 2 is Schur-convex, so
+    f(U) <= sum_j C(a*_j, 2).
+    """
+    counts = [0] * (u.bit_count() + 1)  # counts[s]: classes of size s
+    rest = u
+    while rest:
+        cand = rest
+        size = 0
+        while cand:
+            low = cand & -cand
+            cand &= ~adj[low.bit_length() - 1]
+            cand ^= low
+            rest ^= low
+            size += 1
+        counts[size] += 1
+    bound = 0
+    at_least = 0  # classes of size >= s
+    for s in range(len(counts) - 1, 0, -1):
+        at_least += counts[s]
+        bound += at_least * (at_least - 1) // 2
+    return bound
+
+
 class _GeneralEngine:
     """c(t) for any symmetric p-value matrix: exact search over clique partitions.
+
+    level_count first tries G_t as a unit interval graph (_IntervalView: polynomial),
+    then the edge branching (_branch), then the search over cliques described here.
 
     ``f(U)`` is the cluster-deletion optimum of the induced graph G[U] (U a bit mask):
     f(U) = max over cliques C of G[U] containing a chosen vertex v of
@@ -679,6 +1004,15 @@ class _GeneralEngine:
     #: memo entries kept before the memos are emptied: bounds memory to a few hundred MB
     MEMO_LIMIT = 1_000_000
 
+    #: graphs the edge-branching search (_branch) may visit for g before the search over
+    #: cliques takes over. It pays off when G is close to a unit interval graph (Wilcoxon
+    #: p-values at large N); far from one (small N) it mostly gives up, so the allowance
+    #: is kept short (a few milliseconds)
+    BRANCH_NODES = 32
+    #: the same for c (a pair forced into one group: weaker bounds; the successful
+    #: searches seldom need more than a few graphs)
+    BRANCH_NODES_PAIR = 4
+
     def __init__(
         self, level: np.ndarray, n_levels: int, budget: _Budget, line: list[int] | None = None
     ) -> None:
@@ -702,6 +1036,10 @@ class _GeneralEngine:
         self.opt_groups: list[int] | None = None  # optimal partition of the current G
         self.opt_value = 0  # its value, g; an upper bound of g at later levels
         self.g_known = False
+        self.view: _IntervalView | None = None  # G as a unit interval graph, if it is one
+        self.level: list[list[int]] = level.tolist()
+        self._branch_left = 0
+        self._branch_floor = 0
 
     # -- exact cluster deletion -------------------------------------------------------
 
@@ -717,34 +1055,8 @@ class _GeneralEngine:
         return key
 
     def _colour_bound(self, u: int) -> int:
-        """Upper bound on f(U) from a greedy colouring of G[U].
-
-        Colour classes are independent sets of G, so a clique meets each class at most
-        once. With class sizes a_1, ..., a_c, the group sizes n_1 >= n_2 >= ... of any
-        clique partition are majorised by the conjugate a*_j = #{i : a_i >= j} (the
-        incidence matrix of groups and classes is 0-1 with these margins: Gale-Ryser),
-        and sum C(n_j, 2) = (sum n_j^2 - |U|) / 2 is Schur-convex, so
-        f(U) <= sum_j C(a*_j, 2).
-        """
-        adj = self.adj
-        counts = [0] * (u.bit_count() + 1)  # counts[s]: classes of size s
-        rest = u
-        while rest:
-            cand = rest
-            size = 0
-            while cand:
-                low = cand & -cand
-                cand &= ~adj[low.bit_length() - 1]
-                cand ^= low
-                rest ^= low
-                size += 1
-            counts[size] += 1
-        bound = 0
-        at_least = 0  # classes of size >= s
-        for s in range(len(counts) - 1, 0, -1):
-            at_least += counts[s]
-            bound += at_least * (at_least - 1) // 2
-        return bound
+        """Upper bound on f(U) from a greedy colouring of G[U] (see _colour_bound)."""
+        return _colour_bound(self.adj, u)
 
     def _component(self, u: int) -> int:
         """Connected component of G[U] holding U's lowest vertex."""
@@ -997,6 +1309,105 @@ class _GeneralEngine:
                 stack.extend((comp, w & ~comp))
         return groups
 
+    # -- edge branching towards unit interval graphs ----------------------------------
+
+    def _branch_search(
+        self, pairs: list[tuple[int, int]] | None, floor: int, cap: int
+    ) -> tuple[int, list[int] | None] | None:
+        """g (``pairs`` None) or c (the best partition holding one of ``pairs`` in a
+        group) of the current G by _branch, if it is above ``floor``, else ``floor``.
+
+        Returns (value, an optimal partition for g or None), or None if the search
+        gave up after :attr:`BRANCH_NODES` graphs (:attr:`BRANCH_NODES_PAIR` for c);
+        ``_branch_floor`` then holds the best value found (a feasible partition's, or
+        ``floor``) for the clique search.
+        """
+        self._branch_left = self.BRANCH_NODES if pairs is None else self.BRANCH_NODES_PAIR
+        self._branch_floor = floor
+        try:
+            return self._branch(list(self.adj), pairs, floor, cap, set())
+        except _GiveUp:
+            return None
+
+    def _branch(
+        self,
+        adj: list[int],
+        pairs: list[tuple[int, int]] | None,
+        floor: int,
+        cap: int,
+        seen: set[tuple[int, ...]],
+    ) -> tuple[int, list[int] | None]:
+        """Best partition of the graph ``adj`` (holding one of ``pairs`` in a group).
+
+        Returns (value, groups) if the value exceeds ``floor`` (groups only for
+        ``pairs`` None), else (floor, None); stops once a value reaches ``cap``.
+
+        If the graph is a unit interval graph, the staircase programmes give the answer.
+        Otherwise take an induced path a - x - b (_p3): no group holds a, x and b, so
+        every partition leaves out the edge xa or the edge xb, and the best partition of
+        G is the better of those of G - xa and G - xb (a branch that cuts one of
+        ``pairs`` loses that pair). Each branch has one edge fewer, and the greedy
+        colouring bound of G (see _colour_bound) prunes a branch that cannot beat the
+        floor. A graph met twice is skipped the second time: the floor only rises, so
+        its value has already been counted.
+        """
+        key = tuple(adj)
+        if key in seen:
+            return floor, None
+        seen.add(key)
+        self._branch_left -= 1
+        if self._branch_left < 0:
+            raise _GiveUp
+        order: list[int] = []
+        view = _interval_view(adj, self.budget, order)
+        if view is not None:
+            view._optima()
+            g = int(view.F[view.n])
+            if pairs is None:
+                return (g, view.groups()) if g > floor else (floor, None)
+            if g <= floor:
+                return floor, None
+            value = view.together(pairs, floor, min(cap, g))
+            return (value, None) if value > floor else (floor, None)
+        # an upper bound: the same problem on the unit interval closure of G in the
+        # LexBFS order (G is often one edge or two away from a unit interval graph)
+        closure = _closure_view(adj, order, self.budget)
+        closure._optima()
+        bound = int(closure.F[closure.n])
+        if pairs is not None and bound > floor:
+            bound = closure.together(pairs, floor, min(cap, bound))
+        if bound <= floor:
+            return floor, None
+        path = _p3(adj, order)
+        if path is None:  # cannot happen (a cluster graph has a unit interval order)
+            raise _GiveUp
+        a, x, b = path
+        # the weaker edge of the path (smaller p-value): x, y = its ends
+        x, y = (x, a) if self.level[x][a] <= self.level[x][b] else (x, b)
+        # cut x - y, or keep x and y together: then no edge from x to a vertex not
+        # adjacent to y (or from y to one not adjacent to x) can be used
+        cut = [(x, y)]
+        merged = [(x, w) for w in _bits(adj[x] & ~adj[y] & ~(1 << y))]
+        merged += [(y, w) for w in _bits(adj[y] & ~adj[x] & ~(1 << x))]
+        best_groups = None
+        for edges in (cut, merged):
+            rest = pairs
+            if pairs is not None:
+                rest = [e for e in pairs if (e[0], e[1]) not in edges and (e[1], e[0]) not in edges]
+                if not rest:
+                    continue
+            sub = list(adj)
+            for i, j in edges:
+                sub[i] &= ~(1 << j)
+                sub[j] &= ~(1 << i)
+            value, groups = self._branch(sub, rest, floor, cap, seen)
+            if value > floor:
+                floor, best_groups = value, groups
+                self._branch_floor = floor
+                if floor >= cap:
+                    break
+        return floor, best_groups
+
     # -- levels ------------------------------------------------------------------------
 
     def _advance(self, lev: int) -> None:
@@ -1009,6 +1420,17 @@ class _GeneralEngine:
                 adj[j] &= ~(1 << i)
             if self.opt_groups is not None and _uses(self.opt_groups, removed):
                 self.opt_groups = None
+            view = self.view
+            if view is not None:
+                # the longest pairs first: a shorter one may become a corner after them
+                spans = sorted(
+                    (sorted((view.pos[i], view.pos[j])) for i, j in removed),
+                    key=lambda e: e[0] - e[1],
+                )
+                for p, q in spans:
+                    if not view.remove_edge(p, q):
+                        self.view = None
+                        break
             self.adj_level += 1
 
     def level_count(self, lev: int, t: float, d: float) -> int:
@@ -1022,12 +1444,30 @@ class _GeneralEngine:
         if self.g_known and t * self.opt_value <= d:
             return 0
         special = self.edges_at[lev]
+        if self.view is None:
+            self.view = _interval_view(adj, self.budget)
+            if self.view is not None:  # a good line for the lower bounds at later levels
+                self.line = list(self.view.order)
+                self.line_pos = list(self.view.pos)
+        if self.view is not None:
+            count = self.view.level_count(special, t, d)
+            self.opt_value = int(self.view.F[self.k])
+            self.opt_groups = self.view.groups()
+            self.g_known = True
+            return count
         lower_g, lower_c = self._contiguous_lower_bounds(special)
         if self.g_known and lower_c >= self.opt_value:
             return lower_c  # c(t) <= g(t) <= last g <= a feasible value of c(t)
         if self.opt_groups is None:
-            self.opt_value = self.f(self.full, max(lower_g, lower_c) - 1)
-            self.opt_groups = self._partition(self.full)
+            found = self._branch_search(
+                None, max(lower_g, lower_c) - 1, self._colour_bound(self.full)
+            )
+            if found is not None and found[1] is not None:
+                self.opt_value, self.opt_groups = found
+            else:  # too far from a unit interval graph: the search over cliques
+                # f's floor must lie below f: a feasible value minus one
+                self.opt_value = self.f(self.full, self._branch_floor - 1)
+                self.opt_groups = self._partition(self.full)
             self.g_known = True
         g = self.opt_value
         if t * g <= d:
@@ -1057,6 +1497,12 @@ class _GeneralEngine:
                 options.append(base + (nb + 1) * nb // 2 + (na - 1) * (na - 2) // 2)
             known = max(known, *options)
         best = max(floor, known, lower_c)
+        found = None
+        if best < g:
+            found = self._branch_search(special, best, g)
+            if found is not None:
+                return found[0] if found[0] > floor else 0
+            best = self._branch_floor
         if best < g:
             deg = {v: adj[v].bit_count() for v in range(self.k)}
             for a, b in special:

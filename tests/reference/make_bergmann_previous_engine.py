@@ -1,0 +1,99 @@
+"""Bergmann-Hommel APVs of the previous exact engine on Wilcoxon tables (k = 12 to 30).
+
+Writes ``bergmann_previous_engine.json``: for each table the upper triangle of the raw
+p-value matrix (row-major, as float.hex strings, so the input is stored exactly) and the
+adjusted p-values that the general engine of ``cdplot/stats/_exhaustive.py`` at commit
+2e6876a (before the speed-ups of issue 15) computes for it, without a time budget. The
+engine is read from the git history, so this script needs the repository's .git.
+
+The tables are those of ``benchmarks/bergmann.py --large-n`` (Wilcoxon signed-rank
+p-values of cdplot's kernel on N = 1000 data sets, skills evenly spread over 3 noise
+standard deviations; k = 24 and 30, seeds 0-2) and smaller ones with fewer data sets
+(k = 12, 16 and 20; N = 30, 100 and 1000); at N = 30 and 100 the p-values are less
+extreme and have ties.
+
+Run from the repository root: ``python tests/reference/make_bergmann_previous_engine.py``
+(about 2-3 minutes of CPU).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from cdplot.stats import wilcoxon_test  # noqa: E402
+
+COMMIT = "2e6876a"
+OUT = Path(__file__).with_name("bergmann_previous_engine.json")
+# (k, N, seed)
+TABLES = [
+    *((12, n, s) for n in (30, 100) for s in range(2)),
+    *((k, n, s) for k in (16, 20) for n in (100, 1000) for s in range(2)),
+    *((24, 1000, s) for s in range(3)),
+    *((30, 1000, s) for s in range(3)),
+]
+
+
+def previous_engine():
+    source = subprocess.run(
+        ["git", "show", f"{COMMIT}:cdplot/stats/_exhaustive.py"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    # a module inside the cdplot.stats package, so that its relative imports resolve
+    path = Path(tempfile.mkdtemp()) / "_exhaustive_previous.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("cdplot.stats._exhaustive_previous", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pvalues(k: int, n: int, seed: int) -> np.ndarray:
+    """As benchmarks/bergmann.py large_n_pvalues("wilcoxon", k, seed, n)."""
+    rng = np.random.default_rng([k, seed])
+    scores = np.linspace(0.0, 3.0, k) + rng.normal(size=(n, k))
+    return wilcoxon_test(scores).pvalue
+
+
+def main() -> None:
+    old = previous_engine()
+    tables = []
+    for k, n, seed in TABLES:
+        p = pvalues(k, n, seed)
+        start = time.process_time()
+        apv = old.bergmann_hommel(p, budget_seconds=None, progress=False)
+        iu = np.triu_indices(k, 1)
+        print(f"k = {k}, N = {n}, seed {seed}: {time.process_time() - start:.1f} s CPU")
+        tables.append(
+            {
+                "k": k,
+                "N": n,
+                "seed": seed,
+                "pvalues": [float(x).hex() for x in p[iu]],
+                "apv": [float(x).hex() for x in apv[iu]],
+            }
+        )
+    doc = {
+        "generated_by": "tests/reference/make_bergmann_previous_engine.py, do not edit",
+        "engine": f"cdplot/stats/_exhaustive.py at commit {COMMIT}, general engine",
+        "format": "upper triangles, row-major, float.hex",
+        "tables": tables,
+    }
+    OUT.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
