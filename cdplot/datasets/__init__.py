@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from .._errors import CdplotInputError
@@ -24,6 +23,8 @@ __all__ = ["describe", "load", "names"]
 
 @lru_cache(maxsize=1)
 def _registry() -> dict[str, dict[str, str]]:
+    from importlib import resources
+
     text = resources.files(__name__).joinpath("_registry.csv").read_text(encoding="utf-8")
     return {row["name"]: row for row in csv.DictReader(text.splitlines())}
 
@@ -68,6 +69,8 @@ def load(name: str) -> pd.DataFrame:
     """
     _check(name)
     meta = _registry()[name]
+    from importlib import resources
+
     import pandas as pd
 
     with resources.files(__name__).joinpath(f"{name}.csv").open(encoding="utf-8") as fh:

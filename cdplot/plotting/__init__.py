@@ -6,12 +6,30 @@ statistics.
 
 from __future__ import annotations
 
-from ._bayes import bayes_cd_diagram, posterior_plot, simplex_plot
-from ._cd import CDFigure, cd_diagram, cd_diagrams
-from ._heatmap import apv_heatmap
-from ._mcm import multi_comparison_matrix
-from ._pool import pool_sensitivity_plot
-from ._report_figure import report_figure
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._bayes import bayes_cd_diagram, posterior_plot, simplex_plot
+    from ._cd import CDFigure, cd_diagram, cd_diagrams
+    from ._heatmap import apv_heatmap
+    from ._mcm import multi_comparison_matrix
+    from ._pool import pool_sensitivity_plot
+    from ._report_figure import report_figure
+
+#: Each public name and its module, imported on first use (drawing a CD diagram does not
+#: load the heatmap, the Bayesian figures or seaborn).
+_MODULES = {
+    "bayes_cd_diagram": "_bayes",
+    "posterior_plot": "_bayes",
+    "simplex_plot": "_bayes",
+    "CDFigure": "_cd",
+    "cd_diagram": "_cd",
+    "cd_diagrams": "_cd",
+    "apv_heatmap": "_heatmap",
+    "multi_comparison_matrix": "_mcm",
+    "pool_sensitivity_plot": "_pool",
+    "report_figure": "_report_figure",
+}
 
 __all__ = [
     "CDFigure",
@@ -25,3 +43,18 @@ __all__ = [
     "report_figure",
     "simplex_plot",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cdplot.plotting' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

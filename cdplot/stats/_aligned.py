@@ -11,8 +11,6 @@ arithmetic on the decimal numbers the scores stand for (see :func:`decimal_integ
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 import numpy as np
 
 from .._errors import CdplotInputError
@@ -64,6 +62,8 @@ def decimal_integers(scores: np.ndarray, *, headroom: int = 1) -> tuple[np.ndarr
     ([[85, 80], [75, 70]], 2)
     """
     values = np.asarray(scores, dtype=float)
+    from decimal import Decimal
+
     flat = [Decimal(repr(float(v))) for v in values.ravel()]
     decimals = max([max(0, -int(dec.as_tuple().exponent)) for dec in flat] + [0])
     scaled = [int(dec.scaleb(decimals)) for dec in flat]

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -400,6 +399,8 @@ def _signed_rank_counts(
     sample_rows = max(64, CHUNK_VALUES // (pair_rows * (size + 1)))
     batches = [(a, stair.rows(a, a + pair_rows)) for a in range(0, p, pair_rows)]
     kept = []
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=THREADS) as pool:
         for w in _dirichlet_chunks(seed, n, nsamples, sample_rows):
             wt = np.ascontiguousarray(w.T)
