@@ -27,6 +27,7 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import by_gid, only
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
@@ -103,17 +104,6 @@ def synthetic(k: int, n: int = 30, seed: int = 0, names=None) -> pd.DataFrame:
     scores = rng.normal(size=(n, k)) + np.linspace(0.0, 1.5, k)
     columns = names if names is not None else [f"alg{i:02d}" for i in range(k)]
     return pd.DataFrame(scores, columns=columns, index=[f"data{i}" for i in range(n)])
-
-
-def by_gid(ax, prefix: str) -> list:
-    artists = list(ax.texts) + list(ax.lines) + list(ax.collections)
-    return [a for a in artists if (a.get_gid() or "").startswith(prefix)]
-
-
-def only(ax, gid: str):
-    found = [a for a in by_gid(ax, gid) if a.get_gid() == gid]
-    assert len(found) == 1, (gid, found)
-    return found[0]
 
 
 def text_problems(fig: Figure) -> list:

@@ -14,6 +14,7 @@ import dataclasses
 import warnings
 
 import pytest
+from _helpers import only
 from matplotlib.colors import to_rgba
 
 import cdplot
@@ -32,17 +33,6 @@ def quiet(*args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cdplot.CdplotWarning)
         return cdplot.compare(*args, **kwargs)
-
-
-def by_gid(ax, prefix: str) -> list:
-    artists = list(ax.texts) + list(ax.lines) + list(ax.collections)
-    return [a for a in artists if (a.get_gid() or "").startswith(prefix)]
-
-
-def only(ax, gid: str):
-    found = [a for a in by_gid(ax, gid) if a.get_gid() == gid]
-    assert len(found) == 1, (gid, found)
-    return found[0]
 
 
 def shown_names(ax, algorithms) -> dict[str, str]:

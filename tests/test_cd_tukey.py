@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import by_gid, only
 from hypothesis import given
 from hypothesis import strategies as st
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -109,17 +110,6 @@ def tick_texts(ax) -> list[str]:
     """The tick labels, left to right."""
     labels = sorted(by_gid(ax, "cd-tick-label"), key=lambda t: t.get_position()[0])
     return [t.get_text() for t in labels]
-
-
-def by_gid(ax, prefix: str) -> list:
-    artists = list(ax.texts) + list(ax.lines) + list(ax.collections)
-    return [a for a in artists if (a.get_gid() or "").startswith(prefix)]
-
-
-def only(ax, gid: str):
-    found = [a for a in by_gid(ax, gid) if a.get_gid() == gid]
-    assert len(found) == 1, (gid, found)
-    return found[0]
 
 
 def axis_units(ax) -> tuple[float, float]:

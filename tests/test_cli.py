@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import run
 
 import cdplot
 from cdplot._json import result_from_json, result_to_json
@@ -34,12 +35,6 @@ def results_csv(tmp_path, benavoli) -> Path:
     path = tmp_path / "results.csv"
     benavoli.to_csv(path)
     return path
-
-
-def run(argv, capsys):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_process(argv, **kwargs):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from _helpers import run
 
 import cdplot
-from cdplot.cli import main
 from cdplot.cli._labels import parse_label, read_labels
 
 
@@ -22,12 +22,6 @@ def results_csv(tmp_path, benavoli):
     path = tmp_path / "results.csv"
     benavoli.to_csv(path)
     return path
-
-
-def run(argv, capsys):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def write(tmp_path, name, text, encoding="utf-8"):

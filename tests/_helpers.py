@@ -1,0 +1,25 @@
+"""Helpers shared by several test modules (figure artists by gid, the CLI run in-process)."""
+
+from __future__ import annotations
+
+
+def by_gid(ax, prefix: str) -> list:
+    """The texts, lines and collections of ``ax`` whose gid starts with ``prefix``."""
+    artists = list(ax.texts) + list(ax.lines) + list(ax.collections)
+    return [a for a in artists if (a.get_gid() or "").startswith(prefix)]
+
+
+def only(ax, gid: str):
+    """The one artist of ``ax`` with this exact gid."""
+    found = [a for a in by_gid(ax, gid) if a.get_gid() == gid]
+    assert len(found) == 1, (gid, found)
+    return found[0]
+
+
+def run(argv, capsys):
+    """Run the command line in-process: ``(exit code, stdout, stderr)``."""
+    from cdplot.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
