@@ -240,3 +240,13 @@ def test_image_mcm():
     return cdplot.multi_comparison_matrix(
         cdplot.compare(cdplot.datasets.load("demsar2006"))
     ).get_figure()
+
+
+def test_apv_heatmap_refuses_a_bayesian_result_and_names_the_figures(bayes_res):
+    with pytest.raises(cdplot.CdplotInputError) as err:
+        cdplot.apv_heatmap(bayes_res)
+    assert str(err.value) == (
+        "apv_heatmap draws p-values, but the bayes-signed-rank test gives posterior "
+        "probabilities; draw them with cdplot.posterior_plot(result) (every pair) or "
+        "cdplot.bayes_cd_diagram(result)."
+    )

@@ -885,3 +885,23 @@ def test_new_statistics_flags_reach_compare(tmp_path, capsys):
     argv = ["compare", tmp_path / "holes.csv", "--missing", "keep", "--omnibus", "quade"]
     code, out, err = run(argv, capsys)
     assert code == 2 and "needs a complete table" in err
+
+
+def test_bayesian_test_draws_the_bayesian_diagram_and_refuses_a_heatmap(
+    results_csv, tmp_path, capsys
+):
+    figure, heat = tmp_path / "cd.svg", tmp_path / "apv.pdf"
+    bayes = ["--test", "bayes-signed-rank", "--rope", "1", "-q"]
+    code, _, err = run(["compare", results_csv, *bayes, "-o", figure], capsys)
+    assert code == 0, err
+    svg = figure.read_text()
+    # bayes_cd_diagram, not the ordinary diagram: its dashed equivalence bars (Benavoli's
+    # table with rope = 1 has practically equivalent runs)
+    assert 'id="bayes-equivalent-bar' in svg
+    code, _, err = run(["compare", results_csv, *bayes, "--heatmap", heat], capsys)
+    assert code == 2 and not heat.exists()
+    assert err == (
+        "cdplot: error: --heatmap draws p-values, but --test bayes-signed-rank gives posterior "
+        "probabilities; drop --heatmap (-o draws the Bayesian CD diagram, --json and --report "
+        "hold every posterior).\n"
+    )

@@ -608,6 +608,10 @@ def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:
         options["title"] = args.title
     if len(results) == 1:
         (result,) = results.values()
+        if result.posterior_better is not None:  # Bayesian: bars from the decisions
+            from ..plotting import bayes_cd_diagram
+
+            return bayes_cd_diagram(result, width=width, **options).figure
         return cd_diagram(result, width=width, **options).figure
     if width is not None:
         options["width"] = width
@@ -617,4 +621,10 @@ def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:
 def _heatmap(result: Any, args: argparse.Namespace) -> Any:
     from ..plotting import apv_heatmap
 
+    if result.posterior_better is not None:
+        raise CdplotInputError(
+            f"--heatmap draws p-values, but --test {result.test} gives posterior "
+            "probabilities; drop --heatmap (-o draws the Bayesian CD diagram, --json and "
+            "--report hold every posterior)."
+        )
     return apv_heatmap(result, width=figure_width(args)).figure

@@ -728,7 +728,9 @@ def apv_heatmap(
     CdplotInputError
         For an invalid ``kind``, ``triangle`` or ``mark``, ``width`` given
         together with ``ax``, ``cbar_ax`` without ``ax``, or a width that is
-        not a positive number or too small for the heatmap.
+        not a positive number or too small for the heatmap; for a Bayesian
+        result, which has posterior probabilities instead of p-values (draw it
+        with :func:`posterior_plot` or :func:`bayes_cd_diagram`).
 
     See Also
     --------
@@ -759,6 +761,12 @@ def apv_heatmap(
     >>> ax = cdplot.apv_heatmap(res)
     >>> ax.figure.savefig("apv.pdf")  # doctest: +SKIP
     """
+    if getattr(result, "posterior_better", None) is not None:
+        raise CdplotInputError(
+            f"apv_heatmap draws p-values, but the {result.test} test gives posterior "
+            "probabilities; draw them with cdplot.posterior_plot(result) (every pair) or "
+            "cdplot.bayes_cd_diagram(result)."
+        )
     opts = _make_options(
         adjusted=adjusted,
         kind=kind,
