@@ -320,3 +320,12 @@ def test_results_table_with_missing_results(demsar):
     assert t.to_frame().iloc[0, 1] == "\N{EN DASH}"
     assert not t.best.iloc[0].any() and not t.second.iloc[0].any()
     assert r"\textbf" not in t.to_latex(environment=False).splitlines()[4]
+
+
+def test_results_table_shows_display_names_escaped_per_format(demsar):
+    res = cdplot.compare(demsar, labels={"C4.5+m+cf": "Tuned & pruned_C4.5"})
+    table = cdplot.results_table(res, control="C4.5+m+cf")
+    assert list(table.to_frame().columns)[-1].startswith("Tuned & pruned_C4.5")
+    assert r"Tuned \& pruned\_C4.5" in table.to_latex(environment=False)
+    assert "vs Tuned &amp; pruned_C4.5" in table.to_html()
+    assert "C4.5+m+cf" not in table.to_markdown()

@@ -72,7 +72,8 @@ class ResultsTable:
     def _cells(self, fmt: _Format) -> tuple[list[str], list[list[str]], list[list[str]]]:
         """Heads, dataset rows and summary rows of one format (arrays, no per-cell lookups)."""
         algorithms = list(self.scores.columns)
-        heads = [fmt.name(a) + (fmt.marker if self._marked(a) else "") for a in algorithms]
+        shown = getattr(self._result, "label", str)  # display names given with labels=
+        heads = [fmt.name(shown(a)) + (fmt.marker if self._marked(a) else "") for a in algorithms]
         values = self.scores.to_numpy(dtype=float)
         spread = None if self.std is None else self.std.to_numpy(dtype=float)
         best, second = self.best.to_numpy(dtype=bool), self.second.to_numpy(dtype=bool)
@@ -106,7 +107,7 @@ class ResultsTable:
             rank_row.append(text)
         summary = [rank_row]
         if self.record is not None:
-            control = fmt.name(str(self.control))
+            control = fmt.name(shown(str(self.control)))
             wtl, pv = [f"W/T/L vs {control}"], [f"{fmt.p} vs {control}"]
             for a in algorithms:
                 if a == self.control:
@@ -141,7 +142,7 @@ class ResultsTable:
             test = TEST_TITLES.get(res.test, res.test)
             text += (
                 f" W/T/L: datasets on which the algorithm wins, ties or loses against the "
-                f"control {self.control}; p: {label} of the {test} against it; "
+                f"control {res.label(self.control)}; p: {label} of the {test} against it; "
                 f"{MARKER} marks a significant difference at alpha = {res.alpha:g}."
             )
         if markup == "latex":
