@@ -432,3 +432,15 @@ def test_permuting_algorithms_permutes_the_signed_rank_matrices():
             assert a.equals(b)
         else:
             np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), atol=1e-12)
+
+
+def test_bayesian_summary_names_pairs_by_their_labels():
+    res = cdplot.compare(
+        cdplot.datasets.load("demsar2006"),
+        test="bayes-signed-rank",
+        rope=0.01,
+        random_state=1,
+        labels={"C4.5+m+cf": "tuned"},
+    )
+    text = " ".join(res.summary().split())
+    assert "Practically better: tuned over C4.5 (P = 0.967)" in text

@@ -821,16 +821,18 @@ def bayes_note(result: Any) -> str:
         f"{result.rope:g}, decisions at posterior probability >= {result.threshold:g}, "
         f"{nsamples} posterior samples; no p-values, no correction)."
     ]
+    name = getattr(result, "label", str)  # display names given with labels=
     better = []
     for row in frame.itertuples(index=False):
+        a, b = name(row.algorithm_1), name(row.algorithm_2)
         if row.decision == "A better":
-            better.append(f"{row.algorithm_1} over {row.algorithm_2} (P = {row.p_better:.3f})")
+            better.append(f"{a} over {b} (P = {row.p_better:.3f})")
         elif row.decision == "B better":
-            better.append(f"{row.algorithm_2} over {row.algorithm_1} (P = {row.p_worse:.3f})")
+            better.append(f"{b} over {a} (P = {row.p_worse:.3f})")
     if better:
         text.append(f"Practically better: {'; '.join(better)}.")
     equivalent = [
-        f"{row.algorithm_1} and {row.algorithm_2} (P = {row.p_equivalent:.3f})"
+        f"{name(row.algorithm_1)} and {name(row.algorithm_2)} (P = {row.p_equivalent:.3f})"
         for row in frame.itertuples(index=False)
         if row.decision == "equivalent"
     ]
