@@ -444,3 +444,53 @@ def test_bayesian_summary_names_pairs_by_their_labels():
     )
     text = " ".join(res.summary().split())
     assert "Practically better: tuned over C4.5 (P = 0.967)" in text
+
+
+# ------------------------------------------------ reports of a Bayesian result: posteriors
+@pytest.fixture(scope="module")
+def bayes_demsar():
+    return cdplot.compare(
+        cdplot.datasets.load("demsar2006"), test="bayes-signed-rank", rope=0.01, random_state=1
+    )
+
+
+def test_bayesian_text_report_shows_posteriors_not_pvalues(bayes_demsar):
+    res = bayes_demsar
+    text = str(res)
+    assert "p-value" not in text and "adjusted p" not in text and "alpha" not in text
+    assert "rope = 0.01, decisions at posterior probability >= 0.95" in text.splitlines()[0]
+    # the cell of row C4.5 and column C4.5+m+cf is P(C4.5+m+cf practically better than C4.5)
+    expected = f"{res.posterior_better.loc['C4.5+m+cf', 'C4.5']:.3f}*"
+    row = next(line for line in text.splitlines() if line.strip().startswith("C4.5 "))
+    assert row.split()[2] == expected
+    assert "C4.5+m+cf practically better than C4.5 (P = " in text
+    assert "Groups with no pair decided different:" in text
+
+
+def test_bayesian_control_column_is_the_posterior_of_beating_the_control():
+    res = cdplot.compare(
+        cdplot.datasets.load("demsar2006"),
+        test="bayes-signed-rank",
+        rope=0.01,
+        random_state=1,
+        control="C4.5",
+    )
+    md = res.to_markdown()
+    for other in ("C4.5+m+cf", "C4.5+m", "C4.5+cf"):
+        p = res.posterior_better.loc[other, "C4.5"]
+        row = next(r for r in md.splitlines() if r.startswith(f"| {other} |"))
+        assert row.split("|")[3].strip().strip("*") == f"{p:.3f}"
+    assert "row algorithm is practically better than the control C4.5" in md
+
+
+def test_bayesian_markdown_latex_html_speak_of_decisions(bayes_demsar):
+    res = bayes_demsar
+    md, tex, page = res.to_markdown(), res.to_latex(), cdplot.report.to_html(res)
+    for report in (md, tex, page):
+        assert "adjusted p" not in report and "Significant differences" not in report
+    assert "- C4.5+m+cf practically better than C4.5 (P = 0.967)" in md
+    assert r"posterior probability $\geq$ 0.95" in tex
+    assert "Average ranks and posterior probabilities" in page
+    assert "bayes-equivalent-bar" in page or "Bayesian signed-rank test, rope" in page
+    summary = " ".join(res.summary().split())
+    assert "no correction for multiple testing at alpha" not in summary

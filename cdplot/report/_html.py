@@ -20,9 +20,12 @@ from ..stats._caveats import n_hypotheses
 from ._model import (
     MAX_PAIRS_LISTED,
     CellStyle,
+    bayes_settings,
     build_table,
+    decided_lines,
     display_name,
     input_line,
+    is_bayesian,
     legend,
     omnibus_line,
     omnibus_tests,
@@ -92,9 +95,14 @@ def _figure(result: ComparisonResult, which: str, h: str, prefix: str = "") -> s
     from importlib import import_module
 
     title = {"diagram": "Critical difference diagram", "heatmap": "Adjusted p-values"}[which]
+    if is_bayesian(result) and which == "heatmap":
+        title = "Posterior probabilities"
     try:
         plotting = import_module("cdplot.plotting")
-        func = plotting.cd_diagram if which == "diagram" else plotting.apv_heatmap
+        if is_bayesian(result):  # posteriors, no p-values: the Bayesian figures
+            func = plotting.bayes_cd_diagram if which == "diagram" else plotting.posterior_plot
+        else:
+            func = plotting.cd_diagram if which == "diagram" else plotting.apv_heatmap
         svg = _figure_svg(lambda: func(result))
     except ImportError:
         body = f"<p><em>(Install matplotlib to see the {title.lower()}.)</em></p>"
@@ -119,8 +127,17 @@ def _settings(result: ComparisonResult) -> str:
         ("Datasets (N)", str(result.n_datasets)),
         ("Scores", direction + " (rank 1 = best)"),
         ("Pairwise test", TEST_TITLES.get(result.test, result.test)),
-        ("Correction", f"{correction} ({n_hypotheses(result)} hypotheses)"),
-        ("Significance level α", f"{result.alpha:g}"),
+        *(
+            [
+                ("Region of practical equivalence (rope)", f"{result.rope:g}"),
+                ("Decision threshold", f"posterior probability ≥ {result.threshold:g}"),
+            ]
+            if is_bayesian(result)
+            else [
+                ("Correction", f"{correction} ({n_hypotheses(result)} hypotheses)"),
+                ("Significance level α", f"{result.alpha:g}"),
+            ]
+        ),
         (
             "Control",
             display_name(result, result.control)
@@ -172,6 +189,10 @@ def _ranks_table(result: ComparisonResult) -> str:
 
 def _pairs(result: ComparisonResult, limit: int) -> str:
     esc = html.escape
+    if is_bayesian(result):
+        lines = decided_lines(result, lambda a: f"<strong>{esc(display_name(result, a))}</strong>")
+        items = "".join(f"<li>{line}</li>" for line in lines)
+        return f"<p>With {esc(bayes_settings(result, '≥'))}:</p><ul>{items}</ul>"
     sig = significant_pairs(result, limit=limit)
     if not sig.total:
         return f"<p>No pair is significantly different at α = {result.alpha:g}.</p>"
@@ -196,10 +217,11 @@ def _groups(result: ComparisonResult) -> str:
     if result.control is not None:
         return ""
     name = lambda a: display_name(result, a)  # noqa: E731
+    what = "no pair decided different" if is_bayesian(result) else "no significant difference"
     if any(len(g) > 1 for g in result.groups):
         items = "".join(f"<li>{esc(', '.join(map(name, g)))}</li>" for g in result.groups)
         out = [
-            "<p>Groups of algorithms with no significant difference inside (best first):</p>"
+            f"<p>Groups of algorithms with {what} inside (best first):</p>"
             f'<ol class="cdplot-groups">{items}</ol>'
         ]
     else:
@@ -244,12 +266,14 @@ def _body(
     if diagram:
         parts.append(_figure(result, "diagram", h2, prefix))
     parts.append(
-        f'<section id="{prefix}ranks"><{h2}>Average ranks and adjusted p-values</{h2}>'
+        f'<section id="{prefix}ranks"><{h2}>Average ranks and '
+        f"{'posterior probabilities' if is_bayesian(result) else 'adjusted p-values'}</{h2}>"
         f"{_ranks_table(result)}</section>"
     )
     limit = PAGE_PAIRS_LISTED if page else MAX_PAIRS_LISTED
     parts.append(
-        f'<section id="{prefix}pairs"><{h2}>Significant differences</{h2}>'
+        f'<section id="{prefix}pairs"><{h2}>'
+        f"{'Decisions' if is_bayesian(result) else 'Significant differences'}</{h2}>"
         f"{_pairs(result, limit)}</section>"
     )
     groups = _groups(result)

@@ -20,6 +20,7 @@ from ._model import (
     display_name,
     group_letters,
     input_line,
+    is_bayesian,
     legend,
     omnibus_tests,
     omnibus_text,
@@ -351,11 +352,19 @@ def _omnibus_tex(result: ComparisonResult) -> str:
 
 def _compact_caption(result: ComparisonResult) -> str:
     k, n = result.n_algorithms, result.n_datasets
-    text = (
-        f"Average ranks (1 = best) of {k} algorithms on {n} data sets. Algorithms that share "
-        f"a letter are not significantly different ({_method_tex(result)}, "
-        rf"$\alpha = {result.alpha:g}$)."
-    )
+    if is_bayesian(result):
+        test = TEST_TITLES.get(result.test, result.test)
+        text = (
+            f"Average ranks (1 = best) of {k} algorithms on {n} data sets. Algorithms that "
+            f"share a letter have no pair decided different ({test}, rope = {result.rope:g}, "
+            rf"posterior probability $\geq {result.threshold:g}$)."
+        )
+    else:
+        text = (
+            f"Average ranks (1 = best) of {k} algorithms on {n} data sets. Algorithms that "
+            f"share a letter are not significantly different ({_method_tex(result)}, "
+            rf"$\alpha = {result.alpha:g}$)."
+        )
     if result.uncovered_pairs:
         pairs = "; ".join(
             f"{escape_latex(display_name(result, a))}--{escape_latex(display_name(result, b))}"

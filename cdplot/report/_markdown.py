@@ -10,11 +10,14 @@ from ._model import (
     Mark,
     PFormat,
     RankFormat,
+    bayes_settings,
     build_table,
     check_mark,
     check_pvalues,
+    decided_lines,
     display_name,
     input_line,
+    is_bayesian,
     legend,
     omnibus_line,
     p_clause,
@@ -61,7 +64,9 @@ def _method(result: ComparisonResult) -> str:
     method = f"{test[0].upper()}{test[1:]}"
     if result.control is not None:
         method += f" against the control {escape_markdown(display_name(result, result.control))}"
-    if result.correction == "nemenyi":
+    if is_bayesian(result):
+        method += ", " + bayes_settings(result, "≥")
+    elif result.correction == "nemenyi":
         method += " (single-step)"
     else:
         method += f", {correction_title(result)}"
@@ -127,7 +132,8 @@ def to_markdown(
     table = build_table(result, adjusted=adjusted, pvalues=pvalues)
     k, n = result.n_algorithms, result.n_datasets
     lines = [
-        f"**{k} algorithms on {n} datasets** \N{EM DASH} {_method(result)}, α = {result.alpha:g}",
+        f"**{k} algorithms on {n} datasets** \N{EM DASH} {_method(result)}"
+        + ("" if is_bayesian(result) else f", α = {result.alpha:g}"),
         "",
     ]
     if input_line(result):
@@ -154,7 +160,10 @@ def to_markdown(
     name = lambda a: escape_markdown(display_name(result, a))  # noqa: E731
     sig = significant_pairs(result)
     lines.append("")
-    if sig.total:
+    if is_bayesian(result):
+        lines += [f"Decisions ({bayes_settings(result, '≥')}):", ""]
+        lines += [f"- {line}" for line in decided_lines(result, name)]
+    elif sig.total:
         lines.append(f"Significant differences (adjusted p ≤ {result.alpha:g}):")
         lines.append("")
         lines += [
@@ -168,7 +177,12 @@ def to_markdown(
         lines.append(f"No significant differences at α = {result.alpha:g}.")
     if result.control is None and any(len(g) > 1 for g in result.groups):
         groups = ", ".join("[" + ", ".join(name(a) for a in g) + "]" for g in result.groups)
-        lines += ["", f"Groups not significantly different: {groups}."]
+        what = (
+            "with no pair decided different"
+            if is_bayesian(result)
+            else "not significantly different"
+        )
+        lines += ["", f"Groups {what}: {groups}."]
     if result.control is None and result.uncovered_pairs:
         pairs_text = "; ".join(
             f"{name(a)} \N{EN DASH} {name(b)}" for a, b in result.uncovered_pairs

@@ -108,9 +108,26 @@ def input_line(result: ComparisonResult) -> str:
     return "Input: " + "; ".join(notes) + "." if notes else ""
 
 
+def is_bayesian(result: ComparisonResult) -> bool:
+    """Whether ``result`` holds posterior probabilities (a Bayesian test), not p-values."""
+    return getattr(result, "posterior_better", None) is not None
+
+
+def bayes_settings(result: ComparisonResult, ge: str = ">=") -> str:
+    """``"rope = 0.01, decisions at posterior probability >= 0.95"``."""
+    return f"rope = {result.rope:g}, decisions at posterior probability {ge} {result.threshold:g}"
+
+
 def describe_method(result: ComparisonResult) -> str:
-    """One line naming the test, the correction and alpha."""
+    """One line naming the test, the correction and alpha (a Bayesian test: rope, threshold)."""
     test = TEST_TITLES.get(result.test, result.test)
+    if is_bayesian(result):
+        vs = (
+            f", vs control {display_name(result, result.control)!r}"
+            if result.control is not None
+            else ""
+        )
+        return f"{test}, {bayes_settings(result)}{vs}"
     if result.correction == "nemenyi":
         how = "single-step (studentized range)"
     elif result.correction == "none":
@@ -236,6 +253,8 @@ def build_table(result: ComparisonResult, *, adjusted: bool, pvalues: bool | Non
             order, ranks, [], empty, empty.astype(bool), empty.astype(bool), None, label,
             shown_as, [],
         )  # fmt: skip
+    if is_bayesian(result):
+        return _posterior_table(result, order, ranks, shown_as)
     if result.control is not None:
         control = result.control
         c = order.index(control)
@@ -253,6 +272,39 @@ def build_table(result: ComparisonResult, *, adjusted: bool, pvalues: bool | Non
     matrix = result.adjusted_pvalues if adjusted else result.pvalues
     p = matrix.loc[order, order[:-1]].to_numpy(dtype=float)
     sig = result.significant.loc[order, order[:-1]].to_numpy(dtype=bool)
+    shown = np.tril(np.ones((k, k - 1), dtype=bool), -1)
+    return Table(
+        order, ranks, order[:-1], p, sig & shown, shown, None, label, shown_as, shown_as[:-1]
+    )
+
+
+def _posterior_table(
+    result: ComparisonResult, order: list[str], ranks: np.ndarray, shown_as: list[str]
+) -> Table:
+    """A Bayesian result's table: the posterior probability that the column algorithm is
+    practically better than the row (against a control: that the row is practically better
+    than the control); marked where the pair is decided different."""
+    index = {a: i for i, a in enumerate(result.algorithms)}
+    better = np.asarray(result.posterior_better.to_numpy(dtype=float))
+    decided = np.asarray(result.decisions.to_numpy(), dtype=object)
+    rows = [index[a] for a in order]
+    k = len(order)
+    label = "posterior probability that the column algorithm is practically better"
+    if result.control is not None:
+        label = "posterior probability that the row algorithm is practically better"
+        c = order.index(result.control)
+        col = index[result.control]
+        p = better[rows, col][:, None]
+        sig = np.array([[decided[r, col] in ("A better", "B better")] for r in rows])
+        shown = np.ones((k, 1), dtype=bool)
+        shown[c] = False
+        return Table(
+            order, ranks, [result.control], p, sig & shown, shown, c, label,
+            shown_as, [shown_as[c]],
+        )  # fmt: skip
+    cols = rows[:-1]
+    p = better[np.ix_(cols, rows)].T  # [row i, column j] = P(column j better than row i)
+    sig = np.isin(decided[np.ix_(rows, cols)], ("A better", "B better"))
     shown = np.tril(np.ones((k, k - 1), dtype=bool), -1)
     return Table(
         order, ranks, order[:-1], p, sig & shown, shown, None, label, shown_as, shown_as[:-1]
@@ -328,6 +380,8 @@ def legend(
     )
     test = TEST_TITLES.get(result.test, result.test)
     what = table.label
+    if is_bayesian(result):
+        return _posterior_legend(result, mark, markup, escape, test)
     if latex:
         what = what.replace("\N{EN DASH}", "--").replace("p-value", "$p$-value")
     if result.control is not None:
@@ -349,6 +403,68 @@ def legend(
     if not how:
         return f"{where}."
     return f"{where}; values {how} are significant at {alpha}."
+
+
+def _posterior_legend(
+    result: ComparisonResult, mark: str, markup: str, escape: Callable[[str], str], test: str
+) -> str:
+    ge = {"text": ">=", "latex": r"$\geq$"}.get(markup, "≥")
+    if result.control is not None:
+        control = escape(display_name(result, result.control))
+        where = "Posterior probabilities that the row algorithm is practically better than "
+        where += f"the control {control}"
+    else:
+        where = "Posterior probabilities that the column algorithm is practically better than"
+        where += " the row"
+    where += f" ({test}, rope = {result.rope:g})"
+    bold = {"markdown": "in **bold**", "html": "in bold", "latex": "in bold"}.get(markup)
+    star = {"latex": "marked $^{*}$", "markdown": "marked \\*"}.get(markup, "marked *")
+    how = {"bold": bold or star, "star": star, "both": f"{bold} and {star}" if bold else star}
+    if mark not in how:
+        return f"{where}."
+    return (
+        f"{where}; values {how[mark]} are pairs decided different (one direction reaches "
+        f"posterior probability {ge} {result.threshold:g})."
+    )
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A Bayesian result's decisions: ``(winner, loser, P)``, ``(a, b, P(rope))``, undecided."""
+
+    better: list[tuple[str, str, float]]
+    equivalent: list[tuple[str, str, float]]
+    undecided: int
+
+
+def decided_pairs(result: ComparisonResult) -> Decided:
+    """The pairs a Bayesian result decided, best-ranked first, with their posteriors."""
+    from ..stats._bayes import bayes_frame
+
+    frame = bayes_frame(result)
+    better, equivalent = [], []
+    for row in frame.itertuples(index=False):
+        a, b = str(row.algorithm_1), str(row.algorithm_2)
+        if row.decision == "A better":
+            better.append((a, b, float(row.p_better)))
+        elif row.decision == "B better":
+            better.append((b, a, float(row.p_worse)))
+        elif row.decision == "equivalent":
+            equivalent.append((a, b, float(row.p_equivalent)))
+    undecided = int((frame["decision"] == "undecided").sum())
+    return Decided(better, equivalent, undecided)
+
+
+def decided_lines(result: ComparisonResult, name: Callable[[str], str]) -> list[str]:
+    """One plain sentence per decided pair (names already escaped by ``name``)."""
+    d = decided_pairs(result)
+    out = [f"{name(a)} practically better than {name(b)} (P = {p:.3f})" for a, b, p in d.better]
+    out += [
+        f"{name(a)} and {name(b)} practically equivalent (P = {p:.3f})" for a, b, p in d.equivalent
+    ]
+    if d.undecided:
+        out.append(f"{d.undecided} pair{'s' if d.undecided != 1 else ''} undecided")
+    return out
 
 
 # --------------------------------------------------------------------------- pairs

@@ -172,8 +172,11 @@ def summary(result: ComparisonResult) -> str:
         if result.control is not None
         else "all pairs of algorithms"
     )
+    bayesian = getattr(result, "posterior_better", None) is not None
     paragraphs.append(
-        f"Post-hoc tests: {scope} with the {TEST_TITLES.get(result.test, result.test)} and "
+        ""  # a Bayesian test has no p-values to correct: its own paragraph follows
+        if bayesian
+        else f"Post-hoc tests: {scope} with the {TEST_TITLES.get(result.test, result.test)} and "
         f"{_correction_phrase(result)} at alpha = {alpha:g}. "
         + _CORRECTION_WHY.get(result.correction, "").format(m=m)
     )
@@ -213,14 +216,12 @@ def summary(result: ComparisonResult) -> str:
         text = f"Significant differences ({sig.total} of {m}): " + "; ".join(items)
         text += f"; and {sig.more} more." if sig.more > 0 else "."
         paragraphs.append(text)
+    inside = "no pair decided different" if bayesian else "no significant difference"
     if result.control is None:
         groups = [g for g in result.groups if len(g) > 1]
         if groups:
             listed = "; ".join("{" + ", ".join(map(name, g)) + "}" for g in result.groups)
-            paragraphs.append(
-                "Groups of algorithms with no significant difference inside (best first): "
-                f"{listed}."
-            )
+            paragraphs.append(f"Groups of algorithms with {inside} inside (best first): {listed}.")
         else:
             paragraphs.append("Every pair of neighbours in the ranking differs significantly.")
         if result.uncovered_pairs:

@@ -8,12 +8,15 @@ from .._labels import format_pvalue
 from ._model import (
     CellStyle,
     Table,
+    bayes_settings,
     build_table,
     check_pvalues,
+    decided_lines,
     describe_method,
     display_name,
     fill,
     input_line,
+    is_bayesian,
     legend,
     omnibus_line,
     p_clause,
@@ -81,7 +84,9 @@ def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str
         lines.append(f"Critical difference: {result.critical_difference:.3f}")
     table = build_table(result, adjusted=True, pvalues=pvalues)
     lines.append("")
-    if table.columns:
+    if table.columns and is_bayesian(result):
+        lines.append("Average ranks (1 = best) and posterior probabilities:")
+    elif table.columns:
         lines.append("Average ranks (1 = best) and adjusted p-values:")
     else:
         lines.append("Average ranks (1 = best):")
@@ -94,7 +99,12 @@ def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str
 
     sig = significant_pairs(result)
     lines.append("")
-    if not sig.total:
+    name = lambda a: display_name(result, a)  # noqa: E731
+    if is_bayesian(result):
+        decided = decided_lines(result, name)
+        lines.append(f"Decisions ({bayes_settings(result)}):")
+        lines += [f"  {line}" for line in decided]
+    elif not sig.total:
         lines.append(f"No significant differences at alpha = {result.alpha:g}.")
     else:
         lines.append(f"Significant differences (adjusted p <= {result.alpha:g}):")
@@ -105,11 +115,14 @@ def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str
         ]
         if sig.more > 0:
             lines.append(f"  ... and {sig.more} more (see result.to_frame())")
-    name = lambda a: display_name(result, a)  # noqa: E731
     if result.control is None:
         lines.append("")
         if any(len(g) > 1 for g in result.groups):
-            lines.append("Groups not significantly different:")
+            lines.append(
+                "Groups with no pair decided different:"
+                if is_bayesian(result)
+                else "Groups not significantly different:"
+            )
             for group in result.groups:
                 lines.append("  [" + ", ".join(map(name, group)) + "]")
         else:
