@@ -40,6 +40,11 @@ NAMES = ["rf_500", "k-NN & PCA", "Ours #1", "$baseline", "50%"]
         (r"Holm, $\alpha$ = 0.05", r"Holm, $\alpha$ = 0.05"),  # mathtext stays math
         (r"p_1 $x_1$ 5%", r"p\_1 $x_1$ 5\%"),
         (r"cost \$5", r"cost \textdollar{}5"),  # matplotlib shows \$ as $
+        ("P \N{GREATER-THAN OR EQUAL TO} 0.95", r"P $\geq$ 0.95"),  # bayes_cd_diagram's title
+        (
+            "\N{GREEK SMALL LETTER ALPHA} = 0.05 \N{PLUS-MINUS SIGN} 2",
+            r"$\alpha$ = 0.05 $\pm$ 2",
+        ),  # fmt: skip
     ],
 )
 def test_latex_escape(text, latex):
@@ -175,3 +180,26 @@ def test_diagram_in_a_figure_of_ones_own_is_escaped_too(tmp_path):
         cwd=tmp_path, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-3000:]
+
+
+@needs_tex
+@pytest.mark.slow
+def test_bayesian_diagram_title_compiles_with_pdflatex(tmp_path):
+    """bayes_cd_diagram's title has a Unicode ≥: saved as PGF it typesets under pdflatex."""
+    if "pdflatex" not in ENGINES:
+        pytest.skip("pdflatex is not installed")
+    res = cdplot.compare(
+        cdplot.datasets.load("demsar2006"), test="bayes-signed-rank", rope=0.01, random_state=1
+    )
+    with mpl.rc_context({"pgf.texsystem": "pdflatex"}):
+        cdplot.bayes_cd_diagram(res).figure.savefig(tmp_path / "cd.pgf")
+    assert r"P $\geq$ 0.95" in (tmp_path / "cd.pgf").read_text(encoding="utf-8")
+    paper = PAPER.replace(r"\begin{figure}\input{heat.pgf}\caption{APVs}\end{figure}", "")
+    (tmp_path / "paper.tex").write_text(paper, encoding="utf-8")
+    run = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    log = (tmp_path / "paper.log").read_text(encoding="utf-8", errors="replace")
+    assert run.returncode == 0, log[-3000:]
+    assert "Missing character" not in log

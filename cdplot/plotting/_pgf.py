@@ -58,6 +58,14 @@ _LATEX_SPECIAL = {
     "^": r"\textasciicircum{}",
     "\N{EN DASH}": "--",
     "\N{HORIZONTAL ELLIPSIS}": r"\ldots{}",
+    # symbols cdplot's own figures write as Unicode (P ≥ 0.95, α = 0.05, mean ± s.e.):
+    # typeset as math, so any engine (pdflatex included) prints them
+    "\N{GREATER-THAN OR EQUAL TO}": r"$\geq$",
+    "\N{LESS-THAN OR EQUAL TO}": r"$\leq$",
+    "\N{GREEK SMALL LETTER ALPHA}": r"$\alpha$",
+    "\N{PLUS-MINUS SIGN}": r"$\pm$",
+    "\N{MULTIPLICATION SIGN}": r"$\times$",
+    "\N{MINUS SIGN}": r"$-$",
 }
 
 
@@ -75,7 +83,8 @@ def latex_escape(text: str) -> str:
     r"""LaTeX source that prints ``text`` as matplotlib draws it.
 
     Outside mathtext the special characters ``\ & % $ # _ { } ~ ^`` are escaped (and
-    the en dash and ellipsis spelled ``--`` and ``\ldots{}``); mathtext segments
+    the en dash and ellipsis spelled ``--`` and ``\ldots{}``, and ≥, ≤, α, ±, ×, − set as
+    math so that pdflatex prints them); mathtext segments
     ``$...$`` are kept, as matplotlib keeps them, so they are typeset as math. A text
     with an odd number of ``$`` is not mathtext for matplotlib, and is escaped whole.
 
