@@ -905,3 +905,28 @@ def test_bayesian_test_draws_the_bayesian_diagram_and_refuses_a_heatmap(
         "probabilities; drop --heatmap (-o draws the Bayesian CD diagram, --json and --report "
         "hold every posterior).\n"
     )
+
+
+def test_bayesian_and_quade_options_reach_compare(results_csv, tmp_path, capsys):
+    out = tmp_path / "r.json"
+    argv = ["compare", results_csv, "--test", "bayes-sign", "--rope", "0.5", "--threshold"]
+    argv += ["0.9", "--nsamples", "2000", "--seed", "3", "--json", out, "-q"]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    settings = json.loads(out.read_text())["settings"]
+    assert settings["test_options"] == {
+        "rope": 0.5,
+        "threshold": 0.9,
+        "nsamples": 2000,
+        "random_state": 3,
+    }
+    code, _, err = run(["compare", results_csv, "--quade-method", "conover", "-q"], capsys)
+    assert code == 2
+    assert err == (
+        "cdplot: error: unknown option(s) --quade-method for --test wilcoxon; it accepts "
+        "--zero-method.\n"
+    )
+    code, _, err = run(
+        ["compare", results_csv, "--test", "quade", "--quade-method", "conover", "-q"], capsys
+    )
+    assert code == 0, err

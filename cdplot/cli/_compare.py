@@ -136,6 +136,27 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
     ),
     _flag("rope", _STATS, type=float, help="Bayesian tests: region of practical equivalence"),
     _flag(
+        "threshold",
+        _STATS,
+        type=float,
+        metavar="P",
+        help="Bayesian tests: posterior probability a decision needs (default 0.95)",
+    ),
+    _flag(
+        "nsamples",
+        _STATS,
+        type=int,
+        metavar="N",
+        help="Bayesian tests: posterior samples per pair (default 50000)",
+    ),
+    _flag("random_state", _STATS, type=int, metavar="SEED", help="Bayesian tests: random seed"),
+    _flag(
+        "method",
+        _STATS,
+        choices=("garcia", "conover"),
+        help="--test quade: post-hoc of Garcia et al. (default) or Conover",
+    ),
+    _flag(
         "aggregate",
         _STATS,
         choices=("mean", "median"),
