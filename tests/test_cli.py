@@ -387,7 +387,9 @@ def test_only_given_options_reach_compare(results_csv):
     import inspect
 
     params = set(inspect.signature(cdplot.compare).parameters)
-    extra = {"zero_method", "ties", "rope"}  # **test_options
+    from cdplot.stats._compare import TESTS
+
+    extra = set().union(*TESTS.values())  # **test_options of the pairwise tests
     for flag in _compare.COMPARE_FLAGS:
         assert flag.keyword in params | extra
         assert flag.flag == cdplot._errors.CLI_FLAGS[flag.keyword]
