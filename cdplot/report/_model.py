@@ -392,17 +392,22 @@ def legend(
     else:
         where = f"{what}s of the {test} (row against column)"
     where = where[0].upper() + where[1:]
+    how = _marked(mark, markup)
+    if not how:
+        return f"{where}."
+    return f"{where}; values {how} are significant at {alpha}."
+
+
+def _marked(mark: str, markup: str) -> str:
+    """How marked cells are described: ``"in **bold**"``, ``"marked *"``, ... (or "")."""
     bold = {"markdown": "in **bold**", "html": "in bold", "latex": "in bold"}.get(markup)
     star = {"latex": "marked $^{*}$", "markdown": "marked \\*"}.get(markup, "marked *")
-    how = {
+    return {
         "bold": bold or star,
         "star": star,
         "both": f"{bold} and {star}" if bold else star,
         "none": "",
     }[mark]
-    if not how:
-        return f"{where}."
-    return f"{where}; values {how} are significant at {alpha}."
 
 
 def _posterior_legend(
@@ -417,46 +422,19 @@ def _posterior_legend(
         where = "Posterior probabilities that the column algorithm is practically better than"
         where += " the row"
     where += f" ({test}, rope = {result.rope:g})"
-    bold = {"markdown": "in **bold**", "html": "in bold", "latex": "in bold"}.get(markup)
-    star = {"latex": "marked $^{*}$", "markdown": "marked \\*"}.get(markup, "marked *")
-    how = {"bold": bold or star, "star": star, "both": f"{bold} and {star}" if bold else star}
-    if mark not in how:
+    how = _marked(mark, markup)
+    if not how:
         return f"{where}."
     return (
-        f"{where}; values {how[mark]} are pairs decided different (one direction reaches "
+        f"{where}; values {how} are pairs decided different (one direction reaches "
         f"posterior probability {ge} {result.threshold:g})."
     )
 
 
-@dataclass(frozen=True)
-class Decided:
-    """A Bayesian result's decisions: ``(winner, loser, P)``, ``(a, b, P(rope))``, undecided."""
-
-    better: list[tuple[str, str, float]]
-    equivalent: list[tuple[str, str, float]]
-    undecided: int
-
-
-def decided_pairs(result: ComparisonResult) -> Decided:
-    """The pairs a Bayesian result decided, best-ranked first, with their posteriors."""
-    from ..stats._bayes import bayes_frame
-
-    frame = bayes_frame(result)
-    better, equivalent = [], []
-    for row in frame.itertuples(index=False):
-        a, b = str(row.algorithm_1), str(row.algorithm_2)
-        if row.decision == "A better":
-            better.append((a, b, float(row.p_better)))
-        elif row.decision == "B better":
-            better.append((b, a, float(row.p_worse)))
-        elif row.decision == "equivalent":
-            equivalent.append((a, b, float(row.p_equivalent)))
-    undecided = int((frame["decision"] == "undecided").sum())
-    return Decided(better, equivalent, undecided)
-
-
 def decided_lines(result: ComparisonResult, name: Callable[[str], str]) -> list[str]:
     """One plain sentence per decided pair (names already escaped by ``name``)."""
+    from ..stats._bayes import decided_pairs
+
     d = decided_pairs(result)
     out = [f"{name(a)} practically better than {name(b)} (P = {p:.3f})" for a, b, p in d.better]
     out += [

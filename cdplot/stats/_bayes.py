@@ -36,6 +36,8 @@ __all__ = [
     "bayes_comparison",
     "bayes_frame",
     "bayes_note",
+    "Decided",
+    "decided_pairs",
     "DECISIONS",
     "all_pairs_posteriors",
     "bayes_correlated_t",
@@ -787,6 +789,38 @@ def bayes_frame(result: Any) -> Any:
     return frame
 
 
+@dataclass(frozen=True)
+class Decided:
+    """A Bayesian comparison's decisions, best-ranked algorithm first within a pair.
+
+    ``better`` holds ``(winner, loser, P(winner practically better))``, ``equivalent``
+    ``(a, b, P(rope))``; ``undecided`` counts the other pairs.
+    """
+
+    better: list[tuple[str, str, float]]
+    equivalent: list[tuple[str, str, float]]
+    undecided: int
+
+
+def decided_pairs(result: Any, frame: Any = None) -> Decided:
+    """The pairs a Bayesian ``result`` decided, with their posterior probabilities.
+
+    ``frame`` is :func:`bayes_frame` of the result, if the caller has it already.
+    """
+    frame = bayes_frame(result) if frame is None else frame
+    better, equivalent = [], []
+    for row in frame.itertuples(index=False):
+        a, b = str(row.algorithm_1), str(row.algorithm_2)
+        if row.decision == "A better":
+            better.append((a, b, float(row.p_better)))
+        elif row.decision == "B better":
+            better.append((b, a, float(row.p_worse)))
+        elif row.decision == "equivalent":
+            equivalent.append((a, b, float(row.p_equivalent)))
+    undecided = int((frame["decision"] == "undecided").sum())
+    return Decided(better, equivalent, undecided)
+
+
 def bayes_note(result: Any) -> str:
     """Plain-language sentences on a Bayesian comparison's decisions, for summaries.
 
@@ -822,26 +856,16 @@ def bayes_note(result: Any) -> str:
         f"{nsamples} posterior samples; no p-values, no correction)."
     ]
     name = getattr(result, "label", str)  # display names given with labels=
-    better = []
-    for row in frame.itertuples(index=False):
-        a, b = name(row.algorithm_1), name(row.algorithm_2)
-        if row.decision == "A better":
-            better.append(f"{a} over {b} (P = {row.p_better:.3f})")
-        elif row.decision == "B better":
-            better.append(f"{b} over {a} (P = {row.p_worse:.3f})")
+    decided = decided_pairs(result, frame)
+    better = [f"{name(a)} over {name(b)} (P = {p:.3f})" for a, b, p in decided.better]
     if better:
         text.append(f"Practically better: {'; '.join(better)}.")
-    equivalent = [
-        f"{name(row.algorithm_1)} and {name(row.algorithm_2)} (P = {row.p_equivalent:.3f})"
-        for row in frame.itertuples(index=False)
-        if row.decision == "equivalent"
-    ]
+    equivalent = [f"{name(a)} and {name(b)} (P = {p:.3f})" for a, b, p in decided.equivalent]
     if equivalent:
         text.append(f"Practically equivalent: {'; '.join(equivalent)}.")
-    undecided = int((frame["decision"] == "undecided").sum())
-    if undecided:
+    if decided.undecided:
         text.append(
-            f"{undecided} of {len(frame)} pairs are undecided: the data do not settle them at "
-            "this threshold."
+            f"{decided.undecided} of {len(frame)} pairs are undecided: the data do not settle "
+            "them at this threshold."
         )
     return " ".join(text)

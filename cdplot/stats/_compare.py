@@ -487,8 +487,8 @@ def compare(
         _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
 
     names = tuple(algorithms)
-    stat_df = Labelled(pairwise.statistic, names, names)
-    p_df = Labelled(pairwise.pvalue, names, names)
+    statistics = Labelled(pairwise.statistic, names, names)
+    pvalues = Labelled(pairwise.pvalue, names, names)
 
     critical_difference: float | None = None
     # best first; equal average ranks (equal rank sums) in name order, not input order
@@ -560,19 +560,19 @@ def compare(
         groups = ()
         uncovered = ()
 
-    avg_series = Labelled(
+    average_ranks = Labelled(
         avg[order],
         tuple(algorithms[j] for j in order),
         index_name="algorithm",
         name="average rank",
     )
-    ranks_df = _by_dataset(ranks, datasets, algorithms)
+    ranks_table = _by_dataset(ranks, datasets, algorithms)
     return ComparisonResult(
         algorithms=list(algorithms),
         datasets=list(datasets),
         scores=_by_dataset(table.scores, datasets, algorithms),
-        ranks=ranks_df,
-        average_ranks=avg_series,
+        ranks=ranks_table,
+        average_ranks=average_ranks,
         friedman=fried,
         iman_davenport=iman,
         test=test_name,
@@ -580,8 +580,8 @@ def compare(
         alpha=alpha,
         control=control,
         higher_is_better=bool(higher_is_better),
-        statistics=stat_df,
-        pvalues=p_df,
+        statistics=statistics,
+        pvalues=pvalues,
         adjusted_pvalues=adjusted,
         significant=significant,
         groups=groups,
