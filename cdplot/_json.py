@@ -43,9 +43,10 @@ keyed by metric, each value a document as above.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
@@ -122,49 +123,45 @@ def _row_items(row: np.ndarray) -> list[str]:
     return [json.dumps(_num(v)) for v in values.tolist()]
 
 
+def _newline(indent: int | None, level: int) -> str:
+    return "" if indent is None else "\n" + " " * (indent * level)
+
+
+def _container(
+    brackets: str, members: Iterable[Iterable[str]], indent: int | None, level: int
+) -> Iterator[str]:
+    """``[...]`` or ``{...}`` around ``members`` (each an iterable of pieces), laid out as
+    :func:`json.dumps` lays them out: one member per line when indented, ``", "`` otherwise."""
+    empty = True
+    yield brackets[0]
+    for member in members:
+        separator = ("," if not empty else "") + (
+            _newline(indent, level + 1) if indent is not None else " " * (not empty)
+        )
+        empty = False
+        yield separator
+        yield from member
+    yield brackets[1] if empty else _newline(indent, level) + brackets[1]
+
+
 def _pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
     """The JSON text of ``value`` at nesting ``level``, as :func:`json.dumps` would write it."""
-
-    def newline(depth: int) -> str:
-        return "" if indent is None else "\n" + " " * (indent * depth)
-
     if isinstance(value, _Rows):
-        if value.values.shape[0] == 0:
-            yield "[]"
-            return
-        yield "["
-        for i, row in enumerate(value.values):
-            items = _row_items(row)
-            if not items:
-                text = "[]"
-            elif indent is None:
-                text = "[" + ", ".join(items) + "]"
-            else:
-                text = (
-                    "["
-                    + newline(level + 2)
-                    + ("," + newline(level + 2)).join(items)
-                    + newline(level + 1)
-                    + "]"
-                )
-            yield ("," if i else "") + (newline(level + 1) if indent is not None else " " * bool(i))
-            yield text
-        yield newline(level) + "]"
+        rows = (
+            _container("[]", ([item] for item in _row_items(row)), indent, level + 1)
+            for row in value.values
+        )
+        yield from _container("[]", rows, indent, level)
     elif isinstance(value, _Object):
-        if not value:
-            yield "{}"
-            return
-        yield "{"
-        for i, (key, item) in enumerate(value.items()):
-            lead = ("," if i else "") + (
-                newline(level + 1) if indent is not None else " " * bool(i)
-            )
-            yield lead + json.dumps(str(key), ensure_ascii=False) + ": "
-            yield from _pieces(item, indent, level + 1)
-        yield newline(level) + "}"
+        members = (
+            itertools.chain([json.dumps(str(key), ensure_ascii=False) + ": "],
+                            _pieces(item, indent, level + 1))
+            for key, item in value.items()
+        )  # fmt: skip
+        yield from _container("{}", members, indent, level)
     else:
         text = json.dumps(value, indent=indent, allow_nan=False, ensure_ascii=False)
-        yield text if indent is None else text.replace("\n", newline(level))
+        yield text if indent is None else text.replace("\n", _newline(indent, level))
 
 
 def _chunks(document: _Object, indent: int | None, size: int = 1 << 18) -> Iterator[str]:
