@@ -132,12 +132,13 @@ def previous_engine(commit: str):
         capture_output=True,
         text=True,
     ).stdout
-    path = Path(tempfile.mkdtemp()) / "_exhaustive_previous.py"
-    path.write_text(source)
-    # a module of the cdplot.stats package, so that its relative imports resolve
-    spec = importlib.util.spec_from_file_location("cdplot.stats._exhaustive_previous", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "_exhaustive_previous.py"
+        path.write_text(source)
+        # a module of the cdplot.stats package, so that its relative imports resolve
+        spec = importlib.util.spec_from_file_location("cdplot.stats._exhaustive_previous", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
     return module.bergmann_hommel
 
 

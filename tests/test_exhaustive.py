@@ -49,7 +49,10 @@ from scipy.stats import wilcoxon
 from cdplot.stats._exhaustive import (
     BergmannHommelLimitError,
     _bergmann_hommel,
+    _closure_view,
     _GeneralEngine,
+    _interval_view,
+    _p3,
     _robinson_order,
     _RobinsonEngine,
     bergmann_hommel,
@@ -82,6 +85,18 @@ def _partitions(items: list[int]):
         yield [[first], *part]  # first in a group of its own
         for g in range(len(part)):  # or added to one of the groups
             yield [*part[:g], [first, *part[g]], *part[g + 1 :]]
+
+
+def _clique_partitions(vertices: list[int], adjacent):
+    """The set partitions of ``vertices`` whose groups are cliques (``adjacent(u, v)``)."""
+    for part in _partitions(vertices):
+        if all(adjacent(u, v) for g in part for u, v in itertools.combinations(g, 2)):
+            yield part
+
+
+def _within(part) -> int:
+    """Number of within-group pairs of a partition: sum of C(|g|, 2)."""
+    return sum(len(g) * (len(g) - 1) // 2 for g in part)
 
 
 @functools.cache
@@ -535,13 +550,8 @@ def _random_unit_interval_graph(rng: np.random.Generator, k: int) -> list[int]:
 
 def _brute_together(adj: list[int], a: int, b: int) -> int:
     """max sum C(|g|, 2) over clique partitions with a and b in one group (-1: none)."""
-    best = -1
-    for part in _partitions(list(range(len(adj)))):
-        if not any(a in g and b in g for g in part):
-            continue
-        if all(adj[u] >> v & 1 for g in part for u, v in itertools.combinations(g, 2)):
-            best = max(best, sum(len(g) * (len(g) - 1) // 2 for g in part))
-    return best
+    parts = _clique_partitions(list(range(len(adj))), lambda u, v: adj[u] >> v & 1)
+    return max((_within(p) for p in parts if any(a in g and b in g for g in p)), default=-1)
 
 
 def test_interval_view_and_staircase_against_brute_force():
@@ -549,8 +559,6 @@ def test_interval_view_and_staircase_against_brute_force():
     describes exactly their edges, and g and the best partition holding a given pair
     in one group equal the enumeration of all partitions; removing corner edges keeps
     the order valid and the values exact."""
-    from cdplot.stats._exhaustive import _interval_view
-
     rng = np.random.default_rng(1969)
     pairs = removed = 0
     for _ in range(40):
@@ -590,8 +598,6 @@ def test_constrained_with_forced_members_against_brute_force():
     """_constrained(l, r, a, b): the best partition with a group whose first and last
     positions are l and r and which holds a and b, on unit interval graphs in their
     order, for every such (l, r, a, b), against the enumeration of every partition."""
-    from cdplot.stats._exhaustive import _interval_view
-
     rng = np.random.default_rng(1996)
     checked = forced = 0
     for _ in range(25):
@@ -602,15 +608,14 @@ def test_constrained_with_forced_members_against_brute_force():
         order = view.order
         parts = [
             [sorted(view.pos[v] for v in g) for g in part]
-            for part in _partitions(list(range(k)))
-            if all(adj[u] >> v & 1 for g in part for u, v in itertools.combinations(g, 2))
+            for part in _clique_partitions(list(range(k)), lambda u, v, adj=adj: adj[u] >> v & 1)
         ]
         for left in range(k):
             for right in range(left + 1, view.reach[left] + 1):
                 for a in range(left, right + 1):
                     for b in range(a, right + 1):
                         expected = max(
-                            sum(len(g) * (len(g) - 1) // 2 for g in part)
+                            _within(part)
                             for part in parts
                             if any(
                                 g[0] == left and g[-1] == right and a in g and b in g for g in part
@@ -632,7 +637,6 @@ def test_interval_view_refuses_other_graphs():
     """A claw, a 4-cycle, a net and a tent (Roberts 1969: the minimal graphs that are not
     unit interval graphs, with the longer holes) are refused; the closure in any order
     contains the graph, so its optimum bounds the graph's from above."""
-    from cdplot.stats._exhaustive import _closure_view, _interval_view, _p3
 
     def graph(k, edges):
         adj = [0] * k
@@ -743,11 +747,7 @@ def test_previous_engine_reference(table):
 def _brute_cluster_deletion(adj: list[int], u: int) -> int:
     """max sum C(|g|, 2) over partitions of the vertex set u into cliques, by enumeration."""
     vertices = [v for v in range(len(adj)) if u >> v & 1]
-    best = 0
-    for part in _partitions(vertices):
-        if all(adj[a] >> b & 1 for g in part for a, b in itertools.combinations(g, 2)):
-            best = max(best, sum(len(g) * (len(g) - 1) // 2 for g in part))
-    return best
+    return max(_within(p) for p in _clique_partitions(vertices, lambda a, b: adj[a] >> b & 1))
 
 
 def test_general_engine_cluster_deletion_and_bound():
@@ -786,14 +786,9 @@ def test_general_engine_with_tiny_memo(monkeypatch):
 def _brute_constrained(q: np.ndarray, t: float, left: int, right: int) -> int:
     """Largest number of within-group pairs over partitions into cliques of G_t (pairs
     with p >= t) having a group whose first and last positions are left and right."""
-    n = q.shape[0]
-    best = 0
-    for part in _partitions(list(range(n))):
-        if not any(min(g) == left and max(g) == right for g in part):
-            continue
-        if all(q[i, j] >= t for g in part for i, j in itertools.combinations(g, 2)):
-            best = max(best, sum(len(g) * (len(g) - 1) // 2 for g in part))
-    return best
+    parts = _clique_partitions(list(range(q.shape[0])), lambda i, j: q[i, j] >= t)
+    spans = (p for p in parts if any(min(g) == left and max(g) == right for g in p))
+    return max((_within(p) for p in spans), default=0)
 
 
 def test_robinson_constrained_step_against_brute_force():

@@ -811,7 +811,8 @@ def _interval_view(
     unit interval graph. The order is verified here exactly (every closed
     neighbourhood an interval of positions, both ends non-decreasing), so a wrong
     order can only cost speed, never correctness. ``sweeps``, if given, receives the
-    last LexBFS order (used by _p3 when G is not a unit interval graph).
+    last LexBFS order (used by _p3 and _closure_view when G is not a unit interval
+    graph).
     """
     k = len(adj)
     budget.spend(k)
@@ -1343,13 +1344,15 @@ class _GeneralEngine:
         ``pairs`` None), else (floor, None); stops once a value reaches ``cap``.
 
         If the graph is a unit interval graph, the staircase programmes give the answer.
-        Otherwise take an induced path a - x - b (_p3): no group holds a, x and b, so
-        every partition leaves out the edge xa or the edge xb, and the best partition of
-        G is the better of those of G - xa and G - xb (a branch that cuts one of
-        ``pairs`` loses that pair). Each branch has one edge fewer, and the greedy
-        colouring bound of G (see _colour_bound) prunes a branch that cannot beat the
-        floor. A graph met twice is skipped the second time: the floor only rises, so
-        its value has already been counted.
+        Otherwise the same problem on the unit interval closure of G (_closure_view, in
+        the LexBFS order) bounds the answer from above and prunes a graph that cannot
+        beat the floor. Else take an induced path a - x - b (_p3) and its weaker edge
+        x - y: every partition either cuts x - y, or keeps x and y in one group, and then
+        uses no edge from x to a vertex not adjacent to y (nor from y to one not
+        adjacent to x); the best partition of G is the better of the two branches (a
+        branch that cuts one of ``pairs`` loses that pair). Each branch has at least one
+        edge fewer. A graph met twice is skipped the second time: the floor only rises,
+        so its value has already been counted.
         """
         key = tuple(adj)
         if key in seen:
@@ -1497,7 +1500,6 @@ class _GeneralEngine:
                 options.append(base + (nb + 1) * nb // 2 + (na - 1) * (na - 2) // 2)
             known = max(known, *options)
         best = max(floor, known, lower_c)
-        found = None
         if best < g:
             found = self._branch_search(special, best, g)
             if found is not None:

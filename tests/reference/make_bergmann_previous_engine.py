@@ -18,11 +18,8 @@ Run from the repository root: ``python tests/reference/make_bergmann_previous_en
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -31,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cdplot.stats import wilcoxon_test  # noqa: E402
+from benchmarks.bergmann import large_n_pvalues, previous_engine  # noqa: E402
 
 COMMIT = "2e6876a"
 OUT = Path(__file__).with_name("bergmann_previous_engine.json")
@@ -44,37 +41,13 @@ TABLES = [
 ]
 
 
-def previous_engine():
-    source = subprocess.run(
-        ["git", "show", f"{COMMIT}:cdplot/stats/_exhaustive.py"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    # a module inside the cdplot.stats package, so that its relative imports resolve
-    path = Path(tempfile.mkdtemp()) / "_exhaustive_previous.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("cdplot.stats._exhaustive_previous", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def pvalues(k: int, n: int, seed: int) -> np.ndarray:
-    """As benchmarks/bergmann.py large_n_pvalues("wilcoxon", k, seed, n)."""
-    rng = np.random.default_rng([k, seed])
-    scores = np.linspace(0.0, 3.0, k) + rng.normal(size=(n, k))
-    return wilcoxon_test(scores).pvalue
-
-
 def main() -> None:
-    old = previous_engine()
+    old = previous_engine(COMMIT)
     tables = []
     for k, n, seed in TABLES:
-        p = pvalues(k, n, seed)
+        p = large_n_pvalues("wilcoxon", k, seed, n)
         start = time.process_time()
-        apv = old.bergmann_hommel(p, budget_seconds=None, progress=False)
+        apv = old(p, budget_seconds=None, progress=False)
         iu = np.triu_indices(k, 1)
         print(f"k = {k}, N = {n}, seed {seed}: {time.process_time() - start:.1f} s CPU")
         tables.append(
