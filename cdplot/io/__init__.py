@@ -9,7 +9,7 @@ hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns 
 - ``_read.py``: CSV/TSV files (``,``, tab, ``;`` with decimal commas) into a ``ColumnTable``
   of numpy columns: reading a file never imports pandas;
 - ``_frames.py``: pandas, polars, ``to_pandas()`` and ``__dataframe__`` objects into a
-  ``ColumnTable`` (the only module that imports pandas, and only for a data frame);
+  ``ColumnTable`` (pandas is imported only for input that is not a file);
 - ``_roles.py``: which column holds datasets, algorithms, runs and scores, by name;
 - ``_values.py``: cells -> real numbers, refusing anything else and naming the cell;
 - ``_aggregate.py``: repeated runs -> one exact score per cell;

@@ -23,6 +23,17 @@ AGGREGATES = ("mean", "median")
 _NOUNS = {"mean": "means", "median": "medians"}
 
 
+def named_frame(values: np.ndarray, datasets: Any, algorithms: Any) -> Any:
+    """A datasets x algorithms DataFrame (index ``dataset``, columns ``algorithm``)."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        values,
+        index=pd.Index(list(datasets), name="dataset", dtype=object),
+        columns=pd.Index(list(algorithms), name="algorithm", dtype=object),
+    )
+
+
 class Aggregation:
     """What was aggregated: the function, the repetition columns and the runs per cell.
 
@@ -82,7 +93,9 @@ class Aggregation:
         set_(self, "max_count", int(max_count))
         frame = None if isinstance(counts, np.ndarray) else counts
         array = None
-        if frame is None:
+        if frame is not None:  # a DataFrame carries its own names
+            datasets = algorithms = None
+        else:
             array = np.array(counts, dtype=np.int64)
             array.flags.writeable = False
             n, k = array.shape
@@ -112,13 +125,7 @@ class Aggregation:
     def counts(self) -> Any:
         """Runs per cell as a pandas DataFrame (rows ``dataset``, columns ``algorithm``)."""
         if self._frame is None:
-            import pandas as pd
-
-            frame = pd.DataFrame(
-                np.array(self._array),
-                index=pd.Index(self._datasets, name="dataset", dtype=object),
-                columns=pd.Index(self._algorithms, name="algorithm", dtype=object),
-            )
+            frame = named_frame(np.array(self._array), self._datasets, self._algorithms)
             object.__setattr__(self, "_frame", frame)
         return self._frame
 

@@ -1,16 +1,18 @@
 """The one shape every table takes inside the reader: named columns, row labels, no pandas.
 
 A results file is read straight into a :class:`ColumnTable` of numpy columns; a data frame
-(pandas, polars, ...) becomes one in :func:`cdplot.io._frames.frame_table`, its columns kept
-as pandas Series so that pandas' own dtypes (nullable integers, categories, dates) are judged
-as before. Everything downstream (column roles, cell checks, aggregation) reads tables only
-through this small interface, so a file and the same table as a DataFrame go through one
-logic and give one answer, and the file path never imports pandas.
+(pandas, polars, ...) becomes one in :func:`cdplot.io._frames.frame_table`, its numeric
+columns as numpy arrays and the others as pandas Series (so that pandas' own dtypes, such as
+nullable integers, categories and dates, are judged as before). Everything downstream
+(column roles, cell checks, aggregation) reads tables only through this small interface, so
+a file and the same table as a DataFrame go through one logic and give one answer, and the
+file path never imports pandas.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = ["ColumnTable"]
@@ -62,9 +64,6 @@ class ColumnTable:
     def __getitem__(self, name: str) -> Any:
         return self._columns[name]
 
-    def __len__(self) -> int:
-        return self.nrows
-
     def row_labels(self) -> list[Any]:
         """The row labels as a list (the row numbers when the table has none)."""
         if self.labels is None:
@@ -73,3 +72,8 @@ class ColumnTable:
 
     def __repr__(self) -> str:
         return f"ColumnTable({self.nrows} rows; columns {self.columns!r})"
+
+
+def duplicated(names: Iterable[str]) -> list[str]:
+    """The names that occur more than once, in order of first occurrence."""
+    return [name for name, count in Counter(names).items() if count > 1]

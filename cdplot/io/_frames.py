@@ -1,7 +1,8 @@
 """Data frames: pandas, polars, anything with ``to_pandas()`` or ``__dataframe__``.
 
-The only module of :mod:`cdplot.io` that imports pandas (and only when handed a data frame):
-:func:`frame_table` turns a data frame into the reader's :class:`ColumnTable`.
+Where :mod:`cdplot.io` turns data frames into the reader's :class:`ColumnTable`
+(:func:`frame_table`); pandas is imported only for input that is not a file, and to build the
+DataFrames a user asks for (``ScoreTable.to_frame()``, ``Aggregation.counts``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError
-from ._columns import ColumnTable
+from ._columns import ColumnTable, duplicated
 from ._roles import column_key
 
 __all__ = ["as_pandas", "frame_table"]
@@ -82,7 +83,9 @@ def frame_table(frame: Any) -> ColumnTable:
 
     Column names become strings (checked for duplicates); a MultiIndex of rows, or an index
     named like a dataset column, becomes columns; any other meaningful index (named, or not
-    integers) names the datasets. The columns stay pandas Series.
+    integers) names the datasets. Columns of a numpy number dtype become numpy arrays, the
+    others stay pandas Series (so that nullable integers, categories and dates are judged by
+    their pandas dtype).
     """
     import pandas as pd
 
@@ -110,10 +113,7 @@ def frame_table(frame: Any) -> ColumnTable:
             )
         frame = frame.reset_index()
     names = [str(c) for c in frame.columns]
-    seen: dict[str, int] = {}
-    for n in names:
-        seen[n] = seen.get(n, 0) + 1
-    dups = [n for n, c in seen.items() if c > 1]
+    dups = duplicated(names)
     if dups:
         raise CdplotInputError(
             f"duplicate column name(s): {', '.join(repr(d) for d in dups)}; every column "

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ._aggregate import Aggregation, aggregate_cells, check_aggregate, warn_unequal_counts
-from ._columns import ColumnTable
+from ._columns import ColumnTable, duplicated
 from ._frames import as_pandas, frame_table
 from ._read import file_table
 from ._roles import Roles, resolve_roles
@@ -205,10 +205,7 @@ def _unique_names(what: str, names: Sequence[Any]) -> list[str]:
                 f"{article} {what} name is missing ({n!r}); every {what} needs a name."
             )
         out.append(str(n))
-    seen: dict[str, int] = {}
-    for n in out:
-        seen[n] = seen.get(n, 0) + 1
-    dups = [n for n, c in seen.items() if c > 1]
+    dups = duplicated(out)
     if dups:
         raise CdplotInputError(
             f"duplicate {what} name(s): {', '.join(repr(d) for d in dups)}; every {what} "

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError
-from ._columns import ColumnTable
+from ._columns import ColumnTable, duplicated
 
 __all__ = ["NA_TOKENS", "read_columns", "read_table"]
 
@@ -200,10 +200,7 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
                 f"{len(header)} ({_DELIMITER_NAMES[sep]}-separated); every row needs one "
                 f"value per column (quote cells that contain the delimiter)."
             )
-    seen: dict[str, int] = {}
-    for h in header:
-        seen[h] = seen.get(h, 0) + 1
-    dups = [h for h, c in seen.items() if c > 1]
+    dups = duplicated(header)
     if dups:
         raise CdplotInputError(
             f"duplicate column name(s) in the header of {name!r}: "

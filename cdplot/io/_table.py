@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, spell
-from ._aggregate import Aggregation
+from ._aggregate import Aggregation, named_frame
 
 __all__ = ["MISSING_OPTIONS", "ScoreTable", "finish_table", "round_scores"]
 
@@ -56,13 +56,7 @@ class ScoreTable:
         return None if self.score_std is None else self._frame(self.score_std)
 
     def _frame(self, values: np.ndarray) -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(
-            values,
-            index=pd.Index(self.datasets, name="dataset", dtype=object),
-            columns=pd.Index(self.algorithms, name="algorithm", dtype=object),
-        )
+        return named_frame(values, self.datasets, self.algorithms)
 
     @property
     def notes(self) -> tuple[str, ...]:
