@@ -32,7 +32,15 @@ key                    value
 ``significant``
 ``groups``,            lists of algorithm names
 ``uncovered_pairs``
-``critical_difference``  a number or null
+``critical_difference``  a number or null; ``critical_difference_units`` ``"rank"`` or
+                       ``"score"`` (Tukey)
+``mean_scores``        null, or algorithm -> mean score (parametric analyses)
+``rope``,              Bayesian tests: the rope and the decision threshold; else null
+``threshold``
+``posterior_better``,  Bayesian tests: k x k posterior probabilities (row practically
+``posterior_equivalent``  better than column; practically equivalent); else null
+``decisions``          Bayesian tests: k x k strings ("A better", "B better",
+                       "equivalent", "undecided", "" on the diagonal); else null
 =====================  =================================================================
 
 NaN is written as null and infinities as ``"inf"``/``"-inf"`` (JSON has neither). Fields
@@ -108,15 +116,25 @@ def _matrix(result: ComparisonResult, name: str) -> _Rows | None:
     return None if table is None else _Rows(table.values)
 
 
-def _series(result: ComparisonResult, name: str, kind: type) -> dict[str, Any]:
+def _series(result: ComparisonResult, name: str, flags: bool = False) -> dict[str, Any] | None:
+    """A Series of ``result`` as ``{label: value}`` (booleans with ``flags``), or None."""
     table = labelled(result, name)
-    return {str(k): kind(v) if kind is bool else _num(v) for k, v in table.items()}
+    if table is None:
+        return None
+    return {str(k): bool(v) if flags else _num(v) for k, v in table.items()}
+
+
+def _posteriors(frame: Any) -> _Rows | None:
+    """A Bayesian k x k matrix (posterior probabilities or decision strings), or None."""
+    return None if frame is None else _Rows(frame.to_numpy())
 
 
 def _row_items(row: np.ndarray) -> list[str]:
     """JSON texts of one row: numbers as ``float.__repr__`` (as :mod:`json` writes them)."""
     if row.dtype == np.bool_:
         return ["true" if v else "false" for v in row.tolist()]
+    if row.dtype == object:  # strings (the decisions of a Bayesian test)
+        return [json.dumps(str(v), ensure_ascii=False) for v in row.tolist()]
     values = row.astype(float)
     if np.isfinite(values).all():
         return [repr(v) for v in values.tolist()]
@@ -196,22 +214,17 @@ def _aggregation(agg: Aggregation | None) -> dict[str, Any] | None:
 def _aggregation_back(d: dict[str, Any] | None) -> Aggregation | None:
     if d is None:
         return None
-    import pandas as pd
-
     rows = d["counts"]
     algorithms = list(next(iter(rows.values()), {}))
-    counts = pd.DataFrame(
-        [[int(row[a]) for a in algorithms] for row in rows.values()],
-        index=pd.Index(list(rows), dtype=object, name="dataset"),
-        columns=pd.Index(algorithms, dtype=object, name="algorithm"),
-        dtype="int64",
-    )
+    counts = np.array([[int(row[a]) for a in algorithms] for row in rows.values()], dtype=np.int64)
     return Aggregation(
         function=str(d["function"]),
         columns=tuple(str(c) for c in d["columns"]),
-        counts=counts,
+        counts=counts.reshape(len(rows), len(algorithms)),
         min_count=int(d["min_count"]),
         max_count=int(d["max_count"]),
+        datasets=list(rows),
+        algorithms=algorithms,
     )
 
 
@@ -238,11 +251,7 @@ def json_chunks(
 ) -> Iterator[bytes]:
     """The UTF-8 text of :func:`result_to_json` (or :func:`results_to_json` for a mapping)
     in chunks of about 256 KiB, for writing a large result without holding it whole."""
-    document = (
-        _document(results)
-        if isinstance(results, ComparisonResult)
-        else _Object((str(name), _document(r)) for name, r in _check_mapping(results).items())
-    )
+    document = _document(results) if isinstance(results, ComparisonResult) else _several(results)
     for chunk in _chunks(document, indent):
         yield chunk.encode("utf-8")
 
@@ -281,7 +290,7 @@ def _document(result: ComparisonResult) -> _Object:
             "datasets": list(result.datasets),
             "scores": _matrix(result, "scores"),
             "ranks": _matrix(result, "ranks"),
-            "average_ranks": _series(result, "average_ranks", float),
+            "average_ranks": _series(result, "average_ranks"),
             "friedman": _omnibus(result.friedman),
             "iman_davenport": _omnibus(result.iman_davenport),
             "omnibus": _omnibus(result.omnibus),
@@ -298,12 +307,12 @@ def _document(result: ComparisonResult) -> _Object:
             "statistics": _matrix(result, "statistics"),
             "pvalues": _matrix(result, "pvalues"),
             "adjusted_pvalues": (
-                _series(result, "adjusted_pvalues", float)
+                _series(result, "adjusted_pvalues")
                 if control_mode
                 else _matrix(result, "adjusted_pvalues")
             ),
             "significant": (
-                _series(result, "significant", bool)
+                _series(result, "significant", flags=True)
                 if control_mode
                 else _Rows(np.asarray(labelled(result, "significant").values, dtype=bool))
             ),
@@ -312,6 +321,13 @@ def _document(result: ComparisonResult) -> _Object:
             "critical_difference": (
                 None if result.critical_difference is None else _num(result.critical_difference)
             ),
+            "critical_difference_units": result.critical_difference_units,
+            "mean_scores": _series(result, "mean_scores"),
+            "rope": None if result.rope is None else _num(result.rope),
+            "threshold": None if result.threshold is None else _num(result.threshold),
+            "posterior_better": _posteriors(result.posterior_better),
+            "posterior_equivalent": _posteriors(result.posterior_equivalent),
+            "decisions": _posteriors(result.decisions),
         }
     )
     return doc
@@ -400,15 +416,33 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
         else None
     )
     decimals = doc.get("decimals")
+    friedman = _omnibus_back(doc["friedman"])
+    omnibus = doc.get("omnibus")
+    # the same test as Friedman's is the same object, as compare() returns it
+    omnibus_back = friedman if omnibus is not None and omnibus == doc["friedman"] else None
+    means = doc.get("mean_scores")
+    bayes = {}
+    if doc.get("posterior_better") is not None:
+        better = mat("posterior_better", plain, plain)
+        bayes = {
+            "rope": _unnum(doc["rope"]),
+            "threshold": _unnum(doc["threshold"]),
+            "posterior_better": better,
+            "posterior_equivalent": mat("posterior_equivalent", plain, plain),
+            "posterior_worse": better.T.copy(),
+            "decisions": pd.DataFrame(
+                np.array(doc["decisions"], dtype=object), index=plain, columns=plain.copy()
+            ),
+        }
     return ComparisonResult(
         algorithms=list(doc["algorithms"]),
         datasets=list(doc["datasets"]),
         scores=mat("scores", dsets, algs),
         ranks=mat("ranks", dsets, algs),
         average_ranks=avg,
-        friedman=_omnibus_back(doc["friedman"]),
+        friedman=friedman,
         iman_davenport=_omnibus_back(doc["iman_davenport"]),
-        omnibus=_omnibus_back(doc.get("omnibus")),
+        omnibus=omnibus_back or _omnibus_back(omnibus),
         n_missing=int(doc.get("n_missing", 0)),
         ignored_datasets=tuple(doc.get("ignored_datasets", ())),
         dropped_datasets=tuple(doc.get("dropped_datasets", ())),
@@ -430,7 +464,16 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
         groups=tuple(tuple(g) for g in doc["groups"]),
         uncovered_pairs=tuple((a, b) for a, b in doc["uncovered_pairs"]),
         critical_difference=None if cd is None else _unnum(cd),
+        critical_difference_units=doc.get("critical_difference_units", "rank"),
+        mean_scores=None
+        if means is None
+        else pd.Series(
+            [_unnum(v) for v in means.values()],
+            index=pd.Index(list(means), dtype=object, name="algorithm"),
+            name="mean score",
+        ),
         test_options=dict(settings.get("test_options", {})),
+        **bayes,
     )
 
 
@@ -446,17 +489,18 @@ def results_to_json(results: Mapping[str, ComparisonResult], *, indent: int | No
     >>> list(back), back["accuracy"].groups == res.groups
     (['accuracy'], True)
     """
-    document = _Object((str(name), _document(r)) for name, r in _check_mapping(results).items())
+    document = _several(results)
     return "".join(_chunks(document, indent))
 
 
-def _check_mapping(results: Any) -> Mapping[str, ComparisonResult]:
+def _several(results: Any) -> _Object:
+    """The document of several results: one object keyed by their names."""
     if not isinstance(results, Mapping) or not results:
         raise CdplotInputError(
             "results_to_json() takes a non-empty mapping of name -> ComparisonResult, got "
             f"{type(results).__name__}; for one result use result_to_json()."
         )
-    return results
+    return _Object((str(name), _document(r)) for name, r in results.items())
 
 
 def results_from_json(text: str) -> dict[str, ComparisonResult]:

@@ -68,3 +68,29 @@ def test_large_result_is_streamed_in_chunks_without_a_second_copy():
     tracemalloc.stop()
     assert total > 9_000_000 and pieces >= 36
     assert peak < 4 * 2**20, (peak, total)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"control": "C4.5"},
+        {"test": "tukey"},
+        {"test": "bayes-signed-rank", "rope": 0.01, "random_state": 1},
+    ],
+    ids=["wilcoxon", "control", "tukey", "bayes"],
+)
+def test_result_read_back_reports_the_same(options):
+    """What the JSON holds is enough for every report: the text, the summary and the tables
+    of the result read back are those of the original (omnibus test printed once, Tukey's
+    mean scores, a Bayesian test's posteriors and decisions)."""
+    res = cdplot.compare(cdplot.datasets.load("demsar2006"), **options)
+    back = result_from_json(result_to_json(res))
+    assert str(back) == str(res)
+    assert back.summary() == res.summary()
+    assert back.to_markdown() == res.to_markdown()
+    assert result_to_json(back) == result_to_json(res)
+    assert back.critical_difference_units == res.critical_difference_units
+    if res.posterior_better is not None:
+        for name in ("posterior_better", "posterior_equivalent", "posterior_worse", "decisions"):
+            assert getattr(back, name).equals(getattr(res, name)), name
