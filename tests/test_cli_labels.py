@@ -81,6 +81,19 @@ def test_read_labels_formats(tmp_path):
     assert read_labels(str(bom)) == {"A": "a"}
     assert parse_label("SVM (C=1)=SVM") == ("SVM (C=1)", "SVM")
     assert parse_label(" A = a ") == ("A", "a")
+    # a leading comment does not choose the separator: the tab of the data lines does
+    commented = write(tmp_path, "d.tsv", "# my labels, one per line\nRF, 500 trees\tRF\n")
+    assert read_labels(str(commented)) == {"RF, 500 trees": "RF"}
+
+
+def test_json_labels_file_refuses_a_name_given_twice_up_to_spaces(tmp_path):
+    doubled = write(tmp_path, "e.json", '{"A": "x", "A ": "y"}')
+    with pytest.raises(cdplot.CdplotInputError) as err:
+        read_labels(str(doubled))
+    assert str(err.value) == (
+        f"--labels file {str(doubled)!r} gives 'A' more than one label; give each algorithm "
+        "one label."
+    )
 
 
 @pytest.mark.parametrize(

@@ -96,6 +96,7 @@ def _decode(path: str) -> str:
 
 def _from_json(text: str, path: str) -> dict[str, str]:
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        items = [(k.strip(), v) for k, v in items]  # names are compared as the lines reader does
         keys = [k for k, _ in items]
         twice = next((k for k in keys if keys.count(k) > 1), None)
         if twice is not None:
@@ -129,7 +130,10 @@ def _from_json(text: str, path: str) -> dict[str, str]:
 
 
 def _from_lines(text: str, path: str) -> dict[str, str]:
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    # the separator is chosen on the first line with data (not a blank or a # comment)
+    first = next(
+        (ln for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")), ""
+    )
     delimiter = "\t" if "\t" in first else ","
     sep = "TAB" if delimiter == "\t" else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
