@@ -484,7 +484,8 @@ def _reports_text(results: dict[str, Any], kind: str) -> str:
 
     titles = {m: _metric_title(m, r) for m, r in results.items()}
     if kind == "html":
-        return to_html_sections({titles[m]: r for m, r in results.items()})
+        text = to_html_sections({titles[m]: r for m, r in results.items()})
+        return text if text.endswith("\n") else text + "\n"
     parts = []
     for metric, result in results.items():
         if kind == "markdown":
@@ -493,7 +494,8 @@ def _reports_text(results: dict[str, Any], kind: str) -> str:
             table = result.to_latex()
             lead = latex_text(titles[metric])
             parts.append(table.replace("\\caption{", f"\\caption{{{lead}. ", 1))
-    return "\n".join(parts)
+    text = "\n".join(parts)
+    return text if text.endswith("\n") else text + "\n"
 
 
 def _report_text(result: Any, kind: str) -> str:
@@ -588,7 +590,6 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             if metrics is None
             else _reports_text(results, report_kind)
         )
-        text = text if text.endswith("\n") else text + "\n"
         contents.append((targets["--report"], text.encode("utf-8")))
     if args.output:
         figure_results = (

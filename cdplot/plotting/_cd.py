@@ -201,8 +201,10 @@ class _NameLookup:
     def algorithm(self, name: Any, option: str) -> Any:
         """The algorithm ``name`` stands for: itself, or the one labelled so.
 
-        Refuses a name that is one algorithm's name and another's label; leaves
-        unknown names for :func:`cdplot.plotting._style.resolve_colors` to refuse.
+        Refuses a name that is one algorithm's name and another's label, and (when
+        labels were given) a name that is neither, listing names and labels; without
+        labels, unknown names are left for :func:`cdplot.plotting._style.resolve_colors`
+        to refuse.
         """
         if not isinstance(name, str) or not self.by_label:
             return name

@@ -187,7 +187,7 @@ def _grid(result: ComparisonResult, adjusted: bool, triangle: str) -> _Grid:
         control = result.control
         others = [a for a in order if a != control]
         source = result.adjusted_pvalues if adjusted else result.pvalues.loc[control]
-        column = f"vs {result.label(control) if getattr(result, 'labels', None) else control}"
+        column = f"vs {result.label(control)}"
         values = pd.DataFrame(
             {column: [np.nan if a == control else float(source[a]) for a in order]},
             index=pd.Index(order, dtype=object),
@@ -220,7 +220,7 @@ def _labelled(grid: _Grid, result: ComparisonResult) -> _Grid:
 
     Labels are unique (``compare(labels=...)`` checks it), so renaming is one-to-one.
     """
-    if not getattr(result, "labels", None):
+    if not result.labels:
         return grid
     names = {a: result.label(a) for a in result.algorithms}
     frames = [f.rename(index=names, columns=names) for f in (grid.pvalues, grid.significant)]

@@ -9,6 +9,7 @@ the comparison. Nothing is recomputed: ranks, wins and p-values come from the re
 
 from __future__ import annotations
 
+import functools
 import html
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -20,6 +21,7 @@ from .._errors import CdplotInputError
 from .._labels import TEST_TITLES, format_pvalue, pvalue_label
 from ._latex import check_float_options, escape_latex, latex_number, wrap_float
 from ._markdown import escape_markdown
+from ._model import display_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
@@ -72,7 +74,7 @@ class ResultsTable:
     def _cells(self, fmt: _Format) -> tuple[list[str], list[list[str]], list[list[str]]]:
         """Heads, dataset rows and summary rows of one format (arrays, no per-cell lookups)."""
         algorithms = list(self.scores.columns)
-        shown = getattr(self._result, "label", str)  # display names given with labels=
+        shown = functools.partial(display_name, self._result)  # display names (labels=)
         heads = [fmt.name(shown(a)) + (fmt.marker if self._marked(a) else "") for a in algorithms]
         values = self.scores.to_numpy(dtype=float)
         spread = None if self.std is None else self.std.to_numpy(dtype=float)
@@ -142,7 +144,7 @@ class ResultsTable:
             test = TEST_TITLES.get(res.test, res.test)
             text += (
                 f" W/T/L: datasets on which the algorithm wins, ties or loses against the "
-                f"control {res.label(self.control)}; p: {label} of the {test} against it; "
+                f"control {display_name(res, self.control)}; p: {label} of the {test} against it; "
                 f"{MARKER} marks a significant difference at alpha = {res.alpha:g}."
             )
         if markup == "latex":

@@ -9,7 +9,15 @@ import numpy as np
 from .._labels import TEST_TITLES, correction_title
 from ..stats._caveats import deciding_omnibus, n_hypotheses
 from ..stats._lazy import labelled
-from ._model import display_name, fill, omnibus_text, p_clause, significant_pairs
+from ._model import (
+    display_name,
+    fill,
+    input_line,
+    is_bayesian,
+    omnibus_text,
+    p_clause,
+    significant_pairs,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
@@ -172,7 +180,7 @@ def summary(result: ComparisonResult) -> str:
         if result.control is not None
         else "all pairs of algorithms"
     )
-    bayesian = getattr(result, "posterior_better", None) is not None
+    bayesian = is_bayesian(result)
     paragraphs.append(
         ""  # a Bayesian test has no p-values to correct: its own paragraph follows
         if bayesian
@@ -198,7 +206,7 @@ def summary(result: ComparisonResult) -> str:
     paragraphs += ["Warning: " + caveat for caveat in result.caveats]
 
     sig = significant_pairs(result)
-    if getattr(result, "posterior_better", None) is not None:
+    if bayesian:
         pass  # the Bayesian paragraph above lists the decided pairs with their posteriors
     elif not sig.total and rejects:
         paragraphs.append(
@@ -236,9 +244,8 @@ def summary(result: ComparisonResult) -> str:
 def _input_paragraphs(result: ComparisonResult) -> list[str]:
     """How the table was read: aggregation, rounding, dropped and missing results."""
     out = []
-    notes = tuple(getattr(result, "input_notes", ()))
-    if notes:
-        out.append("Input: " + "; ".join(notes) + ".")
+    if input_line(result):
+        out.append(input_line(result))
     if getattr(result, "n_missing", 0):
         total = result.n_algorithms * result.n_datasets
         text = (
@@ -265,7 +272,7 @@ def _method_paragraphs(result: ComparisonResult) -> list[str]:
         from ..stats._pool import pool_sensitivity_note
 
         out.append(pool_sensitivity_note(result.pool_sensitivity))
-    if getattr(result, "posterior_better", None) is not None:
+    if is_bayesian(result):
         from ..stats._bayes import bayes_note
 
         out.append(bayes_note(result))
