@@ -189,6 +189,20 @@ def sort_floor(
     return Timing(total, total, 1), f"in {blocks} blocks", t_against
 
 
+def bench_env() -> dict[str, str]:
+    """The environment of timed processes: Agg backend, and bytecode written and used.
+
+    Every package is timed as it is installed: pip compiles an installed package's
+    modules to bytecode, so peers load ``.pyc`` files. A source checkout run with
+    ``PYTHONDONTWRITEBYTECODE`` set would compile cdplot's modules anew in every process
+    (about 0.1 s); the variable is dropped, and each command's warm-up run writes the
+    bytecode.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["MPLBACKEND"] = "Agg"
+    return env
+
+
 def installed(module: str) -> bool:
     """Whether ``module`` can be imported (without importing it)."""
     return importlib.util.find_spec(module) is not None

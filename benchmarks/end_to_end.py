@@ -24,7 +24,6 @@ Run ``python benchmarks/end_to_end.py`` (a few minutes) or ``--quick``.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -33,7 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import format_seconds, installed, machine_summary, markdown_table, scores
+from _common import bench_env, format_seconds, installed, machine_summary, markdown_table, scores
 
 CASES = ((5, 30), (10, 30), (20, 100), (50, 500))
 QUICK_CASES = ((10, 30),)
@@ -172,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cddiagram-python", help="a Python >= 3.12 with cddiagram installed")
     args = parser.parse_args(argv)
     cases = QUICK_CASES if args.quick else CASES
-    env = {**os.environ, "MPLBACKEND": "Agg"}
+    env = bench_env()
     python = sys.executable
     peers = [name for name, module in PEER_MODULES.items() if installed(module)]
 

@@ -18,7 +18,6 @@ Run ``python benchmarks/large_file.py`` (a few minutes) or ``--quick`` (10,000 x
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import format_bytes, format_seconds, machine_summary, markdown_table
+from _common import bench_env, format_bytes, format_seconds, machine_summary, markdown_table
 
 #: Run a module or a snippet, then print this process's peak resident memory (bytes).
 WRAPPER = """\
@@ -80,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     n, k = (10_000, 100) if args.quick else (52_000, 100)
     rounds = 2 if args.quick else args.rounds
-    env = {**os.environ, "MPLBACKEND": "Agg"}
+    env = bench_env()
     print(f"machine: {machine_summary(('numpy', 'scipy', 'pandas', 'matplotlib'))}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

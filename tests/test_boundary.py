@@ -73,3 +73,69 @@ def test_command_line_run_needs_no_pandas(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == "PANDAS False"
     assert (tmp_path / "cd.pdf").read_bytes().startswith(b"%PDF")
     assert '"control": "A"' in (tmp_path / "r.json").read_text()
+
+
+def _continuous_table(path, n: int = 20, k: int = 6) -> None:
+    """N x k random scores (no ties, no zero differences: every Wilcoxon pair is exact)."""
+    import numpy as np
+
+    x = np.random.default_rng(15).normal(size=(n, k)) + np.linspace(0.0, 1.0, k)
+    rows = [f"d{i}," + ",".join(repr(float(v)) for v in row) for i, row in enumerate(x)]
+    names = ",".join(f"alg{j}" for j in range(k))
+    path.write_text(f"dataset,{names}\n" + "\n".join(rows) + "\n")
+
+
+def test_quiet_run_to_pdf_needs_no_scipy_special(tmp_path):
+    """``cdplot compare FILE -o cd.pdf -q`` with exact Wilcoxon tests never imports
+    scipy.special: the omnibus p-values are computed when first read, the normal
+    approximation only for pairs that need it. Reading the p-value imports it."""
+    path = tmp_path / "r.csv"
+    _continuous_table(path)
+    argv = ["cdplot", "compare", str(path), "-o", str(tmp_path / "cd.pdf"), "-q"]
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = {argv!r}\n"
+        "try:\n"
+        "    runpy.run_module('cdplot', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code in (0, None), exc.code\n"
+        "print('SPECIAL', 'scipy.special' in sys.modules)\n"
+        "import cdplot\n"
+        f"res = cdplot.compare({str(path)!r})\n"
+        "print('SPECIAL', 'scipy.special' in sys.modules)\n"
+        "p = res.friedman.pvalue\n"
+        "print('SPECIAL', 'scipy.special' in sys.modules)\n"
+    )
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.split() == ["SPECIAL", "False", "SPECIAL", "False", "SPECIAL", "True"]
+    assert (tmp_path / "cd.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_deferred_omnibus_pvalues_pickle_and_match_scipy(tmp_path):
+    """A result pickled before its omnibus p-values are read carries them; the values
+    are scipy's (``scipy.stats.friedmanchisquare``; Iman-Davenport from ``scipy.stats.f``)."""
+    import pickle
+
+    import numpy as np
+    from scipy import stats
+
+    import cdplot
+
+    path = tmp_path / "r.csv"
+    _continuous_table(path)
+    res = cdplot.compare(str(path))
+    assert "_pvalue_stored" in vars(res.friedman)  # not read yet
+    back = pickle.loads(pickle.dumps(res))
+    x = np.loadtxt(path, delimiter=",", skiprows=1, usecols=range(1, 7))
+    chi2, p = stats.friedmanchisquare(*x.T)
+    n, k = x.shape
+    f = (n - 1) * chi2 / (n * (k - 1) - chi2)
+    p_f = stats.f.sf(f, k - 1, (k - 1) * (n - 1))
+    for r in (back, res):
+        assert abs(r.friedman.statistic - chi2) <= 1e-12 * chi2
+        assert abs(r.friedman.pvalue - p) <= 1e-12 * p
+        assert abs(r.iman_davenport.pvalue - p_f) <= 1e-12 * p_f
+    assert back.friedman == res.friedman and back.iman_davenport == res.iman_davenport

@@ -8,18 +8,21 @@ descriptor turns it into the DataFrame or Series on first access (once; the obje
 kept). Code inside cdplot that only needs the numbers reads them with :func:`labelled`,
 which never imports pandas.
 
-Also here: :data:`special`, :mod:`scipy.special` imported on first use, so that
-``import cdplot`` does not pay for it.
+The same descriptor computes a :class:`Deferred` value on first access: the omnibus
+p-values need :mod:`scipy.special`, whose import costs more than the rest of a small
+comparison, so a run that never reads them never imports it. Also here: :data:`special`,
+:mod:`scipy.special` imported on first use, so that ``import cdplot`` does not pay for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["LazyPandas", "Labelled", "install_lazy_fields", "labelled", "special"]
+__all__ = ["Deferred", "LazyPandas", "Labelled", "install_lazy_fields", "labelled", "special"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,11 +73,28 @@ class Labelled:
         return list(zip(self.index, self.values.tolist(), strict=True))
 
 
+@dataclass(frozen=True)
+class Deferred:
+    """A value computed when first read: ``function(*args)``.
+
+    Stored in a field that has a :class:`LazyPandas` descriptor; ``function`` is a
+    module-level function, so that a result holding a value not yet computed pickles.
+    """
+
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+
+    def compute(self) -> Any:
+        """The value."""
+        return self.function(*self.args)
+
+
 class LazyPandas:
-    """Data descriptor for a result field that holds a pandas object, built on first access.
+    """Data descriptor for a result field whose value is made on first access.
 
     The field may be set to a pandas object, to a :class:`Labelled` array (built into
-    pandas when first read) or to None.
+    pandas when first read), to a :class:`Deferred` value (computed when first read),
+    or to anything else (returned as it is). The made value is kept.
     """
 
     def __init__(self, name: str) -> None:
@@ -87,6 +107,9 @@ class LazyPandas:
         value = obj.__dict__.get(self.key)
         if isinstance(value, Labelled):
             value = value.to_pandas()
+            obj.__dict__[self.key] = value
+        elif isinstance(value, Deferred):
+            value = value.compute()
             obj.__dict__[self.key] = value
         return value
 

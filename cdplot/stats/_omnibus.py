@@ -13,7 +13,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, check_in_list
 from ._aligned import aligned_ranks_test
-from ._lazy import special
+from ._lazy import Deferred, special
 from ._parametric import rm_anova
 from ._quade import quade_test
 from ._ranks import rank_rows
@@ -86,7 +86,7 @@ def friedman(avg_ranks: np.ndarray, n_datasets: int, *, tie_factor: float = 1.0)
     if tie_factor != 1.0:
         chi2 = chi2 / tie_factor if tie_factor > 0 else 0.0
     df = k - 1
-    pvalue = float(special.chdtrc(df, chi2))
+    pvalue = Deferred(_chi2_sf, (float(df), chi2))
     return OmnibusResult(float(chi2), pvalue, float(df), "Friedman chi-square")
 
 
@@ -104,8 +104,18 @@ def iman_davenport(chi2: float, k: int, n_datasets: int) -> OmnibusResult:
     if denom <= n * (k - 1) * 1e-13:
         return OmnibusResult(float("inf"), 0.0, (df1, df2), "Iman-Davenport F")
     f = (n - 1.0) * chi2 / denom
-    pvalue = float(special.fdtrc(df1, df2, f))
+    pvalue = Deferred(_f_sf, (df1, df2, f))
     return OmnibusResult(float(f), pvalue, (df1, df2), "Iman-Davenport F")
+
+
+def _chi2_sf(df: float, x: float) -> float:
+    """``P(X >= x)`` for X chi-square with ``df`` degrees of freedom (R's ``pchisq``)."""
+    return float(special.chdtrc(df, x))
+
+
+def _f_sf(df1: float, df2: float, x: float) -> float:
+    """``P(F >= x)`` for F with ``(df1, df2)`` degrees of freedom (R's ``pf``)."""
+    return float(special.fdtrc(df1, df2, x))
 
 
 # --------------------------------------------------------------------------- the registry

@@ -413,14 +413,6 @@ def _signed_rank_pvalues(
         mean = mean - n_zero * (n_zero + 1.0) / 4.0
         var24 = var24 - n_zero * (n_zero + 1.0) * (2.0 * n_zero + 1.0)
     sd = np.sqrt(np.maximum(var24 - tie_sum / 2.0, 0.0) / 24.0)
-    diff = r_plus - mean
-    if continuity:
-        diff = diff - 0.5 * np.sign(diff)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = diff / sd
-    p = _two_sided_normal(z)
-    # no information at all (every difference zero): the statistic sits at its mean
-    p = np.where(sd == 0, 1.0, p)
 
     if exact is None:  # R's rule
         use_exact = ~has_ties & (n_zero == 0) & (count < EXACT_LIMIT)
@@ -430,6 +422,17 @@ def _signed_rank_pvalues(
     else:
         use_exact = np.zeros(r_plus.size, dtype=bool)
     refused = int((~use_exact).sum()) if exact else 0
+
+    p = np.empty(r_plus.size)
+    approx = ~use_exact
+    if approx.any():  # the normal tail only where needed (scipy.special is imported then)
+        diff = r_plus[approx] - mean[approx]
+        if continuity:
+            diff = diff - 0.5 * np.sign(diff)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = diff / sd[approx]
+        # no information at all (every difference zero): the statistic sits at its mean
+        p[approx] = np.where(sd[approx] == 0, 1.0, _two_sided_normal(z))
     for size in np.unique(count[use_exact]).astype(int):
         rows = use_exact & (count == size)
         v = r_plus[rows]

@@ -39,7 +39,8 @@ class OmnibusResult:
     statistic : float
         The test statistic.
     pvalue : float
-        The p-value (upper tail of the reference distribution).
+        The p-value (upper tail of the reference distribution). Friedman's and
+        Iman-Davenport's are computed when first read (they need :mod:`scipy.special`).
     df : float or tuple of float
         Degrees of freedom: ``k - 1`` for Friedman's chi-square, the pair
         ``(k - 1, (k - 1)(N - 1))`` for the Iman-Davenport F.
@@ -54,6 +55,10 @@ class OmnibusResult:
 
     def __iter__(self):
         return iter((self.statistic, self.pvalue))
+
+
+#: computed when first read (``friedman``/``iman_davenport`` defer it: scipy.special)
+install_lazy_fields(OmnibusResult, ("pvalue",))
 
 
 @dataclass(frozen=True)
