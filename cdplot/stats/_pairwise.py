@@ -65,9 +65,20 @@ def _to_matrix(k: int, upper: np.ndarray, lower: np.ndarray | None = None) -> np
     return out
 
 
+#: the C library's erfc, element by element
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+
+
 def _two_sided_normal(z: np.ndarray) -> np.ndarray:
-    """``2 * P(Z >= |z|)`` for a standard normal Z, capped at 1."""
-    return np.minimum(1.0, 2.0 * special.ndtr(-np.abs(z)))
+    """``2 * P(Z >= |z|) = erfc(|z| / sqrt(2))`` for a standard normal Z, capped at 1.
+
+    The C library's ``erfc`` (through :mod:`math`): as close to R's ``2 * pnorm(-|z|)``
+    as ``scipy.special.ndtr`` is (both within 2.3e-13 relative down to 1e-300, where
+    scaling the argument by sqrt(1/2) bounds the accuracy), without importing
+    scipy.special, whose import costs more than a whole small comparison.
+    """
+    x = np.abs(np.asarray(z, dtype=float)) * math.sqrt(0.5)
+    return np.minimum(1.0, _erfc(x).astype(float))
 
 
 def rank_standard_error(k: int, n_datasets: int) -> float:
@@ -425,7 +436,7 @@ def _signed_rank_pvalues(
 
     p = np.empty(r_plus.size)
     approx = ~use_exact
-    if approx.any():  # the normal tail only where needed (scipy.special is imported then)
+    if approx.any():  # the normal tail only where the exact test is not used
         diff = r_plus[approx] - mean[approx]
         if continuity:
             diff = diff - 0.5 * np.sign(diff)
