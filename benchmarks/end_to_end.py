@@ -9,7 +9,10 @@ ratio; a single time does not mean much on a shared machine).
 
 Commands:
 
-- ``cdplot CLI``: ``python -m cdplot compare RESULTS.csv -o cd.pdf`` (Wilcoxon + Holm);
+- ``cdplot CLI``: ``python -m cdplot compare RESULTS.csv -o cd.pdf -q`` (Wilcoxon + Holm;
+  ``-q``: no summary on the terminal, like the peers' scripts);
+- ``cdplot CLI + summary``: the same without ``-q`` (the summary's omnibus p-values need
+  scipy.special, which the quiet run never imports);
 - ``cdplot script``: the same through the Python API (``compare`` + ``cd_diagram`` + savefig);
 - ``fair floor``: numpy reads the CSV and ranks it, matplotlib draws as many texts and lines
   as cdplot's diagram (2k + 5 texts, k + 7 lines) and saves a PDF with TrueType fonts;
@@ -18,7 +21,9 @@ Commands:
   minimal CSV -> PDF script; and **cddiagram** (pure-Python SVG writer, no matplotlib or
   pandas), which needs Python >= 3.12: pass its interpreter with ``--cddiagram-python``.
 
-Run ``python benchmarks/end_to_end.py`` (a few minutes) or ``--quick``.
+Processes run with bytecode, as installed packages do (``PYTHONDONTWRITEBYTECODE`` is
+dropped, see ``_common.bench_env``). Run ``python benchmarks/end_to_end.py`` (a few
+minutes) or ``--quick``.
 """
 
 from __future__ import annotations
@@ -206,6 +211,17 @@ def main(argv: list[str] | None = None) -> int:
                     "-o",
                     str(folder / "cli.pdf"),
                     "-q",
+                ],
+                # the same, printing the summary: Friedman's and Iman-Davenport's p-values
+                # are then read, which imports scipy.special
+                "cdplot CLI + summary": [
+                    python,
+                    "-m",
+                    "cdplot",
+                    "compare",
+                    str(csv),
+                    "-o",
+                    str(folder / "cli_summary.pdf"),
                 ],
             }
             for name, path in paths.items():
