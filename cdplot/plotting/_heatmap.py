@@ -18,6 +18,7 @@ from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 
 from .._errors import CdplotInputError, check_in_list
 from .._labels import format_pvalue, pvalue_label
+from . import _style
 from ._cd_layout import check_width
 from ._figure import new_figure
 from ._heatmap_layout import (
@@ -148,9 +149,15 @@ def _text_color(rgb: Any) -> str:
 
 
 # ----------------------------------------------------------------------------- figure text
-#: Label of alpha's tick on the p-value colour bar (mathtext: typeset by every backend,
-#: PGF included, without a Unicode alpha).
-ALPHA_TEXT = r"$\alpha$ = {:g}"
+#: Label of alpha's tick on the p-value colour bar; ``alpha`` is :func:`._style.alpha_symbol`
+#: (the bundled font's italic alpha under matplotlib's default font, else the mathtext
+#: ``$\alpha$``; both typeset as ``$\alpha$`` in PGF output).
+ALPHA_TEXT = "{alpha} = {value:g}"
+
+
+def alpha_text(alpha: float) -> str:
+    """Label of alpha's tick on the p-value colour bar, e.g. ``"𝛼 = 0.05"``."""
+    return ALPHA_TEXT.format(alpha=_style.alpha_symbol(), value=alpha)
 
 
 def pvalue_cbar_label(label: str) -> str:
@@ -396,13 +403,17 @@ def _style_ticks(ax: Axes, values: pd.DataFrame, cell: tuple[float, float], tria
 
 
 def _style_pvalue_colorbar(cb_ax: Axes, norm: LogNorm, alpha: float, label: str) -> None:
-    ticks = pvalue_ticks(alpha, float(norm.vmin), float(norm.vmax), ALPHA_TEXT.format(alpha))
+    text = alpha_text(alpha)
+    ticks = pvalue_ticks(alpha, float(norm.vmin), float(norm.vmax), text)
     cb_ax.yaxis.set_major_locator(FixedLocator([t for t, _ in ticks]))
     cb_ax.yaxis.set_major_formatter(FixedFormatter([s for _, s in ticks]))
     cb_ax.yaxis.set_minor_locator(NullLocator())
+    font = _style.alpha_font(text).get("fontfamily")
     cb_ax.tick_params(
         labelsize=CBAR_FONTSIZE, length=PVALUE_TICK_LENGTH, width=0.6, pad=PVALUE_TICK_PAD
     )
+    if font:  # every tick label: matplotlib re-makes them when drawn
+        cb_ax.yaxis.set_tick_params(labelfontfamily=font)
     x0, x1 = cb_ax.get_xlim()
     span = (x1 - x0) * ALPHA_LINE_WIDTH
     middle = (x0 + x1) / 2
@@ -498,6 +509,7 @@ class _BoxMeasure:
                 text,
                 fontsize=style.fontsize,
                 fontweight=style.fontweight,
+                **_style.alpha_font(text),
                 rotation=style.rotation,
                 rotation_mode=style.rotation_mode,
                 ha=style.ha,
@@ -522,7 +534,7 @@ def _colorbar_spec(result: ComparisonResult, grid: _Grid, opts: _Options) -> Col
         span = math.log(vmax) - math.log(vmin)
         ticks = tuple(
             ((math.log(t) - math.log(vmin)) / span, text)
-            for t, text in pvalue_ticks(alpha, vmin, vmax, ALPHA_TEXT.format(alpha))
+            for t, text in pvalue_ticks(alpha, vmin, vmax, alpha_text(alpha))
         )
         extend = (kwargs.get("cbar_kws") or {}).get("extend", "min")
         return ColorbarSpec(
