@@ -67,7 +67,9 @@ def test_every_other_character_is_dejavu_sans_unchanged(face):
     # every Unicode cmap subtable, BMP or not, agrees on every character
     for table in bundled["cmap"].tables:
         if table.isUnicode():
-            expected = ours if table.format == 12 else {c: n for c, n in ours.items() if c < 0x10000}
+            expected = (
+                ours if table.format == 12 else {c: n for c, n in ours.items() if c < 0x10000}
+            )
             assert table.cmap == expected, (table.platformID, table.platEncID)
 
 
@@ -108,9 +110,7 @@ def _pdf_fonts(path: Path) -> set[str]:
     return {n.decode().split("+", 1)[-1] for n in names}
 
 
-def test_default_cd_diagram_writes_the_italic_alpha_without_mathtext(
-    result, math_calls, tmp_path
-):
+def test_default_cd_diagram_writes_the_italic_alpha_without_mathtext(result, math_calls, tmp_path):
     ax = cd_diagram(result)
     title = next(t for t in ax.texts if t.get_gid() == "cd-title")
     assert title.get_text().endswith(f"Holm, {ITALIC_ALPHA} = 0.05")

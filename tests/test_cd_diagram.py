@@ -233,7 +233,10 @@ def test_control_holm_marks_significant_algorithms(demsar):
     assert by_gid(ax, "cd-interval") == [] and by_gid(ax, "cd-cd-bar") == []
     legend = only(ax, "cd-legend-text-significant")
     assert legend.get_text() == "significantly different from C4.5"
-    assert only(ax, "cd-title").get_text() == "Mean-ranks test vs C4.5, Holm, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05"
+    assert (
+        only(ax, "cd-title").get_text()
+        == "Mean-ranks test vs C4.5, Holm, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05"
+    )
 
 
 def test_control_without_significant_differences_says_so():
@@ -284,7 +287,10 @@ def test_uncovered_pairs_get_a_footnote_not_a_bar():
             {"test": "wilcoxon", "correction": "holm"},
             "Wilcoxon signed-rank test, Holm, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05",
         ),
-        ({"test": "sign", "correction": "none"}, "Sign test, no correction, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05"),
+        (
+            {"test": "sign", "correction": "none"},
+            "Sign test, no correction, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05",
+        ),
         (
             {"test": "mean-ranks", "correction": "bergmann-hommel"},
             "Mean-ranks test, Bergmann–Hommel, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05",
