@@ -171,11 +171,66 @@ def test_italic_alpha_looks_like_mathtexts_alpha(weight):
     assert np.corrcoef(plain.ravel(), math.ravel())[0, 1] > 0.95
 
 
-def test_heatmap_alpha_tick_is_the_italic_alpha(tmp_path, math_calls):
+def test_heatmap_writes_the_italic_alpha_without_mathtext(tmp_path, math_calls):
     data = cdplot.datasets.load("demsar2006")
     ax = apv_heatmap(cdplot.compare(data, test="wilcoxon", correction="holm"))
     cbar_ax = ax.collections[0].colorbar.ax
     labels = [t for t in cbar_ax.get_yticklabels() if ITALIC_ALPHA in t.get_text()]
     assert [t.get_text() for t in labels] == [f"{ITALIC_ALPHA} = 0.05"]
-    ax.figure.savefig(tmp_path / "apv.png")
-    assert not any(ITALIC_ALPHA in s or r"$\alpha$ =" in s for s in math_calls)
+    rule = (
+        "(\N{THIN SPACE}\N{LESS-THAN OR EQUAL TO}\N{THIN SPACE}" + ITALIC_ALPHA + ": significant)"
+    )
+    assert cbar_ax.get_ylabel().endswith("\n" + rule)
+    for ext in ("pdf", "png", "svg"):
+        ax.figure.savefig(tmp_path / f"apv.{ext}")
+    assert math_calls == []
+    # the regular face (the bold one would be for significant p-values), no oblique face
+    assert _pdf_fonts(tmp_path / "apv.pdf") == {"cdplotSans"}
+
+
+def test_heatmap_with_changed_fonts_keeps_the_mathtext_alpha(math_calls):
+    data = cdplot.datasets.load("demsar2006")
+    with mpl.rc_context({"font.family": "serif"}):
+        ax = apv_heatmap(cdplot.compare(data, test="wilcoxon", correction="holm"))
+        cbar_ax = ax.collections[0].colorbar.ax
+        assert r"$\alpha$ = 0.05" in [t.get_text() for t in cbar_ax.get_yticklabels()]
+        assert cbar_ax.get_ylabel().endswith("\n" + r"($\leq\alpha$: significant)")
+        ax.figure.canvas.draw()
+    assert r"$\alpha$ = 0.05" in math_calls
+
+
+def test_thin_space_spaces_the_rule_as_mathtext_does():
+    # mathtext puts 0.2 of an "m" of DejaVu Sans Oblique on each side of a relation
+    # (matplotlib's _mathtext.Parser.symbol); the thin space U+2009 is 0.2 em
+    oblique = TTFont(MPL_FONTS / "DejaVuSans-Oblique.ttf")
+    bundled = TTFont(_style.FONT_DIR / "cdplotSans.ttf")
+    em = oblique["head"].unitsPerEm
+    relation_space = 0.2 * oblique["hmtx"][oblique.getBestCmap()[ord("m")]][0] / em
+    thin = bundled["hmtx"][bundled.getBestCmap()[0x2009]][0] / bundled["head"].unitsPerEm
+    assert thin == pytest.approx(relation_space, abs=0.006)  # em: 0.1997 vs 0.1948
+    plain = _ink(
+        "(\N{THIN SPACE}\N{LESS-THAN OR EQUAL TO}\N{THIN SPACE}" + ITALIC_ALPHA + ":",
+        **_style.alpha_font(ITALIC_ALPHA),
+    )
+    math = _ink(r"($\leq\alpha$:")
+    # within a pixel at 100 dpi (12 pt): 2 x 0.005 em of spacing, and mathtext's own layout
+    assert abs(plain.shape[1] - math.shape[1]) <= 3  # pixels at 300 dpi
+    assert plain.sum() == pytest.approx(math.sum(), rel=0.01)
+
+
+def test_kerning_and_ligatures_are_dejavu_sans():
+    # matplotlib lays text out with libraqm (GPOS kerning, GSUB ligatures): every pair of
+    # letters, digits and common signs lands where it lands in DejaVu Sans, glyph for
+    # glyph, in the faces a default figure embeds (the regular and bold ones)
+    from matplotlib._text_helpers import layout
+    from matplotlib.ft2font import FT2Font
+
+    chars = [chr(c) for c in range(0x21, 0x7F) if chr(c).isalnum() or chr(c) in ".,:;-()='"]
+    text = "".join(a + b + " " for a in chars for b in chars)
+    for face in ("cdplotSans.ttf", "cdplotSans-Bold.ttf"):
+        source = FACES[face][0]
+        fonts = [FT2Font(str(MPL_FONTS / source)), FT2Font(str(_style.FONT_DIR / face))]
+        for font in fonts:
+            font.set_size(100, 72)
+        ours, theirs = ([(round(i.x, 6), i.char) for i in layout(text, f)] for f in fonts[::-1])
+        assert ours == theirs, face

@@ -40,6 +40,12 @@ NAMES = ["rf_500", "k-NN & PCA", "Ours #1", "$baseline", "50%"]
         (r"Holm, $\alpha$ = 0.05", r"Holm, $\alpha$ = 0.05"),  # mathtext stays math
         # the italic alpha U+1D6FC of cdplot's titles under matplotlib's default font
         ("Holm, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05", r"Holm, $\alpha$ = 0.05"),
+        # the heatmap colour bar's rule, thin spaces around the "≤"
+        (
+            "(\N{THIN SPACE}\N{LESS-THAN OR EQUAL TO}\N{THIN SPACE}"
+            "\N{MATHEMATICAL ITALIC SMALL ALPHA}: significant)",
+            r"(\,$\leq$\,$\alpha$: significant)",
+        ),
         (r"p_1 $x_1$ 5%", r"p\_1 $x_1$ 5\%"),
         (r"cost \$5", r"cost \textdollar{}5"),  # matplotlib shows \$ as $
         ("P \N{GREATER-THAN OR EQUAL TO} 0.95", r"P $\geq$ 0.95"),  # bayes_cd_diagram's title

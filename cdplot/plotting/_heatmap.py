@@ -14,7 +14,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap, LogNorm, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.text import Text
-from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
 
 from .._errors import CdplotInputError, check_in_list
 from .._labels import format_pvalue, pvalue_label
@@ -160,9 +160,18 @@ def alpha_text(alpha: float) -> str:
     return ALPHA_TEXT.format(alpha=_style.alpha_symbol(), value=alpha)
 
 
+#: The rule at alpha under the colour bar's label. Under matplotlib's default font plain
+#: text: the bundled font's italic alpha, and thin spaces (0.2 em) around the "≤" where
+#: mathtext puts 0.2 of an "m" (0.195 em) around a relation; else mathtext.
+RULE_TEXT = "(\N{THIN SPACE}\N{LESS-THAN OR EQUAL TO}\N{THIN SPACE}{alpha}: significant)"
+MATH_RULE_TEXT = r"($\leq\alpha$: significant)"
+
+
 def pvalue_cbar_label(label: str) -> str:
     """Label of the p-value colour bar: what the values are, and the rule at alpha."""
-    return label + "\n" + r"($\leq\alpha$: significant)"
+    alpha = _style.alpha_symbol()
+    rule = MATH_RULE_TEXT if alpha == _style.MATH_ALPHA else RULE_TEXT.format(alpha=alpha)
+    return label + "\n" + rule
 
 
 def significance_names(levels: list[float]) -> list[str]:
@@ -317,6 +326,10 @@ def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) 
         )
         data = values.clip(lower=np.finfo(float).tiny)
         cbar_kws.setdefault("extend", "min")
+        if isinstance(norm, LogNorm):
+            # cdplot labels this colour bar (_style_pvalue_colorbar); meanwhile no labels, so
+            # that seaborn's draw does not typeset matplotlib's "10^-4" labels as mathtext
+            cbar_kws.setdefault("format", NullFormatter())
     else:
         levels = significance_levels(alpha)
         colors = _significance_colors(len(levels))
@@ -426,7 +439,8 @@ def _style_pvalue_colorbar(cb_ax: Axes, norm: LogNorm, alpha: float, label: str)
         gid="apv-alpha-line",
     )
     cb_ax.set_xlim(x0, x1)
-    cb_ax.set_ylabel(pvalue_cbar_label(label), fontsize=CBAR_FONTSIZE)
+    text = pvalue_cbar_label(label)
+    cb_ax.set_ylabel(text, fontsize=CBAR_FONTSIZE, **_style.alpha_font(text))
     cb_ax.set_gid("apv-colorbar")
 
 

@@ -59,6 +59,7 @@ _LATEX_SPECIAL = {
     "^": r"\textasciicircum{}",
     "\N{EN DASH}": "--",
     "\N{HORIZONTAL ELLIPSIS}": r"\ldots{}",
+    "\N{THIN SPACE}": r"\,",
     # symbols cdplot's own figures write as Unicode (P ≥ 0.95, α = 0.05, mean ± s.e.):
     # typeset as math, so any engine (pdflatex included) prints them
     "\N{GREATER-THAN OR EQUAL TO}": r"$\geq$",

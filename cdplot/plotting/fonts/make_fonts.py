@@ -52,6 +52,7 @@ RANGES = (
     (0x0020, 0x007E),  # ASCII
     (0x00A0, 0x017F),  # Latin-1 Supplement, Latin Extended-A
     (0x0370, 0x03FF),  # Greek
+    (0x2009, 0x2009),  # thin space (around the "≤" of "≤ 𝛼" in the heatmap's colour bar)
     (0x2010, 0x2027),  # dashes, quotes, bullet, ellipsis
     (0x2030, 0x203A),  # per mille, primes, angle quotes
     (0x2212, 0x2212),  # minus sign (negative tick labels)
