@@ -3,31 +3,31 @@
 Run ``python cdplot/plotting/fonts/make_fonts.py`` with the matplotlib whose DejaVu Sans
 fonts should be cut (the files are copied from matplotlib's ``mpl-data/fonts/ttf``).
 
-Why: embedding TrueType in a PDF (``pdf.fonttype = 42``) makes fontTools parse and subset
-the whole font at every save; DejaVu Sans is 756 KB with large kerning and ligature
-tables, and a CD diagram brought three of its faces (regular, bold for highlighted
-names, oblique for the mathtext alpha; now two, see below). The cut keeps Latin-1,
-Latin Extended-A, Greek, general punctuation (the thin space U+2009 included) and the
-few mathematical signs cdplot writes, with every glyph,
-metric, kerning pair and ligature of those characters unchanged, so text looks and is
-laid out exactly as with DejaVu Sans.
+Why: embedding TrueType in a PDF (``pdf.fonttype = 42``) makes fontTools parse and
+subset the whole font at every save; DejaVu Sans is 756 KB with large kerning and
+ligature tables, and a CD diagram brought three of its faces (regular, bold for
+highlighted names, oblique for the mathtext alpha; now two, see below). The cut keeps
+Latin-1, Latin Extended-A, Greek, general punctuation (the thin space U+2009 included)
+and the few mathematical signs cdplot writes, with every glyph, metric, kerning pair and
+ligature of those characters unchanged, so text looks and is laid out exactly as with
+DejaVu Sans.
 
-One character is added from another face: U+1D6FC MATHEMATICAL ITALIC SMALL ALPHA, whose glyph (outline
-and advance) is the alpha of DejaVu Sans Oblique in the upright faces and the oblique
-face, and of DejaVu Sans Bold Oblique in the two bold faces. cdplot writes it where it
-wrote the mathtext ``$\\alpha$`` ("alpha = 0.05" in titles): plain text, so drawing a
-figure never builds matplotlib's mathtext parser and a PDF embeds one face, not an
-oblique face for a single letter, while the alpha looks as before (mathtext draws
+One character is added from another face: U+1D6FC MATHEMATICAL ITALIC SMALL ALPHA, whose
+glyph (outline and advance) is the alpha of DejaVu Sans Oblique in the upright faces and
+the oblique face, and of DejaVu Sans Bold Oblique in the two bold faces. cdplot writes
+it where it wrote the mathtext ``$\\alpha$`` ("alpha = 0.05" in titles): plain text, so
+drawing a figure never builds matplotlib's mathtext parser and a PDF embeds one face,
+not an oblique face for a single letter, while the alpha looks as before (mathtext draws
 ``$\\alpha$`` with that very glyph of DejaVu Sans Oblique). Its TrueType instructions
 are dropped (they refer to the other face's ``fpgm`` and ``cvt``), and since the
 character lies beyond the BMP the fonts gain format 12 cmap subtables (platform 3
 encoding 10, platform 0 encoding 4) holding every mapping plus U+1D6FC.
 
 Licence: DejaVu fonts are (c) Bitstream (Bitstream Vera licence) with DejaVu's changes
-in the public domain; the licence allows modified copies under a name containing
-neither "Bitstream" nor "Vera" (adding glyphs, such as the italic alpha, included), and
-requires its notice in every copy: hence the name "cdplot Sans" and LICENSE_DEJAVU
-beside the fonts.
+in the public domain; the licence allows modified copies under a name containing neither
+"Bitstream" nor "Vera" (adding glyphs, such as the italic alpha, included), and requires
+its notice in every copy: hence the name "cdplot Sans" and LICENSE_DEJAVU beside the
+fonts.
 """
 
 from __future__ import annotations
