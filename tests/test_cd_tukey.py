@@ -265,7 +265,10 @@ def test_axis_is_captioned_and_the_old_note_is_gone(tukey6):
     assert only(ax, "cd-axis-caption").get_text() == "mean score (higher is better)"
     assert "rank axis" not in texts and "score units" not in texts
     assert tick_texts(ax) == ["0.80", "0.81", "0.82", "0.83"]
-    assert only(ax, "cd-title").get_text() == r"Tukey HSD test, $\alpha$ = 0.05"
+    assert (
+        only(ax, "cd-title").get_text()
+        == "Tukey HSD test, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05"
+    )
 
 
 def test_lower_is_better_flips_the_axis(tukey6):

@@ -255,7 +255,7 @@ def test_colourbar_marks_alpha(garcia):
     ax = apv_heatmap(garcia)
     cbar_ax = ax.collections[0].colorbar.ax
     labels = [t.get_text() for t in cbar_ax.get_yticklabels()]
-    assert r"$\alpha$ = 0.05" in labels
+    assert "\N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05" in labels
     (line,) = [ln for ln in cbar_ax.lines if ln.get_gid() == "apv-alpha-line"]
     assert set(line.get_ydata()) == {0.05}
     assert "Bergmann\N{EN DASH}Hommel-adjusted p-value" in cbar_ax.get_ylabel()

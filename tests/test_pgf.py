@@ -38,6 +38,14 @@ NAMES = ["rf_500", "k-NN & PCA", "Ours #1", "$baseline", "50%"]
         (r"x{y}\z", r"x\{y\}\textbackslash{}z"),
         ("Bergmann\N{EN DASH}Hommel", "Bergmann--Hommel"),
         (r"Holm, $\alpha$ = 0.05", r"Holm, $\alpha$ = 0.05"),  # mathtext stays math
+        # the italic alpha U+1D6FC of cdplot's titles under matplotlib's default font
+        ("Holm, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05", r"Holm, $\alpha$ = 0.05"),
+        # the heatmap colour bar's rule, thin spaces around the "≤"
+        (
+            "(\N{THIN SPACE}\N{LESS-THAN OR EQUAL TO}\N{THIN SPACE}"
+            "\N{MATHEMATICAL ITALIC SMALL ALPHA}: significant)",
+            r"(\,$\leq$\,$\alpha$: significant)",
+        ),
         (r"p_1 $x_1$ 5%", r"p\_1 $x_1$ 5\%"),
         (r"cost \$5", r"cost \textdollar{}5"),  # matplotlib shows \$ as $
         ("P \N{GREATER-THAN OR EQUAL TO} 0.95", r"P $\geq$ 0.95"),  # bayes_cd_diagram's title
@@ -159,6 +167,7 @@ def test_pdflatex_as_the_pgf_engine(tmp_path):
     source = (tmp_path / "cd.pgf").read_text(encoding="utf-8")
     assert r"rf\_500" in source and r"$\alpha$" in source
     assert "\N{GREEK SMALL LETTER ALPHA}" not in source
+    assert "\N{MATHEMATICAL ITALIC SMALL ALPHA}" not in source and "cdplot Sans" not in source
 
 
 @needs_tex

@@ -101,7 +101,7 @@ def _role_props(opts: _Options, width: float) -> dict[str, dict[str, Any]]:
         "rank": {"fontsize": base * RANK_FONT_SCALE},
         "tick": {"fontsize": base * TICK_FONT_SCALE},
         "cd": {"fontsize": base * TICK_FONT_SCALE},
-        "title": {"fontsize": base * TITLE_FONT_SCALE},
+        "title": {"fontsize": base * TITLE_FONT_SCALE, **_style.alpha_font(_style.alpha_symbol())},
         "note": {"fontsize": base * NOTE_FONT_SCALE},
     }
 
@@ -138,12 +138,14 @@ def _title(result: ComparisonResult) -> str:
     if result.correction not in ("nemenyi", result.test):  # Tukey's HSD adjusts itself
         correction = CORRECTION_TITLES.get(result.correction, result.correction)
         parts.append(correction)
-    parts.append(ALPHA_TITLE.format(result.alpha))
+    parts.append(ALPHA_TITLE.format(alpha=_style.alpha_symbol(), value=result.alpha))
     return ", ".join(parts)
 
 
-#: alpha in titles: mathtext, drawn by every backend and typeset by LaTeX in PGF output.
-ALPHA_TITLE = r"$\alpha$ = {:g}"
+#: alpha in titles. ``alpha`` is :func:`._style.alpha_symbol`: the bundled font's italic
+#: alpha under matplotlib's default font (plain text: no mathtext parser, one embedded
+#: face), else the mathtext ``$\alpha$``; both are typeset as ``$\alpha$`` in PGF output.
+ALPHA_TITLE = "{alpha} = {value:g}"
 #: The footnote on pairs that no bar joins although they are not significantly different.
 PAIR_NOTE = "{n} further {pairs_word} not significantly different but not joined by a bar: {pairs}."
 
@@ -726,8 +728,11 @@ def cd_diagram(
     ("2 further pairs are not significantly different but not joined by a
     bar: A vs B, C vs D."); ``footnote`` rewords or removes it.
 
-    Figure text that cdplot writes is ASCII or mathtext (``$\\alpha$``), so
-    the figure saved as PGF typesets in any LaTeX engine; a new figure's
+    Under matplotlib's default font the title's alpha is the italic alpha
+    U+1D6FC of the bundled "cdplot Sans" (the glyph mathtext would draw, without
+    building the mathtext parser); with other fonts it is the mathtext
+    ``$\\alpha$``. Either is written ``$\\alpha$`` in PGF output, so the figure
+    saved as PGF typesets in any LaTeX engine; a new figure's
     ``savefig`` escapes algorithm names for LaTeX when saving PGF (see
     :class:`CDFigure`).
 

@@ -14,10 +14,11 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap, LogNorm, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.text import Text
-from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
 
 from .._errors import CdplotInputError, check_in_list
 from .._labels import format_pvalue, pvalue_label
+from . import _style
 from ._cd_layout import check_width
 from ._figure import new_figure
 from ._heatmap_layout import (
@@ -148,14 +149,29 @@ def _text_color(rgb: Any) -> str:
 
 
 # ----------------------------------------------------------------------------- figure text
-#: Label of alpha's tick on the p-value colour bar (mathtext: typeset by every backend,
-#: PGF included, without a Unicode alpha).
-ALPHA_TEXT = r"$\alpha$ = {:g}"
+#: Label of alpha's tick on the p-value colour bar; ``alpha`` is :func:`._style.alpha_symbol`
+#: (the bundled font's italic alpha under matplotlib's default font, else the mathtext
+#: ``$\alpha$``; both typeset as ``$\alpha$`` in PGF output).
+ALPHA_TEXT = "{alpha} = {value:g}"
+
+
+def alpha_text(alpha: float) -> str:
+    """Label of alpha's tick on the p-value colour bar, e.g. ``"𝛼 = 0.05"``."""
+    return ALPHA_TEXT.format(alpha=_style.alpha_symbol(), value=alpha)
+
+
+#: The rule at alpha under the colour bar's label. Under matplotlib's default font plain
+#: text: the bundled font's italic alpha, and thin spaces (0.2 em) around the "≤" where
+#: mathtext puts 0.2 of an "m" (0.195 em) around a relation; else mathtext.
+RULE_TEXT = "(\N{THIN SPACE}\N{LESS-THAN OR EQUAL TO}\N{THIN SPACE}{alpha}: significant)"
+MATH_RULE_TEXT = r"($\leq\alpha$: significant)"
 
 
 def pvalue_cbar_label(label: str) -> str:
     """Label of the p-value colour bar: what the values are, and the rule at alpha."""
-    return label + "\n" + r"($\leq\alpha$: significant)"
+    alpha = _style.alpha_symbol()
+    rule = MATH_RULE_TEXT if alpha == _style.MATH_ALPHA else RULE_TEXT.format(alpha=alpha)
+    return label + "\n" + rule
 
 
 def significance_names(levels: list[float]) -> list[str]:
@@ -310,6 +326,10 @@ def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) 
         )
         data = values.clip(lower=np.finfo(float).tiny)
         cbar_kws.setdefault("extend", "min")
+        if isinstance(norm, LogNorm):
+            # cdplot labels this colour bar (_style_pvalue_colorbar); meanwhile no labels, so
+            # that seaborn's draw does not typeset matplotlib's "10^-4" labels as mathtext
+            cbar_kws.setdefault("format", NullFormatter())
     else:
         levels = significance_levels(alpha)
         colors = _significance_colors(len(levels))
@@ -396,13 +416,17 @@ def _style_ticks(ax: Axes, values: pd.DataFrame, cell: tuple[float, float], tria
 
 
 def _style_pvalue_colorbar(cb_ax: Axes, norm: LogNorm, alpha: float, label: str) -> None:
-    ticks = pvalue_ticks(alpha, float(norm.vmin), float(norm.vmax), ALPHA_TEXT.format(alpha))
+    text = alpha_text(alpha)
+    ticks = pvalue_ticks(alpha, float(norm.vmin), float(norm.vmax), text)
     cb_ax.yaxis.set_major_locator(FixedLocator([t for t, _ in ticks]))
     cb_ax.yaxis.set_major_formatter(FixedFormatter([s for _, s in ticks]))
     cb_ax.yaxis.set_minor_locator(NullLocator())
+    font = _style.alpha_font(text).get("fontfamily")
     cb_ax.tick_params(
         labelsize=CBAR_FONTSIZE, length=PVALUE_TICK_LENGTH, width=0.6, pad=PVALUE_TICK_PAD
     )
+    if font:  # every tick label: matplotlib re-makes them when drawn
+        cb_ax.yaxis.set_tick_params(labelfontfamily=font)
     x0, x1 = cb_ax.get_xlim()
     span = (x1 - x0) * ALPHA_LINE_WIDTH
     middle = (x0 + x1) / 2
@@ -415,7 +439,8 @@ def _style_pvalue_colorbar(cb_ax: Axes, norm: LogNorm, alpha: float, label: str)
         gid="apv-alpha-line",
     )
     cb_ax.set_xlim(x0, x1)
-    cb_ax.set_ylabel(pvalue_cbar_label(label), fontsize=CBAR_FONTSIZE)
+    text = pvalue_cbar_label(label)
+    cb_ax.set_ylabel(text, fontsize=CBAR_FONTSIZE, **_style.alpha_font(text))
     cb_ax.set_gid("apv-colorbar")
 
 
@@ -498,6 +523,7 @@ class _BoxMeasure:
                 text,
                 fontsize=style.fontsize,
                 fontweight=style.fontweight,
+                **_style.alpha_font(text),
                 rotation=style.rotation,
                 rotation_mode=style.rotation_mode,
                 ha=style.ha,
@@ -522,7 +548,7 @@ def _colorbar_spec(result: ComparisonResult, grid: _Grid, opts: _Options) -> Col
         span = math.log(vmax) - math.log(vmin)
         ticks = tuple(
             ((math.log(t) - math.log(vmin)) / span, text)
-            for t, text in pvalue_ticks(alpha, vmin, vmax, ALPHA_TEXT.format(alpha))
+            for t, text in pvalue_ticks(alpha, vmin, vmax, alpha_text(alpha))
         )
         extend = (kwargs.get("cbar_kws") or {}).get("extend", "min")
         return ColorbarSpec(

@@ -10,7 +10,8 @@ by cdplot is saved as PGF (:meth:`~cdplot.plotting.CDFigure.savefig`):
 - :func:`pgf_escaped` escapes every text of the figure for LaTeX while it is saved
   (:func:`latex_escape`), so that the paper shows exactly what the PNG or PDF shows.
   Mathtext (``$...$``, parsed as matplotlib parses it) is kept as math, so cdplot's
-  ``$\\alpha$`` is typeset by LaTeX in the document's math font.
+  ``$\\alpha$`` is typeset by LaTeX in the document's math font; so is the italic
+  alpha U+1D6FC that cdplot writes instead under matplotlib's default font.
 """
 
 from __future__ import annotations
@@ -58,11 +59,14 @@ _LATEX_SPECIAL = {
     "^": r"\textasciicircum{}",
     "\N{EN DASH}": "--",
     "\N{HORIZONTAL ELLIPSIS}": r"\ldots{}",
+    "\N{THIN SPACE}": r"\,",
     # symbols cdplot's own figures write as Unicode (P ≥ 0.95, α = 0.05, mean ± s.e.):
     # typeset as math, so any engine (pdflatex included) prints them
     "\N{GREATER-THAN OR EQUAL TO}": r"$\geq$",
     "\N{LESS-THAN OR EQUAL TO}": r"$\leq$",
     "\N{GREEK SMALL LETTER ALPHA}": r"$\alpha$",
+    # the italic alpha of cdplot's titles under matplotlib's default font
+    "\N{MATHEMATICAL ITALIC SMALL ALPHA}": r"$\alpha$",
     "\N{PLUS-MINUS SIGN}": r"$\pm$",
     "\N{MULTIPLICATION SIGN}": r"$\times$",
     "\N{MINUS SIGN}": r"$-$",
@@ -83,8 +87,8 @@ def latex_escape(text: str) -> str:
     r"""LaTeX source that prints ``text`` as matplotlib draws it.
 
     Outside mathtext the special characters ``\ & % $ # _ { } ~ ^`` are escaped (and
-    the en dash and ellipsis spelled ``--`` and ``\ldots{}``, and ≥, ≤, α, ±, ×, − set as
-    math so that pdflatex prints them); mathtext segments
+    the en dash and ellipsis spelled ``--`` and ``\ldots{}``, and ≥, ≤, α, 𝛼 (U+1D6FC),
+    ±, ×, − set as math so that pdflatex prints them); mathtext segments
     ``$...$`` are kept, as matplotlib keeps them, so they are typeset as math. A text
     with an odd number of ``$`` is not mathtext for matplotlib, and is escaped whole.
 

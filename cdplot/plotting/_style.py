@@ -87,9 +87,10 @@ def group_bar_colors(
     return colors
 
 
-#: The bundled cut of DejaVu Sans (Latin-1, Latin Extended-A, Greek, punctuation; see
-#: fonts/make_fonts.py and fonts/LICENSE_DEJAVU): the same glyphs, metrics, kerning and
-#: ligatures, a tenth of the size, so embedding it in a PDF costs a fraction of the time.
+#: The bundled cut of DejaVu Sans (Latin-1, Latin Extended-A, Greek, punctuation, and
+#: the italic alpha U+1D6FC; see fonts/make_fonts.py and fonts/LICENSE_DEJAVU): the same
+#: glyphs, metrics, kerning and ligatures, a tenth of the size, so embedding it in a PDF
+#: costs a fraction of the time.
 BUNDLED_FAMILY = "cdplot Sans"
 FONT_DIR = Path(__file__).parent / "fonts"
 #: Mathtext that cdplot writes, whose glyphs the bundled font holds.
@@ -117,6 +118,55 @@ def _bundled_charset() -> frozenset[int]:
     return _covered[0]
 
 
+#: U+1D6FC MATHEMATICAL ITALIC SMALL ALPHA. The bundled fonts draw it with the alpha of
+#: DejaVu Sans Oblique (Bold Oblique in the bold faces), the glyph mathtext draws for
+#: ``$\alpha$`` under matplotlib's default font; plain text, so neither drawing nor
+#: measuring it builds matplotlib's mathtext parser.
+ITALIC_ALPHA = "\N{MATHEMATICAL ITALIC SMALL ALPHA}"
+#: The mathtext alpha, written when the user changed matplotlib's fonts.
+MATH_ALPHA = r"$\alpha$"
+#: Font of a text that holds :data:`ITALIC_ALPHA`: matplotlib's default family first
+#: (so every other character, and PGF output, is as before), the bundled font as the
+#: fallback that holds the alpha.
+ALPHA_FONT_FAMILY = ("sans-serif", BUNDLED_FAMILY)
+
+
+def _default_font() -> bool:
+    """Whether matplotlib's default font is in force (DejaVu Sans, text and mathtext)."""
+    rc = mpl.rcParams
+    return (
+        list(rc["font.family"]) == ["sans-serif"]
+        and list(rc["font.sans-serif"])[:1] == ["DejaVu Sans"]
+        and rc["mathtext.fontset"] == "dejavusans"
+    )
+
+
+def alpha_symbol() -> str:
+    r"""How cdplot writes alpha in a figure: :data:`ITALIC_ALPHA` or ``$\alpha$``.
+
+    The italic alpha of the bundled font when matplotlib's default font is in force
+    (as :func:`embedding_rc` decides) and the bundled fonts are present; it looks
+    exactly as mathtext's alpha then. Otherwise the mathtext ``$\alpha$``, drawn in the
+    fonts the user chose.
+    """
+    if _default_font() and ord(ITALIC_ALPHA) in _bundled_charset():
+        return ITALIC_ALPHA
+    return MATH_ALPHA
+
+
+def alpha_font(text: str) -> dict[str, Any]:
+    """Text properties that draw ``text``: the bundled fallback if it holds the alpha.
+
+    ``{"fontfamily": [...]}`` (:data:`ALPHA_FONT_FAMILY`) when ``text`` holds
+    :data:`ITALIC_ALPHA`, else no properties. The bundled fonts are added to
+    matplotlib's font manager if they are not yet.
+    """
+    if ITALIC_ALPHA not in text:
+        return {}
+    _bundled_charset()
+    return {"fontfamily": list(ALPHA_FONT_FAMILY)}
+
+
 def _math_segments(text: str) -> list[str]:
     dollars = text.count("$") - text.count("\\$")
     return _MATH_RE.findall(text) if dollars and dollars % 2 == 0 else []
@@ -139,13 +189,8 @@ def embedding_rc(texts: Iterable[str]) -> tuple[dict[str, Any], bool]:
         Whether texts with mathtext should switch to the ``custom`` math font set.
     """
     rc = mpl.rcParams
-    default = (
-        list(rc["font.family"]) == ["sans-serif"]
-        and list(rc["font.sans-serif"])[:1] == ["DejaVu Sans"]
-        and rc["mathtext.fontset"] == "dejavusans"
-    )
     texts = list(texts)
-    covered = _bundled_charset() if default else frozenset()
+    covered = _bundled_charset() if _default_font() else frozenset()
     if not covered or any(ord(c) not in covered for t in texts for c in t if c not in "\n\t"):
         return {}, False
     out: dict[str, Any] = {"font.sans-serif": [BUNDLED_FAMILY, *rc["font.sans-serif"]]}
