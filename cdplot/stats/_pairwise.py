@@ -65,10 +65,6 @@ def _to_matrix(k: int, upper: np.ndarray, lower: np.ndarray | None = None) -> np
     return out
 
 
-#: the C library's erfc, element by element
-_erfc = np.frompyfunc(math.erfc, 1, 1)
-
-
 def _two_sided_normal(z: np.ndarray) -> np.ndarray:
     """``2 * P(Z >= |z|) = erfc(|z| / sqrt(2))`` for a standard normal Z, capped at 1.
 
@@ -78,7 +74,8 @@ def _two_sided_normal(z: np.ndarray) -> np.ndarray:
     scipy.special, whose import costs more than a whole small comparison.
     """
     x = np.abs(np.asarray(z, dtype=float)) * math.sqrt(0.5)
-    return np.minimum(1.0, _erfc(x).astype(float))
+    tail = np.fromiter(map(math.erfc, x.ravel().tolist()), dtype=float, count=x.size)
+    return np.minimum(1.0, tail.reshape(x.shape))
 
 
 def rank_standard_error(k: int, n_datasets: int) -> float:
@@ -124,9 +121,9 @@ def mean_ranks_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
     else:
         se = rank_standard_error(k, n_datasets)
         z = np.abs(r[:, None] - r[None, :]) / se
-    p = _two_sided_normal(z)
+    i, j = _pairs(k)
+    p = _to_matrix(k, _two_sided_normal(z[i, j]))  # z is symmetric: each pair once
     np.fill_diagonal(z, np.nan)
-    np.fill_diagonal(p, np.nan)
     return PairwiseResult(z, p)
 
 
