@@ -201,28 +201,12 @@ def main(argv: list[str] | None = None) -> int:
         for k, n in cases:
             print(f"  k = {k}, N = {n} ...", file=sys.stderr, flush=True)
             csv = write_csv(k, n, folder)
+            cli = [python, "-m", "cdplot", "compare", str(csv), "-o"]
             commands = {
-                "cdplot CLI": [
-                    python,
-                    "-m",
-                    "cdplot",
-                    "compare",
-                    str(csv),
-                    "-o",
-                    str(folder / "cli.pdf"),
-                    "-q",
-                ],
+                "cdplot CLI": [*cli, str(folder / "cli.pdf"), "-q"],
                 # the same, printing the summary: Friedman's and Iman-Davenport's p-values
                 # are then read, which imports scipy.special
-                "cdplot CLI + summary": [
-                    python,
-                    "-m",
-                    "cdplot",
-                    "compare",
-                    str(csv),
-                    "-o",
-                    str(folder / "cli_summary.pdf"),
-                ],
+                "cdplot CLI + summary": [*cli, str(folder / "cli_summary.pdf")],
             }
             for name, path in paths.items():
                 commands[name] = [python, str(path), str(csv), str(folder / f"{name}.pdf")]

@@ -50,6 +50,23 @@ def test_tables_are_built_into_pandas_only_when_read(tmp_path):
     assert out.stdout.split() == ["False", "pandas", "average", "rank", "True"]
 
 
+def _cli_then(argv: list[str], then: str) -> str:
+    """Run ``cdplot`` with ``argv`` in a fresh process (Agg), then the code ``then``; stdout."""
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = {argv!r}\n"
+        "try:\n"
+        "    runpy.run_module('cdplot', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code in (0, None), exc.code\n" + then
+    )
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    return out.stdout
+
+
 def test_command_line_run_needs_no_pandas(tmp_path):
     """``cdplot compare FILE -o cd.pdf --json res.json`` (summary printed) never imports pandas."""
     path = tmp_path / "r.csv"
@@ -59,20 +76,8 @@ def test_command_line_run_needs_no_pandas(tmp_path):
     )
     argv = ["cdplot", "compare", str(path), "-o", str(tmp_path / "cd.pdf")]
     argv += ["--json", str(tmp_path / "r.json"), "--control", "A"]
-    code = (
-        "import runpy, sys\n"
-        f"sys.argv = {argv!r}\n"
-        "try:\n"
-        "    runpy.run_module('cdplot', run_name='__main__')\n"
-        "except SystemExit as exc:\n"
-        "    assert exc.code in (0, None), exc.code\n"
-        "print('PANDAS', 'pandas' in sys.modules)\n"
-    )
-    env = {**os.environ, "MPLBACKEND": "Agg"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-    )
-    assert out.stdout.strip().splitlines()[-1] == "PANDAS False"
+    out = _cli_then(argv, "print('PANDAS', 'pandas' in sys.modules)\n")
+    assert out.strip().splitlines()[-1] == "PANDAS False"
     assert (tmp_path / "cd.pdf").read_bytes().startswith(b"%PDF")
     assert '"control": "A"' in (tmp_path / "r.json").read_text()
 
@@ -95,25 +100,16 @@ def test_quiet_run_to_pdf_needs_no_scipy_special(tmp_path, n):
     path = tmp_path / "r.csv"
     _continuous_table(path, n=n)
     argv = ["cdplot", "compare", str(path), "-o", str(tmp_path / "cd.pdf"), "-q"]
-    code = (
-        "import runpy, sys\n"
-        f"sys.argv = {argv!r}\n"
-        "try:\n"
-        "    runpy.run_module('cdplot', run_name='__main__')\n"
-        "except SystemExit as exc:\n"
-        "    assert exc.code in (0, None), exc.code\n"
+    out = _cli_then(
+        argv,
         "print('SPECIAL', 'scipy.special' in sys.modules)\n"
         "import cdplot\n"
         f"res = cdplot.compare({str(path)!r})\n"
         "print('SPECIAL', 'scipy.special' in sys.modules)\n"
         "p = res.friedman.pvalue\n"
-        "print('SPECIAL', 'scipy.special' in sys.modules)\n"
+        "print('SPECIAL', 'scipy.special' in sys.modules)\n",
     )
-    env = {**os.environ, "MPLBACKEND": "Agg"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-    )
-    assert out.stdout.split() == ["SPECIAL", "False", "SPECIAL", "False", "SPECIAL", "True"]
+    assert out.split() == ["SPECIAL", "False", "SPECIAL", "False", "SPECIAL", "True"]
     assert (tmp_path / "cd.pdf").read_bytes().startswith(b"%PDF")
 
 
