@@ -138,3 +138,17 @@ def test_deferred_omnibus_pvalues_pickle_and_match_scipy(tmp_path):
         assert abs(r.friedman.pvalue - p) <= 1e-12 * p
         assert abs(r.iman_davenport.pvalue - p_f) <= 1e-12 * p_f
     assert back.friedman == res.friedman and back.iman_davenport == res.iman_davenport
+
+
+def test_object_pickled_before_fields_were_lazy_still_loads():
+    """An OmnibusResult pickled by cdplot before its p-value field became lazy holds the
+    value under ``pvalue`` in its state (pickle restores ``__dict__`` as it was)."""
+    import pickle
+
+    from cdplot import OmnibusResult
+
+    old = OmnibusResult.__new__(OmnibusResult)
+    old.__dict__.update({"statistic": 7.5, "pvalue": 0.023, "df": 3.0, "name": "Friedman"})
+    back = pickle.loads(pickle.dumps(old))
+    assert back.pvalue == 0.023
+    assert back == OmnibusResult(7.5, 0.023, 3.0, "Friedman")

@@ -104,7 +104,9 @@ class LazyPandas:
     def __get__(self, obj: Any, owner: Any = None) -> Any:
         if obj is None:
             return self
-        value = obj.__dict__.get(self.key)
+        state = obj.__dict__
+        # an object pickled by an earlier cdplot stored the value under the field's name
+        value = state[self.key] if self.key in state else state.get(self.name)
         if isinstance(value, Labelled):
             value = value.to_pandas()
             obj.__dict__[self.key] = value
