@@ -1,6 +1,9 @@
-"""Helpers shared by several test modules (figure artists by gid, the CLI run in-process)."""
+"""Helpers shared by several test modules (figure artists by gid, the CLI run in-process,
+the fonts a PDF embeds)."""
 
 from __future__ import annotations
+
+import re
 
 
 def by_gid(ax, prefix: str) -> list:
@@ -23,3 +26,9 @@ def run(argv, capsys):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def pdf_fonts(data: bytes) -> set[str]:
+    """Base font names embedded in the PDF ``data``, without the subset prefix."""
+    names = re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-]+)", data)
+    return {n.decode().split("+", 1)[-1] for n in names}

@@ -4,13 +4,13 @@ embedded face), and it is the very glyph mathtext draws for ``$\\alpha$``."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import pdf_fonts
 from matplotlib import mathtext
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -104,12 +104,6 @@ def math_calls(monkeypatch) -> list[str]:
     return calls
 
 
-def _pdf_fonts(path: Path) -> set[str]:
-    """Base font names embedded in a PDF, without the subset prefix."""
-    names = re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-]+)", path.read_bytes())
-    return {n.decode().split("+", 1)[-1] for n in names}
-
-
 def test_default_cd_diagram_writes_the_italic_alpha_without_mathtext(result, math_calls, tmp_path):
     ax = cd_diagram(result)
     title = next(t for t in ax.texts if t.get_gid() == "cd-title")
@@ -117,14 +111,14 @@ def test_default_cd_diagram_writes_the_italic_alpha_without_mathtext(result, mat
     for ext in ("pdf", "png", "svg", "eps"):
         ax.figure.savefig(tmp_path / f"cd.{ext}")
     assert math_calls == []
-    assert _pdf_fonts(tmp_path / "cd.pdf") == {"cdplotSans"}
+    assert pdf_fonts((tmp_path / "cd.pdf").read_bytes()) == {"cdplotSans"}
 
 
 def test_the_mathtext_probe_sees_mathtext(result, math_calls, tmp_path):
     # the probe above can fail: a title with mathtext is seen
     cd_diagram(result, title=r"$\alpha$ = 0.05").figure.savefig(tmp_path / "cd.pdf")
     assert r"$\alpha$ = 0.05" in math_calls
-    assert "cdplotSans-Oblique" in _pdf_fonts(tmp_path / "cd.pdf")
+    assert "cdplotSans-Oblique" in pdf_fonts((tmp_path / "cd.pdf").read_bytes())
 
 
 @pytest.mark.parametrize(
@@ -140,7 +134,7 @@ def test_changed_fonts_keep_the_mathtext_alpha(result, rc, math_calls, tmp_path)
         ax.figure.savefig(tmp_path / "cd.png")
         ax.figure.savefig(tmp_path / "cd.pdf")
     assert any(r"$\alpha$" in s for s in math_calls)
-    assert not any("cdplotSans" in f for f in _pdf_fonts(tmp_path / "cd.pdf"))
+    assert not any("cdplotSans" in f for f in pdf_fonts((tmp_path / "cd.pdf").read_bytes()))
 
 
 def test_without_the_bundled_fonts_the_alpha_is_mathtext(monkeypatch):
@@ -185,7 +179,7 @@ def test_heatmap_writes_the_italic_alpha_without_mathtext(tmp_path, math_calls):
         ax.figure.savefig(tmp_path / f"apv.{ext}")
     assert math_calls == []
     # the regular face (the bold one would be for significant p-values), no oblique face
-    assert _pdf_fonts(tmp_path / "apv.pdf") == {"cdplotSans"}
+    assert pdf_fonts((tmp_path / "apv.pdf").read_bytes()) == {"cdplotSans"}
 
 
 def test_heatmap_with_changed_fonts_keeps_the_mathtext_alpha(math_calls):

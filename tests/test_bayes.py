@@ -434,14 +434,19 @@ def test_permuting_algorithms_permutes_the_signed_rank_matrices():
             np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), atol=1e-12)
 
 
-def test_bayesian_summary_names_pairs_by_their_labels():
-    res = cdplot.compare(
+def _demsar_signed_rank(**options):
+    """The Bayesian signed-rank test on Demšar's Table 6 (rope 0.01, seed 1)."""
+    return cdplot.compare(
         cdplot.datasets.load("demsar2006"),
         test="bayes-signed-rank",
         rope=0.01,
         random_state=1,
-        labels={"C4.5+m+cf": "tuned"},
+        **options,
     )
+
+
+def test_bayesian_summary_names_pairs_by_their_labels():
+    res = _demsar_signed_rank(labels={"C4.5+m+cf": "tuned"})
     text = " ".join(res.summary().split())
     p = res.posterior_better.loc["C4.5+m+cf", "C4.5"]  # the decided pair's posterior
     assert f"Practically better: tuned over C4.5 (P = {p:.3f})" in text
@@ -450,9 +455,7 @@ def test_bayesian_summary_names_pairs_by_their_labels():
 # ------------------------------------------------ reports of a Bayesian result: posteriors
 @pytest.fixture(scope="module")
 def bayes_demsar():
-    return cdplot.compare(
-        cdplot.datasets.load("demsar2006"), test="bayes-signed-rank", rope=0.01, random_state=1
-    )
+    return _demsar_signed_rank()
 
 
 def test_bayesian_text_report_shows_posteriors_not_pvalues(bayes_demsar):
@@ -469,13 +472,7 @@ def test_bayesian_text_report_shows_posteriors_not_pvalues(bayes_demsar):
 
 
 def test_bayesian_control_column_is_the_posterior_of_beating_the_control():
-    res = cdplot.compare(
-        cdplot.datasets.load("demsar2006"),
-        test="bayes-signed-rank",
-        rope=0.01,
-        random_state=1,
-        control="C4.5",
-    )
+    res = _demsar_signed_rank(control="C4.5")
     md = res.to_markdown()
     for other in ("C4.5+m+cf", "C4.5+m", "C4.5+cf"):
         p = res.posterior_better.loc[other, "C4.5"]

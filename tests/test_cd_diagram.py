@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-import re
 import shutil
 import subprocess
 import sys
@@ -28,7 +27,7 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import by_gid, only
+from _helpers import by_gid, only, pdf_fonts
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
@@ -691,7 +690,7 @@ def test_bundled_font_only_when_it_holds_every_character(tmp_path):
     cd_diagram(res).figure.savefig(tmp_path / "cyrillic.pdf")
     data = (tmp_path / "cyrillic.pdf").read_bytes()
     assert b"DejaVuSans" in data and b"Oblique" not in data
-    assert set(re.findall(rb"/BaseFont /[A-Z]{6}\+(\w+)", data)) == {b"DejaVuSans", b"cdplotSans"}
+    assert pdf_fonts(data) == {"DejaVuSans", "cdplotSans"}
     # a user's own font choice is left alone
     with mpl.rc_context({"font.sans-serif": ["DejaVu Sans Mono"]}):
         cd_diagram(make_result({"a": 1.0, "b": 2.0})).figure.savefig(tmp_path / "mono.pdf")
