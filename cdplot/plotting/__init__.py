@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._heatmap import apv_heatmap
     from ._mcm import multi_comparison_matrix
     from ._pool import pool_sensitivity_plot
+    from ._power import power_plot
     from ._report_figure import report_figure
 
 #: Each public name and its module, imported on first use (drawing a CD diagram does not
@@ -28,6 +29,7 @@ _MODULES = {
     "apv_heatmap": "_heatmap",
     "multi_comparison_matrix": "_mcm",
     "pool_sensitivity_plot": "_pool",
+    "power_plot": "_power",
     "report_figure": "_report_figure",
 }
 
@@ -40,6 +42,7 @@ __all__ = [
     "multi_comparison_matrix",
     "pool_sensitivity_plot",
     "posterior_plot",
+    "power_plot",
     "report_figure",
     "simplex_plot",
 ]

@@ -20,6 +20,8 @@ from ._model import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
     from ..stats._results import ComparisonResult
 
 __all__ = ["summary"]
@@ -105,7 +107,7 @@ _CORRECTION_WHY = {
 }
 
 
-def summary(result: ComparisonResult) -> str:
+def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> str:
     """Short plain-language report of a comparison.
 
     Says whether the omnibus test rejects, which pairwise test and correction
@@ -117,6 +119,10 @@ def summary(result: ComparisonResult) -> str:
     ----------
     result : ComparisonResult
         The result of :func:`cdplot.compare`.
+    pool : pandas.DataFrame, optional
+        A frame of :func:`cdplot.pool_sensitivity` to report (which pairs' decisions
+        depend on the other algorithms). Default: the frame last computed from
+        ``result``, if any.
 
     Returns
     -------
@@ -201,7 +207,9 @@ def summary(result: ComparisonResult) -> str:
             f"average ranks differ by at least this much differ significantly {who}."
         )
     paragraphs.append(_TEST_WHY.get(result.test, ""))
-    paragraphs += _method_paragraphs(result)
+    if pool is None:
+        pool = result.pool_sensitivity
+    paragraphs += _method_paragraphs(result, pool)
 
     paragraphs += ["Warning: " + caveat for caveat in result.caveats]
 
@@ -265,13 +273,13 @@ def _input_paragraphs(result: ComparisonResult) -> list[str]:
     return out
 
 
-def _method_paragraphs(result: ComparisonResult) -> list[str]:
+def _method_paragraphs(result: ComparisonResult, pool: pd.DataFrame | None) -> list[str]:
     """Caveats that depend on the method: pool dependence, Bayesian reading, parametric."""
     out = []
-    if getattr(result, "pool_sensitivity", None) is not None:
+    if pool is not None:
         from ..stats._pool import pool_sensitivity_note
 
-        out.append(pool_sensitivity_note(result.pool_sensitivity))
+        out.append(pool_sensitivity_note(pool))
     if is_bayesian(result):
         from ..stats._bayes import bayes_note
 

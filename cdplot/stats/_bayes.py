@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError
+from ._values import ValueEquality
 
 __all__ = [
     "BAYES_TESTS",
@@ -69,8 +70,8 @@ TIE_TOLERANCE = 1e-12
 NSAMPLES = 50_000
 
 
-@dataclass(frozen=True)
-class BayesianResult:
+@dataclass(frozen=True, eq=False)
+class BayesianResult(ValueEquality):
     """Posterior probabilities of a Bayesian comparison of two sets of scores.
 
     Differences are ``y - x`` (baycomp's convention).

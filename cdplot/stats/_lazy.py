@@ -22,11 +22,13 @@ from typing import Any
 
 import numpy as np
 
+from ._values import ValueEquality
+
 __all__ = ["Deferred", "LazyPandas", "Labelled", "install_lazy_fields", "labelled", "special"]
 
 
 @dataclass(frozen=True, eq=False)
-class Labelled:
+class Labelled(ValueEquality):
     """A numpy array with its labels: a Series (``columns`` None) or a DataFrame.
 
     Attributes
@@ -101,11 +103,17 @@ class LazyPandas:
         self.name = name
         self.key = f"_{name}_stored"
 
+    def stored(self, obj: Any) -> Any:
+        """The value as stored: a labelled array not yet built stays one; computed if Deferred."""
+        state = obj.__dict__
+        # an object pickled by an earlier cdplot stored the value under the field's name
+        value = state[self.key] if self.key in state else state.get(self.name)
+        return self.__get__(obj) if isinstance(value, Deferred) else value
+
     def __get__(self, obj: Any, owner: Any = None) -> Any:
         if obj is None:
             return self
         state = obj.__dict__
-        # an object pickled by an earlier cdplot stored the value under the field's name
         value = state[self.key] if self.key in state else state.get(self.name)
         if isinstance(value, Labelled):
             value = value.to_pandas()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -92,7 +93,8 @@ def pool_sensitivity(
     ----------
     data_or_result : ComparisonResult, DataFrame, array or path
         A result of :func:`cdplot.compare` (its scores and ``higher_is_better``
-        are used, and the outcome is stored on it for its ``summary()``), or
+        are used; the result is not changed, but its ``summary()`` reports the
+        frame last computed from it, see ``summary(pool=...)``), or
         scores in any form :func:`cdplot.compare` accepts (wide or long table).
     alpha : float, default 0.05
         Family-wise significance level of each pool's test.
@@ -217,9 +219,25 @@ def pool_sensitivity(
         algorithms=list(names),
     )
     if result is not None:
-        # the result is frozen; this field exists to carry the diagnostic to summary()
-        object.__setattr__(result, "pool_sensitivity", frame)
+        _remember(result, frame)
     return frame
+
+
+#: the last frame computed from each result, by the result's id; an entry goes with its
+#: result. The result itself is never changed (it is frozen and compares by value).
+_FRAMES: dict[int, pd.DataFrame] = {}
+
+
+def _remember(result: Any, frame: pd.DataFrame) -> None:
+    key = id(result)
+    if key not in _FRAMES:
+        weakref.finalize(result, _FRAMES.pop, key, None)
+    _FRAMES[key] = frame
+
+
+def last_pool_sensitivity(result: Any) -> pd.DataFrame | None:
+    """The frame :func:`pool_sensitivity` last computed from ``result`` (None if never)."""
+    return _FRAMES.get(id(result))
 
 
 def _check_others(others: Any, k: int) -> list[int]:

@@ -10,6 +10,7 @@ import numpy as np
 
 from ._lazy import install_lazy_fields
 from ._seams import Seam
+from ._values import ValueEquality
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -28,8 +29,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class OmnibusResult:
+@dataclass(frozen=True, eq=False)
+class OmnibusResult(ValueEquality):
     """Result of an omnibus test (Friedman chi-square or Iman-Davenport F).
 
     Unpacks as ``(statistic, pvalue)`` for parity with :mod:`scipy.stats`.
@@ -61,8 +62,8 @@ class OmnibusResult:
 install_lazy_fields(OmnibusResult, ("pvalue",))
 
 
-@dataclass(frozen=True)
-class PairwiseResult:
+@dataclass(frozen=True, eq=False)
+class PairwiseResult(ValueEquality):
     """Raw pairwise test results over all pairs of algorithms.
 
     Attributes
@@ -81,8 +82,8 @@ class PairwiseResult:
     pvalue: np.ndarray
 
 
-@dataclass(frozen=True)
-class ComparisonResult:
+@dataclass(frozen=True, eq=False)
+class ComparisonResult(ValueEquality):
     """Everything :func:`cdplot.compare` found out about k algorithms on N datasets.
 
     Plots and reports read from this object only; they never recompute statistics.
@@ -202,9 +203,6 @@ class ComparisonResult:
     decisions : pandas.DataFrame or None
         Bayesian tests: k x k strings, "A better" (row), "B better" (column),
         "equivalent" or "undecided" at ``threshold``; "" on the diagonal.
-    pool_sensitivity : pandas.DataFrame or None
-        The frame of :func:`cdplot.pool_sensitivity` once it has been run on this
-        result (it stores it here, for :meth:`summary`); None before.
     """
 
     algorithms: list[str]
@@ -247,7 +245,6 @@ class ComparisonResult:
     posterior_equivalent: pd.DataFrame | None = field(default=None, repr=False)
     posterior_worse: pd.DataFrame | None = field(default=None, repr=False)
     decisions: pd.DataFrame | None = field(default=None, repr=False)
-    pool_sensitivity: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
     @property
     def input_notes(self) -> tuple[str, ...]:
@@ -268,6 +265,47 @@ class ComparisonResult:
         return input_notes(
             self.aggregation, self.decimals, self.dropped_datasets, self.dropped_algorithms
         )
+
+    def __repr__(self) -> str:
+        """One line: the procedure, k, N and the headline (``print(res)`` gives the report).
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> cdplot.compare(cdplot.datasets.load("demsar2006"))
+        ComparisonResult(wilcoxon+holm, k=4, N=14, best='C4.5+m+cf', significant=0/6, alpha=0.05)
+        """
+        from ._lazy import labelled
+
+        flags = np.asarray(labelled(self, "significant").values, dtype=bool)
+        if flags.ndim == 2:
+            decided, pairs = int(np.triu(flags, 1).sum()), flags.shape[0] * (flags.shape[0] - 1)
+            pairs //= 2
+        else:
+            decided, pairs = int(flags.sum()), flags.size
+        best = str(labelled(self, "average_ranks").index[0])
+        best = best if len(best) <= 30 else best[:29] + "…"
+        bayes = self.posterior_better is not None
+        word = "decided" if bayes else "significant"
+        level = f"threshold={self.threshold:g}" if bayes else f"alpha={self.alpha:g}"
+        procedure = f"{self.test}+{self.correction}"
+        if self.control is not None:
+            procedure += f" vs {self.control!r}"
+        return (
+            f"{type(self).__name__}({procedure}, k={self.n_algorithms}, N={self.n_datasets}, "
+            f"best={best!r}, {word}={decided}/{pairs}, {level})"
+        )
+
+    @property
+    def pool_sensitivity(self) -> pd.DataFrame | None:
+        """The frame :func:`cdplot.pool_sensitivity` last computed from this result, else None.
+
+        The result is not changed by it (it is frozen and compares by value); the frame
+        is kept beside it, for :meth:`summary`.
+        """
+        from ._pool import last_pool_sensitivity
+
+        return last_pool_sensitivity(self)
 
     def label(self, algorithm: str) -> str:
         """Display name of ``algorithm`` (its label if one was given, else its name)."""
@@ -397,7 +435,7 @@ LAZY_TABLES = (
 install_lazy_fields(ComparisonResult, LAZY_TABLES)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SkillingsMackResult(OmnibusResult):
     """Result of the Skillings-Mack test (an :class:`OmnibusResult` with its pieces).
 
@@ -430,8 +468,8 @@ class SkillingsMackResult(OmnibusResult):
     ignored_datasets: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class PairedTestResult:
+@dataclass(frozen=True, eq=False)
+class PairedTestResult(ValueEquality):
     """Result of a test comparing two algorithms (one dataset, or a pair over datasets).
 
     Returned by :func:`cdplot.stats.paired_t`, :func:`~cdplot.stats.corrected_resampled_t`,
@@ -468,8 +506,8 @@ class PairedTestResult:
         return iter((self.statistic, self.pvalue))
 
 
-@dataclass(frozen=True)
-class AssumptionCheck:
+@dataclass(frozen=True, eq=False)
+class AssumptionCheck(ValueEquality):
     """What :func:`cdplot.stats.check_assumptions` found about a parametric analysis.
 
     Attributes

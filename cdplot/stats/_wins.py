@@ -7,14 +7,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._values import ValueEquality
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = ["WinTieLossResult", "win_tie_loss"]
 
 
-@dataclass(frozen=True)
-class WinTieLossResult:
+@dataclass(frozen=True, eq=False)
+class WinTieLossResult(ValueEquality):
     """Win/tie/loss counts of every pair of algorithms over the datasets.
 
     Entry ``[a, b]`` of each matrix counts datasets: on how many ``a`` beats

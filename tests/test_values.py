@@ -1,0 +1,129 @@
+"""The public surface behaves as a new user expects: star import, value semantics, repr."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pickle
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import cdplot
+from cdplot.stats._values import same_value
+
+PACKAGES = [
+    "cdplot",
+    "cdplot.stats",
+    "cdplot.plotting",
+    "cdplot.report",
+    "cdplot.io",
+    "cdplot.simulation",
+    "cdplot.datasets",
+    "cdplot.cli",
+]
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_every_name_in_all_resolves(name):
+    module = importlib.import_module(name)
+    missing = [n for n in module.__all__ if not hasattr(module, n)]
+    assert missing == []
+
+
+def test_star_import_works_in_a_fresh_interpreter():
+    code = "from cdplot import *\nfrom cdplot.plotting import *\nprint(power_plot.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "power_plot"
+
+
+def _quiet(*args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.CdplotWarning)
+        return cdplot.compare(*args, **kwargs)
+
+
+def test_equal_settings_and_values_compare_equal_and_hash_equal(demsar):
+    a, b = cdplot.compare(demsar), cdplot.compare(demsar.copy())
+    assert a == b and not (a != b) and hash(a) == hash(b)
+    b.pvalues  # building a table lazily changes nothing
+    assert a == b and hash(a) == hash(b)
+    assert len({a, b}) == 1
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert copy.deepcopy(a) == a
+
+
+def test_results_differ_when_a_setting_or_a_value_differs(demsar):
+    base = cdplot.compare(demsar)
+    assert base != cdplot.compare(demsar, test="sign")
+    assert base != cdplot.compare(demsar, alpha=0.1)
+    changed = demsar.copy()
+    changed.iloc[0, 0] += 1e-9
+    assert base != cdplot.compare(changed)
+    assert base != "not a result"
+
+
+def test_equality_is_nan_aware(demsar):
+    holes = demsar.copy()
+    holes.iloc[0, 1] = np.nan
+    a, b = _quiet(holes, missing="keep"), _quiet(holes.copy(), missing="keep")
+    assert np.isnan(a.scores.to_numpy()).any()
+    assert a == b and hash(a) == hash(b)
+    bayes = [
+        _quiet(demsar, test="bayes-sign", rope=0.01, nsamples=500, random_state=3)
+        for _ in range(2)
+    ]
+    assert np.isnan(bayes[0].pvalues.to_numpy()).all()
+    assert bayes[0] == bayes[1] and hash(bayes[0]) == hash(bayes[1])
+
+
+def test_same_value_handles_arrays_tables_and_nan():
+    assert same_value(np.array([1.0, np.nan]), np.array([1.0, np.nan]))
+    assert not same_value(np.array([1.0, np.nan]), np.array([1.0, 2.0]))
+    assert not same_value(np.zeros(2), np.zeros(3))
+    assert same_value({"a": [float("nan")]}, {"a": (float("nan"),)})
+    assert not same_value(float("nan"), 1.0)
+
+
+def test_omnibus_results_are_values(demsar):
+    fried = cdplot.compare(demsar).friedman
+    twin = cdplot.OmnibusResult(fried.statistic, fried.pvalue, fried.df, fried.name)
+    assert fried == twin and hash(fried) == hash(twin)
+    nan = cdplot.OmnibusResult(float("nan"), float("nan"), 3.0, "x")
+    assert nan == cdplot.OmnibusResult(float("nan"), float("nan"), 3.0, "x")
+
+
+def test_pool_sensitivity_leaves_the_result_unchanged(benavoli):
+    res = _quiet(benavoli, test="mean-ranks")
+    before, fields = pickle.dumps(res), set(vars(res))
+    assert res.pool_sensitivity is None
+    frame = cdplot.pool_sensitivity(res, others=[0, 1])
+    assert set(vars(res)) == fields and "pool_sensitivity" not in vars(res)
+    assert res == pickle.loads(before)
+    assert res.pool_sensitivity is frame  # kept beside the result, for summary()
+    other = cdplot.pool_sensitivity(benavoli, others=[1, 2])
+    text = " ".join(res.summary(pool=other).split())
+    # Benavoli, Corani & Mangili (2016) Table 1: C2 vs C4 significant in 7 of 10 pools of 4
+    assert "C2 vs C4 (5/5, 7/10)" in text
+
+
+def test_repr_is_one_short_line_and_str_the_report(demsar):
+    res = cdplot.compare(demsar)
+    text = repr(res)
+    assert text == (
+        "ComparisonResult(wilcoxon+holm, k=4, N=14, best='C4.5+m+cf', significant=0/6, "
+        "alpha=0.05)"
+    )
+    control = _quiet(demsar, test="mean-ranks", control="C4.5")
+    # Demšar (2006) §3.2.2 (Bonferroni-Dunn vs C4.5): C4.5+m and C4.5+m+cf differ, C4.5+cf not
+    assert "mean-ranks+holm vs 'C4.5'" in repr(control) and "significant=2/3" in repr(control)
+    bayes = _quiet(demsar, test="bayes-sign", rope=0.01, nsamples=500, random_state=3)
+    assert "decided=" in repr(bayes) and "threshold=0.95" in repr(bayes)
+    for r in (res, control, bayes):
+        assert len(repr(r)) < 200 and "\n" not in repr(r)
+    assert str(res).startswith("Comparison of 4 algorithms on 14 datasets (Wilcoxon")
+    assert str(res).count("\n") > 3
