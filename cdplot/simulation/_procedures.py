@@ -1,50 +1,16 @@
-"""Procedures of a simulation study: (test, correction) pairs, validated as compare() does."""
+"""Procedures of a simulation study: each a :class:`cdplot.stats.Procedure`, as compare()'s."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .._errors import CdplotInputError
-from ..stats._adjust import resolve_correction
-from ..stats._compare import TESTS, resolve_test
+from ..stats._procedure import Procedure, resolve_test
 
 __all__ = ["DEFAULT_PROCEDURES", "Procedure", "parse_procedures"]
 
 DEFAULT_PROCEDURES = (("wilcoxon", "holm"), ("sign", "holm"), ("mean-ranks", "holm"))
-
-
-@dataclass(frozen=True)
-class Procedure:
-    """One procedure: a pairwise test, a correction, and optionally a control algorithm."""
-
-    test: str
-    correction: str
-    control: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def label(self) -> str:
-        """``"test+correction"``, ``" vs control"`` appended in control mode."""
-        text = f"{self.test}+{self.correction}"
-        if self.options:
-            text += "(" + ",".join(f"{k}={v}" for k, v in sorted(self.options.items())) + ")"
-        return text + (f" vs {self.control}" if self.control is not None else "")
-
-    def test_key(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
-        """What decides the raw p-values: the test and its options (shared across corrections)."""
-        return self.test, tuple(sorted(self.options.items()))
-
-    def hypotheses(self, k: int, algorithms: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Index arrays (a, b) of the pairs this procedure tests."""
-        if self.control is None:
-            return np.triu_indices(k, 1)
-        c = list(algorithms).index(self.control)
-        others = np.array([j for j in range(k) if j != c], dtype=np.intp)
-        return np.full(others.size, c, dtype=np.intp), others
 
 
 _FORMAT_HINT = (
@@ -87,37 +53,8 @@ def _one(item: Any, algorithms: Sequence[str]) -> Procedure:
             f"test={test_name!r} is not available in simulations yet; the vectorised tests "
             f"are {', '.join(repr(t) for t in SIMULATED_TESTS)}."
         )
-    unknown = sorted(set(options) - set(TESTS[test_name]))
-    if unknown:
-        valid = TESTS[test_name]
-        raise CdplotInputError(
-            f"unknown option(s) {', '.join(repr(u) for u in unknown)} for test={test_name!r} "
-            "in procedures; "
-            + (f"it accepts {', '.join(repr(v) for v in valid)}." if valid else "it takes none.")
-        )
-    if control is not None:
-        control = str(control)
-        if control not in algorithms:
-            raise CdplotInputError(
-                f"unknown control algorithm {control!r} in procedures; the model's algorithms "
-                f"are {', '.join(repr(a) for a in algorithms)}."
-            )
-        if test_name == "nemenyi":
-            raise CdplotInputError(
-                "test='nemenyi' compares all pairs; to compare with a control on average ranks "
-                "use ('mean-ranks', 'bonferroni-dunn', control) (or 'holm', ...)."
-            )
-    if test_name == "nemenyi":
-        if not isinstance(correction, str) or correction.strip().lower() != "nemenyi":
-            raise CdplotInputError(
-                f"test='nemenyi' carries its own single-step adjustment, so correction="
-                f"{correction!r} cannot be applied; use ('nemenyi', 'nemenyi') or "
-                f"('mean-ranks', {correction!r})."
-            )
-        correction_name = "nemenyi"
-    else:
-        correction_name = resolve_correction(correction, control=control is not None)
-    return Procedure(test_name, correction_name, control, options)
+    control = None if control is None else str(control)
+    return Procedure.resolve(test_name, correction, control, algorithms=algorithms, **options)
 
 
 #: the tests the simulation runs vectorised over replicates (stats/_batch.py)

@@ -3,133 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from .._errors import (
-    CLI_FLAGS,
-    CdplotInputError,
-    CdplotWarning,
-    PoolDependenceWarning,
-    check_bool,
-    check_in_list,
-    in_cli,
-    silence_hint,
-    spell,
-)
+from .._errors import CdplotInputError, CdplotWarning, check_bool, check_in_list, spell
 from ..io import ScoreTable, parse_scores
-from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_correction
-from ._aligned import aligned_ranks_posthoc
-from ._bayes import BAYES_TESTS, bayes_comparison
-from ._exact_ranksum import exact_rank_sum_test
-from ._groups import find_groups
 from ._lazy import Labelled
-from ._omnibus import (
-    INCOMPLETE_OMNIBUS,
-    OMNIBUS_TESTS,
-    friedman,
-    iman_davenport,
-    resolve_omnibus,
-    tie_correction_factor,
-)
-from ._options import check_alpha, check_control, check_labels
-from ._pairwise import (
-    SIGN_TIES,
-    ZERO_METHODS,
-    mean_ranks_test,
-    nemenyi_q,
-    nemenyi_test,
-    rank_standard_error,
-    sign_test,
-    wilcoxon_test,
-)
-from ._parametric import (
-    column_means,
-    paired_t_test,
-    tukey_critical_difference,
-    tukey_test,
-)
-from ._quade import quade_posthoc
+from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
+from ._options import check_labels
+from ._posthoc import Posthoc, Ranked, run_posthoc
+from ._procedure import MISSING, TESTS, Procedure, resolve_test
 from ._ranks import rank_rows
-from ._results import ComparisonResult, OmnibusResult, PairwiseResult
-from ._skillings_mack import pairs_on_common_datasets, scaled_ranks, skillings_mack
+from ._results import ComparisonResult, OmnibusResult
+from ._skillings_mack import scaled_ranks, skillings_mack
 
 __all__ = ["MISSING", "TESTS", "compare", "resolve_test"]
-
-#: values of compare(missing=...); the reader understands more (see cdplot.io.MISSING_OPTIONS)
-MISSING = ["raise", "drop", "drop-algorithms", "keep"]
-
-#: canonical test name -> the options it accepts
-TESTS: dict[str, tuple[str, ...]] = {
-    "wilcoxon": ("zero_method", "exact", "continuity"),
-    "sign": ("ties",),
-    "mean-ranks": (),
-    "nemenyi": (),
-    "aligned-ranks": (),
-    "quade": ("method",),
-    "exact-rank-sum": (),
-    "paired-t": (),
-    "tukey": (),
-    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state"),
-    "bayes-sign": ("rope", "threshold", "nsamples", "random_state"),
-}
-_TEST_ALIASES = {
-    "meanranks": "mean-ranks",
-    "mean-rank": "mean-ranks",
-    "signed-rank": "wilcoxon",
-    "wilcoxon-signed-rank": "wilcoxon",
-    "sign-test": "sign",
-    "aligned": "aligned-ranks",
-    "friedman-aligned-ranks": "aligned-ranks",
-    "exact": "exact-rank-sum",
-    "exact-ranksum": "exact-rank-sum",
-    "t-test": "paired-t",
-    "ttest": "paired-t",
-    "paired-t-test": "paired-t",
-    "tukey-hsd": "tukey",
-    "hsd": "tukey",
-    "bayesian-signed-rank": "bayes-signed-rank",
-    "bayes-wilcoxon": "bayes-signed-rank",
-    "bayesian-sign": "bayes-sign",
-}
-#: tests that rank the algorithms within each dataset jointly: they need a complete table
-#: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
-_RANK_POOL_TESTS = ("mean-ranks", "nemenyi", "aligned-ranks", "quade", "exact-rank-sum")
-#: paired tests that run on an incomplete table, each pair on the datasets both have
-_COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
-    "wilcoxon": wilcoxon_test,
-    "sign": sign_test,
-}
-#: the correction of each test when none is named (correction=None)
-_DEFAULT_CORRECTION = {
-    "nemenyi": "nemenyi",
-    "tukey": "tukey",
-    "bayes-signed-rank": "none",
-    "bayes-sign": "none",
-}
-#: tests with their own single-step adjustment and a critical difference
-_SINGLE_STEP = {"nemenyi": "mean-ranks", "tukey": "paired-t"}
-
-
-def resolve_test(name: str) -> str:
-    """Canonical test name, or a :class:`CdplotInputError` listing the valid ones."""
-    if isinstance(name, str) and name.strip().lower() == "friedman":
-        raise CdplotInputError(
-            f"{name!r} is not a valid value for {spell('test')}: the Friedman test is an omnibus "
-            f"test ({spell('omnibus', 'friedman')}, the default; res.omnibus), not a pairwise "
-            f"post-hoc test; for the post-hoc test on Friedman's average ranks pass "
-            f"{spell('test', 'mean-ranks')} (or {spell('test', 'nemenyi')})."
-        )
-    return check_in_list(TESTS, aliases=_TEST_ALIASES, test=name)
-
-
-def _option(name: str) -> str:
-    """A test option as the user names it: ``'zero_method'`` or ``--zero-method``."""
-    return spell(name) if in_cli() else repr(name)
 
 
 def compare(
@@ -340,31 +231,20 @@ def compare(
     >>> res.average_ranks.index[0]
     'C3'
     """
-    test_name = resolve_test(test)
-    alpha = check_alpha(alpha)
+    proc = Procedure.resolve(
+        test,
+        correction,
+        control,
+        alpha=alpha,
+        bh_budget=bh_budget,
+        omnibus=omnibus,
+        missing=missing,
+        **test_options,
+    )
+    missing = check_in_list(MISSING, missing=missing)  # checked by resolve(); canonical here
     higher_is_better = check_bool(higher_is_better, "higher_is_better")
     tie_correction = check_bool(tie_correction, "tie_correction")
-    if "continuity" in test_options:
-        test_options["continuity"] = check_bool(test_options["continuity"], "continuity")
-    if test_options.get("exact") is not None:
-        test_options["exact"] = check_bool(test_options["exact"], "exact")
-    for option, allowed in (("zero_method", ZERO_METHODS), ("ties", SIGN_TIES)):
-        if option in test_options:
-            test_options[option] = check_in_list(allowed, **{option: test_options[option]})
-    missing = check_in_list(MISSING, missing=missing)
-    unknown = sorted(set(test_options) - set(TESTS[test_name]))
-    if unknown:
-        valid = [v for v in TESTS[test_name] if not in_cli() or v in CLI_FLAGS]
-        raise CdplotInputError(
-            f"unknown option(s) {', '.join(_option(u) for u in unknown)} for "
-            f"{spell('test', test_name)}; "
-            + (
-                f"it accepts {', '.join(_option(v) for v in valid)}."
-                if valid
-                else "it takes no options."
-            )
-        )
-    omnibus_name = _resolve_omnibus(omnibus, missing)
+    # parse_scores's warnings point at the caller of compare(): call it from here
     table = parse_scores(
         data,
         dataset=dataset,
@@ -374,14 +254,39 @@ def compare(
         aggregate=aggregate,
         decimals=decimals,
     )
+    table = _check_table(table, proc, missing, tie_correction)
+    proc = proc.with_algorithms(table.algorithms)
+    display = check_labels(labels, table.algorithms, table.dropped_algorithms)
+    oriented = table.scores if higher_is_better else -table.scores
+    ranked = _rank(oriented, table.algorithms)
+    fried, iman, omnibus_res = _omnibus(oriented, ranked, proc, table, tie_correction)
+    names = list(table.algorithms)
+    # best first; equal average ranks (equal rank sums) in name order, not input order
+    order = sorted(range(len(names)), key=lambda j: (ranked.average[j], names[j]))
+    post = run_posthoc(
+        proc,
+        table.scores,
+        oriented,
+        ranked,
+        names,
+        table.datasets,
+        higher_is_better=higher_is_better,
+        order=order,
+    )
+    return _assemble(
+        table, proc, ranked, order, (fried, iman, omnibus_res), post, display, higher_is_better
+    )
+
+
+def _check_table(
+    table: ScoreTable, proc: Procedure, missing: str, tie_correction: bool
+) -> ScoreTable:
+    """Step 1: the score table as analysed; an incomplete one must suit the procedure."""
     if missing == "keep":
         table = _drop_empty_algorithms(table)
-    algorithms, datasets = table.algorithms, table.datasets
-    n, k = table.scores.shape
-    display = check_labels(labels, algorithms, table.dropped_algorithms)
     n_missing = int(np.isnan(table.scores).sum())
     if n_missing:
-        _refuse_incomplete(test_name, omnibus_name, n_missing)
+        proc.check_incomplete(n_missing)
         if tie_correction:
             raise CdplotInputError(
                 f"{spell('tie_correction', True)} corrects Friedman's chi-square, which is not "
@@ -389,209 +294,95 @@ def compare(
                 "Skillings-Mack test has no tie correction. Leave it out, or use "
                 f"{spell('missing', 'drop')}."
             )
+    return table
 
-    control = check_control(control, algorithms)
-    if control is not None and test_name == "nemenyi":
-        raise CdplotInputError(
-            f"{spell('test', 'nemenyi')} compares all pairs; to compare with a control on "
-            f"average ranks use {spell('test', 'mean-ranks')} with "
-            f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
-        )
-    if control is not None and test_name == "tukey":
-        raise CdplotInputError(
-            f"{spell('test', 'tukey')} compares all pairs (Dunnett's test, its version against "
-            f"a control, is not available); use {spell('test', 'paired-t')} with "
-            f"{spell('correction', 'holm')} (or another correction) to compare with a control "
-            "on mean scores."
-        )
-    if correction is None:
-        correction_name = _DEFAULT_CORRECTION.get(test_name, "holm")
-    elif test_name in _SINGLE_STEP:
-        if not isinstance(correction, str) or correction.strip().lower() != test_name:
-            title = "Nemenyi's" if test_name == "nemenyi" else "Tukey's"
-            raise CdplotInputError(
-                f"{spell('test', test_name)} carries its own single-step adjustment, so "
-                f"{spell('correction', correction)} cannot be applied; drop "
-                f"{spell('correction')} to use {title}, or use "
-                f"{spell('test', _SINGLE_STEP[test_name])} with {spell('correction', correction)}."
-            )
-        correction_name = test_name
-    elif test_name in BAYES_TESTS:
-        if not isinstance(correction, str) or correction.strip().lower() != "none":
-            raise CdplotInputError(
-                f"{spell('test', test_name)} gives posterior probabilities, not p-values, so "
-                f"{spell('correction', correction)} cannot be applied; drop "
-                f"{spell('correction')} and set the posterior threshold with "
-                f"{spell('threshold', 0.95)}."
-            )
-        correction_name = "none"
-    else:
-        correction_name = resolve_correction(correction, control=control is not None)
-    if bh_budget is not None and correction_name != "bergmann-hommel":
-        raise CdplotInputError(
-            f"{spell('bh_budget')} applies to {spell('correction', 'bergmann-hommel')} only; "
-            f"drop it (the correction is {correction_name!r})."
-        )
-    budget = check_bh_budget(10.0 if bh_budget is None else bh_budget)
 
-    oriented = table.scores if higher_is_better else -table.scores
-    bayes: dict[str, Any] = {}
-    fried: OmnibusResult | None = None
-    iman: OmnibusResult | None = None
-    ignored: tuple[str, ...] = ()
-    if n_missing:  # incomplete table: Skillings-Mack, ranks over the algorithms present
-        sm = skillings_mack(oriented, algorithms=algorithms, datasets=datasets)
-        omnibus_res: OmnibusResult = sm
-        ignored = sm.ignored_datasets
-        if ignored:
-            warnings.warn(
-                f"ignored {len(ignored)} dataset(s) with fewer than two results (they carry "
-                "no information about differences): " + ", ".join(repr(d) for d in ignored),
-                CdplotWarning,
-                stacklevel=2,
-            )
+def _rank(oriented: np.ndarray, algorithms: list[str]) -> Ranked:
+    """Step 2: ranks within each dataset (1 = best) and average ranks.
+
+    With missing results each dataset is ranked over the algorithms present and the ranks
+    are rescaled as in Skillings-Mack. On a complete table every statistic is computed
+    with the algorithms in a canonical order (by name) and mapped back to input order, so
+    that permuting the input columns permutes the result and changes no bit of it
+    (floating-point sums depend on their order).
+    """
+    if np.isnan(oriented).any():
         ranks = scaled_ranks(oriented)
-        avg = np.nanmean(ranks, axis=0)
-        pairwise, n_pair = pairs_on_common_datasets(
-            _COMMON_DATASET_TESTS[test_name],
-            oriented,
-            algorithms=algorithms,
-            **test_options,
-        )
-        shared = n_pair[~np.eye(k, dtype=bool)]
-        n_smallest = int(shared[shared > 0].min())  # pairs that never meet warned already
-    else:
-        ranks = rank_rows(-oriented)  # rank 1 = best
-        avg = ranks.mean(axis=0)
-        # Every statistic is computed with the algorithms in a canonical order (by name) and
-        # mapped back to input order, so that permuting the input columns permutes the
-        # result and changes no bit of it (floating-point sums depend on their order).
-        canon = sorted(range(k), key=lambda j: algorithms[j])
-        back = np.ix_(np.argsort(canon), np.argsort(canon))
-        tie_factor = tie_correction_factor(ranks) if tie_correction else 1.0
-        fried = friedman(avg[canon], n, tie_factor=tie_factor)
-        iman = iman_davenport(fried.statistic, k, n)
-        run_omnibus = OMNIBUS_TESTS[omnibus_name]
-        omnibus_res = fried if omnibus_name == "friedman" else run_omnibus(oriented[:, canon])
-        if test_name in BAYES_TESTS:
-            prob, decided, bayes = bayes_comparison(test_name, oriented, algorithms, test_options)
-            pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
-        else:
-            pairwise_c = _run_test(
-                test_name, oriented[:, canon], avg[canon], n, test_options, datasets
+        return Ranked(ranks, np.nanmean(ranks, axis=0), None)
+    ranks = rank_rows(-oriented)  # rank 1 = best
+    canon = sorted(range(len(algorithms)), key=lambda j: algorithms[j])
+    return Ranked(ranks, ranks.mean(axis=0), canon)
+
+
+def _omnibus(
+    oriented: np.ndarray, ranked: Ranked, proc: Procedure, table: ScoreTable, tie_correction: bool
+) -> tuple[OmnibusResult | None, OmnibusResult | None, OmnibusResult]:
+    """Step 3: Friedman and Iman-Davenport (complete tables) and the chosen omnibus test."""
+    if ranked.canon is None:  # incomplete table: Skillings-Mack
+        sm = skillings_mack(oriented, algorithms=table.algorithms, datasets=table.datasets)
+        if sm.ignored_datasets:
+            warnings.warn(
+                f"ignored {len(sm.ignored_datasets)} dataset(s) with fewer than two results "
+                "(they carry no information about differences): "
+                + ", ".join(repr(d) for d in sm.ignored_datasets),
+                CdplotWarning,
+                stacklevel=3,
             )
-            pairwise = PairwiseResult(pairwise_c.statistic[back], pairwise_c.pvalue[back])
-        n_pair = np.full((k, k), n, dtype=np.int64)
-        n_smallest = n
-    if not bayes:
-        _warn_questionable(test_name, n_smallest, alpha, test_options, incomplete=n_missing > 0)
+        return None, None, sm
+    n, k = oriented.shape
+    canon = ranked.canon
+    tie_factor = tie_correction_factor(ranked.ranks) if tie_correction else 1.0
+    fried = friedman(ranked.average[canon], n, tie_factor=tie_factor)
+    iman = iman_davenport(fried.statistic, k, n)
+    if proc.omnibus == "friedman":
+        return fried, iman, fried
+    return fried, iman, OMNIBUS_TESTS[proc.omnibus](oriented[:, canon])
 
+
+def _assemble(
+    table: ScoreTable,
+    proc: Procedure,
+    ranked: Ranked,
+    order: list[int],
+    omnibus: tuple[OmnibusResult | None, OmnibusResult | None, OmnibusResult],
+    post: Posthoc,
+    display: dict[str, str],
+    higher_is_better: bool,
+) -> ComparisonResult:
+    """Step 5: the result object, tables labelled (pandas is built on first access)."""
+    algorithms, datasets = table.algorithms, table.datasets
     names = tuple(algorithms)
-    statistics = Labelled(pairwise.statistic, names, names)
-    pvalues = Labelled(pairwise.pvalue, names, names)
-
-    critical_difference: float | None = None
-    # best first; equal average ranks (equal rank sums) in name order, not input order
-    order = sorted(range(k), key=lambda j: (avg[j], algorithms[j]))
-    group_order = order
-    mean_scores: Labelled | None = None
-    if not n_missing and (test_name in ("paired-t", "tukey") or omnibus_name == "rm-anova"):
-        means = column_means(table.scores)
-        # best first in mean score; for Tukey the groups follow this order (score axis)
-        sign = 1.0 if higher_is_better else -1.0
-        by_mean = sorted(range(k), key=lambda j: (-sign * means[j], algorithms[j]))
-        mean_scores = Labelled(
-            means[by_mean],
-            tuple(algorithms[j] for j in by_mean),
-            index_name="algorithm",
-            name="mean score",
-        )
-        if test_name == "tukey":
-            group_order = by_mean
-    if control is None:
-        iu, ju = np.triu_indices(k, 1)
-        if n_missing:
-            apv_mat = _all_pairs_apv(pairwise.pvalue, k, correction_name, budget, None)
-        else:
-            if test_name == "nemenyi":
-                critical_difference = nemenyi_q(k, alpha) * rank_standard_error(k, n)
-            elif test_name == "tukey":
-                critical_difference = tukey_critical_difference(table.scores[:, canon], alpha)
-            if bayes:  # posterior probabilities, no p-values to adjust
-                apv_mat = np.full((k, k), np.nan)
-            else:
-                # mean-ranks p-values form a Robinson matrix in average-rank order: a hint
-                # for the exact Bergmann-Hommel engine when p-values underflow to 0 (verified)
-                avg_c = avg[canon]
-                hint = sorted(range(k), key=lambda a: (avg_c[a], a))
-                apv_mat = _all_pairs_apv(
-                    pairwise_c.pvalue,
-                    k,
-                    correction_name,
-                    budget,
-                    hint if test_name == "mean-ranks" else None,
-                )[back]
-        if bayes:
-            sig_mat = np.asarray(decided, dtype=bool) & ~np.eye(k, dtype=bool)
-        else:
-            sig_mat = apv_mat <= alpha  # False on the NaN diagonal
-        adjusted = Labelled(apv_mat, names, names)
-        significant = Labelled(sig_mat, names, names)
-        group_idx, uncovered_idx = find_groups(group_order, sig_mat)
-        groups = tuple(tuple(algorithms[j] for j in g) for g in group_idx)
-        uncovered = tuple((algorithms[a], algorithms[b]) for a, b in uncovered_idx)
-    else:
-        c = algorithms.index(control)
-        others = [j for j in range(k) if j != c]
-        raw = pairwise.pvalue[c, others]
-        apv = adjust_control(raw, correction_name)
-        other_names = tuple(algorithms[j] for j in others)
-        adjusted = Labelled(apv, other_names, index_name="algorithm", name=f"APV vs {control}")
-        flags = decided[c, others] if bayes else apv <= alpha
-        significant = Labelled(
-            np.asarray(flags, dtype=bool),
-            other_names,
-            index_name="algorithm",
-            name=f"significant vs {control}",
-        )
-        if correction_name == "bonferroni-dunn" and test_name == "mean-ranks":
-            q = _normal_quantile(1.0 - alpha / (2.0 * (k - 1)))
-            critical_difference = q * rank_standard_error(k, n)
-        groups = ()
-        uncovered = ()
-
-    average_ranks = Labelled(
-        avg[order],
-        tuple(algorithms[j] for j in order),
-        index_name="algorithm",
-        name="average rank",
-    )
-    ranks_table = _by_dataset(ranks, datasets, algorithms)
+    fried, iman, omnibus_res = omnibus
     return ComparisonResult(
         algorithms=list(algorithms),
         datasets=list(datasets),
         scores=_by_dataset(table.scores, datasets, algorithms),
-        ranks=ranks_table,
-        average_ranks=average_ranks,
+        ranks=_by_dataset(ranked.ranks, datasets, algorithms),
+        average_ranks=Labelled(
+            ranked.average[order],
+            tuple(algorithms[j] for j in order),
+            index_name="algorithm",
+            name="average rank",
+        ),
         friedman=fried,
         iman_davenport=iman,
-        test=test_name,
-        correction=correction_name,
-        alpha=alpha,
-        control=control,
+        test=proc.test,
+        correction=proc.correction,
+        alpha=proc.alpha,
+        control=proc.control,
         higher_is_better=bool(higher_is_better),
-        statistics=statistics,
-        pvalues=pvalues,
-        adjusted_pvalues=adjusted,
-        significant=significant,
-        groups=groups,
-        uncovered_pairs=uncovered,
-        critical_difference=critical_difference,
-        test_options=dict(test_options),
+        statistics=Labelled(post.statistics, names, names),
+        pvalues=Labelled(post.pvalues, names, names),
+        adjusted_pvalues=post.adjusted,
+        significant=post.significant,
+        groups=post.groups,
+        uncovered_pairs=post.uncovered,
+        critical_difference=post.critical_difference,
+        test_options=dict(proc.options),
         omnibus=omnibus_res,
-        n_missing=n_missing,
-        n_per_pair=Labelled(n_pair, names, names),
-        ignored_datasets=ignored,
+        n_missing=int(np.isnan(table.scores).sum()),
+        n_per_pair=Labelled(post.n_per_pair, names, names),
+        ignored_datasets=getattr(omnibus_res, "ignored_datasets", ()),
         aggregation=table.aggregation,
         score_std=None
         if table.score_std is None
@@ -600,31 +391,15 @@ def compare(
         dropped_algorithms=table.dropped_algorithms,
         labels=display,
         decimals=table.decimals,
-        mean_scores=mean_scores,
-        critical_difference_units="score" if test_name == "tukey" else "rank",
-        **bayes,
+        mean_scores=post.mean_scores,
+        critical_difference_units="score" if proc.test == "tukey" else "rank",
+        **post.bayes,
     )
 
 
 def _by_dataset(values: np.ndarray, datasets: list[str], algorithms: list[str]) -> Labelled:
     """A datasets x algorithms table (``scores``, ``ranks``, ``score_std``)."""
     return Labelled(values, tuple(datasets), tuple(algorithms), "dataset", "algorithm")
-
-
-def _all_pairs_apv(
-    pvalue: np.ndarray, k: int, correction: str, budget: float | None, hint: list[int] | None
-) -> np.ndarray:
-    """k x k matrix of adjusted p-values (NaN diagonal) from the k x k raw p-values."""
-    iu, ju = np.triu_indices(k, 1)
-    raw = pvalue[iu, ju]
-    if correction in _SINGLE_STEP:  # single-step: the p-values are adjusted already
-        apv = raw.copy()
-    else:
-        apv = adjust_all_pairs(raw, k, correction, bh_budget=budget, order=hint)
-    apv_mat = np.full((k, k), np.nan)
-    apv_mat[iu, ju] = apv
-    apv_mat[ju, iu] = apv
-    return apv_mat
 
 
 def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
@@ -647,7 +422,7 @@ def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
         f"left out {len(names)} algorithm(s) with no result at all: "
         + ", ".join(repr(a) for a in names),
         CdplotWarning,
-        stacklevel=3,
+        stacklevel=4,
     )
     std = table.score_std
     return dataclasses.replace(
@@ -656,97 +431,3 @@ def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:
         algorithms=kept,
         score_std=None if std is None else std[:, ~empty],
     )
-
-
-def _resolve_omnibus(omnibus: str | None, missing: str) -> str:
-    """The omnibus test: as named, else Skillings-Mack with missing='keep', else Friedman."""
-    if omnibus is None:
-        return "skillings-mack" if missing == "keep" else "friedman"
-    return resolve_omnibus(omnibus)
-
-
-def _refuse_incomplete(test: str, omnibus: str, n_missing: int) -> None:
-    """Refuse tests that need every algorithm ranked on every dataset."""
-    fixes = (
-        f"use {spell('test', 'wilcoxon')} or {spell('test', 'sign')} (each pair is tested on "
-        f"the datasets where both have a result), or {spell('missing', 'drop')} to drop the "
-        "incomplete datasets"
-    )
-    if test in _RANK_POOL_TESTS:
-        raise CdplotInputError(
-            f"{spell('test', test)} needs every algorithm ranked on every dataset (its null "
-            f"distribution assumes complete rankings), but {n_missing} result(s) are "
-            f"missing; {fixes}."
-        )
-    if test not in _COMMON_DATASET_TESTS:
-        raise CdplotInputError(
-            f"{spell('test', test)} is not available for a table with missing results "
-            f"({n_missing} missing); {fixes}."
-        )
-    if omnibus not in INCOMPLETE_OMNIBUS:
-        raise CdplotInputError(
-            f"{spell('omnibus', omnibus)} needs a complete table, but {n_missing} result(s) "
-            f"are missing; use {spell('omnibus', 'skillings-mack')} (the default with "
-            f"{spell('missing', 'keep')}), or {spell('missing', 'drop')} to drop the "
-            "incomplete datasets."
-        )
-
-
-def _normal_quantile(q: float) -> float:
-    from scipy import special
-
-    return float(special.ndtri(q))
-
-
-def _run_test(
-    test: str,
-    oriented: np.ndarray,
-    avg: np.ndarray,
-    n: int,
-    options: dict[str, Any],
-    datasets: list[str],
-) -> PairwiseResult:
-    if test == "wilcoxon":
-        return wilcoxon_test(oriented, **options)
-    if test == "sign":
-        return sign_test(oriented, **options)
-    if test == "mean-ranks":
-        return mean_ranks_test(avg, n)
-    if test == "aligned-ranks":
-        return aligned_ranks_posthoc(oriented)
-    if test == "quade":
-        return quade_posthoc(oriented, **options)
-    if test == "exact-rank-sum":
-        return exact_rank_sum_test(oriented, datasets=datasets)
-    if test == "paired-t":
-        return paired_t_test(oriented)
-    if test == "tukey":
-        return tukey_test(oriented)
-    return nemenyi_test(avg, n)
-
-
-def _warn_questionable(
-    test: str, n: int, alpha: float, options: dict[str, Any], *, incomplete: bool = False
-) -> None:
-    if test in _RANK_POOL_TESTS:
-        warnings.warn(
-            f"the {test} test's decision on a pair depends on which other algorithms are in "
-            f"the comparison (Benavoli, Corani & Mangili 2016); consider "
-            f"{spell('test', 'wilcoxon')} or 'sign'." + silence_hint("PoolDependenceWarning"),
-            PoolDependenceWarning,
-            stacklevel=3,
-        )
-        return
-    if test not in ("wilcoxon", "sign"):
-        return
-    # the smallest two-sided p-value either test can reach on n datasets is 2 / 2**n
-    smallest = min(1.0, 2.0 ** (1 - n))
-    if smallest > alpha:
-        need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
-        where = f"a pair with only {n} common datasets" if incomplete else f"{n} datasets"
-        warnings.warn(
-            f"with {where} the {test} test cannot reach p <= {alpha:g} (its smallest "
-            f"two-sided p-value is {smallest:.3g}); at least {need} datasets are needed.",
-            CdplotWarning,
-            stacklevel=3,
-        )

@@ -1,0 +1,299 @@
+"""The post-hoc step of :func:`cdplot.compare`: pairwise tests, adjusted p-values, groups.
+
+:data:`POSTHOC_TESTS` is the registry of the frequentist pairwise tests on a complete table
+(a new test is one entry here and one in ``_procedure.TESTS``). :func:`run_posthoc` is a
+short driver over named steps: raw tests, the warning on questionable settings, the
+critical difference, the adjusted p-values and the groups.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotWarning, PoolDependenceWarning, silence_hint, spell
+from ._adjust import adjust_all_pairs, adjust_control
+from ._aligned import aligned_ranks_posthoc
+from ._bayes import bayes_comparison
+from ._exact_ranksum import exact_rank_sum_test
+from ._groups import find_groups
+from ._lazy import Labelled
+from ._pairwise import (
+    mean_ranks_test,
+    nemenyi_q,
+    nemenyi_test,
+    rank_standard_error,
+    sign_test,
+    wilcoxon_test,
+)
+from ._parametric import column_means, paired_t_test, tukey_critical_difference, tukey_test
+from ._procedure import RANK_POOL_TESTS, Procedure
+from ._quade import quade_posthoc
+from ._results import PairwiseResult
+from ._skillings_mack import pairs_on_common_datasets
+
+__all__ = ["POSTHOC_TESTS", "Posthoc", "Ranked", "run_posthoc", "smallest_sign_pvalue"]
+
+_Test = Callable[[np.ndarray, np.ndarray, int, dict[str, Any], list[str]], PairwiseResult]
+
+#: test name -> f(oriented scores, average ranks, N, options, datasets), canonical order
+POSTHOC_TESTS: dict[str, _Test] = {
+    "wilcoxon": lambda x, avg, n, opts, ds: wilcoxon_test(x, **opts),
+    "sign": lambda x, avg, n, opts, ds: sign_test(x, **opts),
+    "mean-ranks": lambda x, avg, n, opts, ds: mean_ranks_test(avg, n),
+    "nemenyi": lambda x, avg, n, opts, ds: nemenyi_test(avg, n),
+    "aligned-ranks": lambda x, avg, n, opts, ds: aligned_ranks_posthoc(x),
+    "quade": lambda x, avg, n, opts, ds: quade_posthoc(x, **opts),
+    "exact-rank-sum": lambda x, avg, n, opts, ds: exact_rank_sum_test(x, datasets=ds),
+    "paired-t": lambda x, avg, n, opts, ds: paired_t_test(x),
+    "tukey": lambda x, avg, n, opts, ds: tukey_test(x),
+}
+#: tests run pair by pair on the datasets both algorithms have (incomplete tables)
+COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
+    "wilcoxon": wilcoxon_test,
+    "sign": sign_test,
+}
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The ranking step's output: per-dataset ranks and average ranks (input order).
+
+    ``canon`` is the canonical (by name) order of the algorithms in which every statistic
+    of a complete table is computed, so that permuting the input columns permutes the
+    result and changes no bit of it; None for an incomplete table.
+    """
+
+    ranks: np.ndarray
+    average: np.ndarray
+    canon: list[int] | None
+
+    @property
+    def back(self) -> Any:
+        """Index that maps a canonical-order k x k matrix back to input order."""
+        inverse = np.argsort(self.canon)
+        return np.ix_(inverse, inverse)
+
+
+@dataclass(frozen=True)
+class Posthoc:
+    """The post-hoc step's output (input order)."""
+
+    statistics: np.ndarray
+    pvalues: np.ndarray
+    n_per_pair: np.ndarray
+    adjusted: Labelled
+    significant: Labelled
+    groups: tuple[tuple[str, ...], ...]
+    uncovered: tuple[tuple[str, str], ...]
+    critical_difference: float | None
+    mean_scores: Labelled | None
+    bayes: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Raw:
+    """Raw pairwise results: input order, canonical order (complete tables), decisions."""
+
+    pairwise: PairwiseResult
+    canonical: PairwiseResult | None
+    n_pair: np.ndarray
+    n_smallest: int
+    decided: np.ndarray | None = None
+    bayes: dict[str, Any] = field(default_factory=dict)
+
+
+def smallest_sign_pvalue(n: int) -> float:
+    """Smallest two-sided p-value the Wilcoxon or sign test can reach on n datasets: 2/2**n."""
+    return min(1.0, 2.0 ** (1 - n))
+
+
+def _raw_tests(
+    proc: Procedure, oriented: np.ndarray, ranked: Ranked, names: list[str], datasets: list[str]
+) -> _Raw:
+    """Step 1: the pairwise test on every pair (or the Bayesian posteriors)."""
+    n, k = oriented.shape
+    if ranked.canon is None:  # incomplete table: each pair on the datasets both have
+        pairwise, n_pair = pairs_on_common_datasets(
+            COMMON_DATASET_TESTS[proc.test], oriented, algorithms=names, **proc.options
+        )
+        shared = n_pair[~np.eye(k, dtype=bool)]
+        return _Raw(pairwise, None, n_pair, int(shared[shared > 0].min()))
+    n_pair = np.full((k, k), n, dtype=np.int64)
+    if proc.bayesian:
+        prob, decided, bayes = bayes_comparison(proc.test, oriented, names, proc.options)
+        pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
+        return _Raw(pairwise, None, n_pair, n, decided, bayes)
+    canon, back = ranked.canon, ranked.back
+    run = POSTHOC_TESTS[proc.test]
+    result_c = run(oriented[:, canon], ranked.average[canon], n, proc.options, datasets)
+    pairwise = PairwiseResult(result_c.statistic[back], result_c.pvalue[back])
+    return _Raw(pairwise, result_c, n_pair, n)
+
+
+def _warn_questionable(proc: Procedure, n: int, *, incomplete: bool) -> None:
+    """Step 2: warn on pool dependence, or when the test cannot reach alpha on n datasets."""
+    if proc.test in RANK_POOL_TESTS:
+        warnings.warn(
+            f"the {proc.test} test's decision on a pair depends on which other algorithms are "
+            f"in the comparison (Benavoli, Corani & Mangili 2016); consider "
+            f"{spell('test', 'wilcoxon')} or 'sign'." + silence_hint("PoolDependenceWarning"),
+            PoolDependenceWarning,
+            stacklevel=4,
+        )
+        return
+    if proc.test not in COMMON_DATASET_TESTS:
+        return
+    smallest = smallest_sign_pvalue(n)
+    if smallest > proc.alpha:
+        need = math.ceil(math.log2(2.0 / proc.alpha) + 1e-12)
+        where = f"a pair with only {n} common datasets" if incomplete else f"{n} datasets"
+        warnings.warn(
+            f"with {where} the {proc.test} test cannot reach p <= {proc.alpha:g} (its smallest "
+            f"two-sided p-value is {smallest:.3g}); at least {need} datasets are needed.",
+            CdplotWarning,
+            stacklevel=4,
+        )
+
+
+def _mean_scores(
+    proc: Procedure, scores: np.ndarray, names: list[str], higher_is_better: bool
+) -> tuple[Labelled | None, list[int] | None]:
+    """Step 3: mean scores (best first) for the parametric analyses, and Tukey's group order."""
+    if proc.test not in ("paired-t", "tukey") and proc.omnibus != "rm-anova":
+        return None, None
+    means = column_means(scores)
+    sign = 1.0 if higher_is_better else -1.0
+    by_mean = sorted(range(len(names)), key=lambda j: (-sign * means[j], names[j]))
+    labelled = Labelled(
+        means[by_mean], tuple(names[j] for j in by_mean), index_name="algorithm", name="mean score"
+    )
+    return labelled, (by_mean if proc.test == "tukey" else None)
+
+
+def _all_pairs_apv(
+    pvalue: np.ndarray, k: int, proc: Procedure, hint: list[int] | None
+) -> np.ndarray:
+    """k x k matrix of adjusted p-values (NaN diagonal) from the k x k raw p-values."""
+    iu, ju = np.triu_indices(k, 1)
+    raw = pvalue[iu, ju]
+    if proc.single_step:  # the p-values are adjusted already
+        apv = raw.copy()
+    else:
+        apv = adjust_all_pairs(raw, k, proc.correction, bh_budget=proc.bh_budget, order=hint)
+    apv_mat = np.full((k, k), np.nan)
+    apv_mat[iu, ju] = apv
+    apv_mat[ju, iu] = apv
+    return apv_mat
+
+
+def _all_pairs(
+    proc: Procedure,
+    raw: _Raw,
+    ranked: Ranked,
+    names: list[str],
+    scores: np.ndarray,
+    order: list[int],
+) -> tuple[Labelled, Labelled, tuple, tuple, float | None]:
+    """Step 4a: all pairs -- APVs, significance, groups and the critical difference."""
+    n, k = scores.shape
+    cd = None
+    if proc.bayesian:  # posterior probabilities, no p-values to adjust
+        apv = np.full((k, k), np.nan)
+    elif raw.canonical is None:  # incomplete table
+        apv = _all_pairs_apv(raw.pairwise.pvalue, k, proc, None)
+    else:
+        canon = ranked.canon
+        if proc.test == "nemenyi":
+            cd = nemenyi_q(k, proc.alpha) * rank_standard_error(k, n)
+        elif proc.test == "tukey":
+            cd = tukey_critical_difference(scores[:, canon], proc.alpha)
+        # mean-ranks p-values form a Robinson matrix in average-rank order: a hint for the
+        # exact Bergmann-Hommel engine when p-values underflow to 0 (verified)
+        avg_c = ranked.average[canon]
+        hint = sorted(range(k), key=lambda a: (avg_c[a], a))
+        use = hint if proc.test == "mean-ranks" else None
+        apv = _all_pairs_apv(raw.canonical.pvalue, k, proc, use)[ranked.back]
+    if raw.decided is not None:
+        sig = np.asarray(raw.decided, dtype=bool) & ~np.eye(k, dtype=bool)
+    else:
+        sig = apv <= proc.alpha  # False on the NaN diagonal
+    group_idx, uncovered_idx = find_groups(order, sig)
+    groups = tuple(tuple(names[j] for j in g) for g in group_idx)
+    uncovered = tuple((names[a], names[b]) for a, b in uncovered_idx)
+    labels = tuple(names)
+    return Labelled(apv, labels, labels), Labelled(sig, labels, labels), groups, uncovered, cd
+
+
+def _against_control(
+    proc: Procedure, raw: _Raw, names: list[str], n: int
+) -> tuple[Labelled, Labelled, float | None]:
+    """Step 4b: against a control -- the k - 1 APVs and the Bonferroni-Dunn critical difference."""
+    k = len(names)
+    c = names.index(proc.control)
+    others = [j for j in range(k) if j != c]
+    apv = adjust_control(raw.pairwise.pvalue[c, others], proc.correction)
+    other_names = tuple(names[j] for j in others)
+    adjusted = Labelled(apv, other_names, index_name="algorithm", name=f"APV vs {proc.control}")
+    flags = raw.decided[c, others] if raw.decided is not None else apv <= proc.alpha
+    significant = Labelled(
+        np.asarray(flags, dtype=bool),
+        other_names,
+        index_name="algorithm",
+        name=f"significant vs {proc.control}",
+    )
+    cd = None
+    if proc.correction == "bonferroni-dunn" and proc.test == "mean-ranks":
+        from ._lazy import special
+
+        q = float(special.ndtri(1.0 - proc.alpha / (2.0 * (k - 1))))
+        cd = q * rank_standard_error(k, n)
+    return adjusted, significant, cd
+
+
+def run_posthoc(
+    proc: Procedure,
+    scores: np.ndarray,
+    oriented: np.ndarray,
+    ranked: Ranked,
+    names: list[str],
+    datasets: list[str],
+    *,
+    higher_is_better: bool,
+    order: list[int],
+) -> Posthoc:
+    """The post-hoc step: raw tests, warnings, APVs, significance, groups, CD (input order).
+
+    ``order`` is the best-first order of the algorithms (by average rank, ties by name);
+    groups are runs in it (in mean-score order for Tukey's test).
+    """
+    raw = _raw_tests(proc, oriented, ranked, names, datasets)
+    if not proc.bayesian:
+        _warn_questionable(proc, raw.n_smallest, incomplete=ranked.canon is None)
+    means, by_mean = None, None
+    if ranked.canon is not None:
+        means, by_mean = _mean_scores(proc, scores, names, higher_is_better)
+    if proc.control is None:
+        adjusted, significant, groups, uncovered, cd = _all_pairs(
+            proc, raw, ranked, names, scores, by_mean or order
+        )
+    else:
+        adjusted, significant, cd = _against_control(proc, raw, names, scores.shape[0])
+        groups, uncovered = (), ()
+    return Posthoc(
+        statistics=raw.pairwise.statistic,
+        pvalues=raw.pairwise.pvalue,
+        n_per_pair=raw.n_pair,
+        adjusted=adjusted,
+        significant=significant,
+        groups=groups,
+        uncovered=uncovered,
+        critical_difference=cd,
+        mean_scores=means,
+        bayes=raw.bayes,
+    )

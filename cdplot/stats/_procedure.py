@@ -1,0 +1,321 @@
+"""The procedure of a comparison: which test, correction, control and options go together.
+
+One place for the rules: the test names and aliases, the options each test accepts, the
+correction each test takes when none is named, the tests with their own single-step
+adjustment, the Bayesian tests (no correction), the tests that need a complete table, and
+the Bergmann-Hommel budget. :func:`cdplot.compare`, :func:`cdplot.simulate` and the command
+line all build a :class:`Procedure` with :meth:`Procedure.resolve`; none states the rules
+again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from .._errors import CLI_FLAGS, CdplotInputError, check_bool, check_in_list, in_cli, spell
+from ._adjust import BH_DEFAULT_BUDGET, check_bh_budget, resolve_correction
+from ._bayes import BAYES_TESTS
+from ._omnibus import INCOMPLETE_OMNIBUS, resolve_omnibus
+from ._options import check_alpha, check_control
+from ._pairwise import SIGN_TIES, ZERO_METHODS
+from ._values import ValueEquality
+
+__all__ = ["MISSING", "TESTS", "Procedure", "resolve_test"]
+
+#: values of compare(missing=...); the reader understands more (see cdplot.io.MISSING_OPTIONS)
+MISSING = ["raise", "drop", "drop-algorithms", "keep"]
+
+#: canonical test name -> the options it accepts
+TESTS: dict[str, tuple[str, ...]] = {
+    "wilcoxon": ("zero_method", "exact", "continuity"),
+    "sign": ("ties",),
+    "mean-ranks": (),
+    "nemenyi": (),
+    "aligned-ranks": (),
+    "quade": ("method",),
+    "exact-rank-sum": (),
+    "paired-t": (),
+    "tukey": (),
+    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state"),
+    "bayes-sign": ("rope", "threshold", "nsamples", "random_state"),
+}
+TEST_ALIASES = {
+    "meanranks": "mean-ranks",
+    "mean-rank": "mean-ranks",
+    "signed-rank": "wilcoxon",
+    "wilcoxon-signed-rank": "wilcoxon",
+    "sign-test": "sign",
+    "aligned": "aligned-ranks",
+    "friedman-aligned-ranks": "aligned-ranks",
+    "exact": "exact-rank-sum",
+    "exact-ranksum": "exact-rank-sum",
+    "t-test": "paired-t",
+    "ttest": "paired-t",
+    "paired-t-test": "paired-t",
+    "tukey-hsd": "tukey",
+    "hsd": "tukey",
+    "bayesian-signed-rank": "bayes-signed-rank",
+    "bayes-wilcoxon": "bayes-signed-rank",
+    "bayesian-sign": "bayes-sign",
+}
+#: tests that rank the algorithms within each dataset jointly: they need a complete table
+#: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
+RANK_POOL_TESTS = ("mean-ranks", "nemenyi", "aligned-ranks", "quade", "exact-rank-sum")
+#: paired tests that run on an incomplete table, each pair on the datasets both have
+COMMON_DATASET_TESTS = ("wilcoxon", "sign")
+#: the correction of each test when none is named (correction=None)
+DEFAULT_CORRECTION = {
+    "nemenyi": "nemenyi",
+    "tukey": "tukey",
+    "bayes-signed-rank": "none",
+    "bayes-sign": "none",
+}
+#: tests with their own single-step adjustment and a critical difference -> the same test
+#: without it (which takes any correction)
+SINGLE_STEP = {"nemenyi": "mean-ranks", "tukey": "paired-t"}
+#: all-pairs tests that have no version against a control -> the advice
+_NO_CONTROL = {
+    "nemenyi": lambda: (
+        f"{spell('test', 'nemenyi')} compares all pairs; to compare with a control on "
+        f"average ranks use {spell('test', 'mean-ranks')} with "
+        f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
+    ),
+    "tukey": lambda: (
+        f"{spell('test', 'tukey')} compares all pairs (Dunnett's test, its version against "
+        f"a control, is not available); use {spell('test', 'paired-t')} with "
+        f"{spell('correction', 'holm')} (or another correction) to compare with a control "
+        "on mean scores."
+    ),
+}
+
+
+def resolve_test(name: str) -> str:
+    """Canonical test name, or a :class:`CdplotInputError` listing the valid ones."""
+    if isinstance(name, str) and name.strip().lower() == "friedman":
+        raise CdplotInputError(
+            f"{name!r} is not a valid value for {spell('test')}: the Friedman test is an omnibus "
+            f"test ({spell('omnibus', 'friedman')}, the default; res.omnibus), not a pairwise "
+            f"post-hoc test; for the post-hoc test on Friedman's average ranks pass "
+            f"{spell('test', 'mean-ranks')} (or {spell('test', 'nemenyi')})."
+        )
+    return check_in_list(TESTS, aliases=TEST_ALIASES, test=name)
+
+
+def _option(name: str) -> str:
+    """A test option as the user names it: ``'zero_method'`` or ``--zero-method``."""
+    return spell(name) if in_cli() else repr(name)
+
+
+def _check_options(test: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The test's options, their values checked; unknown options are refused."""
+    options = dict(options)
+    if "continuity" in options:
+        options["continuity"] = check_bool(options["continuity"], "continuity")
+    if options.get("exact") is not None:
+        options["exact"] = check_bool(options["exact"], "exact")
+    for option, allowed in (("zero_method", ZERO_METHODS), ("ties", SIGN_TIES)):
+        if option in options:
+            options[option] = check_in_list(allowed, **{option: options[option]})
+    unknown = sorted(set(options) - set(TESTS[test]))
+    if unknown:
+        valid = [v for v in TESTS[test] if not in_cli() or v in CLI_FLAGS]
+        raise CdplotInputError(
+            f"unknown option(s) {', '.join(_option(u) for u in unknown)} for "
+            f"{spell('test', test)}; "
+            + (
+                f"it accepts {', '.join(_option(v) for v in valid)}."
+                if valid
+                else "it takes no options."
+            )
+        )
+    return options
+
+
+def _resolve_correction(test: str, correction: Any, control: Any) -> str:
+    """The correction applied: the one named, or the test's own; bad pairings are refused."""
+    if correction is None:
+        return DEFAULT_CORRECTION.get(test, "holm")
+    named = correction.strip().lower() if isinstance(correction, str) else None
+    if test in SINGLE_STEP:
+        if named != test:
+            title = "Nemenyi's" if test == "nemenyi" else "Tukey's"
+            raise CdplotInputError(
+                f"{spell('test', test)} carries its own single-step adjustment, so "
+                f"{spell('correction', correction)} cannot be applied; drop "
+                f"{spell('correction')} to use {title}, or use "
+                f"{spell('test', SINGLE_STEP[test])} with {spell('correction', correction)}."
+            )
+        return test
+    if test in BAYES_TESTS:
+        if named != "none":
+            raise CdplotInputError(
+                f"{spell('test', test)} gives posterior probabilities, not p-values, so "
+                f"{spell('correction', correction)} cannot be applied; drop "
+                f"{spell('correction')} and set the posterior threshold with "
+                f"{spell('threshold', 0.95)}."
+            )
+        return "none"
+    return resolve_correction(correction, control=control is not None)
+
+
+def _resolve_budget(bh_budget: Any, correction: str) -> float | None:
+    """The Bergmann-Hommel budget in seconds (None: no limit); only with that correction."""
+    if bh_budget is not None and correction != "bergmann-hommel":
+        raise CdplotInputError(
+            f"{spell('bh_budget')} applies to {spell('correction', 'bergmann-hommel')} only; "
+            f"drop it (the correction is {correction!r})."
+        )
+    return check_bh_budget(BH_DEFAULT_BUDGET if bh_budget is None else bh_budget)
+
+
+@dataclass(frozen=True, eq=False)
+class Procedure(ValueEquality):
+    """A validated comparison procedure: pairwise test, correction, control and options.
+
+    Build one with :meth:`resolve`, which checks the names, resolves aliases and defaults
+    and refuses combinations that do not go together, with one message naming the fix.
+
+    Attributes
+    ----------
+    test : str
+        Canonical name of the pairwise test (a key of ``cdplot.stats.TESTS``).
+    correction : str
+        Canonical name of the adjustment (``"nemenyi"``/``"tukey"`` for the tests'
+        own single-step adjustment, ``"none"`` for the Bayesian tests).
+    control : str or None
+        The control algorithm, or None for all pairs.
+    options : dict
+        The test's options, checked (e.g. ``{"zero_method": "pratt"}``).
+    alpha : float
+        Significance level.
+    bh_budget : float or None
+        Time budget (seconds) of the exact Bergmann-Hommel search; None for no limit.
+    omnibus : str
+        Canonical name of the omnibus test reported.
+
+    Examples
+    --------
+    >>> from cdplot.stats import Procedure
+    >>> Procedure.resolve(test="nemenyi").correction
+    'nemenyi'
+    >>> Procedure.resolve(test="mean-ranks", correction="bonferroni", control="A").correction
+    'bonferroni-dunn'
+    """
+
+    test: str
+    correction: str
+    control: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    alpha: float = 0.05
+    bh_budget: float | None = BH_DEFAULT_BUDGET
+    omnibus: str = "friedman"
+
+    @classmethod
+    def resolve(
+        cls,
+        test: str = "wilcoxon",
+        correction: str | None = None,
+        control: str | None = None,
+        *,
+        alpha: float = 0.05,
+        bh_budget: float | None = None,
+        omnibus: str | None = None,
+        missing: str = "raise",
+        algorithms: Sequence[str] | None = None,
+        **options: Any,
+    ) -> Procedure:
+        """The procedure for these settings, checked, with defaults filled in.
+
+        ``correction=None`` is the test's own default ("holm"; "nemenyi", "tukey" and
+        "none" for the Nemenyi, Tukey and Bayesian tests). ``omnibus=None`` is
+        Skillings-Mack with ``missing="keep"``, else Friedman. With ``algorithms`` the
+        control must be one of them. Raises :class:`~cdplot.CdplotInputError`.
+        """
+        test_name = resolve_test(test)
+        alpha = check_alpha(alpha)
+        checked = _check_options(test_name, options)
+        missing = check_in_list(MISSING, missing=missing)
+        if omnibus is None:
+            omnibus_name = "skillings-mack" if missing == "keep" else "friedman"
+        else:
+            omnibus_name = resolve_omnibus(omnibus)
+        proc = cls(test_name, "", control, checked, alpha, None, omnibus_name)
+        if algorithms is not None:
+            proc = proc.with_algorithms(algorithms)
+        return proc._settle(correction, bh_budget)
+
+    def _settle(self, correction: Any, bh_budget: Any) -> Procedure:
+        """Check the control against the test, then resolve correction and budget."""
+        if self.control is not None and self.test in _NO_CONTROL:
+            raise CdplotInputError(_NO_CONTROL[self.test]())
+        name = _resolve_correction(self.test, correction, self.control)
+        return replace(self, correction=name, bh_budget=_resolve_budget(bh_budget, name))
+
+    def with_algorithms(self, algorithms: Sequence[str]) -> Procedure:
+        """The same procedure with its control checked against ``algorithms``."""
+        return replace(self, control=check_control(self.control, algorithms))
+
+    def check_incomplete(self, n_missing: int) -> None:
+        """Refuse a test or omnibus test that needs a complete table (``n_missing`` > 0)."""
+        fixes = (
+            f"use {spell('test', 'wilcoxon')} or {spell('test', 'sign')} (each pair is tested "
+            f"on the datasets where both have a result), or {spell('missing', 'drop')} to drop "
+            "the incomplete datasets"
+        )
+        if self.test in RANK_POOL_TESTS:
+            raise CdplotInputError(
+                f"{spell('test', self.test)} needs every algorithm ranked on every dataset (its "
+                f"null distribution assumes complete rankings), but {n_missing} result(s) are "
+                f"missing; {fixes}."
+            )
+        if self.test not in COMMON_DATASET_TESTS:
+            raise CdplotInputError(
+                f"{spell('test', self.test)} is not available for a table with missing results "
+                f"({n_missing} missing); {fixes}."
+            )
+        if self.omnibus not in INCOMPLETE_OMNIBUS:
+            raise CdplotInputError(
+                f"{spell('omnibus', self.omnibus)} needs a complete table, but {n_missing} "
+                f"result(s) are missing; use {spell('omnibus', 'skillings-mack')} (the default "
+                f"with {spell('missing', 'keep')}), or {spell('missing', 'drop')} to drop the "
+                "incomplete datasets."
+            )
+
+    @property
+    def bayesian(self) -> bool:
+        """Whether the test gives posterior probabilities (no p-values)."""
+        return self.test in BAYES_TESTS
+
+    @property
+    def single_step(self) -> bool:
+        """Whether the test carries its own single-step adjustment (Nemenyi, Tukey)."""
+        return self.correction in SINGLE_STEP
+
+    @property
+    def pool_dependent(self) -> bool:
+        """Whether a pair's decision depends on the other algorithms (rank-pool tests)."""
+        return self.test in RANK_POOL_TESTS
+
+    @property
+    def label(self) -> str:
+        """``"test+correction"``, the options in brackets, ``" vs control"`` appended."""
+        text = f"{self.test}+{self.correction}"
+        if self.options:
+            text += "(" + ",".join(f"{k}={v}" for k, v in sorted(self.options.items())) + ")"
+        return text + (f" vs {self.control}" if self.control is not None else "")
+
+    def test_key(self) -> tuple[str, tuple[tuple[str, Any], ...]]:
+        """What decides the raw p-values: the test and its options (shared across corrections)."""
+        return self.test, tuple(sorted(self.options.items()))
+
+    def hypotheses(self, k: int, algorithms: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Index arrays (a, b) of the pairs this procedure tests."""
+        if self.control is None:
+            return np.triu_indices(k, 1)
+        c = list(algorithms).index(self.control)
+        others = np.array([j for j in range(k) if j != c], dtype=np.intp)
+        return np.full(others.size, c, dtype=np.intp), others
