@@ -19,6 +19,8 @@ from ..stats._batch import (
     batch_average_ranks,
     batch_pvalues,
 )
+from ..stats._caveats import datasets_needed, min_attainable_pvalue
+from ..stats._options import check_alpha
 from ._models import as_model
 from ._procedures import DEFAULT_PROCEDURES, Procedure, parse_procedures
 from ._result import PowerCurveResult, SimulationResult
@@ -41,16 +43,6 @@ def _check_replicates(n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise CdplotInputError(f"n_replicates must be a positive integer, got {n!r}.")
     return int(n)
-
-
-def _check_alpha(alpha: Any) -> float:
-    try:
-        value = float(alpha)
-    except (TypeError, ValueError):
-        raise CdplotInputError(f"alpha must be a number in (0, 1), got {alpha!r}.") from None
-    if not 0.0 < value < 1.0:
-        raise CdplotInputError(f"alpha must be in (0, 1), got {alpha!r}.")
-    return value
 
 
 def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
@@ -296,7 +288,7 @@ def simulate(
     """
     model = as_model(model)
     n_replicates = _check_replicates(n_replicates)
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     procs = parse_procedures(procedures, model.algorithms)
     seed = _seed_sequence(random_state)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
@@ -412,10 +404,10 @@ def _warn_unreachable(procs: Sequence[Procedure], n: int | None, alpha: float) -
     """Warn, as compare() does, when the Wilcoxon or sign test cannot reach alpha on n datasets."""
     if n is None:
         return
-    smallest = min(1.0, 2.0 ** (1 - n))  # the smallest two-sided p-value of either test
-    tests = sorted({p.test for p in procs if p.test in ("wilcoxon", "sign")})
+    tests = sorted({p.test for p in procs if min_attainable_pvalue(p.test, n) is not None})
+    smallest = min_attainable_pvalue("sign", n)  # the same for both tests
     if tests and smallest > alpha:
-        need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
+        need = datasets_needed(alpha)
         warnings.warn(
             f"with {n} datasets the {' and '.join(tests)} test cannot reach p <= {alpha:g} "
             f"(its smallest two-sided p-value is {smallest:.3g}): its power is 0. At least "

@@ -38,6 +38,7 @@ from ._parametric import (
     tukey_test,
 )
 from ._pool import pool_sensitivity
+from ._procedure import Procedure
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
 from ._results import (
@@ -55,6 +56,7 @@ __all__ = [
     "ALL_PAIRS_CORRECTIONS",
     "AssumptionCheck",
     "PairedTestResult",
+    "Procedure",
     "BayesianResult",
     "CONTROL_CORRECTIONS",
     "OMNIBUS_TESTS",

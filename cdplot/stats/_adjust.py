@@ -20,6 +20,8 @@ from .._errors import (
     spell,
 )
 
+_Simple = Callable[[np.ndarray], np.ndarray]
+
 __all__ = [
     "ALL_PAIRS_CORRECTIONS",
     "BH_DEFAULT_BUDGET",
@@ -31,89 +33,97 @@ __all__ = [
 ]
 
 
-def _sorted(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(p, kind="stable")
-    return order, p[order]
+# Every correction is written once, row-wise: on an R x m array of p-values, each row one
+# family of hypotheses (a simulation adjusts thousands at once, stats/_batch.py). The 1-D
+# procedures of the registries below run the same kernel on a single row.
 
 
-def _unsort(order: np.ndarray, values: np.ndarray) -> np.ndarray:
+def _sorted_rows(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(p, axis=1, kind="stable")
+    return order, np.take_along_axis(p, order, axis=1)
+
+
+def _unsort_rows(order: np.ndarray, values: np.ndarray) -> np.ndarray:
     out = np.empty_like(values)
-    out[order] = values
+    np.put_along_axis(out, order, values, axis=1)
     return out
 
 
-def _none(p: np.ndarray) -> np.ndarray:
+def _none_rows(p: np.ndarray) -> np.ndarray:
     return p.copy()
 
 
-def _bonferroni(p: np.ndarray) -> np.ndarray:
-    return np.minimum(1.0, p.size * p)
+def _bonferroni_rows(p: np.ndarray) -> np.ndarray:
+    return np.minimum(1.0, p.shape[1] * p)
 
 
-def _holm(p: np.ndarray) -> np.ndarray:
+def step_down_rows(p: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
+    """Step-down ``APV_(i) = min(1, max_{j<=i} t_j p_(j))`` on each row (Holm, Shaffer)."""
+    order, ps = _sorted_rows(p)
+    apv = np.minimum(1.0, np.maximum.accumulate(multipliers * ps, axis=1))
+    return _unsort_rows(order, apv)
+
+
+def _holm_rows(p: np.ndarray) -> np.ndarray:
     """Holm (1979) step-down: ``APV_(i) = min(1, max_{j<=i} (m - j + 1) p_(j))``."""
-    m = p.size
-    order, ps = _sorted(p)
-    apv = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * ps))
-    return _unsort(order, apv)
+    m = p.shape[1]
+    return step_down_rows(p, (m - np.arange(m)).astype(float))
 
 
-def _hochberg(p: np.ndarray) -> np.ndarray:
+def _hochberg_rows(p: np.ndarray) -> np.ndarray:
     """Hochberg (1988) step-up: ``APV_(i) = min_{j>=i} min(1, (m - j + 1) p_(j))``."""
-    m = p.size
-    order, ps = _sorted(p)
-    apv = np.minimum.accumulate(((m - np.arange(m)) * ps)[::-1])[::-1]
-    return _unsort(order, np.minimum(1.0, apv))
+    m = p.shape[1]
+    order, ps = _sorted_rows(p)
+    apv = np.minimum.accumulate(((m - np.arange(m)) * ps)[:, ::-1], axis=1)[:, ::-1]
+    return _unsort_rows(order, np.minimum(1.0, apv))
 
 
-def _hommel(p: np.ndarray) -> np.ndarray:
+def _hommel_rows(p: np.ndarray) -> np.ndarray:
     """Hommel (1988), computed as R's ``p.adjust(p, "hommel")``.
 
     For m = 2 it coincides with Hochberg's procedure (R switches to it too).
     """
-    m = p.size
+    m = p.shape[1]
     if m == 1:
         return p.copy()
     if m == 2:
-        return _hochberg(p)
-    order, ps = _sorted(p)
+        return _hochberg_rows(p)
+    order, ps = _sorted_rows(p)
     idx = np.arange(1, m + 1)
-    q = np.full(m, np.min(m * ps / idx))
+    q = np.repeat(np.min(m * ps / idx, axis=1)[:, None], m, axis=1)
     pa = q.copy()
     for size in range(m - 1, 1, -1):
         head = m - size + 1  # hypotheses 1..head handled by the "m * p" branch
-        tail = ps[head:]
-        q1 = np.min(size * tail / np.arange(2, size + 1))
-        q[:head] = np.minimum(size * ps[:head], q1)
-        q[head:] = q[head - 1]
+        q1 = np.min(size * ps[:, head:] / np.arange(2, size + 1), axis=1)
+        q[:, :head] = np.minimum(size * ps[:, :head], q1[:, None])
+        q[:, head:] = q[:, head - 1 : head]
         pa = np.maximum(pa, q)
-    apv = np.minimum(1.0, np.maximum(pa, ps))
-    return _unsort(order, apv)
+    return _unsort_rows(order, np.minimum(1.0, np.maximum(pa, ps)))
 
 
-def _finner(p: np.ndarray) -> np.ndarray:
+def _finner_rows(p: np.ndarray) -> np.ndarray:
     """Finner (1993) step-down: ``APV_(i) = max_{j<=i} 1 - (1 - p_(j))^(m / j)``.
 
     Computed as ``-expm1((m / j) log1p(-p))`` so that tiny p-values keep their digits.
     """
-    m = p.size
-    order, ps = _sorted(p)
+    m = p.shape[1]
+    order, ps = _sorted_rows(p)
     with np.errstate(divide="ignore"):
         raw = -np.expm1((m / np.arange(1, m + 1)) * np.log1p(-ps))
-    apv = np.minimum(1.0, np.maximum.accumulate(raw))
-    return _unsort(order, np.maximum(apv, ps))
+    apv = np.minimum(1.0, np.maximum.accumulate(raw, axis=1))
+    return _unsort_rows(order, np.maximum(apv, ps))
 
 
-def _li(p: np.ndarray) -> np.ndarray:
+def _li_rows(p: np.ndarray) -> np.ndarray:
     """Li (2008): ``APV_i = p_i / (p_i + 1 - p_max)``; the largest p is its own APV."""
-    pmax = np.max(p)
+    pmax = np.max(p, axis=1, keepdims=True)
     denom = p + (1.0 - pmax)
     with np.errstate(invalid="ignore", divide="ignore"):
         apv = np.where(denom > 0, p / denom, 0.0)
     return np.minimum(1.0, np.maximum(apv, p))
 
 
-def _shaffer(p: np.ndarray, k: int) -> np.ndarray:
+def shaffer_rows(p: np.ndarray, k: int) -> np.ndarray:
     """Shaffer's static procedure: ``APV_(i) = min(1, max_{j<=i} t_j p_(j))``.
 
     ``t_j`` is the largest number of hypotheses that can be true once j - 1 are
@@ -121,10 +131,25 @@ def _shaffer(p: np.ndarray, k: int) -> np.ndarray:
     """
     from ._exhaustive import shaffer_multipliers
 
-    order, ps = _sorted(p)
-    t = np.asarray(shaffer_multipliers(k), dtype=float)
-    apv = np.minimum(1.0, np.maximum.accumulate(t * ps))
-    return _unsort(order, apv)
+    return step_down_rows(p, np.asarray(shaffer_multipliers(k), dtype=float))
+
+
+#: canonical name -> row-wise kernel (R x m -> R x m), for the corrections with a closed form
+ROW_CORRECTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "none": _none_rows,
+    "bonferroni": _bonferroni_rows,
+    "bonferroni-dunn": _bonferroni_rows,
+    "holm": _holm_rows,
+    "hochberg": _hochberg_rows,
+    "hommel": _hommel_rows,
+    "finner": _finner_rows,
+    "li": _li_rows,
+}
+
+
+def _one_row(kernel: Callable[[np.ndarray], np.ndarray]) -> _Simple:
+    """The 1-D procedure of a row-wise kernel."""
+    return lambda p: kernel(np.asarray(p, dtype=float)[None, :])[0]
 
 
 #: Default time budget (seconds) of the exact Bergmann-Hommel search.
@@ -177,29 +202,20 @@ def check_bh_budget(budget: object) -> float | None:
     return None if value == float("inf") else value
 
 
-_Simple = Callable[[np.ndarray], np.ndarray]
-
 #: canonical name -> procedure on the m = k(k-1)/2 pairwise p-values (upper-triangle order)
 ALL_PAIRS_CORRECTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
-    "none": lambda p, k: _none(p),
-    "bonferroni": lambda p, k: _bonferroni(p),
-    "holm": lambda p, k: _holm(p),
-    "hochberg": lambda p, k: _hochberg(p),
-    "hommel": lambda p, k: _hommel(p),
-    "finner": lambda p, k: _finner(p),
-    "shaffer": _shaffer,
+    **{
+        name: (lambda one: lambda p, k: one(p))(_one_row(ROW_CORRECTIONS[name]))
+        for name in ("none", "bonferroni", "holm", "hochberg", "hommel", "finner")
+    },
+    "shaffer": lambda p, k: shaffer_rows(np.asarray(p, dtype=float)[None, :], k)[0],
     "bergmann-hommel": lambda p, k: _bergmann_hommel(p, k),
 }
 
 #: canonical name -> procedure on the k - 1 p-values against a control
 CONTROL_CORRECTIONS: dict[str, _Simple] = {
-    "none": _none,
-    "bonferroni-dunn": _bonferroni,
-    "holm": _holm,
-    "hochberg": _hochberg,
-    "hommel": _hommel,
-    "finner": _finner,
-    "li": _li,
+    name: _one_row(ROW_CORRECTIONS[name])
+    for name in ("none", "bonferroni-dunn", "holm", "hochberg", "hommel", "finner", "li")
 }
 
 _ALIASES = {

@@ -19,14 +19,15 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError
-from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS
-from ._exhaustive import bergmann_hommel, shaffer_multipliers
-from ._lazy import special
+from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, ROW_CORRECTIONS, shaffer_rows
+from ._exhaustive import bergmann_hommel
 from ._pairwise import (
     SIGN_TIES,
     ZERO_METHODS,
     _signed_rank_pvalues,
     _two_sided_normal,
+    check_choice,
+    sign_pvalues,
 )
 from ._ranks import rank_rows
 from ._studentized import range_sf
@@ -150,20 +151,7 @@ def _sign(d: np.ndarray, buf: _Buffers, ties: str) -> np.ndarray:
     flags = buf.start[:rows]
     wins = np.count_nonzero(np.greater(d, 0.0, out=flags), axis=1).astype(float)
     losses = np.count_nonzero(np.less(d, 0.0, out=flags), axis=1).astype(float)
-    n_ties = n - wins - losses
-    if ties == "split":
-        counted = n_ties - n_ties % 2
-        wins = wins + counted / 2
-        losses = losses + counted / 2
-    total = wins + losses
-    smaller = np.minimum(wins, losses)
-    p = np.ones(rows)
-    has = total > 0
-    p[has] = np.minimum(
-        1.0,
-        2.0 * special.bdtr(smaller[has].astype(np.int64), total[has].astype(np.int64), 0.5),
-    )
-    return p
+    return sign_pvalues(wins, losses, n, ties)[2]
 
 
 def batch_pvalues(
@@ -213,24 +201,16 @@ def batch_pvalues(
             p[positive] = range_sf(distinct, k)[where]
         return np.clip(p, 0.0, 1.0).reshape(r, m)
     if test == "wilcoxon":
-        zero_method = options.get("zero_method", "wilcox")
-        if zero_method not in ZERO_METHODS:
-            raise CdplotInputError(
-                f"{zero_method!r} is not a valid value for zero_method; supported values are "
-                f"{', '.join(repr(z) for z in ZERO_METHODS)}."
-            )
+        zero_method = check_choice(
+            options.get("zero_method", "wilcox"), "zero_method", ZERO_METHODS
+        )
         exact, continuity = options.get("exact"), options.get("continuity", True)
 
         def kernel(d: np.ndarray, buf: _Buffers) -> np.ndarray:
             return _wilcoxon(d, buf, zero_method, exact, continuity)
 
     elif test == "sign":
-        ties = options.get("ties", "split")
-        if ties not in SIGN_TIES:
-            raise CdplotInputError(
-                f"{ties!r} is not a valid value for ties; supported values are "
-                f"{', '.join(repr(t) for t in SIGN_TIES)}."
-            )
+        ties = check_choice(options.get("ties", "split"), "ties", SIGN_TIES)
 
         def kernel(d: np.ndarray, buf: _Buffers) -> np.ndarray:
             return _sign(d, buf, ties)
@@ -257,85 +237,7 @@ def batch_pvalues(
     return out
 
 
-# --- adjustments, row by row of an R x m array ------------------------------------------
-
-
-def _sorted_rows(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(p, axis=1, kind="stable")
-    return order, np.take_along_axis(p, order, axis=1)
-
-
-def _unsort_rows(order: np.ndarray, values: np.ndarray) -> np.ndarray:
-    out = np.empty_like(values)
-    np.put_along_axis(out, order, values, axis=1)
-    return out
-
-
-def _step_down(p: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
-    order, ps = _sorted_rows(p)
-    apv = np.minimum(1.0, np.maximum.accumulate(multipliers * ps, axis=1))
-    return _unsort_rows(order, apv)
-
-
-def _hochberg(p: np.ndarray) -> np.ndarray:
-    m = p.shape[1]
-    order, ps = _sorted_rows(p)
-    apv = np.minimum.accumulate(((m - np.arange(m)) * ps)[:, ::-1], axis=1)[:, ::-1]
-    return _unsort_rows(order, np.minimum(1.0, apv))
-
-
-def _hommel(p: np.ndarray) -> np.ndarray:
-    """R's ``p.adjust(p, "hommel")`` on each row (as ``_adjust._hommel``)."""
-    m = p.shape[1]
-    if m == 1:
-        return p.copy()
-    if m == 2:
-        return _hochberg(p)
-    order, ps = _sorted_rows(p)
-    idx = np.arange(1, m + 1)
-    q = np.repeat(np.min(m * ps / idx, axis=1)[:, None], m, axis=1)
-    pa = q.copy()
-    for size in range(m - 1, 1, -1):
-        head = m - size + 1
-        q1 = np.min(size * ps[:, head:] / np.arange(2, size + 1), axis=1)
-        q[:, :head] = np.minimum(size * ps[:, :head], q1[:, None])
-        q[:, head:] = q[:, head - 1 : head]
-        pa = np.maximum(pa, q)
-    return _unsort_rows(order, np.minimum(1.0, np.maximum(pa, ps)))
-
-
-def _finner(p: np.ndarray) -> np.ndarray:
-    m = p.shape[1]
-    order, ps = _sorted_rows(p)
-    with np.errstate(divide="ignore"):
-        raw = -np.expm1((m / np.arange(1, m + 1)) * np.log1p(-ps))
-    apv = np.minimum(1.0, np.maximum.accumulate(raw, axis=1))
-    return _unsort_rows(order, np.maximum(apv, ps))
-
-
-def _li(p: np.ndarray) -> np.ndarray:
-    pmax = np.max(p, axis=1, keepdims=True)
-    denom = p + (1.0 - pmax)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        apv = np.where(denom > 0, p / denom, 0.0)
-    return np.minimum(1.0, np.maximum(apv, p))
-
-
-def _common(p: np.ndarray, name: str) -> np.ndarray | None:
-    m = p.shape[1]
-    if name == "none":
-        return p.copy()
-    if name in ("bonferroni", "bonferroni-dunn"):
-        return np.minimum(1.0, m * p)
-    if name == "holm":
-        return _step_down(p, (m - np.arange(m)).astype(float))
-    if name == "hochberg":
-        return _hochberg(p)
-    if name == "hommel":
-        return _hommel(p)
-    if name == "finner":
-        return _finner(p)
-    return None
+# --- adjustments: the row-wise kernels of _adjust, one family of hypotheses per row --------
 
 
 def batch_adjust_all_pairs(
@@ -351,11 +253,10 @@ def batch_adjust_all_pairs(
     p = np.asarray(pvalues, dtype=float)
     if p.shape[1] == 0:
         return p.copy()
-    out = _common(p, correction)
-    if out is not None:
-        return out
+    if correction in ROW_CORRECTIONS:
+        return ROW_CORRECTIONS[correction](p)
     if correction == "shaffer":
-        return _step_down(p, np.asarray(shaffer_multipliers(k), dtype=float))
+        return shaffer_rows(p, k)
     # bergmann-hommel: the exact engine, table by table
     i, j = np.triu_indices(k, 1)
     out = np.empty_like(p)
@@ -372,10 +273,4 @@ def batch_adjust_control(pvalues: np.ndarray, correction: str) -> np.ndarray:
     """APVs of each row of R x (k - 1) p-values against a control (as ``adjust_control``)."""
     if correction not in CONTROL_CORRECTIONS:
         raise CdplotInputError(f"{correction!r} is not a correction against a control.")
-    p = np.asarray(pvalues, dtype=float)
-    if correction == "li":
-        return _li(p)
-    out = _common(p, correction)
-    if out is None:  # pragma: no cover - CONTROL_CORRECTIONS and _common agree
-        raise CdplotInputError(f"{correction!r} is not a correction against a control.")
-    return out
+    return ROW_CORRECTIONS[correction](np.asarray(pvalues, dtype=float))

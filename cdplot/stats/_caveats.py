@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "MIN_DATASETS_APPROXIMATION",
     "caveats",
+    "datasets_needed",
     "deciding_omnibus",
     "min_attainable_pvalue",
     "n_hypotheses",
@@ -50,6 +51,11 @@ def min_attainable_pvalue(test: str, n: int) -> float | None:
     if test not in ("wilcoxon", "sign"):
         return None
     return min(1.0, 2.0 ** (1 - n)) if n < 1100 else 0.0
+
+
+def datasets_needed(alpha: float) -> int:
+    """Fewest datasets on which the Wilcoxon or sign test can reach ``alpha``: 2/2**n <= alpha."""
+    return math.ceil(math.log2(2.0 / alpha) + 1e-12)
 
 
 def n_hypotheses(result: ComparisonResult) -> int:
@@ -133,7 +139,7 @@ def caveats(result: ComparisonResult) -> tuple[str, ...]:
     m = n_hypotheses(result)
     few = f"only {n_pair} datasets" + (" for some pairs" if n_pair < n else "")
     if smallest > alpha:
-        need = math.ceil(math.log2(2.0 / alpha) + 1e-12)
+        need = datasets_needed(alpha)
         out.append(
             f"{few}: the smallest p-value the {title} can give is 2/2^{n_pair} = "
             f"{smallest:.2g}, above alpha = {alpha:g}, so no pair can be significant however "

@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from .._errors import BergmannHommelLimitError, CdplotInputError, spell
+from ._adjust import BH_DEFAULT_BUDGET
 
 __all__ = [
     "bergmann_hommel",
@@ -34,8 +35,8 @@ __all__ = [
     "shaffer_multipliers",
 ]
 
-#: default time budget of :func:`bergmann_hommel`, in seconds
-DEFAULT_BUDGET_S = 10.0
+#: default time budget of :func:`bergmann_hommel`, in seconds (one constant: _adjust's)
+DEFAULT_BUDGET_S = BH_DEFAULT_BUDGET
 
 #: the clock is read every this many search steps (a few milliseconds of work at most),
 #: so a budget is honoured to within milliseconds

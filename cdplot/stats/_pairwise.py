@@ -17,6 +17,7 @@ import math
 import warnings
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -39,6 +40,43 @@ __all__ = [
 
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 SIGN_TIES = ("split", "discard")
+
+
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of ``choices`` (``zero_method``, ``ties``), else an error."""
+    if value not in choices:
+        raise CdplotInputError(
+            f"{value!r} is not a valid value for {name}; supported values are "
+            f"{', '.join(repr(c) for c in choices)}."
+        )
+    return value
+
+
+def sign_pvalues(
+    wins: np.ndarray, losses: np.ndarray, n: int, ties: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Wins and losses with the ties shared out, and the sign test's two-sided p-values.
+
+    ``wins`` and ``losses`` count (as floats) the datasets of each pair; the other
+    ``n - wins - losses`` are ties. ``p = min(1, 2 P(B <= min(w, l)))`` with
+    ``B ~ Binomial(w + l, 1/2)``; 1 when nothing is counted.
+    """
+    n_ties = n - wins - losses
+    if ties == "split":
+        counted_ties = n_ties - n_ties % 2
+        wins = wins + counted_ties / 2
+        losses = losses + counted_ties / 2
+    total = wins + losses
+    smaller = np.minimum(wins, losses)
+    p = np.ones(np.shape(wins))
+    has = total > 0
+    p[has] = np.minimum(
+        1.0,
+        2.0 * special.bdtr(smaller[has].astype(np.int64), total[has].astype(np.int64), 0.5),
+    )
+    return wins, losses, p
+
+
 #: Scores at least this large in magnitude (2**1023, about 8.99e307) could make a
 #: difference overflow; the Wilcoxon test then halves all scores (exactly) first.
 HUGE = 2.0**1023
@@ -500,11 +538,7 @@ def wilcoxon_test(
     (which would create false ties); only subnormal scores (below 2**-1021) could lose
     their last bit then.
     """
-    if zero_method not in ZERO_METHODS:
-        raise CdplotInputError(
-            f"{zero_method!r} is not a valid value for zero_method; supported values are "
-            f"{', '.join(repr(z) for z in ZERO_METHODS)}."
-        )
+    check_choice(zero_method, "zero_method", ZERO_METHODS)
     if exact not in (None, True, False):
         raise CdplotInputError(f"exact must be None, True or False, got {exact!r}.")
     scores = np.asarray(scores, dtype=float)
@@ -582,11 +616,7 @@ def sign_test(scores: np.ndarray, *, ties: str = "split") -> PairwiseResult:
         ``B ~ Binomial(n, 1/2)``, n the number of counted datasets, as
         ``scipy.stats.binomtest(w, n).pvalue`` and R's ``binom.test``.
     """
-    if ties not in SIGN_TIES:
-        raise CdplotInputError(
-            f"{ties!r} is not a valid value for ties; supported values are "
-            f"{', '.join(repr(t) for t in SIGN_TIES)}."
-        )
+    check_choice(ties, "ties", SIGN_TIES)
     scores = np.asarray(scores, dtype=float)
     n, k = scores.shape
     cols = np.ascontiguousarray(scores.T)
@@ -606,17 +636,5 @@ def sign_test(scores: np.ndarray, *, ties: str = "split") -> PairwiseResult:
                 np.less(cols[i], cols[j0:j1], out=less[block, :n])
             wins[start:stop] = _count_true(greater[: stop - start])
             losses[start:stop] = _count_true(less[: stop - start])
-    n_ties = n - wins - losses
-    if ties == "split":
-        counted_ties = n_ties - n_ties % 2
-        wins = wins + counted_ties / 2
-        losses = losses + counted_ties / 2
-    total = wins + losses
-    smaller = np.minimum(wins, losses)
-    p = np.ones(m)
-    has = total > 0
-    p[has] = np.minimum(
-        1.0,
-        2.0 * special.bdtr(smaller[has].astype(np.int64), total[has].astype(np.int64), 0.5),
-    )
+    wins, losses, p = sign_pvalues(wins, losses, n, ties)
     return PairwiseResult(_to_matrix(k, wins, losses), _to_matrix(k, p))

@@ -19,6 +19,7 @@ import numpy as np
 from .._errors import CdplotInputError
 from ..io import parse_scores
 from ._lazy import special
+from ._options import check_alpha
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -168,12 +169,7 @@ def pool_sensitivity(
         table = parse_scores(data_or_result)
         scores, names = table.scores, [str(a) for a in table.algorithms]
         better_high = bool(higher_is_better)
-    try:
-        alpha = float(alpha)
-    except (TypeError, ValueError):
-        raise CdplotInputError(f"alpha must be a number in (0, 1), got {alpha!r}.") from None
-    if not 0.0 < alpha < 1.0:
-        raise CdplotInputError(f"alpha must be in (0, 1), got {alpha!r}.")
+    alpha = check_alpha(alpha)
     n, k = scores.shape
     if k < 3:
         raise CdplotInputError(

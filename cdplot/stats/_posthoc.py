@@ -8,7 +8,6 @@ critical difference, the adjusted p-values and the groups.
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from .._errors import CdplotWarning, PoolDependenceWarning, silence_hint, spell
 from ._adjust import adjust_all_pairs, adjust_control
 from ._aligned import aligned_ranks_posthoc
 from ._bayes import bayes_comparison
+from ._caveats import datasets_needed, min_attainable_pvalue
 from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
 from ._lazy import Labelled
@@ -37,7 +37,7 @@ from ._quade import quade_posthoc
 from ._results import PairwiseResult
 from ._skillings_mack import pairs_on_common_datasets
 
-__all__ = ["POSTHOC_TESTS", "Posthoc", "Ranked", "run_posthoc", "smallest_sign_pvalue"]
+__all__ = ["POSTHOC_TESTS", "Posthoc", "Ranked", "run_posthoc"]
 
 _Test = Callable[[np.ndarray, np.ndarray, int, dict[str, Any], list[str]], PairwiseResult]
 
@@ -108,11 +108,6 @@ class _Raw:
     bayes: dict[str, Any] = field(default_factory=dict)
 
 
-def smallest_sign_pvalue(n: int) -> float:
-    """Smallest two-sided p-value the Wilcoxon or sign test can reach on n datasets: 2/2**n."""
-    return min(1.0, 2.0 ** (1 - n))
-
-
 def _raw_tests(
     proc: Procedure, oriented: np.ndarray, ranked: Ranked, names: list[str], datasets: list[str]
 ) -> _Raw:
@@ -147,11 +142,9 @@ def _warn_questionable(proc: Procedure, n: int, *, incomplete: bool) -> None:
             stacklevel=4,
         )
         return
-    if proc.test not in COMMON_DATASET_TESTS:
-        return
-    smallest = smallest_sign_pvalue(n)
-    if smallest > proc.alpha:
-        need = math.ceil(math.log2(2.0 / proc.alpha) + 1e-12)
+    smallest = min_attainable_pvalue(proc.test, n)
+    if smallest is not None and smallest > proc.alpha:
+        need = datasets_needed(proc.alpha)
         where = f"a pair with only {n} common datasets" if incomplete else f"{n} datasets"
         warnings.warn(
             f"with {where} the {proc.test} test cannot reach p <= {proc.alpha:g} (its smallest "
