@@ -28,6 +28,7 @@ _MODULES = {
     "apv_heatmap": "_heatmap",
     "multi_comparison_matrix": "_mcm",
     "pool_sensitivity_plot": "_pool",
+    "power_plot": "_power",
     "report_figure": "_report_figure",
 }
 
@@ -40,6 +41,7 @@ __all__ = [
     "multi_comparison_matrix",
     "pool_sensitivity_plot",
     "posterior_plot",
+    "power_plot",
     "report_figure",
     "simplex_plot",
 ]
