@@ -552,7 +552,8 @@ def wilcoxon_test(
     # difference is -0.0 (x - y is -0.0 only for x = -0.0, y = +0.0)
     cols = np.empty((k, n))
     np.add(scores.T, 0.0, out=cols)
-    if cols.size and float(np.max(np.abs(cols))) >= HUGE:
+    # the largest magnitude from max and min: no |cols| copy of the whole table
+    if cols.size and max(float(cols.max()), -float(cols.min())) >= HUGE:
         # |x_i - x_j| could overflow to inf and create false ties: halve every score
         # (exact for all normal numbers; only subnormal scores below 2**-1021 would lose
         # their last bit), which keeps every difference's rank and sign
