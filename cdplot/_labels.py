@@ -58,6 +58,12 @@ def format_pvalue(p: float, digits: int = 3) -> str:
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> from cdplot.report import format_pvalue
+    >>> format_pvalue(0.01234), format_pvalue(0.00001)
+    ('0.012', '<0.001')
     """
     if p != p:  # NaN
         return "-"

@@ -1,6 +1,6 @@
 """
 Two classifiers on one dataset: paired t-tests on cross-validation folds
-=======================================================================
+========================================================================
 
 The worked example of the Cornuéjols lecture slides (after Flach 2012): naive
 Bayes (NB), a decision tree (DT) and nearest neighbour (NN), 10-fold

@@ -30,12 +30,26 @@ def _registry() -> dict[str, dict[str, str]]:
 
 
 def names() -> list[str]:
-    """Names of the bundled datasets."""
+    """Names of the bundled datasets.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> cdplot.datasets.names()
+    ['demsar2006', 'benavoli2016', 'garcia2008_ranks', 'garcia2008_synthetic']
+    """
     return list(_registry())
 
 
 def describe(name: str) -> dict[str, str]:
-    """Description and source (paper and table) of a bundled dataset."""
+    """Description and source (paper and table) of a bundled dataset.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> cdplot.datasets.describe('demsar2006')['source']
+    'Demšar (2006), JMLR 7, Table 6 (the first two columns are Table 2)'
+    """
     _check(name)
     return dict(_registry()[name])
 
@@ -66,6 +80,12 @@ def load(name: str) -> pd.DataFrame:
     pandas.DataFrame
         Index named ``dataset``, one float column per algorithm; ``df.attrs``
         holds ``source``, ``description``, ``n_datasets`` and ``higher_is_better``.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> cdplot.datasets.load('demsar2006').shape
+    (14, 4)
     """
     _check(name)
     meta = _registry()[name]

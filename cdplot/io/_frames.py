@@ -32,6 +32,13 @@ def as_pandas(data: Any) -> Any:
     polars DataFrames are converted column by column through numpy (no pyarrow needed);
     other objects through their ``to_pandas()`` method or the ``__dataframe__``
     interchange protocol. A polars LazyFrame is refused (call ``.collect()`` first).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from cdplot.io import as_pandas
+    >>> as_pandas(pl.DataFrame({'A': [0.8, 0.7], 'B': [0.9, 0.6]})).shape
+    (2, 2)
     """
     import pandas as pd
 

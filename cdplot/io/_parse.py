@@ -107,6 +107,14 @@ def table_roles(
     (:func:`cdplot.compare_metrics`): a file or standard input is read once, and a file
     never becomes a pandas DataFrame. Returns ``(None, None)`` for input that is not a
     table (arrays).
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> from cdplot.io import table_roles
+    >>> table, roles = table_roles(cdplot.datasets.load('demsar2006').reset_index())
+    >>> roles.kind, roles.dataset, roles.scores
+    ('wide', 'dataset', ('C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'))
     """
     table = _as_table(data)
     if table is None:

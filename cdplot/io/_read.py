@@ -133,6 +133,15 @@ def read_columns(source: str | os.PathLike[str] | Any) -> tuple[dict[str, np.nda
     CdplotInputError
         If the file cannot be read, is empty, has no delimiter, has rows of the wrong
         length or duplicate header names.
+
+    Examples
+    --------
+    >>> import io
+    >>> from cdplot.io import read_columns
+    >>> text = 'dataset,A,B' + chr(10) + 'd1,0.8,0.9' + chr(10) + 'd2,0.7,0.6' + chr(10)
+    >>> columns, name = read_columns(io.StringIO(text))
+    >>> columns['B']
+    array([0.9, 0.6])
     """
     columns, name, _ = _read(source)
     return columns, name

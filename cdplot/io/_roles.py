@@ -68,7 +68,14 @@ IDENTIFIER_NAMES = ("id", "index", "", "unnamed: 0")
 
 
 def column_key(name: Any) -> str:
-    """Normalised column name: lower case without ``_``, ``-`` and spaces."""
+    """Normalised column name: lower case without ``_``, ``-`` and spaces.
+
+    Examples
+    --------
+    >>> from cdplot.io import column_key
+    >>> column_key('Task ID'), column_key('task_id')
+    ('taskid', 'taskid')
+    """
     return "".join(ch for ch in str(name).strip().lower() if ch not in "_- ")
 
 
@@ -167,6 +174,15 @@ def resolve_roles(
     Returns
     -------
     Roles
+
+    Examples
+    --------
+    >>> from cdplot.io import resolve_roles
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({'problem': ['d1'], 'method': ['A'], 'acc': [0.9]})
+    >>> roles = resolve_roles(frame, numeric=lambda c: c == 'acc', index_names_datasets=False)
+    >>> roles.kind, roles.dataset, roles.algorithm, roles.scores
+    ('long', 'problem', 'method', ('acc',))
     """
     columns = list(frame.columns)
     if textual is None:

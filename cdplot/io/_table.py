@@ -72,7 +72,16 @@ def input_notes(
     dropped_datasets: tuple[str, ...],
     dropped_algorithms: tuple[str, ...],
 ) -> tuple[str, ...]:
-    """Sentences for reports: aggregation, rounding and what was dropped."""
+    """Sentences for reports: aggregation, rounding and what was dropped.
+
+    Examples
+    --------
+    >>> from cdplot.io import input_notes
+    >>> for note in input_notes(None, 3, ('d2', 'd4'), ()):
+    ...     print(note)
+    scores were rounded to 3 decimals before ranking
+    dropped 2 datasets with missing results: d2, d4
+    """
     notes = []
     if aggregation is not None:
         notes.append(aggregation.describe())
@@ -93,7 +102,14 @@ def input_notes(
 
 
 def check_decimals(decimals: Any) -> int | None:
-    """Validate ``decimals=``: None or an int from 0 to 15."""
+    """Validate ``decimals=``: None or an int from 0 to 15.
+
+    Examples
+    --------
+    >>> from cdplot.io import check_decimals
+    >>> check_decimals(3)
+    3
+    """
     if decimals is None:
         return None
     if isinstance(decimals, (bool, np.bool_)) or not isinstance(decimals, (int, np.integer)):

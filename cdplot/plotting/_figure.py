@@ -28,7 +28,7 @@ class CDFigure(Figure):
     engine (:func:`~cdplot.plotting._pgf.check_pgf_engine`; none installed:
     :class:`~cdplot.CdplotInputError` before anything is written) and escapes
     every text for LaTeX (:func:`~cdplot.plotting._pgf.latex_escape`), so the
-    file ``\input``s into a pdflatex, xelatex or lualatex document. Everything
+    file can be read with ``\input`` into a pdflatex, xelatex or lualatex document. Everything
     else is a plain Figure.
     """
 

@@ -119,7 +119,16 @@ def bayes_settings(result: ComparisonResult, ge: str = ">=") -> str:
 
 
 def describe_method(result: ComparisonResult) -> str:
-    """One line naming the test, the correction and alpha (a Bayesian test: rope, threshold)."""
+    """One line naming the test, the correction and alpha (a Bayesian test: rope, threshold).
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> from cdplot.report import describe_method
+    >>> res = cdplot.compare(cdplot.datasets.load('demsar2006'))
+    >>> describe_method(res)
+    'Wilcoxon signed-rank test, Holm correction, alpha = 0.05'
+    """
     test = TEST_TITLES.get(result.test, result.test)
     if is_bayesian(result):
         vs = (

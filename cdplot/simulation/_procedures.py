@@ -66,6 +66,13 @@ def parse_procedures(procedures: Any, algorithms: Sequence[str]) -> list[Procedu
 
     Every (test, correction[, control]) combination that :func:`cdplot.compare` accepts is
     accepted here, with the same names, aliases and messages.
+
+    Examples
+    --------
+    >>> from cdplot.simulation import parse_procedures
+    >>> procedures = parse_procedures([('wilcoxon', 'holm'), 'nemenyi:nemenyi'], ['A', 'B', 'C'])
+    >>> [p.test for p in procedures]
+    ['wilcoxon', 'nemenyi']
     """
     if isinstance(procedures, (str, Mapping)) or (
         isinstance(procedures, tuple)

@@ -287,6 +287,13 @@ def adjust_all_pairs(
     hint: an order of the algorithms in which the p-values form a Robinson matrix, such
     as the average-rank order for mean-ranks p-values) only concern
     ``"bergmann-hommel"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import adjust_all_pairs
+    >>> adjust_all_pairs(np.array([0.01, 0.02, 0.04]), 3, 'holm')
+    array([0.03, 0.04, 0.04])
     """
     p = np.asarray(pvalues, dtype=float)
     name = resolve_correction(correction, control=False)
@@ -301,6 +308,13 @@ def adjust_control(pvalues: np.ndarray, correction: str) -> np.ndarray:
     """APVs for the k - 1 p-values of comparisons against a control.
 
     Equal raw p-values get equal APVs under every correction.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import adjust_control
+    >>> adjust_control(np.array([0.01, 0.04, 0.03]), 'holm')
+    array([0.03, 0.06, 0.06])
     """
     p = np.asarray(pvalues, dtype=float)
     apv = CONTROL_CORRECTIONS[resolve_correction(correction, control=True)](p)

@@ -81,7 +81,7 @@ class BayesianResult(ValueEquality):
     left : float
         P(y - x < -rope): x practically better (when higher scores are better).
     rope : float
-        P(|y - x| <= rope): practically equivalent. Zero when ``rope_width`` is 0.
+        ``P(|y - x| <= rope)``: practically equivalent. Zero when ``rope_width`` is 0.
     right : float
         P(y - x > rope): y practically better.
     rope_width : float

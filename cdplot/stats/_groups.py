@@ -37,6 +37,15 @@ def find_groups(
     the run ``s..end[s]`` has no significant pair; ``end`` never decreases, so
     the maximal runs are those with ``end[s] > end[s - 1]``. With the Nemenyi
     test this gives the runs whose rank range is below the critical difference.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import find_groups
+    >>> significant = np.zeros((4, 4), dtype=bool)
+    >>> significant[0, 3] = significant[3, 0] = True
+    >>> find_groups([0, 1, 2, 3], significant)
+    ([[0, 1, 2], [1, 2, 3]], [])
     """
     order = list(order)
     k = len(order)

@@ -77,6 +77,14 @@ def friedman(avg_ranks: np.ndarray, n_datasets: int, *, tie_factor: float = 1.0)
     ``tie_factor`` it matches R's ``friedman.test`` and
     ``scipy.stats.friedmanchisquare``. When every algorithm ties on every
     dataset the corrected statistic is 0/0; it is then defined as 0 (p = 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import friedman
+    >>> res = friedman(np.array([3.143, 2.000, 2.893, 1.964]), 14)  # Demšar (2006) §3.2.4
+    >>> round(res.statistic, 2), res.df
+    (9.28, 3.0)
     """
     r = np.asarray(avg_ranks, dtype=float)
     k = r.size
@@ -96,6 +104,13 @@ def iman_davenport(chi2: float, k: int, n_datasets: int) -> OmnibusResult:
     ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)`` with ``(k - 1, (k - 1)(N - 1))``
     degrees of freedom (Demšar 2006, §3.2.2). When every dataset ranks the
     algorithms identically the denominator vanishes: F = inf, p = 0.
+
+    Examples
+    --------
+    >>> from cdplot.stats import iman_davenport
+    >>> res = iman_davenport(9.28, 4, 14)  # Demšar (2006) §3.2.4: F_F = 3.69
+    >>> round(res.statistic, 2), res.df
+    (3.69, (3.0, 39.0))
     """
     n = float(n_datasets)
     df1, df2 = float(k - 1), float((k - 1) * (n_datasets - 1))

@@ -117,7 +117,14 @@ def _two_sided_normal(z: np.ndarray) -> np.ndarray:
 
 
 def rank_standard_error(k: int, n_datasets: int) -> float:
-    """Standard error of a difference of average ranks, ``sqrt(k (k + 1) / (6 N))``."""
+    """Standard error of a difference of average ranks, ``sqrt(k (k + 1) / (6 N))``.
+
+    Examples
+    --------
+    >>> from cdplot.stats import rank_standard_error
+    >>> round(rank_standard_error(4, 14), 4)  # Demšar (2006) Table 6: k = 4, N = 14
+    0.488
+    """
     return math.sqrt(k * (k + 1) / (6.0 * n_datasets))
 
 
@@ -148,6 +155,14 @@ def mean_ranks_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
     twice the rank sums, ``z = |2 S_i - 2 S_j| / sqrt(2 N k (k + 1) / 3)``: pairs with
     equal rank-sum differences get bit-identical statistics and p-values (average ranks
     are rounded floats, and their differences need not be equal in the last bits).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import mean_ranks_test
+    >>> res = mean_ranks_test(np.array([3.143, 2.000, 2.893, 1.964]), 14)
+    >>> np.round(res.statistic[0], 3)
+    array([  nan, 2.342, 0.512, 2.416])
     """
     r = np.asarray(avg_ranks, dtype=float)
     k = r.size
@@ -171,6 +186,12 @@ def nemenyi_q(k: int, alpha: float) -> float:
     The ``1 - alpha`` quantile of the studentized range of k independent
     standard normals (infinite degrees of freedom) divided by ``sqrt(2)``;
     Demšar (2006) Table 5(a).
+
+    Examples
+    --------
+    >>> from cdplot.stats import nemenyi_q
+    >>> round(nemenyi_q(4, 0.05), 3)  # Demšar (2006) Table 5(a): 2.569
+    2.569
     """
     return range_ppf(alpha, k) / math.sqrt(2.0)
 
@@ -187,6 +208,14 @@ def nemenyi_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:
     :func:`cdplot.stats._studentized.range_sf` (agrees with
     ``scipy.stats.studentized_range(k, np.inf)`` and keeps its relative precision
     in the far tail, where ``1 - cdf`` does not).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import nemenyi_test
+    >>> res = nemenyi_test(np.array([3.143, 2.000, 2.893, 1.964]), 14)
+    >>> np.round(res.pvalue[0], 3)
+    array([  nan, 0.089, 0.956, 0.074])
     """
     res = mean_ranks_test(avg_ranks, n_datasets)
     k = res.statistic.shape[0]
@@ -537,6 +566,16 @@ def wilcoxon_test(
     9e307) or more are first halved, exactly, so that no difference overflows to inf
     (which would create false ties); only subnormal scores (below 2**-1021) could lose
     their last bit then.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import wilcoxon_test
+    >>> scores = np.array([[0.80, 0.82, 0.70], [0.75, 0.79, 0.72], [0.90, 0.93, 0.85],
+    ...                    [0.66, 0.70, 0.61], [0.85, 0.84, 0.80], [0.71, 0.76, 0.69]])
+    >>> res = wilcoxon_test(scores)
+    >>> np.round(res.pvalue[0, 1], 4)  # exact, as R wilcox.test(x, y, paired=TRUE)
+    np.float64(0.0625)
     """
     check_choice(zero_method, "zero_method", ZERO_METHODS)
     if exact not in (None, True, False):
@@ -547,7 +586,8 @@ def wilcoxon_test(
     # difference is -0.0 (x - y is -0.0 only for x = -0.0, y = +0.0)
     cols = np.empty((k, n))
     np.add(scores.T, 0.0, out=cols)
-    if cols.size and float(np.max(np.abs(cols))) >= HUGE:
+    # the largest magnitude from max and min: no |cols| copy of the whole table
+    if cols.size and max(float(cols.max()), -float(cols.min())) >= HUGE:
         # |x_i - x_j| could overflow to inf and create false ties: halve every score
         # (exact for all normal numbers; only subnormal scores below 2**-1021 would lose
         # their last bit), which keeps every difference's rank and sign
@@ -615,6 +655,15 @@ def sign_test(scores: np.ndarray, *, ties: str = "split") -> PairwiseResult:
         the ties); ``pvalue = min(1, 2 P(B <= min(w, n - w)))`` for
         ``B ~ Binomial(n, 1/2)``, n the number of counted datasets, as
         ``scipy.stats.binomtest(w, n).pvalue`` and R's ``binom.test``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import sign_test
+    >>> scores = np.array([[0.80, 0.82], [0.75, 0.79], [0.90, 0.93], [0.66, 0.70], [0.85, 0.84]])
+    >>> res = sign_test(scores)
+    >>> np.round(res.pvalue[0, 1], 4)  # 4 wins of 5: R binom.test(4, 5)$p.value
+    np.float64(0.375)
     """
     check_choice(ties, "ties", SIGN_TIES)
     scores = np.asarray(scores, dtype=float)

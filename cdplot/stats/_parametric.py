@@ -209,6 +209,14 @@ def tukey_test(scores: Any) -> PairwiseResult:
     ``tukeyPost``) use the far larger between-datasets variance and df ``k(N - 1)``.
     A pair is significant at alpha exactly when ``|m_i - m_j| >= CD``, see
     :func:`tukey_critical_difference`.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> from cdplot.stats import tukey_test
+    >>> res = tukey_test(cdplot.datasets.load('demsar2006'))
+    >>> res.pvalue.shape
+    (4, 4)
     """
     from scipy.stats import studentized_range
 
@@ -240,6 +248,13 @@ def tukey_critical_difference(scores: Any, alpha: float) -> float:
     blocked model (see :func:`tukey_test`): two algorithms differ significantly at
     level alpha when their mean scores differ by at least CD. As the half-width of R's
     ``TukeyHSD`` intervals, ``(upr - lwr) / 2``.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> from cdplot.stats import tukey_critical_difference
+    >>> round(tukey_critical_difference(cdplot.datasets.load('demsar2006'), 0.05), 4)
+    0.0185
     """
     from scipy.stats import studentized_range
 

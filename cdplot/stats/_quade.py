@@ -133,7 +133,7 @@ def quade_posthoc(scores: np.ndarray, *, method: str = "garcia") -> PairwiseResu
     Returns
     -------
     PairwiseResult
-        ``statistic`` the symmetric |z| or |t|; ``pvalue`` two-sided.
+        ``statistic`` the symmetric ``|z|`` or ``|t|``; ``pvalue`` two-sided.
 
     Raises
     ------

@@ -32,6 +32,14 @@ def rank_rows(values: np.ndarray) -> np.ndarray:
     values does not change the block's average rank) in chunks of at most
     :data:`CHUNK_VALUES` values. A tie block spanning 0-based sorted positions ``a..b``
     gets the rank ``(a + b) / 2 + 1``, an exact half-integer.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.stats import rank_rows
+    >>> rank_rows(np.array([[0.3, 0.1, 0.3], [2.0, 1.0, 0.0]]))
+    array([[2.5, 1. , 2.5],
+           [3. , 2. , 1. ]])
     """
     values = np.ascontiguousarray(values)
     n_rows, n = values.shape
