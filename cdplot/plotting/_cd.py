@@ -711,9 +711,10 @@ def cd_diagram(
     own, set ``matplotlib.rcParams["pdf.fonttype"] = 42`` yourself. To keep
     text as text in SVG files (editable in Inkscape or Illustrator), set
     ``matplotlib.rcParams["svg.fonttype"] = "none"`` before saving. When
-    :mod:`matplotlib.pyplot` has been imported the new figure is managed by
-    pyplot (``plt.show()`` and notebooks display it); otherwise it is a bare
-    figure, and pyplot is not imported.
+    :mod:`matplotlib.pyplot` has been imported, or in IPython and Jupyter, the
+    new figure is managed by pyplot (``plt.show()`` and notebooks display it);
+    otherwise (e.g. on the command line) it is a bare figure, and pyplot is not
+    imported.
 
     On a mean-score axis, one score unit is :math:`L / (s_{max} - s_{min})`
     inches long for an axis :math:`L` inches long between the scores

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .._errors import CdplotInputError
 from ._cd import cd_diagram
 from ._cd_layout import check_width
-from ._figure import new_figure
+from ._figure import new_figure, use_pyplot
 from ._heatmap import apv_heatmap, heatmap_geometry
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,7 +94,7 @@ def report_figure(
             f"report_figure makes its own Axes; remove {', '.join(clash)} from cd_kws and "
             "heatmap_kws, and give width to report_figure itself."
         )
-    pyplot_loaded = "matplotlib.pyplot" in sys.modules
+    pyplot_loaded = use_pyplot()
     heat = heatmap_geometry(result, **heatmap_kws)
     fig_width = max(heat.width, MIN_WIDTH) if width is None else check_width(width)
     if fig_width < heat.width:  # shrink the heatmap's cells to the width
