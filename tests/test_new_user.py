@@ -78,3 +78,100 @@ def test_rm_anova_refuses_a_missing_cell_as_compare_does(demsar):
         cdplot.stats.rm_anova(x)
     with pytest.raises(cdplot.CdplotInputError, match=r"got shape \(14,\)"):
         cdplot.stats.rm_anova(x[:, 0])
+
+
+# ------------------------------------------------- drawing into the user's own Axes
+
+
+NAMES = ["XGBoost", "RandomForest", "LogisticRegression", "k-NN", "SVM_rbf", "NaiveBayes", "LGBM"]
+
+
+def test_cd_diagram_in_a_small_subplot_wraps_only_between_words(benavoli):
+    import matplotlib.pyplot as plt
+
+    res = cdplot.compare(benavoli.set_axis(NAMES, axis=1))
+    fig, axs = plt.subplots(1, 2, figsize=(7, 2.2))
+    ax = res.plot(ax=axs[0])
+    texts = {t.get_gid(): t for t in ax.texts}
+    title = texts["cd-title"].get_text()
+    assert "\N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05" in title.split("\n")[-1]
+    footnotes = {}
+    for name in NAMES:
+        shown = texts[f"cd-name-{name}"].get_text()
+        if shown.endswith("]"):  # abbreviated, with a numbered footnote giving the name
+            mark = shown.rsplit("[", 1)[1].rstrip("]")
+            footnotes[mark] = name
+            assert shown.split("\N{HORIZONTAL ELLIPSIS}")[0] in name
+            continue
+        lines = shown.split("\n")
+        assert "".join(lines) == name  # nothing lost, nothing cut inside a word
+        assert all(_joined(line, name) for line in lines)
+    assert footnotes == {"1": "LogisticRegression"}
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == "cd-note"]
+    assert "[1] LogisticRegression" in notes
+    assert texts["cd-name-XGBoost"].get_text() in ("XGBoost", "XG\nBoost")
+    # every text stays inside the user's Axes
+    renderer = fig.canvas.get_renderer()
+    box = ax.get_window_extent(renderer)
+    for text in ax.texts:
+        ext = text.get_window_extent(renderer)
+        assert box.x0 - 0.5 <= ext.x0 and ext.x1 <= box.x1 + 0.5, text.get_text()
+
+
+def _joined(line: str, name: str) -> bool:
+    """``line`` is a run of whole pieces of ``name``."""
+    from cdplot.plotting._cd_layout import _tokens
+
+    tokens = _tokens(name)
+    return any(
+        "".join(tokens[i:j]).strip() == line
+        for i in range(len(tokens))
+        for j in range(i + 1, len(tokens) + 1)
+    )
+
+
+def test_wrap_never_splits_a_formula_or_a_word():
+    from cdplot.plotting._cd_layout import fit_scale, wrap_text
+
+    title = "Wilcoxon signed-rank test, Holm, \N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05"
+    for width in range(1, len(title) + 1):
+        lines, truncated = wrap_text(title, width, len)
+        assert not truncated
+        assert any(line.endswith("\N{MATHEMATICAL ITALIC SMALL ALPHA} = 0.05") for line in lines)
+    assert wrap_text("p < 0.001 and P \N{GREATER-THAN OR EQUAL TO} 0.95", 4, len)[0] == [
+        "p < 0.001",
+        "and",
+        "P \N{GREATER-THAN OR EQUAL TO} 0.95",
+    ]
+    # a word wider than the room: kept whole, and the caller shrinks it
+    lines, _ = wrap_text("XGBoostClassifierV2", 5, len)
+    assert lines == ["XG", "Boost", "Classifier", "V2"]
+    assert fit_scale(lines, 5, len) == 0.5
+    # with max_lines (names) it is abbreviated with the footnote number instead
+    assert wrap_text("LogisticRegression", 9, len, max_lines=3, truncate_suffix=" [1]") == (
+        ["Logistic", "Regr\N{HORIZONTAL ELLIPSIS} [1]"],
+        True,
+    )
+
+
+def test_a_title_wider_than_the_axes_shrinks_instead_of_breaking(demsar):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    res = cdplot.compare(demsar)
+    formula = (
+        "$\\sum_{i=1}^{k} R_i = N k (k + 1) / 2 \\quad "
+        "\\mathrm{for\\ every\\ one\\ of\\ the\\ datasets}$"
+    )
+    sizes = {}
+    for title in ("short", formula):
+        fig = Figure(figsize=(3.0, 2.0))
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        cdplot.cd_diagram(res, ax=ax, title=title)
+        (text,) = [t for t in ax.texts if t.get_gid() == "cd-title"]
+        assert text.get_text() == title  # one line: mathtext is never broken
+        renderer = fig.canvas.get_renderer()
+        assert text.get_window_extent(renderer).width <= ax.get_window_extent(renderer).width
+        sizes[title] = text.get_fontsize()
+    assert sizes[formula] < sizes["short"]
