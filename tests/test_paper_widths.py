@@ -111,3 +111,44 @@ def test_pgf_figures_fit_the_column_of_a_two_column_article(tmp_path, benavoli, 
     assert got["cd"] == pytest.approx(want, abs=0.01)  # as wide as asked, not narrower
     assert got["heat"] <= want + 0.01
     assert got["wide"] == pytest.approx(COLUMN_WIDTHS[double] * TEX_POINTS, abs=0.01)
+
+
+REPORT_PAPER = r"""\documentclass[twocolumn,10pt]{article}
+\usepackage{booktabs,graphicx}
+\begin{document}
+\input{report.tex}
+Text.
+\end{document}
+"""
+
+
+@needs_pdflatex
+@pytest.mark.parametrize(
+    ("flags", "env"),
+    [(["--compact"], "table"), (["--table-env", "table*"], "table*"), ([], None)],
+)
+def test_cli_latex_report_fits_with_compact_or_table_star(tmp_path, benavoli, flags, env):
+    benavoli.to_csv(tmp_path / "results.csv")
+    report = tmp_path / "report.tex"
+    assert (
+        main(["compare", str(tmp_path / "results.csv"), "-q", "--report", str(report), *flags]) == 0
+    )
+    text = report.read_text()
+    (tmp_path / "paper.tex").write_text(REPORT_PAPER)
+    log = _pdflatex(tmp_path, "paper.tex")
+    if env is None:  # the full 7 x 7 p-value table is wider than a column: the reason for both
+        assert "Overfull \\hbox" in log
+        return
+    assert text.startswith(f"\\begin{{{env}}}")
+    assert "Overfull \\hbox" not in log
+    if flags == ["--compact"]:
+        assert "\\begin{tabular}{lrl}" in text  # algorithm, average rank, group letters
+
+
+def test_compact_and_table_env_need_a_latex_report(tmp_path, benavoli, capsys):
+    benavoli.to_csv(tmp_path / "results.csv")
+    for flags in (["--compact"], ["--table-env", "table*", "--report", str(tmp_path / "r.md")]):
+        assert main(["compare", str(tmp_path / "results.csv"), *flags]) == 2
+        err = capsys.readouterr().err
+        assert "applies to a LaTeX report; add --report FILE.tex" in err
+    assert not (tmp_path / "r.md").exists()

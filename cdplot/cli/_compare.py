@@ -12,7 +12,7 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -257,6 +257,17 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         choices=("markdown", "latex", "html"),
         help="report format (default: from the extension; needed with --report -)",
     )
+    out.add_argument(
+        "--compact",
+        action="store_true",
+        help="LaTeX report: ranks and group letters in three columns that fit one column, "
+        "instead of the k x k p-value table",
+    )
+    out.add_argument(
+        "--table-env",
+        choices=("table", "table*"),
+        help="LaTeX report: float environment (table* spans both columns; default table)",
+    )
     out.add_argument("--json", metavar="FILE", help="the whole result as JSON")
     out.add_argument(
         "--name",
@@ -476,7 +487,23 @@ def _metric_title(metric: str, result: Any) -> str:
     return metric if result.higher_is_better else f"{metric} (lower is better)"
 
 
-def _reports_text(results: dict[str, Any], kind: str) -> str:
+def _latex_options(args: argparse.Namespace, report_kind: str | None) -> dict[str, Any]:
+    """``to_latex`` keywords of ``--compact`` and ``--table-env``, for a LaTeX report only."""
+    given = [f for f, v in (("--compact", args.compact), ("--table-env", args.table_env)) if v]
+    if given and report_kind != "latex":
+        raise CdplotInputError(
+            f"{given[0]} applies to a LaTeX report; add --report FILE.tex (or --report - "
+            "--report-format latex), or drop it."
+        )
+    options: dict[str, Any] = {"compact": True} if args.compact else {}
+    if args.table_env:
+        options["env"] = args.table_env
+    return options
+
+
+def _reports_text(
+    results: dict[str, Any], kind: str, latex: Mapping[str, Any] | None = None
+) -> str:
     """One report with a section (Markdown, HTML) or a table (LaTeX) per metric."""
     from ..report._html import to_html_sections
     from ..report._latex import latex_text
@@ -491,20 +518,20 @@ def _reports_text(results: dict[str, Any], kind: str) -> str:
         if kind == "markdown":
             parts.append(f"## {escape_markdown(titles[metric])}\n\n{result.to_markdown()}")
         else:  # one float per metric, its caption led by the metric
-            table = result.to_latex()
+            table = result.to_latex(**(latex or {}))
             lead = latex_text(titles[metric])
             parts.append(table.replace("\\caption{", f"\\caption{{{lead}. ", 1))
     text = "\n".join(parts)
     return text if text.endswith("\n") else text + "\n"
 
 
-def _report_text(result: Any, kind: str) -> str:
+def _report_text(result: Any, kind: str, latex: Mapping[str, Any] | None = None) -> str:
     from .. import report
 
     if kind == "markdown":
         text = result.to_markdown()
     elif kind == "latex":
-        text = result.to_latex()
+        text = result.to_latex(**(latex or {}))
     else:
         text = report.to_html(result)
         if not text.lstrip().lower().startswith("<!doctype"):
@@ -538,6 +565,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         raise CdplotInputError("--format applies to figures; add -o FIGURE or --heatmap FILE.")
     if args.report_format and not args.report:
         raise CdplotInputError("--report-format applies to --report FILE; add it or drop this.")
+    latex = _latex_options(args, report_kind)
     wanted = [
         (option, path)
         for option, path in (
@@ -586,9 +614,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         contents.append((targets["--json"], _json_content(result if metrics is None else results)))
     if report_kind:
         text = (
-            _report_text(result, report_kind)
+            _report_text(result, report_kind, latex)
             if metrics is None
-            else _reports_text(results, report_kind)
+            else _reports_text(results, report_kind, latex)
         )
         contents.append((targets["--report"], text.encode("utf-8")))
     if args.output:
