@@ -175,3 +175,46 @@ def test_a_title_wider_than_the_axes_shrinks_instead_of_breaking(demsar):
         assert text.get_window_extent(renderer).width <= ax.get_window_extent(renderer).width
         sizes[title] = text.get_fontsize()
     assert sizes[formula] < sizes["short"]
+
+
+# ------------------------------------------------------- one caution, not two
+
+
+@pytest.mark.parametrize("test", ["nemenyi", "mean-ranks"])
+def test_cli_prints_the_pool_caution_once(tmp_path, benavoli, capsys, test):
+    from cdplot.cli import main
+
+    benavoli.to_csv(tmp_path / "results.csv")
+    assert main(["compare", str(tmp_path / "results.csv"), "--test", test]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("depends on which other algorithms") == 1  # the summary's caution
+    assert err == ""
+    # no summary printed (the JSON goes to stdout): the warning is the one caution
+    assert main(["compare", str(tmp_path / "results.csv"), "--test", test, "--json", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert "Caution" not in out
+    assert err.count("depends on which other algorithms") == 1
+
+
+def test_cli_keeps_other_warnings_beside_the_summary(tmp_path, capsys):
+    from cdplot.cli import main
+
+    path = tmp_path / "results.csv"
+    rows = "".join(f"d{i},{i},{'' if i == 2 else i + 1},{i + 2}\n" for i in range(1, 9))
+    path.write_text("dataset,A,B,C\n" + rows)
+    assert main(["compare", str(path), "--test", "nemenyi", "--missing", "drop"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("depends on which other algorithms") == 1
+    assert err.splitlines() == [  # the other warning stays
+        "cdplot: warning: dropped 1 dataset(s) with missing results: 'd2' "
+        "(silence with --no-warn or -q)"
+    ]
+
+
+def test_html_note_does_not_send_cli_users_to_python(benavoli):
+    with pytest.warns(cdplot.PoolDependenceWarning):
+        res = cdplot.compare(benavoli, test="nemenyi")
+    html = cdplot.report.to_html(res)
+    note = html[html.index('<p class="legend">Note: the Nemenyi') :].split("</p>")[0]
+    assert "summary()" not in note
+    assert "--test wilcoxon" in note

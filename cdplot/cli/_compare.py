@@ -12,11 +12,12 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .._errors import CLI_FLAGS, CdplotInputError, suggest
+from .._errors import CLI_FLAGS, CdplotInputError, PoolDependenceWarning, suggest
 from ..io import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES
 from ._figures import (
     add_figure_options,
@@ -542,9 +543,47 @@ def _report_text(result: Any, kind: str, latex: Mapping[str, Any] | None = None)
     return text if text.endswith("\n") else text + "\n"
 
 
-def run(args: argparse.Namespace, out: TextIO) -> None:
+#: Words of the summary's caution on a mean-ranks test's pool dependence
+#: (:class:`~cdplot.PoolDependenceWarning` says the same).
+POOL_CAUTION = "depends on which other algorithms"
+
+
+def _compute(
+    args: argparse.Namespace,
+    names: list[str],
+    metrics: dict[Any, str] | None,
+    options: dict[str, Any],
+    results: dict[str, Any],
+) -> None:
+    """One result per file (or per metric of one file), into ``results``."""
     from ..stats._compare import compare
 
+    if metrics is not None:
+        from ..stats._metrics import compare_metrics
+
+        path = args.results[0]
+        source: Any = _read_stdin() if path == STDOUT else path
+        results.update(compare_metrics(source, metrics, **options))
+        for result in results.values():
+            check_highlight(args.highlight, result.algorithms, repr(path))
+        return
+    for name, path in zip(names, args.results, strict=True):
+        source = _read_stdin() if path == STDOUT else path
+        results[name] = compare(source, **options)
+        check_highlight(args.highlight, results[name].algorithms, repr(path))
+
+
+def _warn_again(raised: list[warnings.WarningMessage], summaries: Iterable[str]) -> None:
+    """Re-issue the warnings, except a pool-dependence caution every summary prints."""
+    texts = list(summaries)
+    said = bool(texts) and all(POOL_CAUTION in t for t in texts)
+    for w in raised:
+        if said and issubclass(w.category, PoolDependenceWarning):
+            continue
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> None:
     # 1. everything that needs no input: options, formats, output targets
     check_figure_options(args)
     directions = metric_directions(args)
@@ -585,27 +624,24 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     options = compare_options(args)
     _check_names_not_labels(args, options.get("labels") or {})
     results: dict[str, Any] = {}
-    if metrics is not None:
-        from ..stats._metrics import compare_metrics
-
-        path = args.results[0]
-        source: Any = _read_stdin() if path == STDOUT else path
-        results = compare_metrics(source, metrics, **options)
-        for result in results.values():
-            check_highlight(args.highlight, result.algorithms, repr(path))
-    else:
-        for name, path in zip(names, args.results, strict=True):
-            source = _read_stdin() if path == STDOUT else path
-            results[name] = compare(source, **options)
-            check_highlight(args.highlight, results[name].algorithms, repr(path))
-    if not quiet:
-        for name, result in results.items():
-            if len(results) > 1:
-                shown = _metric_title(name, result) if metrics is not None else name
-                print(f"== {shown} ==", file=out)
-            print(result.summary(), file=out)
-            if len(results) > 1:
-                print(file=out)
+    raised: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as raised:
+            warnings.simplefilter("always")
+            _compute(args, names, metrics, options, results)
+            summaries = {} if quiet else {n: r.summary() for n, r in results.items()}
+    except BaseException:
+        _warn_again(raised, ())
+        raise
+    _warn_again(raised, summaries.values())  # a caution the summary prints: once, not twice
+    for name, text in summaries.items():
+        if len(results) > 1:
+            result = results[name]
+            shown = _metric_title(name, result) if metrics is not None else name
+            print(f"== {shown} ==", file=out)
+        print(text, file=out)
+        if len(results) > 1:
+            print(file=out)
 
     # 3. every output rendered (the JSON streamed as it is written), then all-or-nothing
     result = next(iter(results.values())) if len(results) == 1 else None
