@@ -218,3 +218,47 @@ def test_html_note_does_not_send_cli_users_to_python(benavoli):
     note = html[html.index('<p class="legend">Note: the Nemenyi') :].split("</p>")[0]
     assert "summary()" not in note
     assert "--test wilcoxon" in note
+
+
+# ------------------------------------------------------------ simulate --pair A,B
+
+
+def test_cli_simulate_pair_prints_the_pair_rejection_rate(capsys):
+    """Consistency: the printed rates are those of ``simulate(...).to_frame()`` (same seed).
+
+    Model of Benavoli, Corani & Mangili (2016), Example 2 (A ~ N(0, 1), B ~ N(1.5, 1),
+    C, D, E ~ N(5..7, 1), 20 datasets); with 300 replicates only the order of the paper's
+    rates (sign 0.94, mean-ranks 0.046) is checked, not the values.
+    """
+    from cdplot.cli import main
+
+    argv = ["simulate", "--means", "0,1.5,5,6,7", "--n", "20", "--replicates", "300",
+            "--seed", "1", "--no-progress", "--pair", "B,A",
+            "--procedures", "sign:none,mean-ranks:none,wilcoxon:holm:C"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("Rejection rate of B vs A") :].splitlines()
+    assert block[1].split() == ["procedure", "rate"]
+    rows = {line.split()[0]: line.split()[1:] for line in block[2:] if line.strip()}
+    sim = cdplot.simulate(
+        cdplot.NormalModel({"A": 0, "B": 1.5, "C": 5, "D": 6, "E": 7}, n_datasets=20),
+        ["sign:none", "mean-ranks:none", "wilcoxon:holm:C"],
+        n_replicates=300,
+        random_state=1,
+        progress=False,
+    )
+    frame = sim.to_frame()
+    for proc in ("sign+none", "mean-ranks+none"):
+        (row,) = frame[(frame.procedure == proc) & (frame.a == "A") & (frame.b == "B")].itertuples()
+        assert rows[proc] == [f"{row.rejection_rate:.4f}", "\N{PLUS-MINUS SIGN}", f"{row.se:.4f}"]
+    assert float(rows["sign+none"][0]) > 0.8 > 0.2 > float(rows["mean-ranks+none"][0])
+    assert [r for r in rows if r.startswith("wilcoxon")] == ["wilcoxon+holm"]
+    assert block[-1].endswith("not tested")  # against the control C: A vs B is not a test
+
+
+def test_cli_simulate_pair_refuses_an_unknown_name_before_simulating(capsys):
+    from cdplot.cli import main
+
+    assert main(["simulate", "--k", "3", "--pair", "A,Q", "--replicates", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "--pair 'Q' is not an algorithm of the model; the algorithms are 'A', 'B', 'C'" in err
