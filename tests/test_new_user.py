@@ -262,3 +262,50 @@ def test_cli_simulate_pair_refuses_an_unknown_name_before_simulating(capsys):
     assert main(["simulate", "--k", "3", "--pair", "A,Q", "--replicates", "10"]) == 2
     err = capsys.readouterr().err
     assert "--pair 'Q' is not an algorithm of the model; the algorithms are 'A', 'B', 'C'" in err
+
+
+# ------------------------------------- infinite Iman-Davenport F; one escaping rule
+
+
+@pytest.fixture(scope="module")
+def alike():
+    """Every dataset ranks the five algorithms alike: Friedman's chi2 = N(k - 1) = 48, so
+    Iman-Davenport's F = (N - 1) chi2 / (N(k - 1) - chi2) has a zero denominator
+    (Demšar 2006, §3.2.2; conventions.md: F = inf, p = 0)."""
+    import pandas as pd
+
+    scores = {f"A{j}": [10.0 - j + 0.01 * i for i in range(12)] for j in range(5)}
+    table = pd.DataFrame(scores, index=[f"d{i}" for i in range(12)])
+    return cdplot.compare(table, correction="none")
+
+
+def test_infinite_iman_davenport_f_is_said_in_words(alike):
+    assert alike.friedman.statistic == 48.0
+    assert alike.iman_davenport.statistic == np.inf
+    words = "F(4, 44) is infinite (every dataset ranks the algorithms alike)"
+    texts = {
+        "summary": " ".join(alike.summary().split()),
+        "text": str(alike),
+        "markdown": alike.to_markdown(),
+        "html": cdplot.report.to_html(alike),
+        "latex": " ".join(alike.to_latex().split()),
+    }
+    for kind, text in texts.items():
+        assert "= inf" not in text, kind
+        if kind == "latex":
+            assert "$F(4, 44)$ is infinite (every dataset ranks the algorithms alike)" in text
+        else:
+            assert words in text, kind
+
+
+def test_markdown_escapes_p_values_one_way(alike):
+    md = alike.to_markdown()
+    assert "\\<" not in md  # neither in the table, nor the list items, nor the prose
+    items = [line for line in md.splitlines() if line.startswith("- ")]
+    assert "- A0 vs A1: p < 0.001, adjusted p < 0.001" in items
+    assert "| **<0.001** |" in md
+    assert "p < 0.001" in md.split("|")[0]  # the omnibus line above the table
+    # what could open an HTML tag is still escaped
+    from cdplot.report._markdown import escape_markdown
+
+    assert escape_markdown("<A> vs a<b, p<0.05") == "\\<A\\> vs a\\<b, p<0.05"
