@@ -6,12 +6,21 @@ Pure strings (no pandas, no matplotlib). Layer: above ``stats`` and below ``plot
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from .stats._results import ComparisonResult
 
-__all__ = ["CORRECTION_TITLES", "TEST_TITLES", "correction_title", "format_pvalue", "pvalue_label"]
+__all__ = [
+    "CORRECTION_TITLES",
+    "TEST_TITLES",
+    "correction_title",
+    "format_pvalue",
+    "infinite_reason",
+    "pvalue_label",
+    "statistic_text",
+]
 
 #: Display names of the pairwise tests.
 TEST_TITLES = {
@@ -73,6 +82,40 @@ def format_pvalue(p: float, digits: int = 3) -> str:
     if p >= 1.0:
         return "1"
     return f"{p:.{digits}f}"
+
+
+#: Why an omnibus statistic is infinite, by a word of the test's name. Iman-Davenport's F
+#: (and Quade's) is infinite exactly when Friedman's statistic reaches its maximum
+#: N(k - 1): every dataset ranks the algorithms in the same order (Demšar 2006, §3.2.2);
+#: the repeated-measures ANOVA's when its residuals vanish.
+INFINITE_REASONS = {
+    "Iman": "every dataset ranks the algorithms alike",
+    "Quade": "every dataset ranks the algorithms alike",
+    "ANOVA": "every dataset shows the same differences between the algorithms",
+}
+
+
+def infinite_reason(test_name: str) -> str:
+    """Why the statistic of the test ``test_name`` is infinite, in words."""
+    for word, reason in INFINITE_REASONS.items():
+        if word in test_name:
+            return reason
+    return "its denominator is zero"
+
+
+def statistic_text(lhs: str, value: float, digits: int, test_name: str = "") -> str:
+    """``"F(4, 44) = 3.16"``, or in words when the statistic is infinite.
+
+    Examples
+    --------
+    >>> statistic_text("F(4, 44)", float("inf"), 2, "Iman-Davenport F")
+    'F(4, 44) is infinite (every dataset ranks the algorithms alike)'
+    >>> statistic_text("F(3, 39)", 3.9886, 2)
+    'F(3, 39) = 3.99'
+    """
+    if math.isinf(value):
+        return f"{lhs} is infinite ({infinite_reason(test_name)})"
+    return f"{lhs} = {value:.{digits}f}"
 
 
 def correction_title(result: ComparisonResult) -> str:

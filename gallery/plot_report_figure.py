@@ -3,9 +3,11 @@ Report figure: CD diagram above, APV heatmap below
 ==================================================
 
 ``cdplot.report_figure`` puts the critical difference diagram and the APV
-heatmap of one comparison into one figure, sized to its content. The diagram
-is drawn best-first from the left, so both panels list the algorithms in the
-same order: García & Herrera's five classifiers with Bergmann-Hommel's APVs.
+heatmap of one comparison into one figure, sized to its content. The rank
+axis runs as in ``cd_diagram`` (best on the right; ``reverse=True`` for the
+best on the left) and the heatmap's columns follow it, so both panels list the
+algorithms in the same order: García & Herrera's five classifiers with
+Bergmann-Hommel's APVs.
 """
 
 # %%

@@ -401,19 +401,30 @@ def test_new_figure_without_pyplot_is_not_managed_by_pyplot():
 # --------------------------------------------------------------------------- report figure
 
 
-def test_report_figure_same_order(garcia):
-    fig = report_figure(garcia)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_report_figure_same_order(garcia, reverse):
+    """One orientation with cd_diagram (issue 26), and the heatmap's columns follow it."""
+    fig = report_figure(garcia, reverse=reverse)
     cd_ax, heat_ax = fig.axes[0], fig.axes[1]
     assert (cd_ax.get_gid(), heat_ax.get_gid()) == ("report-cd", "report-heatmap")
-    lines = {
-        ln.get_gid()[len("cd-line-") :]: ln.get_xdata()[0]
-        for ln in cd_ax.lines
-        if (ln.get_gid() or "").startswith("cd-line-")
-    }
-    left_to_right = sorted(lines, key=lines.get)
-    columns = [t.get_text() for t in heat_ax.get_xticklabels()]
-    assert left_to_right == list(garcia.average_ranks.index)
-    assert columns == left_to_right[:-1]
+
+    def left_to_right(ax):
+        lines = {
+            ln.get_gid()[len("cd-line-") :]: ln.get_xdata()[0]
+            for ln in ax.lines
+            if (ln.get_gid() or "").startswith("cd-line-")
+        }
+        return sorted(lines, key=lambda n: ax.transData.transform((lines[n], 0))[0])
+
+    order = left_to_right(cd_ax)
+    alone = cdplot.cd_diagram(garcia) if not reverse else cdplot.cd_diagram(garcia, reverse=True)
+    assert order == left_to_right(alone)  # the same orientation as the diagram on its own
+    best_first = list(garcia.average_ranks.index)
+    assert order == (best_first if reverse else best_first[::-1])
+    ticks = heat_ax.get_xticklabels()
+    x = dict(zip((t.get_text() for t in ticks), heat_ax.get_xticks(), strict=True))
+    columns = sorted(x, key=lambda n: heat_ax.transData.transform((x[n], 0))[0])
+    assert columns == [n for n in order if n in x]
     assert text_overlaps(fig) == []
 
 

@@ -12,11 +12,12 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .._errors import CLI_FLAGS, CdplotInputError, suggest
+from .._errors import CLI_FLAGS, CdplotInputError, PoolDependenceWarning, suggest
 from ..io import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES
 from ._figures import (
     add_figure_options,
@@ -257,6 +258,17 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         choices=("markdown", "latex", "html"),
         help="report format (default: from the extension; needed with --report -)",
     )
+    out.add_argument(
+        "--compact",
+        action="store_true",
+        help="LaTeX report: ranks and group letters in three columns that fit one column, "
+        "instead of the k x k p-value table",
+    )
+    out.add_argument(
+        "--table-env",
+        choices=("table", "table*"),
+        help="LaTeX report: float environment (table* spans both columns; default table)",
+    )
     out.add_argument("--json", metavar="FILE", help="the whole result as JSON")
     out.add_argument(
         "--name",
@@ -476,7 +488,23 @@ def _metric_title(metric: str, result: Any) -> str:
     return metric if result.higher_is_better else f"{metric} (lower is better)"
 
 
-def _reports_text(results: dict[str, Any], kind: str) -> str:
+def _latex_options(args: argparse.Namespace, report_kind: str | None) -> dict[str, Any]:
+    """``to_latex`` keywords of ``--compact`` and ``--table-env``, for a LaTeX report only."""
+    given = [f for f, v in (("--compact", args.compact), ("--table-env", args.table_env)) if v]
+    if given and report_kind != "latex":
+        raise CdplotInputError(
+            f"{given[0]} applies to a LaTeX report; add --report FILE.tex (or --report - "
+            "--report-format latex), or drop it."
+        )
+    options: dict[str, Any] = {"compact": True} if args.compact else {}
+    if args.table_env:
+        options["env"] = args.table_env
+    return options
+
+
+def _reports_text(
+    results: dict[str, Any], kind: str, latex: Mapping[str, Any] | None = None
+) -> str:
     """One report with a section (Markdown, HTML) or a table (LaTeX) per metric."""
     from ..report._html import to_html_sections
     from ..report._latex import latex_text
@@ -491,20 +519,20 @@ def _reports_text(results: dict[str, Any], kind: str) -> str:
         if kind == "markdown":
             parts.append(f"## {escape_markdown(titles[metric])}\n\n{result.to_markdown()}")
         else:  # one float per metric, its caption led by the metric
-            table = result.to_latex()
+            table = result.to_latex(**(latex or {}))
             lead = latex_text(titles[metric])
             parts.append(table.replace("\\caption{", f"\\caption{{{lead}. ", 1))
     text = "\n".join(parts)
     return text if text.endswith("\n") else text + "\n"
 
 
-def _report_text(result: Any, kind: str) -> str:
+def _report_text(result: Any, kind: str, latex: Mapping[str, Any] | None = None) -> str:
     from .. import report
 
     if kind == "markdown":
         text = result.to_markdown()
     elif kind == "latex":
-        text = result.to_latex()
+        text = result.to_latex(**(latex or {}))
     else:
         text = report.to_html(result)
         if not text.lstrip().lower().startswith("<!doctype"):
@@ -515,9 +543,47 @@ def _report_text(result: Any, kind: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def run(args: argparse.Namespace, out: TextIO) -> None:
+#: Words of the summary's caution on a mean-ranks test's pool dependence
+#: (:class:`~cdplot.PoolDependenceWarning` says the same).
+POOL_CAUTION = "depends on which other algorithms"
+
+
+def _compute(
+    args: argparse.Namespace,
+    names: list[str],
+    metrics: dict[Any, str] | None,
+    options: dict[str, Any],
+    results: dict[str, Any],
+) -> None:
+    """One result per file (or per metric of one file), into ``results``."""
     from ..stats._compare import compare
 
+    if metrics is not None:
+        from ..stats._metrics import compare_metrics
+
+        path = args.results[0]
+        source: Any = _read_stdin() if path == STDOUT else path
+        results.update(compare_metrics(source, metrics, **options))
+        for result in results.values():
+            check_highlight(args.highlight, result.algorithms, repr(path))
+        return
+    for name, path in zip(names, args.results, strict=True):
+        source = _read_stdin() if path == STDOUT else path
+        results[name] = compare(source, **options)
+        check_highlight(args.highlight, results[name].algorithms, repr(path))
+
+
+def _warn_again(raised: list[warnings.WarningMessage], summaries: Iterable[str]) -> None:
+    """Re-issue the warnings, except a pool-dependence caution every summary prints."""
+    texts = list(summaries)
+    said = bool(texts) and all(POOL_CAUTION in t for t in texts)
+    for w in raised:
+        if said and issubclass(w.category, PoolDependenceWarning):
+            continue
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> None:
     # 1. everything that needs no input: options, formats, output targets
     check_figure_options(args)
     directions = metric_directions(args)
@@ -538,6 +604,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         raise CdplotInputError("--format applies to figures; add -o FIGURE or --heatmap FILE.")
     if args.report_format and not args.report:
         raise CdplotInputError("--report-format applies to --report FILE; add it or drop this.")
+    latex = _latex_options(args, report_kind)
     wanted = [
         (option, path)
         for option, path in (
@@ -557,27 +624,24 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     options = compare_options(args)
     _check_names_not_labels(args, options.get("labels") or {})
     results: dict[str, Any] = {}
-    if metrics is not None:
-        from ..stats._metrics import compare_metrics
-
-        path = args.results[0]
-        source: Any = _read_stdin() if path == STDOUT else path
-        results = compare_metrics(source, metrics, **options)
-        for result in results.values():
-            check_highlight(args.highlight, result.algorithms, repr(path))
-    else:
-        for name, path in zip(names, args.results, strict=True):
-            source = _read_stdin() if path == STDOUT else path
-            results[name] = compare(source, **options)
-            check_highlight(args.highlight, results[name].algorithms, repr(path))
-    if not quiet:
-        for name, result in results.items():
-            if len(results) > 1:
-                shown = _metric_title(name, result) if metrics is not None else name
-                print(f"== {shown} ==", file=out)
-            print(result.summary(), file=out)
-            if len(results) > 1:
-                print(file=out)
+    raised: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as raised:
+            warnings.simplefilter("always")
+            _compute(args, names, metrics, options, results)
+            summaries = {} if quiet else {n: r.summary() for n, r in results.items()}
+    except BaseException:
+        _warn_again(raised, ())
+        raise
+    _warn_again(raised, summaries.values())  # a caution the summary prints: once, not twice
+    for name, text in summaries.items():
+        if len(results) > 1:
+            result = results[name]
+            shown = _metric_title(name, result) if metrics is not None else name
+            print(f"== {shown} ==", file=out)
+        print(text, file=out)
+        if len(results) > 1:
+            print(file=out)
 
     # 3. every output rendered (the JSON streamed as it is written), then all-or-nothing
     result = next(iter(results.values())) if len(results) == 1 else None
@@ -586,9 +650,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         contents.append((targets["--json"], _json_content(result if metrics is None else results)))
     if report_kind:
         text = (
-            _report_text(result, report_kind)
+            _report_text(result, report_kind, latex)
             if metrics is None
-            else _reports_text(results, report_kind)
+            else _reports_text(results, report_kind, latex)
         )
         contents.append((targets["--report"], text.encode("utf-8")))
     if args.output:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
+import warnings
 from typing import Any, TextIO
 
+from .._errors import PoolDependenceWarning
 from ._figures import (
     add_figure_options,
     check_figure_options,
@@ -18,6 +21,15 @@ from ._output import STDOUT, commit, plan
 __all__ = ["add_parser", "run"]
 
 DEMO_OUTPUT = "cd-demo.pdf"
+#: Why the demo shows the Nemenyi test, printed above its summary (whose caution says the
+#: rest; the pool-dependence warning is not printed a second time).
+WHY_NEMENYI = (
+    "This demo reproduces Demšar (2006), Figure 1a: his Table 6 with the Nemenyi test at "
+    "alpha = 0.10, as the paper shows it. For your own results, cdplot compare uses the "
+    "Wilcoxon signed-rank test with Holm's correction by default."
+)
+#: Line width of the printed summary.
+SUMMARY_WIDTH = 88
 EPILOG = """\
 examples:
   cdplot demo                    # writes cd-demo.pdf
@@ -54,10 +66,13 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     check_figure_options(args)
     fmt = figure_format("-o", args.output, args.format)
     (target,) = plan([("-o", args.output)])
-    result = compare(datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
+    with warnings.catch_warnings():  # the summary's caution says it, once
+        warnings.simplefilter("ignore", PoolDependenceWarning)
+        result = compare(datasets.load("demsar2006"), test="nemenyi", alpha=0.10)
     check_highlight(args.highlight, result.algorithms, "the demo data")
     to_stdout = args.output == STDOUT
     if not (args.quiet or to_stdout):
+        print(textwrap.fill(WHY_NEMENYI, SUMMARY_WIDTH) + "\n", file=out)
         print(result.summary(), file=out)
 
     def draw() -> Any:

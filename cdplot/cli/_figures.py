@@ -32,7 +32,33 @@ __all__ = [
 
 FIGURE_FORMATS = ("pdf", "svg", "png", "pgf", "eps")
 BINARY_FORMATS = ("pdf", "png", "eps")
-COLUMN_WIDTHS = {"single": 3.3, "double": 7.0}
+#: TeX points per inch.
+TEX_POINTS = 72.27
+#: Column and text widths (TeX points) of the usual classes, as LaTeX sets them:
+#: ``\columnwidth`` for a venue's name, ``\textwidth`` (a figure* across both columns)
+#: for ``<venue>-double``. article: ``\documentclass[twocolumn,10pt]{article}``, measured
+#: with pdflatex (size10.clo; letter paper is LaTeX's default, a4 with ``a4paper``); acm:
+#: acmart ``sigconf`` (paper 8.5 in, inner and outer margins 54 pt, columnsep 2 pc, in
+#: acmart.dtx); ieee: IEEEtran (``\textwidth`` 43 pc = 2 x 21 pc + ``\columnsep`` 1 pc);
+#: lncs: llncs (one column, ``\textwidth`` 12.2 cm).
+VENUE_POINTS: dict[str, float] = {
+    "article": 229.5,
+    "article-double": 469.0,
+    "article-a4": 221.0,
+    "article-a4-double": 452.0,
+    "acm": (8.5 * TEX_POINTS - 2 * 54.0 - 24.0) / 2,  # 241.1475 pt
+    "acm-double": 8.5 * TEX_POINTS - 2 * 54.0,  # 506.295 pt
+    "ieee": 252.0,
+    "ieee-double": 516.0,
+    "lncs": 12.2 / 2.54 * TEX_POINTS,  # 347.1235 pt
+}
+#: ``single`` and ``double`` fit every venue: the narrowest column and the narrowest
+#: two-column text width (both of article on A4 paper).
+COLUMN_WIDTHS: dict[str, float] = {
+    "single": min(v for k, v in VENUE_POINTS.items() if not k.endswith("-double")) / TEX_POINTS,
+    "double": min(v for k, v in VENUE_POINTS.items() if k.endswith("-double")) / TEX_POINTS,
+    **{name: points / TEX_POINTS for name, points in VENUE_POINTS.items()},
+}
 #: Default resolution of raster output (PNG); vector formats use it for rasterised parts only.
 DEFAULT_DPI = 300.0
 #: TeX engines matplotlib's PGF backend can run to measure text, in order of preference.
@@ -54,7 +80,10 @@ def add_figure_options(parser: argparse.ArgumentParser) -> None:
     fig.add_argument(
         "--column",
         choices=tuple(COLUMN_WIDTHS),
-        help="width preset: single (3.3 in) or double (7 in) column",
+        metavar="PRESET",
+        help="width preset, a LaTeX class's \\columnwidth: article (229.5 pt), article-a4, acm, "
+        "ieee, lncs; <venue>-double its \\textwidth; single (221 pt) and double (452 pt) fit "
+        "every venue",
     )
     fig.add_argument(
         "--dpi",

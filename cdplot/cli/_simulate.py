@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -96,7 +97,11 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> argparse.Arg
     out.add_argument("-o", "--output", metavar="FIGURE", help="figure (.pdf, .svg, .png, ...)")
     out.add_argument("--json", metavar="FILE", help="the estimates and settings as JSON")
     out.add_argument("--csv", metavar="FILE", help="the per-pair rejection rates as CSV")
-    out.add_argument("--pair", metavar="A,B", help="figure: the rejection rate of this pair")
+    out.add_argument(
+        "--pair",
+        metavar="A,B",
+        help="print (and draw with -o) the rejection rate of this pair under each procedure",
+    )
     p.set_defaults(run=run)
     return p
 
@@ -154,6 +159,55 @@ def _model(args: argparse.Namespace, means_override: dict[str, float] | None = N
         n_datasets=20 if args.n is None else args.n,
         correlation=args.correlation,
     )
+
+
+def _check_pair(pair: list[str], algorithms: Sequence[str]) -> None:
+    from .._errors import suggest
+
+    for name in pair:
+        if name not in algorithms:
+            raise _InputError(
+                f"--pair {name!r} is not an algorithm of the model; the algorithms are "
+                + ", ".join(repr(a) for a in algorithms)
+                + "."
+                + suggest(name, algorithms)
+            )
+    if pair[0] == pair[1]:
+        raise _InputError(f"--pair names one algorithm twice ({pair[0]!r}); give two, e.g. A,B")
+
+
+def pair_rates(result: Any, pair: Sequence[str]) -> str:
+    """The rejection rate of the pair A vs B under each procedure (at each grid point).
+
+    A procedure against a control that is neither A nor B does not test the pair.
+    """
+    a, b = pair
+    frame = result.to_frame()
+    rows = frame[((frame.a == a) & (frame.b == b)) | ((frame.a == b) & (frame.b == a))]
+    cells = {
+        (
+            row.procedure,
+            getattr(row, "effect", None),
+        ): f"{row.rejection_rate:.4f} \u00b1 {row.se:.4f}"
+        for row in rows.itertuples()
+    }
+    effects = list(getattr(result, "effects", [None]))
+    heads = ["procedure"] + [f"{'rate' if e is None else f'effect = {e:g}'}" for e in effects]
+    table = [[p] + [cells.get((p, e), "not tested") for e in effects] for p in result.procedures]
+    widths = [max(len(str(r[i])) for r in [heads, *table]) for i in range(len(heads))]
+    lines = [
+        "  ".join(
+            str(c).ljust(w) if i == 0 else str(c).rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in [heads, *table]
+    ]
+    title = f"Rejection rate of {a} vs {b} (estimate \u00b1 Monte Carlo standard error):"
+    return "\n".join([title, *lines])
+
+
+def _pm(rate: float, se: float) -> str:
+    return f"{rate:.4f} \u00b1 {se:.4f}"
 
 
 def _letter(j: int) -> str:
@@ -214,9 +268,13 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     pair = _names(args.pair)
     if pair is not None and len(pair) != 2:
         raise _InputError(f"--pair takes two names A,B, got {args.pair!r}")
+    if pair is not None:
+        _check_pair(pair, _model(args).algorithms)
     result = _study(args)
     if not args.quiet:
         print(result, file=out)
+        if pair is not None:
+            print("\n" + pair_rates(result, pair), file=out)
     contents: list[tuple[Target, bytes]] = []
     if args.json:
         text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)

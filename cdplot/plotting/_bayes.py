@@ -84,6 +84,14 @@ def _title(result: ComparisonResult) -> str:
     return f"{test[0].upper()}{test[1:]}, rope = {result.rope:g}, P {at_least} {result.threshold:g}"
 
 
+def _bayes_pair_note(threshold: float) -> str:
+    """The footnote template on pairs no bar joins, in a Bayesian comparison's words."""
+    return (
+        "{n} further {pairs_word} not decided different at "
+        f"P \N{GREATER-THAN OR EQUAL TO} {threshold:g} but not joined by a bar: {{pairs}}."
+    )
+
+
 def bayes_cd_diagram(
     result: ComparisonResult,
     *,
@@ -155,6 +163,8 @@ def bayes_cd_diagram(
     shown = dataclasses.replace(result, groups=others + equivalent)
     if title is True:
         title = f"{_title(result)} ({KEY})"
+    if kwargs.get("footnote", True) is True:
+        kwargs["footnote"] = _bayes_pair_note(result.threshold)
     ax = cd_diagram(shown, ax=ax, width=width, title=title, **kwargs)
     bars = [line for line in ax.lines if line.get_gid() == "cd-group-bar"]
     # cd_diagram draws the bars in the order of the groups: the equivalence bars come last

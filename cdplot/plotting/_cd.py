@@ -10,6 +10,7 @@ import matplotlib as mpl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
@@ -23,6 +24,7 @@ from ._cd_layout import (
     LongNames,
     check_width,
     compute_layout,
+    fit_scale,
     wrap_text,
 )
 from ._docstrings import DOCS
@@ -428,13 +430,24 @@ def _fit_axes(ax: Axes, layout: CDLayout) -> None:
 
 
 def _text(ax: Axes, block: Any, gid: str, props: Mapping[str, Any], **extra: Any) -> Text:
-    """A text of the layout, escaped for LaTeX when a PGF backend draws it."""
+    """A text of the layout, escaped for LaTeX when a PGF backend draws it.
+
+    A block the layout shrank to fit (``block.scale < 1``) gets the smaller font size.
+    """
+    scale = getattr(block, "scale", 1.0)
+    if scale != 1.0:
+        props = {**props, "fontsize": _fontsize(props) * scale}
     text = PgfSafeText(
         block.x, block.y, block.text, ha=block.ha, va=block.va, gid=gid, **{**props, **extra}
     )
     text.set_clip_path(ax.patch)
     ax.add_artist(text)
     return text
+
+
+def _fontsize(props: Mapping[str, Any]) -> float:
+    """The font size (points) these text properties give."""
+    return float(FontProperties(size=props.get("fontsize", props.get("size"))).get_size_in_points())
 
 
 def _draw_axis(ax: Axes, layout: CDLayout, props: Mapping[str, Any]) -> None:
@@ -711,9 +724,10 @@ def cd_diagram(
     own, set ``matplotlib.rcParams["pdf.fonttype"] = 42`` yourself. To keep
     text as text in SVG files (editable in Inkscape or Illustrator), set
     ``matplotlib.rcParams["svg.fonttype"] = "none"`` before saving. When
-    :mod:`matplotlib.pyplot` has been imported the new figure is managed by
-    pyplot (``plt.show()`` and notebooks display it); otherwise it is a bare
-    figure, and pyplot is not imported.
+    :mod:`matplotlib.pyplot` has been imported, or in IPython and Jupyter, the
+    new figure is managed by pyplot (``plt.show()`` and notebooks display it);
+    otherwise (e.g. on the command line) it is a bare figure, and pyplot is not
+    imported.
 
     On a mean-score axis, one score unit is :math:`L / (s_{max} - s_{min})`
     inches long for an axis :math:`L` inches long between the scores
@@ -908,7 +922,8 @@ def cd_diagrams(
         measure = _TextMeasure(_role_props(opts, width), dpi)
         lines, _ = wrap_text(figure_title, width - 2 * pad, lambda s: measure(s, "title")[0])
         header = "\n".join(lines)
-    top = 0.0 if header is None else measure(header, "title")[1] + 2 * pad
+        header_scale = fit_scale(lines, width - 2 * pad, lambda s: measure(s, "title")[0])
+    top = 0.0 if header is None else measure(header, "title")[1] * header_scale + 2 * pad
     total = top + sum(lay.height for lay in layouts)
     fig = new_figure(width, total)
     y = top
@@ -919,6 +934,7 @@ def cd_diagrams(
         y += layout.height
     if header is not None:
         props = _role_props(opts, width)["title"]
+        props = {**props, "fontsize": _fontsize(props) * header_scale}
         fig.text(
             0.5, 1.0 - pad / total, header, ha="center", va="top", gid="cd-figure-title", **props
         )

@@ -76,15 +76,19 @@ Measure = Callable[[str, str], tuple[float, float]]
 ROLES = ("name", "name_bold", "rank", "tick", "title", "cd", "note")
 
 ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
-#: Characters after which a long name may be broken onto the next line.
-_BREAK_AFTER = r"\s\-_/,;:+.=|)\]"
-#: Characters after which a broken line is re-joined without a space.
-_JOIN_TIGHT = "-_/+.=|"
-#: Break points: after a run of break characters (but not inside a number such as
-#: 4.5), and inside camelCase words.
+#: Characters after which a long name or title may be broken onto the next line: spaces,
+#: hyphens and underscores (with case changes, below); never inside a word or a number.
+_BREAK_AFTER = r"\s\-_"
+#: Break points: after a run of break characters (not before a digit: "1e-3", "rbf-2"),
+#: and at case changes, between the words of camelCase names ("Random|Forest",
+#: "XG|Boost").
 _BREAK_RE = re.compile(
-    rf"(?<=[{_BREAK_AFTER}])(?![{_BREAK_AFTER}])(?!(?<=\d[.,])\d)|(?<=[a-z])(?=[A-Z])"
+    rf"(?<=[{_BREAK_AFTER}])(?![{_BREAK_AFTER}])(?!(?<=-)\d)"
+    r"|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])"
 )
+#: Relations that bind the words beside them into one formula, kept on one line
+#: ("alpha = 0.05", "p < 0.001", "P >= 0.95").
+_RELATIONS = "=<>\u2264\u2265\u2248\u2260\u00b1"
 #: Candidate label steps for the rank axis, tried in this order.
 _TICK_STEPS = (1, 5, 10, 25, 50, 100, 250, 500, 1000)
 #: Mantissas of the steps of a score axis (``m * 10**e``), as in matplotlib's MaxNLocator.
@@ -157,6 +161,9 @@ class TextBlock:
     width: float
     height: float
     role: str
+    #: Font size relative to the role's: below 1 when a word or formula wider than the
+    #: room was shrunk to fit rather than cut (:func:`fit_scale`).
+    scale: float = 1.0
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:
@@ -297,21 +304,25 @@ def format_rank(rank: float, fmt: str | Callable[[float], str]) -> str:
 
 
 def _tokens(text: str) -> list[str]:
-    """Split at break points, but never inside ``$...$`` (mathtext)."""
-    parts = _BREAK_RE.split(text)
+    """Split at break points, but never inside ``$...$`` (mathtext) or a formula."""
+    parts = [t for t in _BREAK_RE.split(text) if t]
     dollars = text.count("$") - text.count("\\$")
-    if dollars == 0 or dollars % 2:  # no mathtext (matplotlib needs pairs of $)
-        return [t for t in parts if t]
+    if dollars and dollars % 2 == 0:  # mathtext (matplotlib needs pairs of $)
+        merged: list[str] = []
+        math_open = False
+        for part in parts:
+            if math_open:
+                merged[-1] += part
+            else:
+                merged.append(part)
+            math_open ^= (part.count("$") - part.count("\\$")) % 2 == 1
+        parts = merged
     tokens: list[str] = []
-    math_open = False
-    for part in parts:
-        if not part:
-            continue
-        if math_open:
+    for part in parts:  # a relation binds its neighbours: "alpha = 0.05" is one token
+        if tokens and (tokens[-1].rstrip()[-1:] in _RELATIONS or part.lstrip()[:1] in _RELATIONS):
             tokens[-1] += part
         else:
             tokens.append(part)
-        math_open ^= (part.count("$") - part.count("\\$")) % 2 == 1
     return tokens
 
 
@@ -327,6 +338,26 @@ def _fit_prefix(text: str, suffix: str, max_width: float, width: Callable[[str],
     return text[:lo].rstrip()
 
 
+def _break_lines(
+    text: str, max_width: float, width: Callable[[str], float]
+) -> list[tuple[str, int]]:
+    """Greedy lines at the break points, each with its offset in ``text``.
+
+    A token wider than a line gets a line of its own.
+    """
+    lines: list[tuple[str, int]] = []
+    current, start, offset = "", 0, 0
+    for token in _tokens(text):
+        if not current.strip() or width((current + token).rstrip()) <= max_width:
+            current += token
+        else:
+            lines.append((current.rstrip(), start))
+            current, start = token, offset
+        offset += len(token)
+    lines.append((current.rstrip(), start))
+    return [(line.lstrip(), at + len(line) - len(line.lstrip())) for line, at in lines]
+
+
 def wrap_text(
     text: str,
     max_width: float,
@@ -337,11 +368,15 @@ def wrap_text(
 ) -> tuple[list[str], bool]:
     """Break ``text`` into lines no wider than ``max_width``.
 
-    Lines break after spaces and punctuation (``-_/,;:+.=|)]``) and between
-    the words of camelCase names, never inside ``$...$`` (mathtext); a part
-    wider than a line is cut between characters, unless it is mathtext. With ``max_lines``, the text
-    left over is cut and the last line ends with an ellipsis and
-    ``truncate_suffix``.
+    Lines break only after spaces, hyphens and underscores and at case changes
+    (between the words of camelCase names), never inside a word, a number,
+    ``$...$`` (mathtext) or a formula (the words on both sides of ``=``, ``<``,
+    ``>``, ``≤``, ``≥``, ``≈``, ``≠``, ``±`` stay on one line: "α = 0.05").
+    A word wider than a line is never cut between characters: with
+    ``max_lines`` the text is abbreviated instead (the last kept line ends
+    with an ellipsis and ``truncate_suffix``, e.g. a footnote number); without
+    it the word keeps a line of its own, wider than ``max_width``, and the
+    caller shrinks the text (:func:`fit_scale`).
 
     Parameters
     ----------
@@ -364,33 +399,27 @@ def wrap_text(
         Whether some of the text was dropped.
     """
     text = " ".join(text.split("\n"))
-    lines: list[str] = []
-    current = ""
-    for token in _tokens(text):
-        if width((current + token).rstrip()) <= max_width:
-            current += token
-            continue
-        if current.strip():
-            lines.append(current.rstrip())
-            current = ""
-        token = token.lstrip() if lines else token
-        splittable = token.count("$") - token.count("\\$") < 2  # never cut mathtext
-        while splittable and width(token.rstrip()) > max_width and len(token.rstrip()) > 1:
-            head = _fit_prefix(token, "", max_width, width)
-            lines.append(head)
-            token = token[len(head) :].lstrip()
-        current = token
-    if current.strip() or not lines:
-        lines.append(current.rstrip())
-    if max_lines is None or len(lines) <= max_lines:
+    broken = _break_lines(text, max_width, width)
+    lines = [line for line, _ in broken]
+    too_wide = [i for i, line in enumerate(lines) if width(line) > max_width]
+    if max_lines is None or (len(lines) <= max_lines and not too_wide):
         return lines, False
-    kept = lines[: max_lines - 1]
-    rest = lines[max_lines - 1]
-    for line in lines[max_lines:]:  # re-join, with a space unless the break was at punctuation
-        rest += ("" if rest[-1] in _JOIN_TIGHT else " ") + line
+    n_kept = min([max_lines - 1, *too_wide])
+    kept = lines[:n_kept]
+    rest = text[broken[n_kept][1] :].rstrip()
     tail = ELLIPSIS + truncate_suffix
     kept.append(_fit_prefix(rest, tail, max_width, width) + tail)
     return kept, True
+
+
+def fit_scale(lines: Sequence[str], max_width: float, width: Callable[[str], float]) -> float:
+    """Font scale (at most 1) at which the widest of ``lines`` fits ``max_width``.
+
+    Text width is proportional to the font size, so a title or note whose
+    unbreakable word or formula is wider than the room is shrunk, never cut.
+    """
+    widest = max((width(line) for line in lines), default=0.0)
+    return 1.0 if widest <= max_width else max_width / widest
 
 
 def pack_intervals(intervals: Sequence[tuple[float, float]], min_gap: float) -> list[int]:
@@ -854,10 +883,21 @@ def title_band(
     if not title:
         return None, y
     p = params
-    lines, _ = wrap_text(title, width - 2 * p.pad, lambda s: size(s, "title")[0])
-    text = "\n".join(lines)
-    tw, th = size(text, "title")
-    return TextBlock(text, width / 2, y, "center", "top", tw, th, "title"), y + th + p.band_gap
+    block = _wrapped_block(title, width - 2 * p.pad, "title", size)
+    block = replace(block, x=width / 2, y=y, ha="center")
+    return block, y + block.height + p.band_gap
+
+
+def _wrapped_block(text: str, max_width: float, role: str, size: Size) -> TextBlock:
+    """``text`` wrapped to ``max_width``, shrunk if a word or formula is still wider.
+
+    Anchored top left at (0, 0); the caller places it.
+    """
+    lines, _ = wrap_text(text, max_width, lambda s: size(s, role)[0])
+    scale = fit_scale(lines, max_width, lambda s: size(s, role)[0])
+    joined = "\n".join(lines)
+    w, h = size(joined, role)
+    return TextBlock(joined, 0.0, 0.0, "left", "top", w * scale, h * scale, role, scale)
 
 
 def cd_bar_band(
@@ -1083,18 +1123,15 @@ def notes_band(
     note_texts += [f"[{i}] {n}" for n, i in sorted(footnotes.items(), key=lambda t: t[1])]
     note_blocks = []
     for note in note_texts:
-        lines, _ = wrap_text(note, width - 2 * p.pad, lambda s: size(s, "note")[0])
-        text = "\n".join(lines)
-        w, h = size(text, "note")
-        note_blocks.append(TextBlock(text, p.pad, y, "left", "top", w, h, "note"))
-        y += h + p.row_gap
+        block = _wrapped_block(note, width - 2 * p.pad, "note", size)
+        note_blocks.append(replace(block, x=p.pad, y=y))
+        y += block.height + p.row_gap
     entries = []
     x_text = p.pad + p.legend_handle_width + p.legend_handle_gap
     for kind, text in legend:
-        lines, _ = wrap_text(text, width - x_text - p.pad, lambda s: size(s, "note")[0])
-        joined = "\n".join(lines)
-        w, h = size(joined, "note")
-        block = TextBlock(joined, x_text, y, "left", "top", w, h, "note")
+        block = _wrapped_block(text, width - x_text - p.pad, "note", size)
+        h = block.height
+        block = replace(block, x=x_text, y=y)
         y_handle = y + size("1", "note")[1] / 2
         entries.append(LegendEntry(kind, p.pad + p.legend_handle_width / 2, y_handle, block))
         y += h + p.row_gap

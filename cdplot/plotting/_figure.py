@@ -14,7 +14,7 @@ from matplotlib.text import Text
 
 from . import _pgf, _style
 
-__all__ = ["CDFigure", "new_figure"]
+__all__ = ["CDFigure", "new_figure", "use_pyplot"]
 
 
 class CDFigure(Figure):
@@ -68,16 +68,32 @@ class CDFigure(Figure):
                 text.set_math_fontfamily("dejavusans")
 
 
+def use_pyplot() -> bool:
+    """Whether a new figure should be managed by pyplot.
+
+    Yes when the user works with pyplot (it has been imported) or in an IPython
+    shell or Jupyter kernel, where pyplot's backend (inline in a notebook) shows
+    every figure made in a cell, as it does for any matplotlib figure. Elsewhere,
+    e.g. on the command line, no: cdplot then never imports pyplot.
+    """
+    if "matplotlib.pyplot" in sys.modules:
+        return True
+    ipython = sys.modules.get("IPython")  # imported by every IPython shell and kernel
+    get_ipython = getattr(ipython, "get_ipython", None)
+    return get_ipython is not None and get_ipython() is not None
+
+
 def new_figure(width: float, height: float, *, pyplot: bool | None = None) -> Figure:
     """A :class:`CDFigure` of this size (inches).
 
-    Managed by pyplot if the user works with pyplot (so that ``plt.show()`` and
-    notebooks display it), else a bare figure on an Agg canvas: no GUI, no pyplot
-    import. ``pyplot`` says whether pyplot is in use; by default, whether it has
-    been imported (callers that import seaborn, which imports pyplot, look first).
+    Managed by pyplot if the user works with pyplot or IPython (so that
+    ``plt.show()`` and notebooks display it), else a bare figure on an Agg
+    canvas: no GUI, no pyplot import. ``pyplot`` says whether pyplot is in use;
+    by default :func:`use_pyplot` (callers that import seaborn, which imports
+    pyplot, look first).
     """
     if pyplot is None:
-        pyplot = "matplotlib.pyplot" in sys.modules
+        pyplot = use_pyplot()
     if pyplot:
         import matplotlib.pyplot as plt
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from ._cd import CDFigure
+from ._figure import use_pyplot
 
 __all__ = ["new_axes"]
 
@@ -15,10 +14,11 @@ __all__ = ["new_axes"]
 def new_axes(width: float, height: float, rect: tuple[float, float, float, float]) -> Axes:
     """Axes at ``rect`` (figure fractions) of a new ``width`` x ``height`` inch figure.
 
-    The figure is managed by pyplot when the user has imported pyplot (so notebooks and
-    ``plt.show()`` display it), else a bare figure; it saves with TrueType fonts.
+    The figure is managed by pyplot when the user has imported pyplot or works in
+    IPython or Jupyter (so notebooks and ``plt.show()`` display it), else a bare figure
+    (:func:`._figure.use_pyplot`); it saves with TrueType fonts.
     """
-    if "matplotlib.pyplot" in sys.modules:
+    if use_pyplot():
         import matplotlib.pyplot as plt
 
         fig = plt.figure(figsize=(width, height), FigureClass=CDFigure)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -20,7 +19,7 @@ from .._errors import CdplotInputError, check_in_list
 from .._labels import format_pvalue, pvalue_label
 from . import _style
 from ._cd_layout import check_width
-from ._figure import new_figure
+from ._figure import new_figure, use_pyplot
 from ._heatmap_layout import (
     ALPHA_LINE_WIDTH,
     CBAR_FONTSIZE,
@@ -818,7 +817,7 @@ def apv_heatmap(
             "ax= and cbar_ax=, or neither."
         )
     fig_width = None if width is None else check_width(width)
-    pyplot_loaded = "matplotlib.pyplot" in sys.modules
+    pyplot_loaded = use_pyplot()
     geometry = _geometry(result, opts, fig_width)
     fig = new_figure(geometry.width, geometry.height, pyplot=pyplot_loaded)
     new_ax = fig.add_axes(_fractions(geometry.ax, geometry.width, geometry.height))

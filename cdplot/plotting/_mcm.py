@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.colors import TwoSlopeNorm
 
 from .._errors import CdplotInputError
-from .._labels import TEST_TITLES, format_pvalue
+from .._labels import TEST_TITLES, correction_title, format_pvalue
 from ._figures import new_axes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,7 +53,9 @@ def multi_comparison_matrix(
     wins/ties/losses against the column and the pairwise p-value of the
     result's test (raw, unadjusted: each cell depends only on its two
     algorithms, so the matrix does not change when algorithms are added or
-    removed). Bold p-values are significant after the result's correction.
+    removed). Bold p-values are significant after the result's correction (e.g.
+    Holm's), and the title says so: the bold marks the adjusted decision while
+    the cells show the raw p.
     This is an Axes-level function.
 
     Parameters
@@ -179,10 +181,8 @@ def multi_comparison_matrix(
                     color="white" if dark else "0.1",
                     gid="mcm-annotation",
                 )
-    test = TEST_TITLES.get(result.test, result.test)
     ax.set_title(
-        f"Mean difference (row \N{MINUS SIGN} column), wins/ties/losses,\n{test} p "
-        "(bold: significant)",
+        f"Mean difference (row \N{MINUS SIGN} column), wins/ties/losses,\n{_p_legend(result)}",
         fontsize=FONT_SIZE,
         loc="left",
         pad=8,
@@ -196,3 +196,13 @@ def multi_comparison_matrix(
         bar.set_label("mean score difference", fontsize=FONT_SIZE)
         bar.ax.tick_params(labelsize=FONT_SIZE - 1)
     return ax
+
+
+def _p_legend(result: ComparisonResult) -> str:
+    """What the cells' p-values are and what their bold marks, e.g. raw p, bold by Holm."""
+    test = TEST_TITLES.get(result.test, result.test)
+    if result.correction == "none":
+        return f"{test} p (raw; bold: significant, no correction)"
+    if result.correction in ("nemenyi", "tukey"):  # single-step: the p are adjusted already
+        return f"{test} p (adjusted; bold: significant)"
+    return f"raw {test} p (bold: significant after {correction_title(result)} adjustment)"

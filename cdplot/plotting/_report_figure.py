@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .._errors import CdplotInputError
 from ._cd import cd_diagram
 from ._cd_layout import check_width
-from ._figure import new_figure
+from ._figure import new_figure, use_pyplot
 from ._heatmap import apv_heatmap, heatmap_geometry
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,15 +39,19 @@ def report_figure(
     result: ComparisonResult,
     *,
     width: float | None = None,
+    reverse: bool = False,
     cd_kws: Mapping[str, Any] | None = None,
     heatmap_kws: Mapping[str, Any] | None = None,
 ) -> Figure:
     """Draw the critical difference diagram above the APV heatmap of a comparison.
 
-    Both panels show the algorithms in the same order: the diagram is drawn
-    with the best rank on the left (``reverse=True``), so reading left to right
-    it lists the algorithms as the heatmap's columns do, best first. The figure
-    is sized to its content. This is a figure-level function.
+    The rank axis runs as in :func:`cd_diagram`, with the same default
+    (Demšar's: the best rank on the right; ``reverse=True`` for the best on the
+    left), so a paper's figures agree. Both panels show the algorithms in the
+    same order left to right: the heatmap's columns follow the diagram (worst
+    to best by default, best first with ``reverse=True``); its rows stay best
+    first from the top. The figure is sized to its content. This is a
+    figure-level function.
 
     Parameters
     ----------
@@ -56,9 +60,11 @@ def report_figure(
     width : float, optional
         Width of the figure in inches (default: the heatmap's natural width,
         at least 3.3 inches). A narrower width shrinks the heatmap's cells.
+    reverse : bool, default False
+        The orientation of the rank axis, as :func:`cd_diagram`'s ``reverse``:
+        False puts the best rank on the right (Demšar 2006), True on the left.
     cd_kws : dict, optional
-        Options of :func:`cd_diagram` (e.g. ``{"reverse": False}`` for
-        Demšar's orientation, ``highlight``, ``title``).
+        Options of :func:`cd_diagram` (e.g. ``highlight``, ``title``).
     heatmap_kws : dict, optional
         Options of :func:`apv_heatmap` (e.g. ``kind``, ``triangle``, ``mark``).
 
@@ -86,7 +92,7 @@ def report_figure(
     >>> fig = cdplot.report_figure(res)
     >>> fig.savefig("comparison.pdf")  # doctest: +SKIP
     """
-    cd_kws = {"reverse": True, **dict(cd_kws or {})}
+    cd_kws = {"reverse": reverse, **dict(cd_kws or {})}
     heatmap_kws = dict(heatmap_kws or {})
     clash = sorted({"ax", "width", "cbar_ax"} & (set(cd_kws) | set(heatmap_kws)))
     if clash:
@@ -94,7 +100,7 @@ def report_figure(
             f"report_figure makes its own Axes; remove {', '.join(clash)} from cd_kws and "
             "heatmap_kws, and give width to report_figure itself."
         )
-    pyplot_loaded = "matplotlib.pyplot" in sys.modules
+    pyplot_loaded = use_pyplot()
     heat = heatmap_geometry(result, **heatmap_kws)
     fig_width = max(heat.width, MIN_WIDTH) if width is None else check_width(width)
     if fig_width < heat.width:  # shrink the heatmap's cells to the width
@@ -117,4 +123,6 @@ def report_figure(
     heat_ax.set_gid("report-heatmap")
     cax = fig.add_axes(placed(heat.cax)) if heat.cax is not None else None
     apv_heatmap(result, ax=heat_ax, cbar_ax=cax, **heatmap_kws)
+    if not cd_kws["reverse"]:  # columns in the diagram's order: the best on the right
+        heat_ax.invert_xaxis()
     return fig

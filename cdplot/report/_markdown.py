@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .._labels import TEST_TITLES, correction_title
@@ -32,18 +33,31 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["escape_markdown", "to_markdown"]
 
-_MARKDOWN_SPECIAL = set("\\`*_|[]<>#")
+_MARKDOWN_SPECIAL = set("\\`*_|[]>#")
+#: A ``<`` that may open an HTML tag, comment or autolink (CommonMark: a letter, ``/``,
+#: ``!`` or ``?`` follows); any other ``<``, as in ``p < 0.001`` or ``<0.001``, is literal.
+_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 
 
 def escape_markdown(text: str) -> str:
     r"""Backslash-escape the characters that Markdown tables and emphasis interpret.
 
+    One rule for ``<`` everywhere (tables, list items, prose): it is escaped only
+    where it could open an HTML tag or autolink, so p-values read ``p < 0.001``
+    and ``<0.001`` in every part of a report.
+
     Examples
     --------
-    >>> print(escape_markdown("rf_500 | *best*"))
-    rf\_500 \| \*best\*
+    >>> print(escape_markdown("rf_500 | *best* <b>"))
+    rf\_500 \| \*best\* \<b\>
+    >>> print(escape_markdown("<0.001"))
+    <0.001
     """
-    return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in str(text))
+    text = str(text)
+    return "".join(
+        "\\" + ch if ch in _MARKDOWN_SPECIAL or (ch == "<" and _TAG_OPEN.match(text, i)) else ch
+        for i, ch in enumerate(text)
+    )
 
 
 def _style(mark: str) -> CellStyle:
@@ -167,8 +181,7 @@ def to_markdown(
         lines.append(f"Significant differences (adjusted p ≤ {result.alpha:g}):")
         lines.append("")
         lines += [
-            f"- {name(a)} vs {name(b)}: "
-            + f"{p_clause('p', p)}, {p_clause('adjusted p', apv)}".replace("<", "\\<")
+            f"- {name(a)} vs {name(b)}: " + f"{p_clause('p', p)}, {p_clause('adjusted p', apv)}"
             for a, b, p, apv in sig.listed
         ]
         if sig.more > 0:

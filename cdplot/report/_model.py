@@ -12,6 +12,7 @@ No statistic is computed here: judgements come from the result (``result.caveats
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +21,13 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from .._errors import CdplotInputError, check_in_list
-from .._labels import TEST_TITLES, correction_title, format_pvalue, pvalue_label
+from .._labels import (
+    TEST_TITLES,
+    correction_title,
+    format_pvalue,
+    pvalue_label,
+    statistic_text,
+)
 from ..stats._frames import pair_arrays
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -195,9 +202,13 @@ def omnibus_text(test: OmnibusResult, markup: str = "text", digits: int = 3) -> 
         name = name.replace(f"{first}-{second}", f"{first}{dash}{second}")
     if markup == "latex":
         symbol = ("\\chi^2", "F")[index]
+        if math.isinf(test.statistic):  # in words: "$F(4, 44)$ is infinite (...)"
+            stat = statistic_text(f"${symbol}({df})$", test.statistic, digits, test.name or "")
+            return f"{name} {stat}, ${clause}$"
         return f"{name} ${symbol}({df}) = {test.statistic:.{digits}f}$, ${clause}$"
     symbol = _SYMBOLS[markup][index]
-    return f"{name} {symbol}({df}) = {test.statistic:.{digits}f}, {clause}"
+    stat = statistic_text(f"{symbol}({df})", test.statistic, digits, test.name or "")
+    return f"{name} {stat}, {clause}"
 
 
 def omnibus_line(result: ComparisonResult, markup: str = "text", digits: int = 3) -> str:

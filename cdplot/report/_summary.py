@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._labels import TEST_TITLES, correction_title
+from .._labels import TEST_TITLES, correction_title, statistic_text
 from ..stats._caveats import deciding_omnibus, n_hypotheses
 from ..stats._lazy import labelled
 from ._model import (
@@ -171,8 +171,9 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     if deciding is not None and deciding is result.iman_davenport and friedman is not None:
         im, fr = deciding, friedman
         paragraphs.append(
-            f"Omnibus test: the Friedman test (Iman-Davenport F({im.df[0]:g}, {im.df[1]:g}) = "
-            f"{im.statistic:.2f}, {p_clause('p', im.pvalue)}; chi2({fr.df:g}) = "
+            f"Omnibus test: the Friedman test (Iman-Davenport "
+            f"{statistic_text(f'F({im.df[0]:g}, {im.df[1]:g})', im.statistic, 2, im.name)}, "
+            f"{p_clause('p', im.pvalue)}; chi2({fr.df:g}) = "
             f"{fr.statistic:.2f}, {p_clause('p', fr.pvalue)}) {verdict} at alpha = {alpha:g}."
         )
     elif deciding is not None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._errors import CdplotInputError
 from ._lazy import special
 from ._results import AssumptionCheck, OmnibusResult, PairwiseResult
 
@@ -125,6 +126,27 @@ def _two_way(x: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
     return col, ss_alg, resid
 
 
+def _complete_table(scores: Any, func: str) -> np.ndarray:
+    """The scores as an (N, k) float array; refused when a cell is missing, as compare() does."""
+    x = np.asarray(scores, dtype=float)
+    if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 2:
+        raise CdplotInputError(
+            f"{func} needs a 2-D table of scores, rows = datasets and columns = algorithms, with "
+            f"at least 2 of each; got shape {x.shape}. Pass e.g. a data frame's .to_numpy()."
+        )
+    missing = ~np.isfinite(x)
+    if missing.any():
+        row, col = (int(i) for i in np.argwhere(missing)[0])
+        raise CdplotInputError(
+            f"{func} needs a score for every algorithm on every dataset, but {int(missing.sum())} "
+            f"cell(s) are missing or not finite (the first at row {row}, column {col}); drop the "
+            "incomplete datasets (scores[np.isfinite(scores).all(axis=1)]), or compare with "
+            "cdplot.compare(data, missing='keep'), whose Skillings-Mack test accepts missing "
+            "results."
+        )
+    return x
+
+
 def rm_anova(scores: Any) -> OmnibusResult:
     """Repeated-measures (within-datasets) ANOVA of k algorithms over N datasets.
 
@@ -138,6 +160,13 @@ def rm_anova(scores: Any) -> OmnibusResult:
     OmnibusResult
         ``statistic`` F, ``pvalue`` (upper tail), ``df = (k - 1, (k - 1)(N - 1))``,
         ``name`` ``"repeated-measures ANOVA F"``.
+
+    Raises
+    ------
+    CdplotInputError
+        When a score is missing (NaN) or infinite, as :func:`cdplot.compare` refuses
+        the ANOVA on an incomplete table, or the table is not 2-D with at least two
+        datasets and two algorithms.
 
     Notes
     -----
@@ -162,7 +191,7 @@ def rm_anova(scores: Any) -> OmnibusResult:
     >>> round(res.statistic, 3), res.df  # R: aov(score ~ algorithm + Error(dataset/algorithm))
     (4.447, (3.0, 39.0))
     """
-    x, _ = _scaled(scores)
+    x, _ = _scaled(_complete_table(scores, "rm_anova"))
     n, k = x.shape
     _, ss_alg, resid = _two_way(x)
     ss_err = float(np.sum(resid * resid))
