@@ -22,6 +22,7 @@ from ._errors import (
 )
 from ._version import __version__
 from .stats._compare import compare
+from .stats._intervals import RankIntervals, rank_intervals
 from .stats._metrics import compare_metrics
 from .stats._results import ComparisonResult, OmnibusResult
 
@@ -35,6 +36,7 @@ __all__ = [
     "ComparisonResult",
     "OmnibusResult",
     "PoolDependenceWarning",
+    "RankIntervals",
     "__version__",
     "apv_heatmap",
     "bayes_cd_diagram",
@@ -48,6 +50,7 @@ __all__ = [
     "pool_sensitivity_plot",
     "posterior_plot",
     "power_plot",
+    "rank_intervals",
     "report_figure",
     "results_table",
     "simplex_plot",

@@ -11,6 +11,7 @@ from ._compare import TESTS, compare
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
+from ._intervals import RankIntervals, rank_intervals
 from ._metrics import compare_metrics
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport
 from ._onedataset import (
@@ -63,6 +64,7 @@ __all__ = [
     "ComparisonResult",
     "OmnibusResult",
     "PairwiseResult",
+    "RankIntervals",
     "SkillingsMackResult",
     "adjust_all_pairs",
     "adjust_control",
@@ -95,6 +97,7 @@ __all__ = [
     "pool_sensitivity",
     "quade_posthoc",
     "quade_test",
+    "rank_intervals",
     "rank_sum_pvalue",
     "rank_rows",
     "rank_standard_error",
