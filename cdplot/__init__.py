@@ -22,6 +22,7 @@ from ._errors import (
 )
 from ._version import __version__
 from .stats._compare import compare
+from .stats._effects import effect_sizes
 from .stats._intervals import RankIntervals, rank_intervals
 from .stats._metrics import compare_metrics
 from .stats._results import ComparisonResult, OmnibusResult
@@ -45,6 +46,7 @@ __all__ = [
     "compare",
     "compare_metrics",
     "datasets",
+    "effect_sizes",
     "multi_comparison_matrix",
     "pool_sensitivity",
     "pool_sensitivity_plot",

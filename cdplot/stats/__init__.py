@@ -8,6 +8,7 @@ from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pair
 from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
 from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
 from ._compare import TESTS, compare
+from ._effects import effect_sizes
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
@@ -82,6 +83,7 @@ __all__ = [
     "compare",
     "compare_metrics",
     "count_exhaustive_sets",
+    "effect_sizes",
     "exact_rank_sum_test",
     "find_groups",
     "friedman",

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import CdplotInputError, check_in_list
+from ._options import check_confidence
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -242,7 +243,7 @@ def rank_intervals(
     method = check_in_list(METHODS, method=method)
     on = check_in_list(TARGETS, on=on)
     backend = check_in_list(BACKENDS, backend="numpy" if backend is None else backend)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     n_boot = _check_n_boot(n_boot)
     rng = np.random.default_rng(random_state)
     order, average = _display_order(res)
@@ -274,19 +275,6 @@ def rank_intervals(
 
 
 # --------------------------------------------------------------------------- checks
-
-
-def _check_confidence(confidence: Any) -> float:
-    try:
-        value = float(confidence)
-    except (TypeError, ValueError):
-        value = float("nan")
-    if not 0.0 < value < 1.0:
-        raise CdplotInputError(
-            f"confidence must be a number strictly between 0 and 1, got {confidence!r}; "
-            "e.g. confidence=0.95."
-        )
-    return value
 
 
 def _check_n_boot(n_boot: Any) -> int:
