@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ._results import ComparisonResult
 
-__all__ = ["MEASURES", "effect_sizes"]
+__all__ = ["MEASURES", "computed_effect_sizes", "effect_sizes"]
 
 #: Cohen's (1988) thresholds for |d|: "negligible" below 0.2, then small, medium, large
 COHEN_THRESHOLDS = ((0.2, "negligible"), (0.5, "small"), (0.8, "medium"))
@@ -200,7 +200,17 @@ def effect_sizes(
         ]
     if labels:
         frame["magnitude"] = [magnitude_label(measure, e) for e in frame["estimate"]]
+    object.__setattr__(res, STORED, frame)  # for summary(), reports and JSON
     return frame
+
+
+#: the attribute of a result that holds its last effect sizes
+STORED = "_effect_sizes"
+
+
+def computed_effect_sizes(res: ComparisonResult) -> pd.DataFrame | None:
+    """The effect sizes last computed on ``res`` (None if none were)."""
+    return getattr(res, STORED, None)
 
 
 def _check_rope(rope: Any) -> float | None:

@@ -34,9 +34,11 @@ __all__ = [
     "RankIntervals",
     "WeightGenerator",
     "bayesian_weights",
+    "computed_rank_intervals",
     "multinomial_weights",
     "rank_intervals",
     "reweighted_means",
+    "decision_bounds",
 ]
 
 #: ``generator(rng, n_draws)`` -> an ``(n_draws, N)`` array of weights over the N datasets,
@@ -257,7 +259,7 @@ def rank_intervals(
         )
     p_best = probability_best(values, n_boot, rng, backend=backend)
     estimate = average if on == "ranks" else np.nanmean(_scores(res, order), axis=0)
-    return RankIntervals(
+    out = RankIntervals(
         algorithms=tuple(order),
         average_rank=average,
         estimate=estimate,
@@ -272,6 +274,17 @@ def rank_intervals(
         critical_value=critical,
         labels=dict(res.labels),
     )
+    object.__setattr__(res, STORED, out)  # for summary(), reports and JSON (as pool_sensitivity)
+    return out
+
+
+#: the attribute of a result that holds its last rank intervals
+STORED = "_rank_intervals"
+
+
+def computed_rank_intervals(res: ComparisonResult) -> RankIntervals | None:
+    """The rank intervals last computed on ``res`` (None if none were)."""
+    return getattr(res, STORED, None)
 
 
 # --------------------------------------------------------------------------- checks
@@ -341,6 +354,20 @@ def _test_intervals(
             f"confidence={1.0 - res.alpha:g}, or rerun cdplot.compare(..., "
             f"alpha={1.0 - confidence:g})."
         )
+    return _bounds(res, order)
+
+
+def decision_bounds(res: ComparisonResult) -> tuple[list[str], np.ndarray, np.ndarray] | None:
+    """``(order, low, high)`` of ``method="test"`` when they carry the simultaneous coverage
+    statement (all pairs, no Bayesian test, a correction with FWER control), else None."""
+    if res.control is not None or res.posterior_better is not None or res.correction == "none":
+        return None
+    order, _ = _display_order(res)
+    low, high = _bounds(res, order)
+    return order, low, high
+
+
+def _bounds(res: ComparisonResult, order: list[str]) -> tuple[np.ndarray, np.ndarray]:
     axis = _axis_order(res, order)
     significant = np.asarray(res.significant.loc[axis, axis].to_numpy(), dtype=bool)
     k = len(axis)
