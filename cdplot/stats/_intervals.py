@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list
+from .._errors import CdplotInputError, check_in_list, spell
 from ._options import check_confidence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -333,14 +333,15 @@ def _test_intervals(
     if res.control is not None or res.significant.ndim != 2:
         raise CdplotInputError(
             "rank_intervals(method='test') needs all pairwise decisions, but this "
-            f"comparison tested only against the control {res.control!r}; run "
-            "cdplot.compare(...) without control=, or use method='bootstrap'."
+            f"comparison tested only against the control {res.control!r}; compare without "
+            f"{spell('control')}, or use method='bootstrap' (command line: "
+            "--rank-intervals bootstrap)."
         )
     if res.posterior_better is not None:
         raise CdplotInputError(
             f"rank_intervals(method='test') needs tests with family-wise error control; "
             f"the decisions of the Bayesian {res.test!r} test carry no such guarantee. "
-            "Use method='bootstrap'."
+            "Use method='bootstrap' (command line: --rank-intervals bootstrap)."
         )
     if not simultaneous:
         raise CdplotInputError(
@@ -351,8 +352,8 @@ def _test_intervals(
         raise CdplotInputError(
             f"rank_intervals(method='test') has the confidence 1 - alpha = "
             f"{1.0 - res.alpha:g} of the comparison, not {confidence:g}; pass "
-            f"confidence={1.0 - res.alpha:g}, or rerun cdplot.compare(..., "
-            f"alpha={1.0 - confidence:g})."
+            f"confidence={1.0 - res.alpha:g}, or compare with "
+            f"{spell('alpha', round(1.0 - confidence, 12))}."
         )
     return _bounds(res, order)
 
