@@ -143,3 +143,24 @@ def test_cli_refusals_name_the_fix(demsar_csv, capsys):
     assert code != 0
     err = capsys.readouterr().err
     assert "--control" in err and "--rank-intervals bootstrap" in err
+
+
+def test_mcm_interval_cells_equal_the_paired_t_intervals():
+    import matplotlib.pyplot as plt
+
+    res = fresh("demsar2006")
+    ax = cdplot.multi_comparison_matrix(res, interval=True, digits=3)
+    texts = [t.get_text() for t in ax.texts if t.get_gid() == "mcm-annotation"]
+    frame = cdplot.effect_sizes(res, "mean")
+    for row in frame.itertuples():  # R: t.test(a, b, paired=TRUE)$conf.int, see test_effect_sizes
+        forward = f"[{row.low:+.3f}, {row.high:+.3f}]"
+        backward = f"[{-row.high:+.3f}, {-row.low:+.3f}]"
+        assert any(forward in t for t in texts) and any(backward in t for t in texts)
+    assert all(len(t.splitlines()) == 4 for t in texts)
+    plt.close(ax.get_figure())
+
+
+@pytest.mark.mpl_image_compare(filename="mcm_intervals_demsar.png")
+def test_image_mcm_intervals():
+    res = fresh("demsar2006")
+    return cdplot.multi_comparison_matrix(res, interval=True).get_figure()
