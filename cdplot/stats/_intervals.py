@@ -16,7 +16,9 @@ tasks and items plugs in as another generator (see :func:`reweighted_means`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -50,8 +52,10 @@ TARGETS = ("ranks", "scores")
 BACKENDS = ("numpy", "dask")
 #: float32 elements of one block of the pairwise max-t step (1 MB: stays in cache)
 PAIR_CHUNK_ELEMENTS = 262_144
-#: float64 elements of one chunk of bootstrap weights (64 MB)
-WEIGHT_CHUNK_ELEMENTS = 8_000_000
+#: float64 elements of one chunk of bootstrap weights (16 MB)
+WEIGHT_CHUNK_ELEMENTS = 2_000_000
+#: threads of the pairwise max-t step
+THREADS = 2
 DEFAULT_N_BOOT = 10_000
 
 
@@ -445,19 +449,34 @@ def _pair_standard_errors(values: np.ndarray) -> np.ndarray:
 
 
 def _row_max_t(centred: np.ndarray, inv_se: np.ndarray) -> np.ndarray:
-    """``max_l |c_j - c_l| * inv_se[j, l]`` for each bootstrap row and algorithm ``j``."""
+    """``max_l |c_j - c_l| * inv_se[j, l]`` for each bootstrap row and algorithm ``j``.
+
+    Cache-sized blocks of rows on up to :data:`THREADS` threads (numpy releases the GIL);
+    each block is independent, so the result does not depend on the threads.
+    """
     b, k = centred.shape
     out = np.empty((b, k), dtype=np.float32)
     step = max(1, PAIR_CHUNK_ELEMENTS // (k * k))
     c32 = centred.astype(np.float32)
-    buffer = np.empty((min(step, b), k, k), dtype=np.float32)
-    for start in range(0, b, step):
-        stop = min(b, start + step)
-        buf = buffer[: stop - start]
-        np.subtract(c32[start:stop, :, None], c32[start:stop, None, :], out=buf)
-        buf *= inv_se
-        np.abs(buf, out=buf)
-        buf.max(axis=2, out=out[start:stop])
+    threads = max(1, min(THREADS, os.cpu_count() or 1, -(-b // step)))
+    share = -(-b // threads)
+
+    def work(first: int) -> None:
+        last = min(b, first + share)
+        buffer = np.empty((min(step, last - first), k, k), dtype=np.float32)
+        for start in range(first, last, step):
+            stop = min(last, start + step)
+            buf = buffer[: stop - start]
+            np.subtract(c32[start:stop, :, None], c32[start:stop, None, :], out=buf)
+            buf *= inv_se
+            np.abs(buf, out=buf)
+            buf.max(axis=2, out=out[start:stop])
+
+    if threads == 1:
+        work(0)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(work, range(0, b, share)))
     return out
 
 
