@@ -266,7 +266,8 @@ def explorer_html(result: ComparisonResult, h2: str = "h2") -> str:
         f'<table class="{table_class}"><caption>Average ranks on the datasets ticked; focus or '
         f"hover a row for its adjusted p-values</caption><thead><tr>{head}</tr></thead>"
         '<tbody></tbody></table></div><div class="cdplot-detail" aria-live="polite">'
-        "Hover or focus an algorithm for its rank interval, wins/ties/losses and adjusted p-values.</div>"
+        "Hover or focus an algorithm for its rank interval, wins/ties/losses and adjusted "
+        "p-values.</div>"
         "</div></div>"
         f'<script type="application/json" class="cdplot-payload">{_json_for_script(payload)}'
         f"</script><script>{_asset('_page.js')}</script></section>"
