@@ -146,23 +146,40 @@
     return z > 0 ? Math.log1p(-ndtr(-z)) : Math.log(ndtr(z));
   }
 
+  var rangeGrids = {}, rangeValues = {};
+
+  /** The quadrature nodes on unit panels from -11 to hi, with what depends on them only. */
+  function rangeGrid(hi, n, rule) {
+    var key = hi + ":" + n;
+    if (rangeGrids[key]) return rangeGrids[key];
+    var grid = { z: [], phiW: [], a: [], aPow: [] };
+    for (var start = -11; start < Math.ceil(hi); start++) {
+      for (var t = 0; t < rule.x.length; t++) {
+        var z = start + rule.x[t];
+        grid.z.push(z);
+        grid.phiW.push((Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI)) * rule.w[t]);
+        grid.a.push(ndtr(z));
+        grid.aPow.push(Math.exp(n * logNdtr(z)));
+      }
+    }
+    rangeGrids[key] = grid;
+    return grid;
+  }
+
   /** P(W >= q), W the range of k standard normals (cdplot.stats._studentized.range_sf). */
   function rangeSf(q, k, rule) {
     if (!(q > 0)) return 1;
     if (q >= 80) return 0;
-    var n = k - 1, top = Math.ceil(q / 2), hi = Math.max(11, top + 11);
-    var sum = 0;
-    for (var start = -11; start < Math.ceil(hi); start++) {
-      for (var t = 0; t < rule.x.length; t++) {
-        var z = start + rule.x[t];
-        var phiW = (Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI)) * rule.w[t];
-        var a = ndtr(z), b = ndtr(z - q);
-        var ratio = a > 0 ? b / a : 1;
-        var bracket = -Math.exp(n * logNdtr(z)) * Math.expm1(n * Math.log1p(-Math.min(ratio, 1)));
-        if (isFinite(bracket)) sum += bracket * phiW;
-      }
+    var key = k + ":" + q;
+    if (key in rangeValues) return rangeValues[key];
+    var n = k - 1, grid = rangeGrid(Math.max(11, Math.ceil(q / 2) + 11), n, rule), sum = 0;
+    for (var t = 0; t < grid.z.length; t++) {
+      var a = grid.a[t], b = ndtr(grid.z[t] - q);
+      var ratio = a > 0 ? b / a : 1;
+      var bracket = -grid.aPow[t] * Math.expm1(n * Math.log1p(-Math.min(ratio, 1)));
+      if (isFinite(bracket)) sum += bracket * grid.phiW[t];
     }
-    return Math.min(1, Math.max(0, k * sum));
+    return (rangeValues[key] = Math.min(1, Math.max(0, k * sum)));
   }
 
   /* ----------------------------------------------------------- ranks and omnibus */

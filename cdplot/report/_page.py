@@ -263,8 +263,8 @@ def explorer_html(result: ComparisonResult, h2: str = "h2") -> str:
         '<div class="cdplot-buttons"><button type="button" data-action="svg">Download figure '
         '(SVG)</button><button type="button" data-action="csv">Download table (CSV)</button>'
         '</div><div class="cdplot-scroll" tabindex="0" aria-label="Live ranks table">'
-        f'<table class="{table_class}"><caption>Average ranks on the datasets ticked; focus or '
-        f"hover a row for its adjusted p-values</caption><thead><tr>{head}</tr></thead>"
+        f'<table class="{table_class}"><caption>Average ranks on the datasets ticked</caption>'
+        f"<thead><tr>{head}</tr></thead>"
         '<tbody></tbody></table></div><div class="cdplot-detail" aria-live="polite">'
         "Hover or focus an algorithm for its rank interval, wins/ties/losses and adjusted "
         "p-values.</div>"
