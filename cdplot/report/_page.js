@@ -858,8 +858,10 @@
         x: left ? end - 4 : end + 4, y: y + 4, "text-anchor": left ? "end" : "start",
       }, cfg.labels[j]));
       g.appendChild(svgEl("title", {}, cfg.labels[j] + ": " + res.avg[j].toFixed(3)));
-      g.addEventListener("mouseenter", function () {
-        self.show(j);
+      ["mouseenter", "focus"].forEach(function (ev) {
+        g.addEventListener(ev, function () {
+          self.show(j);
+        });
       });
       svg.appendChild(g);
     });
