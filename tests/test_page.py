@@ -299,6 +299,33 @@ def test_other_tests_show_the_full_table_greyed(browser, tmp_path):
         visit.close()
 
 
+def test_two_notebook_displays_on_one_page_work_apart(browser, tmp_path):
+    demsar = cdplot.datasets.load("demsar2006")
+    first, second = _compare(demsar), _compare(demsar, test="nemenyi")
+    path = tmp_path / "notebook.html"
+    path.write_text(
+        "<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>"
+        f"{first._repr_html_()}{second._repr_html_()}</body></html>",
+        encoding="utf-8",
+    )
+    visit = _Visit(browser, path)
+    try:
+        sections = visit.page.locator(".cdplot-explorer")
+        assert sections.count() == 2
+        sections.nth(1).locator('input[data-dataset="iris"]').uncheck()
+        cd = (
+            sections.nth(1)
+            .locator("[data-cdplot-result]")
+            .get_attribute("data-critical-difference")
+        )
+        subset = _compare(demsar.drop(index="iris"), test="nemenyi")
+        assert float(cd) == pytest.approx(subset.critical_difference, rel=1e-12)
+        assert sections.nth(0).locator("input[data-dataset]:checked").count() == 14
+        assert visit.errors == []
+    finally:
+        visit.close()
+
+
 def test_controls_work_from_the_keyboard(browser, tmp_path):
     data = cdplot.datasets.load("demsar2006")
     visit = _Visit(browser, _write(tmp_path, _compare(data)))

@@ -195,9 +195,14 @@ def _method_line(result: ComparisonResult, payload: dict[str, Any]) -> str:
         correction = f"{correction_title(result)} correction"
     recomputed = "average ranks, Friedman and Iman–Davenport tests"
     if payload["recompute"]:
+        against = (
+            f"against {display_name(result, result.control)}"
+            if result.control is not None
+            else "the groups"
+        )
         return (
             f"Recomputed in this page on the datasets ticked: {recomputed}, the {test} with "
-            f"{correction} at α = {result.alpha:g}, the groups and the figure."
+            f"{correction} at α = {result.alpha:g} ({against}) and the figure."
         )
     return f"Recomputed in this page on the datasets ticked: {recomputed}."
 
