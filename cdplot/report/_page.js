@@ -725,8 +725,20 @@
     if (this.focus !== null) this.show(this.focus);
   };
 
+  var COLUMNS = ["#", "Algorithm", "Avg. rank", "Rank interval", "W/T/L"];
+
   Page.prototype.table = function () {
     var self = this, cfg = this.cfg, res = this.res, body = this.tbody;
+    if (!body.parentNode.tHead) {
+      var row = body.parentNode.createTHead().insertRow();
+      COLUMNS.forEach(function (name, c) {
+        var th = document.createElement("th");
+        th.scope = "col";
+        if (c !== 1) th.className = "num";
+        th.textContent = name;
+        row.appendChild(th);
+      });
+    }
     body.textContent = "";
     res.order.forEach(function (j, pos) {
       var tr = document.createElement("tr"), iv = rankInterval(res, j);
@@ -756,7 +768,7 @@
     });
   };
 
-  /** The hover panel: rank, interval, wins/ties/losses, adjusted p-values vs the others. */
+  /** The hover panel: rank, interval, wins/ties/losses, APVs (or posteriors) vs the others. */
   Page.prototype.show = function (j) {
     var cfg = this.cfg, res = this.res, det = this.detail;
     this.focus = j;
@@ -907,7 +919,7 @@
     return /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
   }
 
-  /** The live table: one row per algorithm, its adjusted p-values against every other. */
+  /** The live table: one row per algorithm, its APV against every other. */
   Page.prototype.csv = function () {
     var cfg = this.cfg, res = this.res;
     if (!res) return "";

@@ -18,7 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES, correction_title
-from ._model import display_name
+from ._model import display_name, is_bayesian
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
@@ -245,14 +245,11 @@ def explorer_html(result: ComparisonResult, h2: str = "h2") -> str:
         if payload["note"]
         else ""
     )
-    head = "".join(
-        f'<th scope="col"{" class=num" if c != "Algorithm" else ""}>{c}</th>'
-        for c in ("#", "Algorithm", "Avg. rank", "Rank interval", "W/T/L")
-    )
+    what = "posterior probabilities" if is_bayesian(result) else "adjusted p-values"
     table_class = "cdplot-live-table" + ("" if payload["recompute"] else " cdplot-greyed")
     return (
-        '<section class="cdplot-explorer" id="explore" aria-labelledby="explore-heading">'
-        f'<{h2} id="explore-heading">Explore: choose the datasets</{h2}>'
+        '<section class="cdplot-explorer" id="explore" aria-label="Explore: choose the datasets">'
+        f"<{h2}>Explore: choose the datasets</{h2}>"
         f'<p class="cdplot-method">{esc(_method_line(result, payload))}</p>{note}'
         '<div class="cdplot-layout"><fieldset class="cdplot-datasets">'
         '<legend>Datasets (<span class="cdplot-count"></span>)</legend>'
@@ -269,10 +266,8 @@ def explorer_html(result: ComparisonResult, h2: str = "h2") -> str:
         '(SVG)</button><button type="button" data-action="csv">Download table (CSV)</button>'
         '</div><div class="cdplot-scroll" tabindex="0" aria-label="Live ranks table">'
         f'<table class="{table_class}"><caption>Average ranks on the datasets ticked</caption>'
-        f"<thead><tr>{head}</tr></thead>"
         '<tbody></tbody></table></div><div class="cdplot-detail" aria-live="polite">'
-        "Hover or focus an algorithm for its rank interval, wins/ties/losses and adjusted "
-        "p-values.</div>"
+        f"Hover or focus an algorithm for its rank interval, wins/ties/losses and {what}.</div>"
         "</div></div>"
         f'<script type="application/json" class="cdplot-payload">{_json_for_script(payload)}'
         f"</script><script>{_asset('_page.js')}</script></section>"
