@@ -373,7 +373,19 @@ def test_downloads_are_the_figure_and_the_table(browser, tmp_path):
         visit.close()
 
 
-@pytest.mark.parametrize("width", [390, 1280])
+def test_print_style_hides_the_controls(browser, tmp_path):
+    visit = _Visit(browser, _write(tmp_path, _compare(cdplot.datasets.load("demsar2006"))))
+    try:
+        visit.page.emulate_media(media="print")
+        assert not visit.page.get_by_role("button", name="All").is_visible()
+        assert not visit.page.get_by_label("Filter datasets").is_visible()
+        assert visit.page.locator(".cdplot-live-figure svg").is_visible()
+        assert visit.page.locator('input[data-dataset="iris"]').is_visible()  # the selection
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280, 1920])
 def test_no_horizontal_overflow_and_screenshots(browser, tmp_path, width):
     res = _compare(cdplot.datasets.load("benavoli2016"), test="nemenyi")
     visit = _Visit(browser, _write(tmp_path, res), width=width)

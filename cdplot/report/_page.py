@@ -108,7 +108,9 @@ def _full_table(result: ComparisonResult) -> dict[str, Any]:
     only the control's row is filled.
     """
     table = result.adjusted_pvalues
-    if result.control is None:
+    if is_bayesian(result):  # P(row practically better than column), every pair
+        table = result.posterior_better
+    if result.control is None or is_bayesian(result):
         apv = {
             a: {b: _finite(table.loc[a, b]) for b in table.columns if b != a} for a in table.index
         }
