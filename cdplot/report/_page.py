@@ -144,15 +144,21 @@ def page_payload(result: ComparisonResult) -> dict[str, Any] | None:
     -------
     dict or None
         JSON-ready: names, display labels, the scores, the settings and constants.
+
+    Examples
+    --------
+    >>> import warnings, cdplot
+    >>> warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="nemenyi")
+    >>> payload = page_payload(res)
+    >>> payload["recompute"], round(payload["qAlpha"], 3)  # Demšar (2006) Table 5(a), k = 4
+    (True, 2.569)
     """
     if result.n_missing or result.friedman is None:
         return None
     import numpy as np
 
-    scores = np.asarray(
-        result.scores.to_numpy() if hasattr(result.scores, "to_numpy") else result.scores,
-        dtype=float,
-    )
+    scores = np.asarray(result.scores, dtype=float)
     if not np.isfinite(scores).all():
         return None
     reason = _not_recomputed(result)
