@@ -34,6 +34,7 @@ from ._model import (
     significant_pairs,
     walk_rows,
 )
+from ._page import page_css
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
@@ -246,6 +247,7 @@ def _body(
     page: bool,
     headings: tuple[str, str] | None = None,
     prefix: str = "",
+    interactive: bool = False,
 ) -> list[str]:
     esc = html.escape
     h1, h2 = headings or (("h1", "h2") if page else ("h3", "h4"))
@@ -254,6 +256,10 @@ def _body(
     parts = [f"<{h1}>{esc(heading)}</{h1}>"]
     if input_line(result):
         parts.append(f'<p class="cdplot-input">{esc(input_line(result))}</p>')
+    if interactive:
+        from ._page import explorer_html
+
+        parts.append(explorer_html(result, h2))
     parts += [
         f'<section id="{prefix}settings"><{h2}>Settings</{h2}>{_settings(result)}'
         f"{_omnibus(result)}</section>",
@@ -310,6 +316,7 @@ def to_html(
     scores: bool = False,
     title: str | None = None,
     page: bool = True,
+    interactive: bool = True,
 ) -> str:
     """HTML report: a self-contained page with the settings, figures, ranks, pairs and groups.
 
@@ -341,6 +348,15 @@ def to_html(
     page : bool, default True
         A whole page (``<!DOCTYPE html>`` ...); False returns the ``<div>``
         that ``result._repr_html_()`` shows in notebooks.
+    interactive : bool, default True
+        Add the section that recomputes the comparison in the browser on the
+        datasets the reader ticks (average ranks, Friedman and Iman-Davenport,
+        the mean-ranks, Nemenyi, sign or Wilcoxon test with its correction, the
+        groups and the figure): one inline script, no network access. The
+        element ``id="cdplot-result"`` carries ``data-friedman-p``,
+        ``data-critical-difference`` and ``data-groups``; each row of the live
+        table ``data-algorithm`` and ``data-average-rank``. Left out for a table
+        with missing results.
 
     Returns
     -------
@@ -355,10 +371,19 @@ def to_html(
     >>> page.startswith("<!DOCTYPE html>"), "<title>" in page
     (True, True)
     """
-    parts = _body(result, diagram=diagram, heatmap=heatmap, scores=scores, title=title, page=page)
+    parts = _body(
+        result,
+        diagram=diagram,
+        heatmap=heatmap,
+        scores=scores,
+        title=title,
+        page=page,
+        interactive=interactive,
+    )
     div = '<div class="cdplot-result">\n' + "\n".join(parts) + "\n</div>"
     if not page:
-        return f"<style>{CSS}</style>\n{div}"
+        extra = page_css() if interactive else ""
+        return f"<style>{CSS}{extra}</style>\n{div}"
     k, n = result.n_algorithms, result.n_datasets
     return _page(div, title or f"cdplot: {k} algorithms on {n} datasets")
 
@@ -369,7 +394,7 @@ def _page(body: str, title: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta name="generator" content="cdplot {html.escape(__version__)}">\n'
         f"<title>{html.escape(title)}</title>\n<style>\nbody {{ margin: 2rem auto; "
-        f"padding: 0 1rem; max-width: 62rem; }}{CSS}</style>\n</head>\n<body>\n{body}\n"
+        f"padding: 0 1rem; max-width: 62rem; }}{CSS}{page_css()}</style>\n</head>\n<body>\n{body}\n"
         "</body>\n</html>\n"
     )
 

@@ -413,6 +413,7 @@ class ComparisonResult(ValueEquality):
     # bound to this result, with that function's signature and docstring.
     to_latex = Seam("cdplot.report", "to_latex")
     to_markdown = Seam("cdplot.report", "to_markdown")
+    to_html = Seam("cdplot.report", "to_html")
     summary = Seam("cdplot.report", "summary")
     _repr_html_ = Seam("cdplot.report._html", "notebook_html")
     __str__ = Seam("cdplot.report", "result_text")

@@ -1,0 +1,959 @@
+/* cdplot results page: recompute the comparison on the datasets ticked, in the browser.
+ *
+ * Reads the JSON payload written by cdplot/report/_page.py beside this script, and on
+ * every change of the dataset selection recomputes the average ranks, Friedman's and
+ * Iman-Davenport's tests, the post-hoc test (mean-ranks, Nemenyi, sign, Wilcoxon) with
+ * its correction, the groups and the figure, following cdplot.stats formula by formula.
+ * No framework, no network: plain ES5-style functions, one closure per page section.
+ */
+(function () {
+  "use strict";
+
+  /* ----------------------------------------------------------- special functions */
+
+  var LANCZOS = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+    1.5056327351493116e-7,
+  ];
+  var LOG_SQRT_2PI = 0.91893853320467274178;
+  var EPS = 1e-16;
+  var TINY = 1e-300;
+
+  /** log Gamma(x) for x > 0: Stirling's series for x >= 10, else Lanczos (g = 7). */
+  function lgamma(x) {
+    if (x >= 10) {
+      var r = 1 / x, r2 = r * r;
+      var series = r * (1 / 12 - r2 * (1 / 360 - r2 * (1 / 1260 - r2 * (1 / 1680 - r2 / 1188))));
+      return (x - 0.5) * Math.log(x) - x + LOG_SQRT_2PI + series;
+    }
+    if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
+    x -= 1;
+    var a = LANCZOS[0], t = x + 7.5;
+    for (var i = 1; i < 9; i++) a += LANCZOS[i] / (x + i);
+    return LOG_SQRT_2PI + (x + 0.5) * Math.log(t) - t + Math.log(a);
+  }
+
+  /** Upper regularized incomplete gamma Q(a, x); logPrefix = log(x^a e^-x / Gamma(a)). */
+  function gammaQ(a, x, logPrefix) {
+    if (!(x > 0)) return 1;
+    if (logPrefix === undefined) logPrefix = a * Math.log(x) - x - lgamma(a);
+    var n;
+    if (x < a + 1) {
+      var ap = a, del = 1 / a, sum = del;
+      for (n = 0; n < 100000; n++) {
+        ap += 1;
+        del *= x / ap;
+        sum += del;
+        if (Math.abs(del) < Math.abs(sum) * EPS) break;
+      }
+      return 1 - sum * Math.exp(logPrefix);
+    }
+    var b = x + 1 - a, c = 1 / TINY, d = 1 / b, h = d;
+    for (n = 1; n < 100000; n++) {
+      var an = -n * (n - a);
+      b += 2;
+      d = an * d + b;
+      if (Math.abs(d) < TINY) d = TINY;
+      c = b + an / c;
+      if (Math.abs(c) < TINY) c = TINY;
+      d = 1 / d;
+      var step = d * c;
+      h *= step;
+      if (Math.abs(step - 1) < EPS) break;
+    }
+    return Math.exp(logPrefix) * h;
+  }
+
+  var LOG_SQRT_PI = 0.57236494292470008707;
+
+  /** erfc(x) = Q(1/2, x^2), with relative precision in the upper tail. */
+  function erfc(x) {
+    if (x < 0) return 2 - erfc(-x);
+    if (x === 0) return 1;
+    var x2 = x * x;
+    return gammaQ(0.5, x2, Math.log(x) - x2 - LOG_SQRT_PI);
+  }
+
+  /** P(X >= x) for X chi-square with df degrees of freedom (scipy.special.chdtrc). */
+  function chi2Sf(df, x) {
+    return gammaQ(df / 2, x / 2);
+  }
+
+  /** Continued fraction of the incomplete beta function (modified Lentz). */
+  function betaFraction(a, b, x) {
+    var qab = a + b, qap = a + 1, qam = a - 1;
+    var c = 1, d = 1 - (qab * x) / qap;
+    if (Math.abs(d) < TINY) d = TINY;
+    d = 1 / d;
+    var h = d;
+    for (var m = 1; m < 100000; m++) {
+      var m2 = 2 * m;
+      var aa = (m * (b - m) * x) / ((qam + m2) * (a + m2));
+      d = 1 + aa * d;
+      if (Math.abs(d) < TINY) d = TINY;
+      c = 1 + aa / c;
+      if (Math.abs(c) < TINY) c = TINY;
+      d = 1 / d;
+      h *= d * c;
+      aa = (-(a + m) * (qab + m) * x) / ((a + m2) * (qap + m2));
+      d = 1 + aa * d;
+      if (Math.abs(d) < TINY) d = TINY;
+      c = 1 + aa / c;
+      if (Math.abs(c) < TINY) c = TINY;
+      d = 1 / d;
+      var step = d * c;
+      h *= step;
+      if (Math.abs(step - 1) < EPS) break;
+    }
+    return h;
+  }
+
+  /** Regularized incomplete beta I_x(a, b), given x and y = 1 - x (each exact). */
+  function betaI(a, b, x, y) {
+    if (x <= 0) return 0;
+    if (y <= 0) return 1;
+    var logPrefix = lgamma(a + b) - lgamma(a) - lgamma(b) + a * Math.log(x) + b * Math.log(y);
+    if (x < (a + 1) / (a + b + 2)) return (Math.exp(logPrefix) * betaFraction(a, b, x)) / a;
+    return 1 - (Math.exp(logPrefix) * betaFraction(b, a, y)) / b;
+  }
+
+  /** P(F >= f) for F with (df1, df2) degrees of freedom (scipy.special.fdtrc). */
+  function fSf(df1, df2, f) {
+    if (!(f > 0)) return 1;
+    if (f === Infinity) return 0;
+    var s = df2 + df1 * f;
+    return betaI(df2 / 2, df1 / 2, df2 / s, (df1 * f) / s);
+  }
+
+  /** P(B <= k) for B ~ Binomial(n, 1/2) (scipy.special.bdtr(k, n, 0.5)). */
+  function binomCdfHalf(k, n) {
+    if (k >= n) return 1;
+    if (k < 0) return 0;
+    return betaI(n - k, k + 1, 0.5, 0.5);
+  }
+
+  /** Two-sided normal p-value erfc(|z| sqrt(1/2)), capped at 1. */
+  function twoSidedNormal(z) {
+    return Math.min(1, erfc(Math.abs(z) * Math.SQRT1_2));
+  }
+
+  function ndtr(z) {
+    return 0.5 * erfc(-z * Math.SQRT1_2);
+  }
+
+  function logNdtr(z) {
+    return z > 0 ? Math.log1p(-ndtr(-z)) : Math.log(ndtr(z));
+  }
+
+  var rangeGrids = {}, rangeValues = {};
+
+  /** The quadrature nodes on unit panels from -11 to hi, with what depends on them only. */
+  function rangeGrid(hi, n, rule) {
+    var key = hi + ":" + n;
+    if (rangeGrids[key]) return rangeGrids[key];
+    var grid = { z: [], phiW: [], a: [], aPow: [] };
+    for (var start = -11; start < Math.ceil(hi); start++) {
+      for (var t = 0; t < rule.x.length; t++) {
+        var z = start + rule.x[t];
+        grid.z.push(z);
+        grid.phiW.push((Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI)) * rule.w[t]);
+        grid.a.push(ndtr(z));
+        grid.aPow.push(Math.exp(n * logNdtr(z)));
+      }
+    }
+    rangeGrids[key] = grid;
+    return grid;
+  }
+
+  /** P(W >= q), W the range of k standard normals (cdplot.stats._studentized.range_sf). */
+  function rangeSf(q, k, rule) {
+    if (!(q > 0)) return 1;
+    if (q >= 80) return 0;
+    var key = k + ":" + q;
+    if (key in rangeValues) return rangeValues[key];
+    var n = k - 1, grid = rangeGrid(Math.max(11, Math.ceil(q / 2) + 11), n, rule), sum = 0;
+    for (var t = 0; t < grid.z.length; t++) {
+      var a = grid.a[t], b = ndtr(grid.z[t] - q);
+      var ratio = a > 0 ? b / a : 1;
+      var bracket = -grid.aPow[t] * Math.expm1(n * Math.log1p(-Math.min(ratio, 1)));
+      if (isFinite(bracket)) sum += bracket * grid.phiW[t];
+    }
+    return (rangeValues[key] = Math.min(1, Math.max(0, k * sum)));
+  }
+
+  /* ----------------------------------------------------------- ranks and omnibus */
+
+  /** Ranks of one row (1 = highest value), ties get their average rank. */
+  function rankRow(row) {
+    var k = row.length, idx = [], ranks = new Array(k);
+    for (var j = 0; j < k; j++) idx.push(j);
+    idx.sort(function (p, q) {
+      return row[q] - row[p];
+    });
+    for (var s = 0; s < k; ) {
+      var e = s;
+      while (e + 1 < k && row[idx[e + 1]] === row[idx[s]]) e++;
+      for (var t = s; t <= e; t++) ranks[idx[t]] = (s + e + 2) / 2;
+      s = e + 1;
+    }
+    return ranks;
+  }
+
+  function tieFactor(ranks, k) {
+    var ties = 0;
+    ranks.forEach(function (r) {
+      var sorted = r.slice().sort(function (p, q) {
+        return p - q;
+      });
+      for (var s = 0; s < k; ) {
+        var e = s;
+        while (e + 1 < k && sorted[e + 1] === sorted[s]) e++;
+        var t = e - s + 1;
+        ties += t * t * t - t;
+        s = e + 1;
+      }
+    });
+    return 1 - ties / (ranks.length * k * (k * k - 1));
+  }
+
+  function omnibus(avg, n, factor) {
+    var k = avg.length, ss = 0;
+    avg.forEach(function (r) {
+      ss += (r - (k + 1) / 2) * (r - (k + 1) / 2);
+    });
+    var chi2 = ((12 * n) / (k * (k + 1))) * ss;
+    if (factor !== 1) chi2 = factor > 0 ? chi2 / factor : 0;
+    var df1 = k - 1, df2 = (k - 1) * (n - 1), denom = n * (k - 1) - chi2, f, fp;
+    if (denom <= n * (k - 1) * 1e-13) {
+      f = Infinity;
+      fp = 0;
+    } else {
+      f = ((n - 1) * chi2) / denom;
+      fp = fSf(df1, df2, f);
+    }
+    return { chi2: chi2, chi2P: chi2Sf(df1, chi2), f: f, fP: fp, df1: df1, df2: df2 };
+  }
+
+  /* ----------------------------------------------------------- pairwise tests */
+
+  function meanRanksP(avg, n, cfg) {
+    var k = avg.length, scale = Math.sqrt((2 * n * k * (k + 1)) / 3);
+    var twice = avg.map(function (r) {
+      return Math.round(2 * n * r);
+    });
+    return pairMatrix(k, function (i, j) {
+      var z = Math.abs(twice[i] - twice[j]) / scale;
+      if (cfg.test === "mean-ranks") return twoSidedNormal(z);
+      return rangeSf(z * Math.SQRT2, k, cfg.quadrature);
+    });
+  }
+
+  function signP(x, cfg) {
+    var k = x[0].length;
+    return pairMatrix(k, function (i, j) {
+      var wins = 0, losses = 0, n = x.length;
+      for (var r = 0; r < n; r++) {
+        if (x[r][i] > x[r][j]) wins++;
+        else if (x[r][i] < x[r][j]) losses++;
+      }
+      if (cfg.options.ties === "split") {
+        var tied = n - wins - losses, counted = tied - (tied % 2);
+        wins += counted / 2;
+        losses += counted / 2;
+      }
+      var total = wins + losses;
+      if (total === 0) return 1;
+      return Math.min(1, 2 * binomCdfHalf(Math.min(wins, losses), total));
+    });
+  }
+
+  var signedRankCdfCache = {};
+
+  /** P(V <= v) for v = 0..n(n+1)/2: exact counts of subsets of {1..n} by sum. */
+  function signedRankCdf(n) {
+    if (signedRankCdfCache[n]) return signedRankCdfCache[n];
+    var top = (n * (n + 1)) / 2, counts = new Float64Array(top + 1);
+    counts[0] = 1;
+    for (var m = 1; m <= n; m++) {
+      for (var v = (m * (m + 1)) / 2; v >= m; v--) counts[v] += counts[v - m];
+    }
+    var cdf = new Float64Array(top + 1), run = 0, scale = Math.pow(2, n);
+    for (var s = 0; s <= top; s++) {
+      run += counts[s];
+      cdf[s] = run / scale;
+    }
+    signedRankCdfCache[n] = cdf;
+    return cdf;
+  }
+
+  function cdfAt(cdf, v) {
+    var i = Math.floor(v);
+    return i < 0 ? 0 : cdf[Math.min(i, cdf.length - 1)];
+  }
+
+  /** Signed-rank sums of one pair's differences, as cdplot.stats._pairwise computes them. */
+  function signedRanks(d, zeroMethod) {
+    var n = d.length, order = [], nZero = 0;
+    for (var t = 0; t < n; t++) {
+      order.push(t);
+      if (d[t] === 0) nZero++;
+    }
+    order.sort(function (p, q) {
+      return Math.abs(d[p]) - Math.abs(d[q]);
+    });
+    var rAll = 0, tieSum = 0, hasTies = false; // rAll: positives' ranks among all n
+    for (var s = 0; s < n; ) {
+      var e = s;
+      while (e + 1 < n && Math.abs(d[order[e + 1]]) === Math.abs(d[order[s]])) e++;
+      var size = e - s + 1, rank = (s + e + 2) / 2;
+      if (d[order[s]] !== 0 && size > 1) {
+        tieSum += size * size * size - size;
+        hasTies = true;
+      }
+      for (var u = s; u <= e; u++) if (d[order[u]] > 0) rAll += rank;
+      s = e + 1;
+    }
+    var nPos = d.filter(function (v) {
+      return v > 0;
+    }).length;
+    var zeroRankSum = (nZero * (nZero + 1)) / 2, rPlus;
+    if (zeroMethod === "wilcox") rPlus = rAll - nZero * nPos;
+    else if (zeroMethod === "pratt") rPlus = rAll;
+    else {
+      rPlus = rAll + zeroRankSum / 2;
+      tieSum += nZero * nZero * nZero - nZero;
+      hasTies = hasTies || nZero > 1;
+    }
+    return { rPlus: rPlus, nZero: nZero, tieSum: tieSum, hasTies: hasTies };
+  }
+
+  function wilcoxonP(x, cfg) {
+    var k = x[0].length, n = x.length, opt = cfg.options;
+    return pairMatrix(k, function (i, j) {
+      var d = x.map(function (row) {
+        return row[i] - row[j];
+      });
+      var s = signedRanks(d, opt.zeroMethod), nz = s.nZero;
+      var count = opt.zeroMethod === "wilcox" ? n - nz : n;
+      var mean = (count * (count + 1)) / 4;
+      var var24 = count * (count + 1) * (2 * count + 1);
+      if (opt.zeroMethod === "pratt") {
+        mean -= (nz * (nz + 1)) / 4;
+        var24 -= nz * (nz + 1) * (2 * nz + 1);
+      }
+      var exact;
+      if (opt.exact === null || opt.exact === undefined) exact = !s.hasTies && nz === 0 && count < 50;
+      else if (opt.exact) exact = !s.hasTies && (nz === 0 || opt.zeroMethod === "wilcox");
+      else exact = false;
+      if (exact) {
+        var cdf = signedRankCdf(count), v = s.rPlus;
+        var tail = v > (count * (count + 1)) / 4 ? 1 - cdfAt(cdf, v - 1) : cdfAt(cdf, v);
+        return Math.min(1, 2 * tail);
+      }
+      var sd = Math.sqrt(Math.max(var24 - s.tieSum / 2, 0) / 24);
+      if (sd === 0) return 1;
+      var diff = s.rPlus - mean;
+      if (opt.continuity) diff -= 0.5 * Math.sign(diff);
+      return twoSidedNormal(diff / sd);
+    });
+  }
+
+  function pairMatrix(k, f) {
+    var m = [];
+    for (var i = 0; i < k; i++) m.push(new Array(k).fill(NaN));
+    for (i = 0; i < k; i++) {
+      for (var j = i + 1; j < k; j++) m[i][j] = m[j][i] = f(i, j);
+    }
+    return m;
+  }
+
+  /* ----------------------------------------------------------- corrections */
+
+  function sortedOrder(p) {
+    return p
+      .map(function (v, i) {
+        return i;
+      })
+      .sort(function (a, b) {
+        return p[a] - p[b] || a - b;
+      });
+  }
+
+  /** Step-down max-accumulate of mult(i) * p_(i): Holm, Shaffer (and Finner's form). */
+  function stepDown(p, term) {
+    var order = sortedOrder(p), out = new Array(p.length), run = -Infinity;
+    order.forEach(function (idx, i) {
+      run = Math.max(run, term(p[idx], i));
+      out[idx] = Math.min(1, run);
+    });
+    return out;
+  }
+
+  function hochberg(p) {
+    var m = p.length, order = sortedOrder(p), out = new Array(m), run = Infinity;
+    for (var i = m - 1; i >= 0; i--) {
+      run = Math.min(run, (m - i) * p[order[i]]);
+      out[order[i]] = Math.min(1, run);
+    }
+    return out;
+  }
+
+  /** Hommel's procedure as R's p.adjust(p, "hommel"). */
+  function hommel(p) {
+    var m = p.length;
+    if (m === 1) return p.slice();
+    if (m === 2) return hochberg(p);
+    var order = sortedOrder(p), ps = order.map(function (i) {
+      return p[i];
+    });
+    var first = Infinity;
+    for (var i = 0; i < m; i++) first = Math.min(first, (m * ps[i]) / (i + 1));
+    var q = new Array(m).fill(first), pa = q.slice();
+    for (var size = m - 1; size > 1; size--) {
+      var head = m - size + 1, q1 = Infinity;
+      for (var t = head; t < m; t++) q1 = Math.min(q1, (size * ps[t]) / (t - head + 2));
+      for (t = 0; t < head; t++) q[t] = Math.min(size * ps[t], q1);
+      for (t = head; t < m; t++) q[t] = q[head - 1];
+      for (t = 0; t < m; t++) pa[t] = Math.max(pa[t], q[t]);
+    }
+    var out = new Array(m);
+    order.forEach(function (idx, r) {
+      out[idx] = Math.min(1, Math.max(pa[r], ps[r]));
+    });
+    return out;
+  }
+
+  function li(p) {
+    var pmax = Math.max.apply(null, p);
+    return p.map(function (v) {
+      var denom = v + (1 - pmax);
+      return Math.min(1, Math.max(denom > 0 ? v / denom : 0, v));
+    });
+  }
+
+  function adjust(p, name, cfg) {
+    var m = p.length, apv;
+    if (name === "none" || name === "nemenyi") apv = p.slice();
+    else if (name === "bonferroni" || name === "bonferroni-dunn")
+      apv = p.map(function (v) {
+        return Math.min(1, m * v);
+      });
+    else if (name === "holm")
+      apv = stepDown(p, function (v, i) {
+        return (m - i) * v;
+      });
+    else if (name === "shaffer")
+      apv = stepDown(p, function (v, i) {
+        return cfg.shaffer[i] * v;
+      });
+    else if (name === "finner")
+      apv = stepDown(p, function (v, i) {
+        return -Math.expm1((m / (i + 1)) * Math.log1p(-v));
+      }).map(function (a, i) {
+        return Math.max(a, p[i]);
+      });
+    else if (name === "hochberg") apv = hochberg(p);
+    else if (name === "hommel") apv = hommel(p);
+    else if (name === "li") apv = li(p);
+    else throw new Error("correction not recomputed in the page: " + name);
+    return equalEvidence(p, apv);
+  }
+
+  /** Equal raw p-values get the largest APV among them (cdplot.stats._adjust). */
+  function equalEvidence(p, apv) {
+    var order = sortedOrder(p), out = apv.slice();
+    for (var s = 0; s < order.length; ) {
+      var e = s, top = apv[order[s]];
+      while (e + 1 < order.length && p[order[e + 1]] === p[order[s]]) {
+        e++;
+        top = Math.max(top, apv[order[e]]);
+      }
+      for (var t = s; t <= e; t++) out[order[t]] = top;
+      s = e + 1;
+    }
+    return out;
+  }
+
+  /* ----------------------------------------------------------- groups */
+
+  /** Maximal runs in rank order with no significant pair (cdplot.stats._groups). */
+  function findGroups(order, sig) {
+    var k = order.length, end = [], stop = 0, s, t;
+    function clear(a, b, col) {
+      for (var r = a; r <= b; r++) if (sig[order[r]][order[col]]) return false;
+      return true;
+    }
+    for (s = 0; s < k; s++) {
+      stop = Math.max(stop, s);
+      while (stop + 1 < k && clear(s, stop, stop + 1)) stop++;
+      end.push(stop);
+    }
+    var groups = [];
+    for (s = 0; s < k; s++) {
+      if (s === 0 || end[s] > end[s - 1]) {
+        var g = [];
+        for (t = s; t <= end[s]; t++) g.push(order[t]);
+        groups.push(g);
+      }
+    }
+    return groups;
+  }
+
+  /* ----------------------------------------------------------- one comparison */
+
+  /** Everything the page shows, for the datasets whose indices are `rows`. */
+  function analyse(cfg, rows) {
+    var k = cfg.algorithms.length, n = rows.length, sign = cfg.higherIsBetter ? 1 : -1;
+    var x = rows.map(function (r) {
+      return cfg.scores[r].map(function (v) {
+        return sign * v + 0;
+      });
+    });
+    var ranks = x.map(rankRow), avg = new Array(k).fill(0);
+    ranks.forEach(function (r) {
+      for (var j = 0; j < k; j++) avg[j] += r[j];
+    });
+    avg = avg.map(function (s) {
+      return s / n;
+    });
+    var out = { n: n, avg: avg, wtl: winsTiesLosses(x) };
+    out.omnibus = omnibus(avg, n, cfg.tieCorrection ? tieFactor(ranks, k) : 1);
+    out.order = avg
+      .map(function (v, j) {
+        return j;
+      })
+      .sort(function (a, b) {
+        return avg[a] - avg[b] || (cfg.algorithms[a] < cfg.algorithms[b] ? -1 : 1);
+      });
+    if (!cfg.recompute) return out;
+    var p;
+    if (cfg.test === "sign") p = signP(x, cfg);
+    else if (cfg.test === "wilcoxon") p = wilcoxonP(x, cfg);
+    else p = meanRanksP(avg, n, cfg);
+    var se = Math.sqrt((k * (k + 1)) / (6 * n));
+    out.apv = pairMatrix(k, function () {
+      return NaN;
+    });
+    if (cfg.controlIndex === null) {
+      var pairs = [], raw = [];
+      for (var i = 0; i < k; i++) for (var j = i + 1; j < k; j++) pairs.push([i, j]);
+      pairs.forEach(function (ij) {
+        raw.push(p[ij[0]][ij[1]]);
+      });
+      adjust(raw, cfg.correction, cfg).forEach(function (a, t) {
+        out.apv[pairs[t][0]][pairs[t][1]] = out.apv[pairs[t][1]][pairs[t][0]] = a;
+      });
+      out.cd = cfg.test === "nemenyi" ? cfg.qAlpha * se : null;
+    } else {
+      var c = cfg.controlIndex, others = [];
+      for (var o = 0; o < k; o++) if (o !== c) others.push(o);
+      var adj = adjust(
+        others.map(function (o2) {
+          return p[c][o2];
+        }),
+        cfg.correction,
+        cfg
+      );
+      others.forEach(function (o2, t) {
+        out.apv[c][o2] = out.apv[o2][c] = adj[t];
+      });
+      out.cd = cfg.correction === "bonferroni-dunn" && cfg.test === "mean-ranks" ? cfg.zDunn * se : null;
+    }
+    out.sig = out.apv.map(function (row) {
+      return row.map(function (a) {
+        return a <= cfg.alpha;
+      });
+    });
+    out.groups = cfg.controlIndex === null ? findGroups(out.order, out.sig) : [];
+    return out;
+  }
+
+  function winsTiesLosses(x) {
+    var k = x[0].length, w = new Array(k).fill(0), t = new Array(k).fill(0), l = new Array(k).fill(0);
+    x.forEach(function (row) {
+      for (var i = 0; i < k; i++) {
+        for (var j = 0; j < k; j++) {
+          if (i === j) continue;
+          if (row[i] > row[j]) w[i]++;
+          else if (row[i] < row[j]) l[i]++;
+          else t[i]++;
+        }
+      }
+    });
+    return { wins: w, ties: t, losses: l };
+  }
+
+  /** Test-based rank interval: 1 + #significantly better, k - #significantly worse. */
+  function rankInterval(res, j) {
+    var k = res.avg.length, better = 0, worse = 0;
+    if (!res.sig) return null;
+    for (var o = 0; o < k; o++) {
+      if (o === j || !res.sig[j][o]) continue;
+      if (res.avg[o] < res.avg[j]) better++;
+      else if (res.avg[o] > res.avg[j]) worse++;
+    }
+    return [1 + better, k - worse];
+  }
+
+  /* ----------------------------------------------------------- the page */
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+
+  function svgEl(name, attrs, text) {
+    var el = document.createElementNS(SVG_NS, name);
+    Object.keys(attrs).forEach(function (a) {
+      el.setAttribute(a, attrs[a]);
+    });
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+
+  function fmtP(p) {
+    if (p === null || p === undefined || isNaN(p)) return "–";
+    if (p < 0.001) return p.toExponential(2);
+    return p.toFixed(3);
+  }
+
+  function Page(root) {
+    this.root = root;
+    this.cfg = JSON.parse(root.querySelector("script.cdplot-payload").textContent);
+    var cfg = this.cfg;
+    cfg.controlIndex = cfg.control === null ? null : cfg.algorithms.indexOf(cfg.control);
+    this.boxes = Array.prototype.slice.call(root.querySelectorAll("input[data-dataset]"));
+    this.result = root.querySelector("[data-cdplot-result]");
+    this.figure = root.querySelector(".cdplot-live-figure");
+    this.tbody = root.querySelector(".cdplot-live-table tbody");
+    this.detail = root.querySelector(".cdplot-detail");
+    this.focus = null;
+    this.bind();
+    this.update();
+  }
+
+  Page.prototype.bind = function () {
+    var self = this, root = this.root;
+    this.boxes.forEach(function (box) {
+      box.addEventListener("change", function () {
+        self.update();
+      });
+    });
+    root.querySelector("[data-action=all]").addEventListener("click", function () {
+      self.setAll(true);
+    });
+    root.querySelector("[data-action=none]").addEventListener("click", function () {
+      self.setAll(false);
+    });
+    root.querySelector("[data-action=svg]").addEventListener("click", function () {
+      var svg = self.figure.querySelector("svg");
+      if (svg) save("cdplot-figure.svg", "image/svg+xml", new XMLSerializer().serializeToString(svg));
+    });
+    root.querySelector("[data-action=csv]").addEventListener("click", function () {
+      save("cdplot-table.csv", "text/csv", self.csv());
+    });
+    var filter = root.querySelector("input[type=search]");
+    filter.addEventListener("input", function () {
+      var needle = filter.value.toLowerCase();
+      self.boxes.forEach(function (box) {
+        var hit = box.getAttribute("data-dataset").toLowerCase().indexOf(needle) >= 0;
+        box.closest("li").hidden = !hit;
+      });
+    });
+    var timer = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        self.draw();
+      }, 100);
+    });
+  };
+
+  /** All or none of the datasets the text filter shows. */
+  Page.prototype.setAll = function (on) {
+    this.boxes.forEach(function (box) {
+      if (!box.closest("li").hidden) box.checked = on;
+    });
+    this.update();
+  };
+
+  Page.prototype.selected = function () {
+    var rows = [];
+    this.boxes.forEach(function (box, i) {
+      if (box.checked) rows.push(i);
+    });
+    return rows;
+  };
+
+  Page.prototype.update = function () {
+    var rows = this.selected(), cfg = this.cfg, el = this.result;
+    this.root.querySelector(".cdplot-count").textContent = rows.length + " of " + this.boxes.length;
+    if (rows.length < 2) {
+      this.res = null;
+      el.setAttribute("data-friedman-p", "");
+      el.setAttribute("data-groups", "[]");
+      el.removeAttribute("data-critical-difference");
+      el.querySelector(".cdplot-omnibus").textContent =
+        "Select at least two datasets to compare the algorithms.";
+      this.tbody.textContent = "";
+      this.figure.textContent = "";
+      return;
+    }
+    var res = (this.res = analyse(cfg, rows));
+    var names = cfg.algorithms;
+    var groups = res.groups
+      ? res.groups.map(function (g) {
+          return g.map(function (j) {
+            return names[j];
+          });
+        })
+      : cfg.full.groups;
+    var cd = res.groups ? res.cd : null;
+    el.setAttribute("data-n-datasets", String(rows.length));
+    el.setAttribute("data-friedman-p", String(res.omnibus.chi2P));
+    el.setAttribute("data-iman-davenport-p", String(res.omnibus.fP));
+    el.setAttribute("data-groups", JSON.stringify(groups));
+    el.setAttribute("data-groups-source", res.groups ? "selection" : "full-table");
+    if (cd === null || cd === undefined) el.removeAttribute("data-critical-difference");
+    else el.setAttribute("data-critical-difference", String(cd));
+    var o = res.omnibus;
+    el.querySelector(".cdplot-omnibus").textContent =
+      "On " + rows.length + " datasets: Friedman χ²(" + o.df1 + ") = " + o.chi2.toFixed(3) +
+      ", p = " + fmtP(o.chi2P) + "; Iman–Davenport F(" + o.df1 + ", " + o.df2 + ") = " +
+      (isFinite(o.f) ? o.f.toFixed(3) : "∞") + ", p = " + fmtP(o.fP) +
+      (cd ? "; critical difference " + cd.toFixed(3) : "") + ".";
+    this.table();
+    this.draw();
+    if (this.focus !== null) this.show(this.focus);
+  };
+
+  var COLUMNS = ["#", "Algorithm", "Avg. rank", "Rank interval", "W/T/L"];
+
+  Page.prototype.table = function () {
+    var self = this, cfg = this.cfg, res = this.res, body = this.tbody;
+    if (!body.parentNode.tHead) {
+      var row = body.parentNode.createTHead().insertRow();
+      COLUMNS.forEach(function (name, c) {
+        var th = document.createElement("th");
+        th.scope = "col";
+        if (c !== 1) th.className = "num";
+        th.textContent = name;
+        row.appendChild(th);
+      });
+    }
+    body.textContent = "";
+    res.order.forEach(function (j, pos) {
+      var tr = document.createElement("tr"), iv = rankInterval(res, j);
+      tr.setAttribute("data-algorithm", cfg.algorithms[j]);
+      tr.setAttribute("data-average-rank", String(res.avg[j]));
+      tr.tabIndex = 0;
+      var cells = [
+        String(pos + 1),
+        cfg.labels[j],
+        res.avg[j].toFixed(3),
+        iv ? iv[0] + "–" + iv[1] : "–",
+        res.wtl.wins[j] + "/" + res.wtl.ties[j] + "/" + res.wtl.losses[j],
+      ];
+      cells.forEach(function (text, c) {
+        var td = document.createElement(c === 1 ? "th" : "td");
+        if (c === 1) td.setAttribute("scope", "row");
+        else td.className = "num";
+        td.textContent = text;
+        tr.appendChild(td);
+      });
+      ["mouseenter", "focus"].forEach(function (ev) {
+        tr.addEventListener(ev, function () {
+          self.show(j);
+        });
+      });
+      body.appendChild(tr);
+    });
+  };
+
+  /** The hover panel: rank, interval, wins/ties/losses, APVs (or posteriors) vs the others. */
+  Page.prototype.show = function (j) {
+    var cfg = this.cfg, res = this.res, det = this.detail;
+    this.focus = j;
+    if (!res) return;
+    var iv = rankInterval(res, j), name = cfg.algorithms[j];
+    var head = document.createElement("p");
+    head.innerHTML = "<strong></strong>";
+    head.firstChild.textContent = cfg.labels[j];
+    head.appendChild(
+      document.createTextNode(
+        ": average rank " + res.avg[j].toFixed(3) +
+          (iv ? ", rank interval " + iv[0] + "–" + iv[1] : "") +
+          ", wins/ties/losses " + res.wtl.wins[j] + "/" + res.wtl.ties[j] + "/" + res.wtl.losses[j]
+      )
+    );
+    var list = document.createElement("ul");
+    res.order.forEach(function (o) {
+      if (o === j) return;
+      var a;
+      if (res.apv) a = res.apv[j][o];
+      else {
+        var full = cfg.full.apv;
+        a = full[name] && full[name][cfg.algorithms[o]];
+        if (a === undefined && full[cfg.algorithms[o]]) a = full[cfg.algorithms[o]][name];
+      }
+      if (a === undefined || a === null || isNaN(a)) return;
+      var li = document.createElement("li");
+      li.textContent = "vs " + cfg.labels[o] + ": " + fmtP(a) + (res.apv && a <= cfg.alpha ? " *" : "");
+      list.appendChild(li);
+    });
+    det.textContent = "";
+    det.appendChild(head);
+    if (list.childNodes.length) det.appendChild(list);
+    Array.prototype.forEach.call(this.tbody.children, function (tr) {
+      tr.classList.toggle("cdplot-focus", tr.getAttribute("data-algorithm") === name);
+    });
+  };
+
+  Page.prototype.draw = function () {
+    if (!this.res) return;
+    var width = Math.max(280, Math.min(this.figure.clientWidth || 640, 960));
+    var svg = this.res.order.length <= 20 ? this.cdDiagram(width) : this.rankPlot(width);
+    this.figure.textContent = "";
+    this.figure.appendChild(svg);
+  };
+
+  /** The critical difference diagram: rank axis, names on both sides, group bars. */
+  Page.prototype.cdDiagram = function (width) {
+    var cfg = this.cfg, res = this.res, k = res.avg.length, self = this;
+    var groups = (res.groups || []).filter(function (g) {
+      return g.length > 1;
+    });
+    var longest = Math.max.apply(
+      null,
+      cfg.labels.map(function (s) {
+        return s.length;
+      })
+    );
+    var side = Math.min(width * 0.3, longest * 7 + 24), lo = side, hi = width - side;
+    var axisY = res.cd ? 46 : 28, rowH = 20, barH = 8;
+    var half = Math.ceil(k / 2), top = axisY + 16 + groups.length * barH;
+    var height = top + half * rowH + 10;
+    var svg = svgEl("svg", {
+      xmlns: SVG_NS, width: width, height: height, viewBox: "0 0 " + width + " " + height,
+      role: "img", "aria-label": "Critical difference diagram of the selected datasets",
+      "font-family": "sans-serif", "font-size": 12,
+    });
+    function xr(r) {  // rank 1 on the right, as cdplot.cd_diagram draws it
+      return hi - ((r - 1) / Math.max(1, k - 1)) * (hi - lo);
+    }
+    svg.appendChild(svgEl("line", { x1: lo, x2: hi, y1: axisY, y2: axisY, stroke: "#000" }));
+    var every = Math.ceil(k / Math.max(2, (hi - lo) / 28));
+    for (var r = 1; r <= k; r++) {
+      svg.appendChild(svgEl("line", { x1: xr(r), x2: xr(r), y1: axisY - 5, y2: axisY, stroke: "#000" }));
+      if ((r - 1) % every === 0 || r === k)
+        svg.appendChild(svgEl("text", { x: xr(r), y: axisY - 8, "text-anchor": "middle" }, String(r)));
+    }
+    if (res.cd) {
+      var w = (res.cd / Math.max(1, k - 1)) * (hi - lo);
+      svg.appendChild(svgEl("line", { x1: lo, x2: lo + w, y1: 12, y2: 12, stroke: "#000", "stroke-width": 2 }));
+      svg.appendChild(svgEl("text", { x: lo + w + 6, y: 16 }, "CD = " + res.cd.toFixed(3)));
+    }
+    groups.forEach(function (g, i) {
+      var y = axisY + 10 + i * barH;
+      svg.appendChild(svgEl("line", {
+        x1: xr(res.avg[g[0]]) + 3, x2: xr(res.avg[g[g.length - 1]]) - 3, y1: y, y2: y,
+        stroke: "#000", "stroke-width": 4, "stroke-linecap": "round",
+      }));
+    });
+    res.order.forEach(function (j, pos) {
+      var left = pos >= half, row = left ? k - 1 - pos : pos, y = top + row * rowH + 8;
+      var x = xr(res.avg[j]), end = left ? lo - 6 : hi + 6;
+      var g = svgEl("g", { "data-algorithm": cfg.algorithms[j], tabindex: 0 });
+      g.appendChild(svgEl("polyline", {
+        points: x + "," + axisY + " " + x + "," + y + " " + end + "," + y,
+        fill: "none", stroke: "#444", "stroke-width": 1,
+      }));
+      g.appendChild(svgEl("text", {
+        x: left ? end - 4 : end + 4, y: y + 4, "text-anchor": left ? "end" : "start",
+      }, cfg.labels[j]));
+      g.appendChild(svgEl("title", {}, cfg.labels[j] + ": " + res.avg[j].toFixed(3)));
+      ["mouseenter", "focus"].forEach(function (ev) {
+        g.addEventListener(ev, function () {
+          self.show(j);
+        });
+      });
+      svg.appendChild(g);
+    });
+    return svg;
+  };
+
+  /** At large k: one row per algorithm, its average rank and its rank interval. */
+  Page.prototype.rankPlot = function (width) {
+    var cfg = this.cfg, res = this.res, k = res.avg.length, self = this;
+    var side = Math.min(width * 0.35, 160), lo = side + 8, hi = width - 12, rowH = 14;
+    var height = 30 + k * rowH + 6;
+    var svg = svgEl("svg", {
+      xmlns: SVG_NS, width: width, height: height, viewBox: "0 0 " + width + " " + height,
+      role: "img", "aria-label": "Average ranks and rank intervals of the selected datasets",
+      "font-family": "sans-serif", "font-size": 11,
+    });
+    function xr(r) {
+      return lo + ((r - 1) / Math.max(1, k - 1)) * (hi - lo);
+    }
+    svg.appendChild(svgEl("line", { x1: lo, x2: hi, y1: 24, y2: 24, stroke: "#000" }));
+    var step = Math.max(1, Math.ceil(k / Math.max(2, (hi - lo) / 30)));
+    for (var r = 1; r <= k; r += step) {
+      svg.appendChild(svgEl("text", { x: xr(r), y: 18, "text-anchor": "middle" }, String(r)));
+    }
+    res.order.forEach(function (j, pos) {
+      var y = 30 + pos * rowH + rowH / 2, iv = rankInterval(res, j);
+      var g = svgEl("g", { "data-algorithm": cfg.algorithms[j] });
+      g.appendChild(svgEl("text", { x: side, y: y + 4, "text-anchor": "end" }, cfg.labels[j]));
+      if (iv)
+        g.appendChild(svgEl("line", { x1: xr(iv[0]), x2: xr(iv[1]), y1: y, y2: y, stroke: "#777", "stroke-width": 3 }));
+      g.appendChild(svgEl("circle", { cx: xr(res.avg[j]), cy: y, r: 3.5, fill: "#000" }));
+      g.appendChild(svgEl("title", {}, cfg.labels[j] + ": " + res.avg[j].toFixed(3)));
+      g.addEventListener("mouseenter", function () {
+        self.show(j);
+      });
+      svg.appendChild(g);
+    });
+    return svg;
+  };
+
+  function csvCell(v) {
+    var s = String(v);
+    return /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+
+  /** The live table: one row per algorithm, its APV against every other. */
+  Page.prototype.csv = function () {
+    var cfg = this.cfg, res = this.res;
+    if (!res) return "";
+    var head = ["algorithm", "average_rank", "rank_low", "rank_high", "wins", "ties", "losses"];
+    var lines = [head.concat(res.order.map(function (o) {
+      return "apv_vs_" + cfg.algorithms[o];
+    })).map(csvCell).join(",")];
+    res.order.forEach(function (j) {
+      var iv = rankInterval(res, j) || ["", ""];
+      var row = [cfg.algorithms[j], res.avg[j], iv[0], iv[1], res.wtl.wins[j], res.wtl.ties[j], res.wtl.losses[j]];
+      res.order.forEach(function (o) {
+        var a = res.apv ? res.apv[j][o] : NaN;
+        row.push(isNaN(a) ? "" : a);
+      });
+      lines.push(row.map(csvCell).join(","));
+    });
+    return lines.join("\n") + "\n";
+  };
+
+  function save(name, type, text) {
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: type }));
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(function () {
+      URL.revokeObjectURL(a.href);
+      a.remove();
+    }, 0);
+  }
+
+  var here = document.currentScript && document.currentScript.closest(".cdplot-explorer");
+  window.cdplotMath = {
+    chi2Sf: chi2Sf, fSf: fSf, erfc: erfc, binomCdfHalf: binomCdfHalf, rangeSf: rangeSf,
+  };
+  if (here) here.cdplotPage = new Page(here);
+})();
