@@ -827,7 +827,7 @@
         return s.length;
       })
     );
-    var side = Math.min(width * 0.3, longest * 7 + 24), lo = side, hi = width - side;
+    var side = Math.min(width * 0.3, longest * 7 + 52), lo = side, hi = width - side;
     var axisY = res.cd ? 46 : 28, rowH = 20, barH = 8;
     var half = Math.ceil(k / 2), top = axisY + 16 + groups.length * barH;
     var height = top + half * rowH + 10;
@@ -866,9 +866,15 @@
         points: x + "," + axisY + " " + x + "," + y + " " + end + "," + y,
         fill: "none", stroke: "#444", "stroke-width": 1,
       }));
-      g.appendChild(svgEl("text", {
+      var label = svgEl("text", {
         x: left ? end - 4 : end + 4, y: y + 4, "text-anchor": left ? "end" : "start",
-      }, cfg.labels[j]));
+      });
+      var rank = svgEl("tspan", { fill: "#555", "font-size": 10 }, res.avg[j].toFixed(2));
+      var name = svgEl("tspan", {}, cfg.labels[j]);
+      label.appendChild(left ? name : rank);
+      label.appendChild(document.createTextNode(" "));
+      label.appendChild(left ? rank : name);
+      g.appendChild(label);
       g.appendChild(svgEl("title", {}, cfg.labels[j] + ": " + res.avg[j].toFixed(3)));
       ["mouseenter", "focus"].forEach(function (ev) {
         g.addEventListener(ev, function () {

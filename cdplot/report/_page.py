@@ -204,13 +204,13 @@ def _method_line(result: ComparisonResult, payload: dict[str, Any]) -> str:
     recomputed = "average ranks, Friedman and Iman–Davenport tests"
     if payload["recompute"]:
         against = (
-            f"against {display_name(result, result.control)}"
+            f"the comparisons against {display_name(result, result.control)}"
             if result.control is not None
             else "the groups"
         )
         return (
             f"Recomputed in this page on the datasets ticked: {recomputed}, the {test} with "
-            f"{correction} at α = {result.alpha:g} ({against}) and the figure."
+            f"{correction} at α = {result.alpha:g}, {against} and the figure."
         )
     return f"Recomputed in this page on the datasets ticked: {recomputed}."
 
