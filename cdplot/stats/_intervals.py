@@ -59,7 +59,7 @@ WEIGHT_CHUNK_ELEMENTS = 2_000_000
 THREADS = 2
 #: automatic bootstrap-t only when the N x k(k-1)/2 differences and the work stay this small
 STUDENTIZE_MAX_ELEMENTS = 4_000_000
-STUDENTIZE_MAX_WORK = 10_000_000_000
+STUDENTIZE_MAX_WORK = 500_000_000
 DEFAULT_N_BOOT = 10_000
 
 
@@ -205,7 +205,7 @@ def rank_intervals(
     studentize : bool, optional
         Bootstrap-t: divide each bootstrap sample's differences by their own standard
         errors (more accurate with few datasets, costs ``n_boot * N * k^2 / 2``). Default:
-        when ``N k (k - 1) / 2 <= 4e6`` and ``n_boot N k (k - 1) / 2 <= 1e10``, else the
+        when ``N k (k - 1) / 2 <= 4e6`` and ``n_boot N k (k - 1) / 2 <= 5e8``, else the
         fixed standard errors of Mogstad et al.
 
     Returns
