@@ -309,3 +309,19 @@ def test_markdown_escapes_p_values_one_way(alike):
     from cdplot.report._markdown import escape_markdown
 
     assert escape_markdown("<A> vs a<b, p<0.05") == "\\<A\\> vs a\\<b, p<0.05"
+
+
+def test_cd_diagrams_figure_title_shrinks_instead_of_breaking_a_formula(demsar):
+    res = cdplot.compare(demsar)
+    formula = (
+        "$\\sum_{i=1}^{k} R_i = N k (k + 1) / 2 \\quad \\mathrm{for\\ every\\ one\\ of\\ the\\ "
+        "datasets\\ of\\ this\\ study}$"
+    )
+    fig = cdplot.cd_diagrams({"a": res, "b": res}, width=3.3, title=formula)
+    (title,) = [t for t in fig.texts if t.get_gid() == "cd-figure-title"]
+    assert title.get_text() == formula
+    width = title.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
+    assert width <= 3.3
+    short = cdplot.cd_diagrams({"a": res, "b": res}, width=3.3, title="short")
+    (roomy,) = [t for t in short.texts if t.get_gid() == "cd-figure-title"]
+    assert title.get_fontsize() < roomy.get_fontsize()

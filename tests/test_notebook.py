@@ -36,6 +36,7 @@ FIGURE_CELLS = {
     "cd_diagram": "cdplot.cd_diagram(res)",
     "apv_heatmap": "cdplot.apv_heatmap(res)",
     "report_figure": "fig = cdplot.report_figure(res)",
+    "cd_diagrams": "fig = cdplot.cd_diagrams({'a': res, 'b': res})",
     "multi_comparison_matrix": "cdplot.multi_comparison_matrix(res)",
     "bayes_cd_diagram": "cdplot.bayes_cd_diagram(bayes)",
     "posterior_plot": "cdplot.posterior_plot(bayes)",
@@ -66,17 +67,25 @@ def test_fresh_kernel_displays_every_figure(tmp_path, monkeypatch):
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}  # as Jupyter starts it
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(SETUP)] + [
-        nbformat.v4.new_code_cell(src) for src in FIGURE_CELLS.values()
+    nb.cells = [
+        nbformat.v4.new_code_cell(SETUP),
+        *(nbformat.v4.new_code_cell(src) for src in FIGURE_CELLS.values()),
+        nbformat.v4.new_code_cell("res"),  # the result's own HTML, with its SVG diagram
     ]
     client = nbclient.NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
     client.execute(env=env)
 
-    setup, *cells = nb.cells
+    setup, *cells, shown = nb.cells
     assert _errors(setup) == []
     assert "pyplot imported: False" in setup.outputs[0]["text"]  # a fresh kernel
     for name, cell in zip(FIGURE_CELLS, cells, strict=True):
         assert _errors(cell) == [], name
         assert _images(cell) == 1, f"{name} displayed {_images(cell)} images"
+    # the result displays itself once, as HTML: the figures drawn for it are closed, so
+    # the inline backend does not show them a second time
+    assert _errors(shown) == []
+    assert _images(shown) == 0
+    (html,) = [out["data"]["text/html"] for out in shown.outputs if "data" in out]
+    assert "<svg" in html

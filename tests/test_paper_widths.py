@@ -152,3 +152,23 @@ def test_compact_and_table_env_need_a_latex_report(tmp_path, benavoli, capsys):
         err = capsys.readouterr().err
         assert "applies to a LaTeX report; add --report FILE.tex" in err
     assert not (tmp_path / "r.md").exists()
+
+
+@needs_pdflatex
+def test_pgf_with_tight_bbox_never_exceeds_the_width(tmp_path, benavoli):
+    """``bbox_inches="tight"`` adds matplotlib's 0.1 in padding; a PGF figure stays within."""
+    import cdplot
+
+    width = COLUMN_WIDTHS["single"]
+    long_names = ["XGBoost", "RandomForestClassifier", "LogisticRegression", "k-NN", "SVM_rbf",
+                  "NaiveBayes", "LightGBM"]  # fmt: skip
+    res = cdplot.compare(benavoli.set_axis(long_names, axis=1))
+    fig = cdplot.cd_diagram(res, width=width).figure
+    fig.savefig(tmp_path / "cd.pgf", bbox_inches="tight")
+    box = re.search(
+        r"\\pgfpathrectangle\{\\pgfpointorigin\}\{\\pgfqpoint\{([0-9.]+)in\}\{([0-9.]+)in\}",
+        (tmp_path / "cd.pgf").read_text(),
+    )
+    assert box is not None
+    assert float(box.group(1)) <= width + 1e-6
+    assert float(box.group(2)) <= fig.get_size_inches()[1] + 1e-6

@@ -715,8 +715,11 @@ def cd_diagram(
     -----
     Layout, in inches, adapts to the content: the figure grows with k, tick
     labels thin out when they would collide, and names wider than the space
-    beside the axis are wrapped (or truncated, with a numbered footnote giving
-    the full name). No two texts overlap for k up to at least 100 at widths
+    beside the axis are wrapped at spaces, hyphens, underscores and case
+    changes (or truncated, with a numbered footnote giving the full name),
+    never inside a word; a title or note is wrapped likewise, never inside a
+    formula such as "α = 0.05", and set smaller if one word is still too wide
+    (e.g. in a small Axes of your own). No two texts overlap for k up to at least 100 at widths
     of 3.3 and 7 inches.
 
     A new figure is a :class:`CDFigure`, whose ``savefig`` embeds TrueType

@@ -39,8 +39,10 @@ DOCS: dict[str, str] = {
         significant digits (4 for a CD of 0.0185).""",
     "long_names": """long_names : {"wrap", "truncate"}
         What to do with names wider than the space beside the axis: wrap them
-        onto up to three lines (default), or cut them to one line ending in
-        an ellipsis and a footnote number, with the full names in footnotes.""",
+        onto up to three lines (default; only at spaces, hyphens, underscores
+        and case changes, never inside a word: a name that still does not fit
+        is cut as with "truncate"), or cut them to one line ending in an
+        ellipsis and a footnote number, with the full names in footnotes.""",
     "max_name_width": """max_name_width : float, optional
         Maximum width of a name in inches (default: what the width allows
         while keeping the axis at least a quarter of the width).""",

@@ -11,6 +11,7 @@ import matplotlib as mpl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from . import _pgf, _style
 
@@ -45,7 +46,25 @@ class CDFigure(Figure):
                 return
             engine = _pgf.check_pgf_engine()
             with mpl.rc_context({"pgf.texsystem": engine}), _pgf.pgf_escaped(self):
+                if kwargs.get("bbox_inches") == "tight":
+                    kwargs["bbox_inches"] = self._tight_within(kwargs.pop("pad_inches", None))
+                    kwargs["pad_inches"] = 0.0
                 super().savefig(fname, *args, **kwargs)
+
+    def _tight_within(self, pad: float | str | None) -> Bbox:
+        """The tight box (with its padding), never wider or taller than the figure.
+
+        A PGF figure is ``\\input`` at its own size: ``bbox_inches="tight"`` may crop
+        it, but never make it wider than the width it was made for (no overfull box).
+        """
+        canvas = self.canvas if hasattr(self.canvas, "get_renderer") else FigureCanvasAgg(self)
+        tight = self.get_tightbbox(canvas.get_renderer())
+        if pad is None or pad == "layout":
+            pad = mpl.rcParams["savefig.pad_inches"]
+        padded = tight.padded(float(pad))
+        width, height = self.get_size_inches()
+        box = Bbox.intersection(padded, Bbox.from_bounds(0.0, 0.0, width, height))
+        return box if box is not None else Bbox.from_bounds(0.0, 0.0, width, height)
 
     @contextlib.contextmanager
     def _bundled_font(self) -> Iterator[None]:

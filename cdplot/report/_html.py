@@ -301,7 +301,7 @@ def _body(
             f'<p class="legend">Note: the {esc(TEST_TITLES[result.test])}\'s decision on a pair '
             "depends on which other algorithms are compared (Benavoli, Corani &amp; Mangili "
             "2016). The Wilcoxon signed-rank and sign tests decide each pair on its own "
-            "scores (<code>test=\"wilcoxon\"</code> or <code>\"sign\"</code>; "
+            'scores (<code>test="wilcoxon"</code> or <code>"sign"</code>; '
             "<code>--test wilcoxon</code> on the command line).</p>"
         )
     parts.append(f"<footer>Made with cdplot {esc(__version__)}.</footer>")
