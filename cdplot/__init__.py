@@ -23,9 +23,10 @@ from ._errors import (
 from ._version import __version__
 from .stats._compare import compare
 from .stats._metrics import compare_metrics
-from .stats._results import ComparisonResult, OmnibusResult
+from .stats._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
 
 __all__ = [
+    "BayesianComparisonResult",
     "BergmannHommelLimitError",
     "CdplotInputError",
     "GeneratorModel",

@@ -125,3 +125,30 @@ def test_repr_is_one_short_line_and_str_the_report(demsar):
         assert len(repr(r)) < 200 and "\n" not in repr(r)
     assert str(res).startswith("Comparison of 4 algorithms on 14 datasets (Wilcoxon")
     assert str(res).count("\n") > 3
+
+
+def test_a_bayesian_comparison_has_its_own_type(demsar, tmp_path):
+    from cdplot._json import result_from_json, result_to_json
+
+    bayes = _quiet(demsar, test="bayes-sign", rope=0.01, nsamples=2000, random_state=1)
+    freq = cdplot.compare(demsar)
+    assert type(bayes) is cdplot.BayesianComparisonResult
+    assert type(freq) is cdplot.ComparisonResult
+    assert isinstance(bayes, cdplot.ComparisonResult)  # flat names keep working
+    assert bayes != freq
+    back = result_from_json(result_to_json(bayes))
+    assert type(back) is cdplot.BayesianComparisonResult and back == bayes
+    assert type(result_from_json(result_to_json(freq))) is cdplot.ComparisonResult
+    assert {"p_better", "decision"} <= set(bayes.to_frame().columns)
+    assert "p_better" not in freq.to_frame().columns
+    assert not hasattr(freq, "equivalence_groups")
+
+
+def test_equivalence_groups_are_computed_in_stats(demsar):
+    wide = _quiet(demsar, test="bayes-sign", rope=1.0, nsamples=2000, random_state=1)
+    # a rope of 1.0 accuracy units: every difference is practically zero, all equivalent
+    assert (wide.decisions.to_numpy()[~np.eye(4, dtype=bool)] == "equivalent").all()
+    assert wide.equivalence_groups == (tuple(wide.average_ranks.index),)
+    from cdplot.plotting._bayes import equivalence_groups
+
+    assert equivalence_groups(wide) == wide.equivalence_groups

@@ -110,7 +110,9 @@ def input_line(result: ComparisonResult) -> str:
 
 def is_bayesian(result: ComparisonResult) -> bool:
     """Whether ``result`` holds posterior probabilities (a Bayesian test), not p-values."""
-    return getattr(result, "posterior_better", None) is not None
+    from ..stats._results import BayesianComparisonResult
+
+    return isinstance(result, BayesianComparisonResult)
 
 
 def bayes_settings(result: ComparisonResult, ge: str = ">=") -> str:

@@ -43,6 +43,7 @@ from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
 from ._results import (
     AssumptionCheck,
+    BayesianComparisonResult,
     ComparisonResult,
     OmnibusResult,
     PairedTestResult,
@@ -57,6 +58,7 @@ __all__ = [
     "AssumptionCheck",
     "PairedTestResult",
     "Procedure",
+    "BayesianComparisonResult",
     "BayesianResult",
     "CONTROL_CORRECTIONS",
     "OMNIBUS_TESTS",

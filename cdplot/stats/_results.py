@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "AssumptionCheck",
+    "BayesianComparisonResult",
     "ComparisonResult",
     "OmnibusResult",
     "PairedTestResult",
@@ -285,7 +286,7 @@ class ComparisonResult(ValueEquality):
             decided, pairs = int(flags.sum()), flags.size
         best = str(labelled(self, "average_ranks").index[0])
         best = best if len(best) <= 30 else best[:29] + "…"
-        bayes = self.posterior_better is not None
+        bayes = isinstance(self, BayesianComparisonResult)
         word = "decided" if bayes else "significant"
         level = f"threshold={self.threshold:g}" if bayes else f"alpha={self.alpha:g}"
         procedure = f"{self.test}+{self.correction}"
@@ -367,10 +368,6 @@ class ComparisonResult(ValueEquality):
             ``statistic`` is ``p_better`` and ``significant`` means decided
             different.
         """
-        if self.posterior_better is not None:  # Bayesian: posterior probabilities, decisions
-            from ._bayes import bayes_frame
-
-            return bayes_frame(self)
         from ._frames import pairwise_frame
 
         return pairwise_frame(self)
@@ -416,6 +413,63 @@ class ComparisonResult(ValueEquality):
     summary = Seam("cdplot.report", "summary")
     _repr_html_ = Seam("cdplot.report._html", "notebook_html")
     __str__ = Seam("cdplot.report", "result_text")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class BayesianComparisonResult(ComparisonResult):
+    """A comparison by a Bayesian test (``test="bayes-signed-rank"`` or ``"bayes-sign"``).
+
+    A :class:`ComparisonResult` whose pairwise evidence is posterior probabilities:
+    ``rope``, ``threshold``, ``posterior_better``, ``posterior_equivalent``,
+    ``posterior_worse`` and ``decisions`` are set; ``pvalues`` and ``adjusted_pvalues``
+    hold NaN (no p-values); ``significant`` marks the pairs decided different; ``groups``
+    are the runs none of whose pairs is decided different. Figures, reports, JSON and
+    :meth:`to_frame` tell the two kinds apart by this type.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="bayes-sign",
+    ...                      rope=0.01, nsamples=2000, random_state=1)
+    >>> type(res).__name__, res.equivalence_groups
+    ('BayesianComparisonResult', ())
+    """
+
+    @property
+    def equivalence_groups(self) -> tuple[tuple[str, ...], ...]:
+        """Maximal runs, consecutive in average-rank order, whose pairs are all equivalent.
+
+        Read off ``decisions`` ("equivalent" at ``threshold``); groups of one are left out.
+        """
+        from ._groups import find_groups
+
+        names = list(self.algorithms)
+        position = {n: i for i, n in enumerate(names)}
+        order = [position[n] for n in labelled_index(self, "average_ranks")]
+        not_equivalent = np.asarray(self.decisions.to_numpy() != "equivalent", dtype=bool)
+        np.fill_diagonal(not_equivalent, False)
+        groups, _ = find_groups(order, not_equivalent)
+        return tuple(tuple(names[j] for j in g) for g in groups if len(g) >= 2)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table of the pairs: the columns of :meth:`ComparisonResult.to_frame` with
+        ``statistic`` = ``p_better``, NaN p-values and ``significant`` = decided different,
+        plus ``p_better``, ``p_equivalent``, ``p_worse`` and ``decision``."""
+        from ._bayes import bayes_frame
+
+        return bayes_frame(self)
+
+
+def is_bayesian(result: Any) -> bool:
+    """Whether ``result`` is a Bayesian comparison (posterior probabilities, no p-values)."""
+    return isinstance(result, BayesianComparisonResult)
+
+
+def labelled_index(result: Any, name: str) -> tuple[str, ...]:
+    """The row labels of the table ``name`` of ``result`` (without building pandas)."""
+    from ._lazy import labelled
+
+    return tuple(labelled(result, name).index)
 
 
 #: The tables of a result: compare() stores labelled numpy arrays, and pandas builds each
