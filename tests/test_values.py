@@ -7,10 +7,10 @@ import importlib
 import pickle
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
+from _helpers import quiet_compare as _quiet
 
 import cdplot
 from cdplot.stats._values import same_value
@@ -39,12 +39,6 @@ def test_star_import_works_in_a_fresh_interpreter():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "power_plot"
-
-
-def _quiet(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(*args, **kwargs)
 
 
 def test_equal_settings_and_values_compare_equal_and_hash_equal(demsar):
