@@ -348,6 +348,27 @@ class ComparisonResult(ValueEquality):
 
         return win_tie_loss(self.scores, higher_is_better=self.higher_is_better)
 
+    @property
+    def parametric(self) -> bool:
+        """Whether the analysis compares mean scores (paired t, Tukey, repeated-measures ANOVA)."""
+        omnibus = self.omnibus
+        return self.test in ("paired-t", "tukey") or (
+            omnibus is not None and "ANOVA" in omnibus.name
+        )
+
+    @cached_property
+    def assumptions(self) -> AssumptionCheck | None:
+        """The normality and sphericity checks of a parametric analysis, else None.
+
+        :func:`cdplot.stats.check_assumptions` at level 0.05, computed once when first read
+        (reports read it; they run no test themselves).
+        """
+        if not self.parametric:
+            return None
+        from ._parametric import check_assumptions
+
+        return check_assumptions(self)
+
     def to_frame(self) -> pd.DataFrame:
         """Tidy table of the pairwise comparisons.
 
