@@ -146,3 +146,16 @@ def test_equivalence_groups_are_computed_in_stats(demsar):
     from cdplot.plotting._bayes import equivalence_groups
 
     assert equivalence_groups(wide) == wide.equivalence_groups
+
+
+def test_caveats_are_facts_in_stats_and_words_in_report(demsar):
+    from cdplot.stats._caveats import Caveat, caveat_facts
+
+    res = _quiet(demsar.iloc[:5], test="sign")
+    facts = caveat_facts(res)
+    # the sign test's smallest two-sided p on 5 datasets is 2/2**5 = 0.0625 > 0.05; on 6 it is
+    # 2/2**6 = 0.03125 (binomial: scipy.stats.binomtest(0, 6).pvalue), so 6 are needed
+    unreachable = [c for c in facts if c.kind == "unreachable-alpha"]
+    assert unreachable == [Caveat("unreachable-alpha", "sign", 5, False, 0.0625, 0.05, 0, 6)]
+    assert len(res.caveats) == len(facts)
+    assert any("at least 6 datasets are needed" in text for text in res.caveats)

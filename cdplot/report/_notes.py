@@ -1,15 +1,68 @@
-"""Sentences about diagnostics that stats computes as facts (the pool-sensitivity frame)."""
+"""Sentences about facts that stats computes: the caveats of a comparison, pool sensitivity."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..stats._caveats import Caveat, caveat_facts
 from ..stats._pool import depending_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["pool_sensitivity_note"]
+    from ..stats._results import ComparisonResult
+
+__all__ = ["caveat_sentence", "caveats", "pool_sensitivity_note"]
+
+_TITLES = {
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "mean-ranks": "mean-ranks test",
+    "nemenyi": "Nemenyi test",
+}
+_FRIEDMAN_ROUGH = (
+    "only {n} datasets: Friedman's chi-square approximation is rough below about 10 "
+    "datasets (Demšar 2006); treat the omnibus p-values as approximate."
+)
+
+
+def caveat_sentence(caveat: Caveat) -> str:
+    """The plain-language sentence of one :class:`~cdplot.stats._caveats.Caveat`."""
+    title = _TITLES.get(caveat.test, caveat.test)
+    few = f"only {caveat.n} datasets" + (" for some pairs" if caveat.some_pairs else "")
+    if caveat.kind == "omnibus-not-rejected":
+        return (
+            "the omnibus test did not reject, yet post-hoc results are reported. The usual "
+            "procedure (Demšar 2006; García & Herrera 2008) reads the post-hoc tests only "
+            "after the omnibus test rejects; treat any difference as unconfirmed."
+        )
+    if caveat.kind == "unreachable-alpha":
+        return (
+            f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
+            f"{caveat.smallest:.2g}, above alpha = {caveat.level:g}, so no pair can be "
+            f"significant however large the differences; at least {caveat.needed} datasets "
+            "are needed."
+        )
+    if caveat.kind == "unreachable-first-step":
+        return (
+            f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
+            f"{caveat.smallest:.2g}, above alpha / {caveat.m} = {caveat.level:.2g}, so the "
+            "correction may leave no pair significant however large the differences; more "
+            "datasets are needed."
+        )
+    if caveat.kind == "rough-rank-tests":
+        return (
+            f"only {caveat.n} datasets: the {title} and Friedman's test use normal and "
+            "chi-square approximations that are rough below about 10 datasets "
+            "(Demšar 2006: N > 10 and k > 5 as a rule of thumb); treat the p-values as "
+            "approximate."
+        )
+    return _FRIEDMAN_ROUGH.format(n=caveat.n)
+
+
+def caveats(result: ComparisonResult) -> tuple[str, ...]:
+    """The caveats of ``result`` (:func:`~cdplot.stats._caveats.caveat_facts`) in words."""
+    return tuple(caveat_sentence(c) for c in caveat_facts(result))
 
 
 def pool_sensitivity_note(frame: pd.DataFrame) -> str:

@@ -414,7 +414,7 @@ class ComparisonResult(ValueEquality):
         sign test to reach ``alpha`` or the first step of the correction; too
         few for the approximations of Friedman's and the rank tests. Every
         report prints these, so they are decided once, here; the rules are in
-        :func:`cdplot.stats._caveats.caveats`.
+        :func:`cdplot.stats._caveats.caveat_facts` and worded in ``report/``.
 
         Examples
         --------
@@ -423,7 +423,7 @@ class ComparisonResult(ValueEquality):
         >>> res.caveats
         ()
         """
-        from ._caveats import caveats
+        from ..report._notes import caveats  # the facts are stats', the words report's
 
         return caveats(self)
 
