@@ -159,3 +159,18 @@ def test_caveats_are_facts_in_stats_and_words_in_report(demsar):
     assert unreachable == [Caveat("unreachable-alpha", "sign", 5, False, 0.0625, 0.05, 0, 6)]
     assert len(res.caveats) == len(facts)
     assert any("at least 6 datasets are needed" in text for text in res.caveats)
+
+
+def test_a_result_knows_its_procedure_and_simulate_accepts_it(demsar):
+    from cdplot.simulation import NormalModel, simulate
+    from cdplot.stats import Procedure
+
+    res = _quiet(demsar, test="mean-ranks", correction="finner", control="C4.5")
+    proc = res.procedure
+    assert proc == Procedure.resolve(
+        "mean-ranks", "finner", "C4.5", algorithms=res.algorithms, bh_budget=None
+    )
+    assert proc.label == "mean-ranks+finner vs C4.5"
+    model = NormalModel(dict.fromkeys(res.algorithms, 0.0), n_datasets=14)
+    sim = simulate(model, [proc, ("sign", "holm")], n_replicates=20, random_state=0)
+    assert list(sim.to_frame().procedure.unique()) == [proc.label, "sign+holm"]

@@ -14,7 +14,8 @@ DEFAULT_PROCEDURES = (("wilcoxon", "holm"), ("sign", "holm"), ("mean-ranks", "ho
 
 
 _FORMAT_HINT = (
-    "give each procedure as a (test, correction) tuple, a (test, correction, control) tuple, a "
+    "give each procedure as a cdplot.stats.Procedure, a (test, correction) tuple, a "
+    "(test, correction, control) tuple, a "
     "dict {'test': ..., 'correction': ..., 'control': ..., **test_options} or a string "
     "'test:correction[:control]', e.g. [('wilcoxon', 'holm'), ('sign', 'none')]"
 )
@@ -23,7 +24,14 @@ _FORMAT_HINT = (
 def _one(item: Any, algorithms: Sequence[str]) -> Procedure:
     options: dict[str, Any] = {}
     control: Any = None
-    if isinstance(item, str):
+    if isinstance(item, Procedure):  # e.g. result.procedure of a compare() run
+        test, correction, control, options = (
+            item.test,
+            item.correction,
+            item.control,
+            dict(item.options),
+        )
+    elif isinstance(item, str):
         parts = [p.strip() for p in item.split(":")]
         if len(parts) not in (2, 3) or not all(parts):
             raise CdplotInputError(f"cannot read the procedure {item!r}; {_FORMAT_HINT}.")

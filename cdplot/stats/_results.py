@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from ..io import Aggregation
+    from ._procedure import Procedure
     from ._wins import WinTieLossResult
 
 __all__ = [
@@ -81,6 +82,16 @@ class PairwiseResult(ValueEquality):
 
     statistic: np.ndarray
     pvalue: np.ndarray
+
+
+#: the ``name`` of each omnibus result -> its canonical ``compare(omnibus=...)`` name
+_OMNIBUS_NAMES = {
+    "Friedman chi-square": "friedman",
+    "Friedman aligned-ranks": "aligned-ranks",
+    "Quade F": "quade",
+    "Skillings-Mack chi-square": "skillings-mack",
+    "repeated-measures ANOVA F": "rm-anova",
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -347,6 +358,28 @@ class ComparisonResult(ValueEquality):
         from ._wins import win_tie_loss
 
         return win_tie_loss(self.scores, higher_is_better=self.higher_is_better)
+
+    @property
+    def procedure(self) -> Procedure:
+        """The procedure that was run: test, correction, control, options, alpha.
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> cdplot.compare(cdplot.datasets.load("demsar2006"), test="sign").procedure.label
+        'sign+holm'
+        """
+        from ._procedure import Procedure
+
+        omnibus = self.omnibus
+        return Procedure(
+            self.test,
+            self.correction,
+            self.control,
+            dict(self.test_options),
+            self.alpha,
+            omnibus=_OMNIBUS_NAMES.get(omnibus.name, omnibus.name) if omnibus else "friedman",
+        )
 
     @property
     def parametric(self) -> bool:
