@@ -174,3 +174,12 @@ def test_a_result_knows_its_procedure_and_simulate_accepts_it(demsar):
     model = NormalModel(dict.fromkeys(res.algorithms, 0.0), n_datasets=14)
     sim = simulate(model, [proc, ("sign", "holm")], n_replicates=20, random_state=0)
     assert list(sim.to_frame().procedure.unique()) == [proc.label, "sign+holm"]
+
+
+def test_bergmann_hommel_budget_has_one_name():
+    from cdplot.stats import bergmann_hommel
+
+    p = np.array([[np.nan, 0.01, 0.04], [0.01, np.nan, 0.5], [0.04, 0.5, np.nan]])
+    with pytest.warns(DeprecationWarning, match="renamed bh_budget="):
+        old = bergmann_hommel(p, budget_seconds=5.0)
+    np.testing.assert_array_equal(old, bergmann_hommel(p, bh_budget=5.0))
