@@ -32,12 +32,12 @@ limit (BergmannHommelLimitError: the engine refuses instead of hanging).
 from __future__ import annotations
 
 import argparse
+import inspect
 import multiprocessing
 import os
 import resource
 import statistics
 import sys
-import inspect
 import time
 from pathlib import Path
 
