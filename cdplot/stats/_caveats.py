@@ -67,11 +67,11 @@ def deciding_omnibus(result: ComparisonResult) -> OmnibusResult | None:
     chosen for the comparison (``result.omnibus``, where results carry one: e.g. Quade's
     F, Friedman's aligned ranks, Skillings-Mack).
     """
-    friedman = getattr(result, "friedman", None)
-    chosen = getattr(result, "omnibus", None)
+    friedman = result.friedman
+    chosen = result.omnibus
     if chosen is not None and chosen is not friedman and chosen.name != "Friedman chi-square":
         return chosen
-    iman = getattr(result, "iman_davenport", None)
+    iman = result.iman_davenport
     return iman if iman is not None else (friedman if friedman is not None else chosen)
 
 
