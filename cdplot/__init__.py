@@ -25,9 +25,10 @@ from .stats._compare import compare
 from .stats._effects import effect_sizes
 from .stats._intervals import RankIntervals, rank_intervals
 from .stats._metrics import compare_metrics
-from .stats._results import ComparisonResult, OmnibusResult
+from .stats._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
 
 __all__ = [
+    "BayesianComparisonResult",
     "BergmannHommelLimitError",
     "CdplotInputError",
     "GeneratorModel",

@@ -63,7 +63,7 @@ from ._errors import CdplotInputError
 from ._version import __version__
 from .io import Aggregation
 from .stats._lazy import labelled
-from .stats._results import ComparisonResult, OmnibusResult
+from .stats._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -467,7 +467,8 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
                 np.array(doc["decisions"], dtype=object), index=plain, columns=plain.copy()
             ),
         }
-    return ComparisonResult(
+    kind = BayesianComparisonResult if bayes else ComparisonResult
+    return kind(
         algorithms=list(doc["algorithms"]),
         datasets=list(doc["datasets"]),
         scores=mat("scores", dsets, algs),

@@ -1,9 +1,12 @@
 """Helpers shared by several test modules (figure artists by gid, the CLI run in-process,
+compare() without its warnings, text overlaps of a figure,
 the fonts a PDF embeds)."""
 
 from __future__ import annotations
 
 import re
+
+import pytest
 
 
 def by_gid(ax, prefix: str) -> list:
@@ -32,3 +35,74 @@ def pdf_fonts(data: bytes) -> set[str]:
     """Base font names embedded in the PDF ``data``, without the subset prefix."""
     names = re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-]+)", data)
     return {n.decode().split("+", 1)[-1] for n in names}
+
+
+def quiet_compare(*args, **kwargs):
+    """``cdplot.compare`` with its :class:`cdplot.CdplotWarning` s silenced."""
+    import warnings
+
+    import cdplot
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.CdplotWarning)
+        return cdplot.compare(*args, **kwargs)
+
+
+def text_problems(fig) -> list:
+    """Overlapping texts and texts outside the figure, with the renderer's extents."""
+    import itertools
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not hasattr(fig.canvas, "get_renderer"):
+        FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()
+    texts = [t for ax in fig.axes for t in ax.texts] + list(fig.texts)
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    out = [
+        ("outside", t.get_text())
+        for t, b in zip(texts, boxes, strict=True)
+        if b.x0 < fig.bbox.x0 or b.x1 > fig.bbox.x1 or b.y0 < fig.bbox.y0 or b.y1 > fig.bbox.y1
+    ]
+    for (t1, b1), (t2, b2) in itertools.combinations(zip(texts, boxes, strict=True), 2):
+        if b1.overlaps(b2):
+            out.append(("overlap", t1.get_text(), t2.get_text()))
+    return out
+
+
+#: the k >= 50 cases of the overlap sweeps, marked slow (the inner loop skips them; CI runs them)
+SLOW_K = [pytest.param(50, marks=pytest.mark.slow), pytest.param(100, marks=pytest.mark.slow)]
+
+
+_TEX_SMOKE: dict[str, str | None] = {}
+
+
+def require_tex_engine(engine: str, tmp_path_factory) -> None:
+    """Skip (with the reason) when ``engine`` is installed but cannot compile a smoke file.
+
+    E.g. ``lualatex`` without its font loader: an environment problem, not a cdplot defect.
+    The smoke file is compiled once per engine, in a directory of ``tmp_path_factory``.
+    """
+    import subprocess
+
+    if engine not in _TEX_SMOKE:
+        where = tmp_path_factory.mktemp(f"smoke-{engine}")
+        fonts = "" if engine == "pdflatex" else "\\usepackage{fontspec}"
+        (where / "smoke.tex").write_text(
+            f"\\documentclass{{article}}{fonts}\\usepackage{{pgf}}\\begin{{document}}x\\end{{document}}\n"
+        )
+        try:
+            done = subprocess.run(
+                [engine, "-interaction=nonstopmode", "-halt-on-error", "smoke.tex"],
+                cwd=where,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            failed = done.returncode != 0
+            tail = " ".join(done.stdout.strip().splitlines()[-3:])
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            failed, tail = True, str(exc)
+        _TEX_SMOKE[engine] = tail if failed else None
+    if _TEX_SMOKE[engine] is not None:
+        pytest.skip(f"{engine} is installed but cannot compile a smoke file: {_TEX_SMOKE[engine]}")

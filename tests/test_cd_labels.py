@@ -11,13 +11,12 @@ not ambiguous. Consistency only (the statistics are those of the unlabelled resu
 from __future__ import annotations
 
 import dataclasses
-import warnings
 
 import pytest
 from _helpers import only
+from _helpers import quiet_compare as quiet
 from matplotlib.colors import to_rgba
 
-import cdplot
 from cdplot import CdplotInputError
 from cdplot.plotting import cd_diagram, cd_diagrams
 from cdplot.plotting._cd_layout import compute_layout
@@ -27,12 +26,6 @@ BASELINE = {"savefig_kwargs": {"dpi": 150}, "style": "default", "tolerance": 2}
 
 # Demšar (2006) Table 6's algorithms, renamed for display
 LABELS = {"C4.5+m+cf": "C4.5 (m, cf)", "C4.5+m": "C4.5 (m)", "C4.5": "plain C4.5"}
-
-
-def quiet(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(*args, **kwargs)
 
 
 def shown_names(ax, algorithms) -> dict[str, str]:

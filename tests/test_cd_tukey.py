@@ -25,19 +25,17 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import by_gid, only
+from _helpers import by_gid, only, text_problems
+from _helpers import quiet_compare as quiet
 from hypothesis import given
 from hypothesis import strategies as st
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgba
 
-import cdplot
 from cdplot import CdplotInputError
 from cdplot.plotting import cd_diagram, cd_diagrams
 from cdplot.plotting._cd_layout import (
@@ -74,12 +72,6 @@ R_PADJ = _r_matrix(TABLE6["tukey_blocked"]["p_adj"])
 
 def table6() -> pd.DataFrame:
     return pd.read_csv(REF / "demsar_table6.csv", index_col=0)
-
-
-def quiet(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(*args, **kwargs)
 
 
 def r_groups(alpha: float = 0.05) -> list[set[str]]:
@@ -120,24 +112,6 @@ def axis_units(ax) -> tuple[float, float]:
     for v, x in ticks:  # every tick label sits at its value
         assert x == pytest.approx(x0 + (v - v0) * per_unit, abs=1e-9)
     return x0 - v0 * per_unit, per_unit
-
-
-def text_problems(fig) -> list:
-    """Overlapping texts and texts outside the figure, with the renderer's extents."""
-    if not hasattr(fig.canvas, "get_renderer"):
-        FigureCanvasAgg(fig)
-    renderer = fig.canvas.get_renderer()
-    texts = [t for ax in fig.axes for t in ax.texts] + list(fig.texts)
-    boxes = [t.get_window_extent(renderer) for t in texts]
-    out = [
-        ("outside", t.get_text())
-        for t, b in zip(texts, boxes, strict=True)
-        if b.x0 < fig.bbox.x0 or b.x1 > fig.bbox.x1 or b.y0 < fig.bbox.y0 or b.y1 > fig.bbox.y1
-    ]
-    for (t1, b1), (t2, b2) in itertools.combinations(zip(texts, boxes, strict=True), 2):
-        if b1.overlaps(b2):
-            out.append(("overlap", t1.get_text(), t2.get_text()))
-    return out
 
 
 # ---------------------------------------------------------------- layout helpers

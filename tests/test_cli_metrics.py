@@ -15,11 +15,11 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import run
 from scipy.stats import rankdata, wilcoxon
 
 import cdplot
 from cdplot._json import results_from_json
-from cdplot.cli import main
 from cdplot.io import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES
 
 ALGORITHMS = ["RandomForest (500 trees)", "LogReg", "SVM_rbf", "kNN"]
@@ -43,12 +43,6 @@ def log_csv(tmp_path):
     path = tmp_path / "runs.csv"
     make_log().to_csv(path, index=False)
     return path
-
-
-def run(argv, capsys):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 METRICS = ["--score-col", "accuracy", "--score-col", "fit_time", "--lower-is-better", "fit_time"]

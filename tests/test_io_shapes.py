@@ -13,12 +13,12 @@ wide table, and the statistics of the wide table are checked against scipy:
 from __future__ import annotations
 
 import io
-import warnings
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare as quiet
 from scipy import stats
 
 import cdplot
@@ -36,12 +36,6 @@ def hand_wide() -> pd.DataFrame:
     skill = np.array([0.04, 0.02, 0.05, 0.0])
     values = np.round(base + skill + rng.normal(0, 0.03, size=(12, 4)), 4)
     return pd.DataFrame(values, index=pd.Index(DATASETS, name="dataset"), columns=ALGORITHMS)
-
-
-def quiet(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(*args, **kwargs)
 
 
 def assert_same_analysis(res, ref):

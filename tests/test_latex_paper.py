@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import require_tex_engine
 
 import cdplot
 
@@ -106,7 +107,8 @@ def _tables(directory: Path, result) -> str:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_tables_and_pdf_diagram_compile_in_a_two_column_paper(tmp_path, engine):
+def test_tables_and_pdf_diagram_compile_in_a_two_column_paper(tmp_path, engine, tmp_path_factory):
+    require_tex_engine(engine, tmp_path_factory)
     result = _result()
     ax = cdplot.cd_diagram(result, width=3.15)
     ax.figure.savefig(tmp_path / "diagram.pdf")
@@ -156,7 +158,8 @@ def test_compact_table_fits_one_column_at_k8_and_full_matrix_does_not(tmp_path):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_whole_paper_with_pgf_figures_compiles(tmp_path, engine):
+def test_whole_paper_with_pgf_figures_compiles(tmp_path, engine, tmp_path_factory):
+    require_tex_engine(engine, tmp_path_factory)
     if not _pgf_ready():
         pytest.xfail("PGF escaping and an ASCII/mathtext alpha come with helper h2's plotting/")
     result = _result()

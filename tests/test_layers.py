@@ -230,3 +230,64 @@ def test_relative_imports_resolve_like_python():
     assert _resolve("cdplot.cli", True, node) == "cdplot.stats"  # package: level 2 from cli
     got = imported_modules("cdplot.cli._main", "from ..stats import _adjust\n", False, KNOWN)
     assert got == [("cdplot.stats._adjust", 1)]
+
+
+# ------------------------------------------------------- imports made by string (importlib)
+#: String imports (``importlib.import_module("...")``) anywhere in a module, also inside
+#: functions, must point down like a top-level import, or be declared here with the reason.
+DECLARED_STRING_IMPORTS = {
+    ("cdplot.report._html", "cdplot.plotting"): "the HTML page embeds the figures when "
+    "matplotlib is installed (a report without it keeps the text)",
+}
+
+
+def string_imports(module: str, source: str, is_package: bool) -> list[tuple[str, int]]:
+    """(absolute module, line) of every ``import_module`` call with a literal name."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        first = node.args[0]
+        if name != "import_module" or not isinstance(first, ast.Constant):
+            continue
+        target = str(first.value)
+        if target.startswith("."):  # relative to the package given as second argument
+            level = len(target) - len(target.lstrip("."))
+            relative = ast.ImportFrom(module=target.lstrip(".") or None, names=[], level=level)
+            target = _resolve(module, is_package, relative)
+        out.append((target, node.lineno))
+    return out
+
+
+def check_string_imports(module: str, source: str, is_package: bool) -> list[Violation]:
+    here = unit_of(module)
+    problems = []
+    for target, line in string_imports(module, source, is_package):
+        if target.split(".")[0] != "cdplot" or (module, unit_of(target)) in DECLARED_STRING_IMPORTS:
+            continue
+        there = unit_of(target)
+        if there != here and LAYERS[there] >= LAYERS[here]:
+            why = "imports by string up or sideways; import normally or declare it in test_layers"
+            problems.append(Violation(module, target, line, why))
+    return problems
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_string_imports_point_down_or_are_declared(module):
+    path, is_package = MODULES[module]
+    problems = check_string_imports(module, path.read_text(encoding="utf-8"), is_package)
+    assert not problems, "\n".join(str(p) for p in problems)
+
+
+def test_the_string_import_checker_sees_imports_inside_functions():
+    source = 'def f():\n    from importlib import import_module\n    import_module("cdplot.cli")\n'
+    (problem,) = check_string_imports("cdplot.stats._fake", source, False)
+    assert problem.imported == "cdplot.cli" and problem.line == 3
+    relative = "import importlib\nimportlib.import_module('.report', __name__)\n"
+    assert string_imports("cdplot", relative, True) == [("cdplot.report", 2)]
+    assert check_string_imports("cdplot", relative, True) == []
+    assert (
+        check_string_imports("cdplot.report._html", "import_module('cdplot.plotting')", False) == []
+    )

@@ -20,10 +20,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from _helpers import run
 
 import cdplot
 from cdplot._json import result_to_json
-from cdplot.cli import _output, main
+from cdplot.cli import _output
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 
@@ -39,12 +40,6 @@ def data(tmp_path, benavoli) -> Path:
 @pytest.fixture
 def expected_json(benavoli) -> str:
     return result_to_json(cdplot.compare(benavoli)) + "\n"
-
-
-def run(argv, capsys):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def leftovers(*dirs: Path) -> list[str]:

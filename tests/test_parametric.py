@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 from scipy import stats
 
 import cdplot
@@ -68,12 +69,6 @@ def table6() -> pd.DataFrame:
 
 def matrix(rows) -> np.ndarray:
     return np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
-
-
-def quiet_compare(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(*args, **kwargs)
 
 
 # --- paired t over datasets -----------------------------------------------------------------

@@ -19,6 +19,7 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import require_tex_engine
 
 import cdplot
 from cdplot.plotting._pgf import PGF_ENGINES, check_pgf_engine, is_pgf, latex_escape
@@ -136,7 +137,8 @@ A paper.
 @needs_tex
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
-def test_default_figures_compile_in_a_paper(pgf_files, engine, tmp_path):
+def test_default_figures_compile_in_a_paper(pgf_files, engine, tmp_path, tmp_path_factory):
+    require_tex_engine(engine, tmp_path_factory)
     assert sorted(p.name for p in pgf_files.iterdir()) == ["cd.pgf", "heat.pgf"]  # no PNG
     for path in pgf_files.iterdir():
         shutil.copy(path, tmp_path / path.name)

@@ -12,22 +12,16 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import warnings
 from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 
 import cdplot
 from cdplot.report import escape_latex, escape_markdown, format_pvalue, to_html
 from cdplot.stats._wins import WinTieLossResult, win_tie_loss
-
-
-def quiet_compare(data, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, **kwargs)
 
 
 @pytest.fixture

@@ -11,23 +11,17 @@ from __future__ import annotations
 
 import inspect
 import re
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 
 import cdplot
 import cdplot.report as report
 from cdplot.report._model import group_letters
 from cdplot.stats._caveats import caveats, min_attainable_pvalue
 from cdplot.stats._seams import Seam
-
-
-def quiet_compare(data, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, **kwargs)
 
 
 def table(k: int, n: int = 30, seed: int = 3, names=None) -> pd.DataFrame:

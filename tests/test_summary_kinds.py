@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
+from _helpers import quiet_compare as _quiet
 
 import cdplot
-
-
-def _quiet(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(*args, **kwargs)
 
 
 def test_missing_results_are_reported(demsar):

@@ -7,10 +7,10 @@ import importlib
 import pickle
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
+from _helpers import quiet_compare as _quiet
 
 import cdplot
 from cdplot.stats._values import same_value
@@ -39,12 +39,6 @@ def test_star_import_works_in_a_fresh_interpreter():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "power_plot"
-
-
-def _quiet(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(*args, **kwargs)
 
 
 def test_equal_settings_and_values_compare_equal_and_hash_equal(demsar):
@@ -125,3 +119,67 @@ def test_repr_is_one_short_line_and_str_the_report(demsar):
         assert len(repr(r)) < 200 and "\n" not in repr(r)
     assert str(res).startswith("Comparison of 4 algorithms on 14 datasets (Wilcoxon")
     assert str(res).count("\n") > 3
+
+
+def test_a_bayesian_comparison_has_its_own_type(demsar, tmp_path):
+    from cdplot._json import result_from_json, result_to_json
+
+    bayes = _quiet(demsar, test="bayes-sign", rope=0.01, nsamples=2000, random_state=1)
+    freq = cdplot.compare(demsar)
+    assert type(bayes) is cdplot.BayesianComparisonResult
+    assert type(freq) is cdplot.ComparisonResult
+    assert isinstance(bayes, cdplot.ComparisonResult)  # flat names keep working
+    assert bayes != freq
+    back = result_from_json(result_to_json(bayes))
+    assert type(back) is cdplot.BayesianComparisonResult and back == bayes
+    assert type(result_from_json(result_to_json(freq))) is cdplot.ComparisonResult
+    assert {"p_better", "decision"} <= set(bayes.to_frame().columns)
+    assert "p_better" not in freq.to_frame().columns
+    assert not hasattr(freq, "equivalence_groups")
+
+
+def test_equivalence_groups_are_computed_in_stats(demsar):
+    wide = _quiet(demsar, test="bayes-sign", rope=1.0, nsamples=2000, random_state=1)
+    # a rope of 1.0 accuracy units: every difference is practically zero, all equivalent
+    assert (wide.decisions.to_numpy()[~np.eye(4, dtype=bool)] == "equivalent").all()
+    assert wide.equivalence_groups == (tuple(wide.average_ranks.index),)
+    from cdplot.plotting._bayes import equivalence_groups
+
+    assert equivalence_groups(wide) == wide.equivalence_groups
+
+
+def test_caveats_are_facts_in_stats_and_words_in_report(demsar):
+    from cdplot.stats._caveats import Caveat, caveat_facts
+
+    res = _quiet(demsar.iloc[:5], test="sign")
+    facts = caveat_facts(res)
+    # the sign test's smallest two-sided p on 5 datasets is 2/2**5 = 0.0625 > 0.05; on 6 it is
+    # 2/2**6 = 0.03125 (binomial: scipy.stats.binomtest(0, 6).pvalue), so 6 are needed
+    unreachable = [c for c in facts if c.kind == "unreachable-alpha"]
+    assert unreachable == [Caveat("unreachable-alpha", "sign", 5, False, 0.0625, 0.05, 0, 6)]
+    assert len(res.caveats) == len(facts)
+    assert any("at least 6 datasets are needed" in text for text in res.caveats)
+
+
+def test_a_result_knows_its_procedure_and_simulate_accepts_it(demsar):
+    from cdplot.simulation import NormalModel, simulate
+    from cdplot.stats import Procedure
+
+    res = _quiet(demsar, test="mean-ranks", correction="finner", control="C4.5")
+    proc = res.procedure
+    assert proc == Procedure.resolve(
+        "mean-ranks", "finner", "C4.5", algorithms=res.algorithms, bh_budget=None
+    )
+    assert proc.label == "mean-ranks+finner vs C4.5"
+    model = NormalModel(dict.fromkeys(res.algorithms, 0.0), n_datasets=14)
+    sim = simulate(model, [proc, ("sign", "holm")], n_replicates=20, random_state=0)
+    assert list(sim.to_frame().procedure.unique()) == [proc.label, "sign+holm"]
+
+
+def test_bergmann_hommel_budget_has_one_name():
+    from cdplot.stats import bergmann_hommel
+
+    p = np.array([[np.nan, 0.01, 0.04], [0.01, np.nan, 0.5], [0.04, 0.5, np.nan]])
+    with pytest.warns(DeprecationWarning, match="renamed bh_budget="):
+        old = bergmann_hommel(p, budget_seconds=5.0)
+    np.testing.assert_array_equal(old, bergmann_hommel(p, bh_budget=5.0))

@@ -726,6 +726,7 @@ def _json_content(results: Any) -> Iterator[bytes]:
 
 def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:
     from ..plotting import cd_diagram, cd_diagrams
+    from ..stats._results import is_bayesian
 
     options: dict[str, Any] = {"highlight": args.highlight}
     width = figure_width(args)
@@ -733,7 +734,7 @@ def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:
         options["title"] = args.title
     if len(results) == 1:
         (result,) = results.values()
-        if result.posterior_better is not None:  # Bayesian: bars from the decisions
+        if is_bayesian(result):  # Bayesian: bars from the decisions
             from ..plotting import bayes_cd_diagram
 
             return bayes_cd_diagram(result, width=width, **options).figure
@@ -745,8 +746,9 @@ def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:
 
 def _heatmap(result: Any, args: argparse.Namespace) -> Any:
     from ..plotting import apv_heatmap
+    from ..stats._results import is_bayesian
 
-    if result.posterior_better is not None:
+    if is_bayesian(result):
         raise CdplotInputError(
             f"--heatmap draws p-values, but --test {result.test} gives posterior "
             "probabilities; drop --heatmap (-o draws the Bayesian CD diagram, --json and "

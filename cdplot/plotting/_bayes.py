@@ -18,7 +18,7 @@ from matplotlib.patches import Patch
 
 from .._errors import CdplotInputError
 from .._labels import TEST_TITLES
-from ..stats._groups import find_groups
+from ..stats._results import is_bayesian
 from . import _style
 from ._cd import cd_diagram
 from ._figures import new_axes
@@ -56,7 +56,7 @@ KEY = "solid bars: no pair decided different; dashed: all pairs equivalent"
 
 
 def _check_bayes(result: Any, func: str) -> None:
-    if getattr(result, "posterior_better", None) is None:
+    if not is_bayesian(result):
         raise CdplotInputError(
             f"{func} draws a Bayesian comparison; compute it with "
             "cdplot.compare(data, test='bayes-signed-rank', rope=...) (or test='bayes-sign')."
@@ -66,16 +66,10 @@ def _check_bayes(result: Any, func: str) -> None:
 def equivalence_groups(result: ComparisonResult) -> tuple[tuple[str, ...], ...]:
     """Maximal runs, consecutive in average-rank order, whose pairs are all "equivalent".
 
-    Read off ``result.decisions``; groups of one are left out.
+    Computed in stats (``result.equivalence_groups``); groups of one are left out.
     """
     _check_bayes(result, "equivalence_groups")
-    names = list(result.algorithms)
-    position = {n: i for i, n in enumerate(names)}
-    order = [position[n] for n in result.average_ranks.index]
-    not_equivalent = result.decisions.to_numpy() != "equivalent"
-    np.fill_diagonal(not_equivalent, False)
-    groups, _ = find_groups(order, not_equivalent)
-    return tuple(tuple(names[j] for j in g) for g in groups if len(g) >= 2)
+    return result.equivalence_groups
 
 
 def _title(result: ComparisonResult) -> str:

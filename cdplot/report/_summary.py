@@ -168,7 +168,7 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
         else "does not reject the hypothesis that all algorithms perform alike"
     )
     deciding = deciding_omnibus(result)
-    friedman = getattr(result, "friedman", None)
+    friedman = result.friedman
     if deciding is not None and deciding is result.iman_davenport and friedman is not None:
         im, fr = deciding, friedman
         paragraphs.append(
@@ -257,7 +257,7 @@ def _input_paragraphs(result: ComparisonResult) -> list[str]:
     out = []
     if input_line(result):
         out.append(input_line(result))
-    if getattr(result, "n_missing", 0):
+    if result.n_missing:
         total = result.n_algorithms * result.n_datasets
         text = (
             f"{result.n_missing} of {total} results are missing: the omnibus test is "
@@ -280,26 +280,20 @@ def _method_paragraphs(result: ComparisonResult, pool: pd.DataFrame | None) -> l
     """Caveats that depend on the method: pool dependence, Bayesian reading, parametric."""
     out = []
     if pool is not None:
-        from ..stats._pool import pool_sensitivity_note
+        from ._notes import pool_sensitivity_note
 
         out.append(pool_sensitivity_note(pool))
     if is_bayesian(result):
         from ..stats._bayes import bayes_note
 
         out.append(bayes_note(result))
-    omnibus = getattr(result, "omnibus", None)
-    parametric = result.test in ("paired-t", "tukey") or (
-        omnibus is not None and "ANOVA" in omnibus.name
-    )
-    if parametric:
-        from ..stats._parametric import check_assumptions
-
+    if result.parametric:
         out.append(
             "These parametric tests compare mean scores over datasets, which is only "
             "meaningful when the scores are commensurable across datasets (Demšar 2006, "
             "§3.1.1); they also assume normally distributed differences (and, for the ANOVA "
             "and Tukey's test, sphericity). Rank-based tests (Wilcoxon, Friedman) need "
-            "neither. " + check_assumptions(result).verdict
+            "neither. " + result.assumptions.verdict
         )
     return out
 

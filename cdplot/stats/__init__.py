@@ -45,6 +45,7 @@ from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
 from ._results import (
     AssumptionCheck,
+    BayesianComparisonResult,
     ComparisonResult,
     OmnibusResult,
     PairedTestResult,
@@ -59,6 +60,7 @@ __all__ = [
     "AssumptionCheck",
     "PairedTestResult",
     "Procedure",
+    "BayesianComparisonResult",
     "BayesianResult",
     "CONTROL_CORRECTIONS",
     "OMNIBUS_TESTS",

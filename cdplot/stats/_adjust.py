@@ -170,7 +170,7 @@ def _bergmann_hommel(
     mat[i, j] = p
     mat[j, i] = p
     try:
-        return np.asarray(bergmann_hommel(mat, budget_seconds=bh_budget, order=order))[i, j]
+        return np.asarray(bergmann_hommel(mat, bh_budget=bh_budget, order=order))[i, j]
     except BergmannHommelLimitError:
         raise BergmannHommelLimitError(
             f"exact Bergmann-Hommel adjusted p-values for k = {k} algorithms did not finish "

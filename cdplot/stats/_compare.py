@@ -17,7 +17,7 @@ from ._options import check_labels
 from ._posthoc import Posthoc, Ranked, run_posthoc
 from ._procedure import MISSING, TESTS, Procedure, resolve_test
 from ._ranks import rank_rows
-from ._results import ComparisonResult, OmnibusResult
+from ._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
 from ._skillings_mack import scaled_ranks, skillings_mack
 
 __all__ = ["MISSING", "TESTS", "compare", "resolve_test"]
@@ -353,7 +353,8 @@ def _assemble(
     algorithms, datasets = table.algorithms, table.datasets
     names = tuple(algorithms)
     fried, iman, omnibus_res = omnibus
-    return ComparisonResult(
+    kind = BayesianComparisonResult if proc.bayesian else ComparisonResult
+    return kind(
         algorithms=list(algorithms),
         datasets=list(datasets),
         scores=_by_dataset(table.scores, datasets, algorithms),

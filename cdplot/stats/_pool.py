@@ -24,7 +24,7 @@ from ._options import check_alpha
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["depending_pairs", "pool_sensitivity", "pool_sensitivity_note"]
+__all__ = ["depending_pairs", "pool_sensitivity"]
 
 #: Columns of the frame returned by :func:`pool_sensitivity`.
 COLUMNS = [
@@ -278,47 +278,10 @@ def depending_pairs(frame: pd.DataFrame) -> list[tuple[str, str]]:
     return [(str(a), str(b)) for a, b in flagged.itertuples(index=False)]
 
 
-def pool_sensitivity_note(frame: pd.DataFrame) -> str:
-    """One plain-language sentence on a :func:`pool_sensitivity` frame, for summaries.
+def __getattr__(name: str) -> Any:
+    # the sentence moved to the report layer (facts in stats, words in report)
+    if name == "pool_sensitivity_note":
+        from ..report._notes import pool_sensitivity_note
 
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The frame returned by :func:`pool_sensitivity`.
-
-    Returns
-    -------
-    str
-        Which pairs' decisions change with the pool, with their significant/pools
-        counts per pool size; or that none does.
-
-    Examples
-    --------
-    >>> import cdplot
-    >>> frame = cdplot.pool_sensitivity(cdplot.datasets.load("benavoli2016"), others=[2, 3, 4])
-    >>> print(pool_sensitivity_note(frame)[:94])
-    Pool sensitivity (Benavoli et al. 2016): the mean-ranks decisions on 4 of 21 pairs change with
-    """
-    pairs = depending_pairs(frame)
-    n_pairs = len(frame[["a", "b"]].drop_duplicates())
-    sizes = sorted(frame["pool_size"].unique())
-    span = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
-    sampled = " (pools sampled)" if bool(frame["sampled"].any()) else ""
-    if not pairs:
-        return (
-            "Pool sensitivity (Benavoli et al. 2016): no mean-ranks decision changes with the "
-            f"other algorithms in pools of {span} algorithms{sampled}."
-        )
-    parts = []
-    for a, b in pairs:
-        rows = frame[(frame["a"] == a) & (frame["b"] == b)].sort_values("pool_size")
-        counts = ", ".join(
-            f"{s}/{p}" for s, p in zip(rows["significant"], rows["pools"], strict=True)
-        )
-        parts.append(f"{a} vs {b} ({counts})")
-    return (
-        f"Pool sensitivity (Benavoli et al. 2016): the mean-ranks decisions on {len(pairs)} of "
-        f"{n_pairs} pairs change with the other algorithms in the pool (significant in how many "
-        f"pools of {span} algorithms{sampled}): {'; '.join(parts)}. The other decisions are the "
-        "same in every pool."
-    )
+        return pool_sensitivity_note
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,10 +17,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from ..io import Aggregation
+    from ._procedure import Procedure
     from ._wins import WinTieLossResult
 
 __all__ = [
     "AssumptionCheck",
+    "BayesianComparisonResult",
     "ComparisonResult",
     "OmnibusResult",
     "PairedTestResult",
@@ -80,6 +82,16 @@ class PairwiseResult(ValueEquality):
 
     statistic: np.ndarray
     pvalue: np.ndarray
+
+
+#: the ``name`` of each omnibus result -> its canonical ``compare(omnibus=...)`` name
+_OMNIBUS_NAMES = {
+    "Friedman chi-square": "friedman",
+    "Friedman aligned-ranks": "aligned-ranks",
+    "Quade F": "quade",
+    "Skillings-Mack chi-square": "skillings-mack",
+    "repeated-measures ANOVA F": "rm-anova",
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -285,7 +297,7 @@ class ComparisonResult(ValueEquality):
             decided, pairs = int(flags.sum()), flags.size
         best = str(labelled(self, "average_ranks").index[0])
         best = best if len(best) <= 30 else best[:29] + "…"
-        bayes = self.posterior_better is not None
+        bayes = isinstance(self, BayesianComparisonResult)
         word = "decided" if bayes else "significant"
         level = f"threshold={self.threshold:g}" if bayes else f"alpha={self.alpha:g}"
         procedure = f"{self.test}+{self.correction}"
@@ -347,6 +359,49 @@ class ComparisonResult(ValueEquality):
 
         return win_tie_loss(self.scores, higher_is_better=self.higher_is_better)
 
+    @property
+    def procedure(self) -> Procedure:
+        """The procedure that was run: test, correction, control, options, alpha.
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> cdplot.compare(cdplot.datasets.load("demsar2006"), test="sign").procedure.label
+        'sign+holm'
+        """
+        from ._procedure import Procedure
+
+        omnibus = self.omnibus
+        return Procedure(
+            self.test,
+            self.correction,
+            self.control,
+            dict(self.test_options),
+            self.alpha,
+            omnibus=_OMNIBUS_NAMES.get(omnibus.name, omnibus.name) if omnibus else "friedman",
+        )
+
+    @property
+    def parametric(self) -> bool:
+        """Whether the analysis compares mean scores (paired t, Tukey, repeated-measures ANOVA)."""
+        omnibus = self.omnibus
+        return self.test in ("paired-t", "tukey") or (
+            omnibus is not None and "ANOVA" in omnibus.name
+        )
+
+    @cached_property
+    def assumptions(self) -> AssumptionCheck | None:
+        """The normality and sphericity checks of a parametric analysis, else None.
+
+        :func:`cdplot.stats.check_assumptions` at level 0.05, computed once when first read
+        (reports read it; they run no test themselves).
+        """
+        if not self.parametric:
+            return None
+        from ._parametric import check_assumptions
+
+        return check_assumptions(self)
+
     def to_frame(self) -> pd.DataFrame:
         """Tidy table of the pairwise comparisons.
 
@@ -367,10 +422,6 @@ class ComparisonResult(ValueEquality):
             ``statistic`` is ``p_better`` and ``significant`` means decided
             different.
         """
-        if self.posterior_better is not None:  # Bayesian: posterior probabilities, decisions
-            from ._bayes import bayes_frame
-
-            return bayes_frame(self)
         from ._frames import pairwise_frame
 
         return pairwise_frame(self)
@@ -396,7 +447,7 @@ class ComparisonResult(ValueEquality):
         sign test to reach ``alpha`` or the first step of the correction; too
         few for the approximations of Friedman's and the rank tests. Every
         report prints these, so they are decided once, here; the rules are in
-        :func:`cdplot.stats._caveats.caveats`.
+        :func:`cdplot.stats._caveats.caveat_facts` and worded in ``report/``.
 
         Examples
         --------
@@ -405,7 +456,7 @@ class ComparisonResult(ValueEquality):
         >>> res.caveats
         ()
         """
-        from ._caveats import caveats
+        from ..report._notes import caveats  # the facts are stats', the words report's
 
         return caveats(self)
 
@@ -429,6 +480,63 @@ class ComparisonResult(ValueEquality):
         from ._effects import effect_sizes
 
         return effect_sizes(self, measure, **kwargs)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class BayesianComparisonResult(ComparisonResult):
+    """A comparison by a Bayesian test (``test="bayes-signed-rank"`` or ``"bayes-sign"``).
+
+    A :class:`ComparisonResult` whose pairwise evidence is posterior probabilities:
+    ``rope``, ``threshold``, ``posterior_better``, ``posterior_equivalent``,
+    ``posterior_worse`` and ``decisions`` are set; ``pvalues`` and ``adjusted_pvalues``
+    hold NaN (no p-values); ``significant`` marks the pairs decided different; ``groups``
+    are the runs none of whose pairs is decided different. Figures, reports, JSON and
+    :meth:`to_frame` tell the two kinds apart by this type.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="bayes-sign",
+    ...                      rope=0.01, nsamples=2000, random_state=1)
+    >>> type(res).__name__, res.equivalence_groups
+    ('BayesianComparisonResult', ())
+    """
+
+    @property
+    def equivalence_groups(self) -> tuple[tuple[str, ...], ...]:
+        """Maximal runs, consecutive in average-rank order, whose pairs are all equivalent.
+
+        Read off ``decisions`` ("equivalent" at ``threshold``); groups of one are left out.
+        """
+        from ._groups import find_groups
+
+        names = list(self.algorithms)
+        position = {n: i for i, n in enumerate(names)}
+        order = [position[n] for n in labelled_index(self, "average_ranks")]
+        not_equivalent = np.asarray(self.decisions.to_numpy() != "equivalent", dtype=bool)
+        np.fill_diagonal(not_equivalent, False)
+        groups, _ = find_groups(order, not_equivalent)
+        return tuple(tuple(names[j] for j in g) for g in groups if len(g) >= 2)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table of the pairs: the columns of :meth:`ComparisonResult.to_frame` with
+        ``statistic`` = ``p_better``, NaN p-values and ``significant`` = decided different,
+        plus ``p_better``, ``p_equivalent``, ``p_worse`` and ``decision``."""
+        from ._bayes import bayes_frame
+
+        return bayes_frame(self)
+
+
+def is_bayesian(result: Any) -> bool:
+    """Whether ``result`` is a Bayesian comparison (posterior probabilities, no p-values)."""
+    return isinstance(result, BayesianComparisonResult)
+
+
+def labelled_index(result: Any, name: str) -> tuple[str, ...]:
+    """The row labels of the table ``name`` of ``result`` (without building pandas)."""
+    from ._lazy import labelled
+
+    return tuple(labelled(result, name).index)
 
 
 #: The tables of a result: compare() stores labelled numpy arrays, and pandas builds each

@@ -1,0 +1,111 @@
+"""Sentences about facts that stats computes: the caveats of a comparison, pool sensitivity."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..stats._caveats import Caveat, caveat_facts
+from ..stats._pool import depending_pairs
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..stats._results import ComparisonResult
+
+__all__ = ["caveat_sentence", "caveats", "pool_sensitivity_note"]
+
+_TITLES = {
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "mean-ranks": "mean-ranks test",
+    "nemenyi": "Nemenyi test",
+}
+_FRIEDMAN_ROUGH = (
+    "only {n} datasets: Friedman's chi-square approximation is rough below about 10 "
+    "datasets (Demšar 2006); treat the omnibus p-values as approximate."
+)
+
+
+def caveat_sentence(caveat: Caveat) -> str:
+    """The plain-language sentence of one :class:`~cdplot.stats._caveats.Caveat`."""
+    title = _TITLES.get(caveat.test, caveat.test)
+    few = f"only {caveat.n} datasets" + (" for some pairs" if caveat.some_pairs else "")
+    if caveat.kind == "omnibus-not-rejected":
+        return (
+            "the omnibus test did not reject, yet post-hoc results are reported. The usual "
+            "procedure (Demšar 2006; García & Herrera 2008) reads the post-hoc tests only "
+            "after the omnibus test rejects; treat any difference as unconfirmed."
+        )
+    if caveat.kind == "unreachable-alpha":
+        return (
+            f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
+            f"{caveat.smallest:.2g}, above alpha = {caveat.level:g}, so no pair can be "
+            f"significant however large the differences; at least {caveat.needed} datasets "
+            "are needed."
+        )
+    if caveat.kind == "unreachable-first-step":
+        return (
+            f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
+            f"{caveat.smallest:.2g}, above alpha / {caveat.m} = {caveat.level:.2g}, so the "
+            "correction may leave no pair significant however large the differences; more "
+            "datasets are needed."
+        )
+    if caveat.kind == "rough-rank-tests":
+        return (
+            f"only {caveat.n} datasets: the {title} and Friedman's test use normal and "
+            "chi-square approximations that are rough below about 10 datasets "
+            "(Demšar 2006: N > 10 and k > 5 as a rule of thumb); treat the p-values as "
+            "approximate."
+        )
+    return _FRIEDMAN_ROUGH.format(n=caveat.n)
+
+
+def caveats(result: ComparisonResult) -> tuple[str, ...]:
+    """The caveats of ``result`` (:func:`~cdplot.stats._caveats.caveat_facts`) in words."""
+    return tuple(caveat_sentence(c) for c in caveat_facts(result))
+
+
+def pool_sensitivity_note(frame: pd.DataFrame) -> str:
+    """One plain-language sentence on a :func:`pool_sensitivity` frame, for summaries.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The frame returned by :func:`pool_sensitivity`.
+
+    Returns
+    -------
+    str
+        Which pairs' decisions change with the pool, with their significant/pools
+        counts per pool size; or that none does.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> frame = cdplot.pool_sensitivity(cdplot.datasets.load("benavoli2016"), others=[2, 3, 4])
+    >>> print(pool_sensitivity_note(frame)[:94])
+    Pool sensitivity (Benavoli et al. 2016): the mean-ranks decisions on 4 of 21 pairs change with
+    """
+    pairs = depending_pairs(frame)
+    n_pairs = len(frame[["a", "b"]].drop_duplicates())
+    sizes = sorted(frame["pool_size"].unique())
+    span = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
+    sampled = " (pools sampled)" if bool(frame["sampled"].any()) else ""
+    if not pairs:
+        return (
+            "Pool sensitivity (Benavoli et al. 2016): no mean-ranks decision changes with the "
+            f"other algorithms in pools of {span} algorithms{sampled}."
+        )
+    parts = []
+    for a, b in pairs:
+        rows = frame[(frame["a"] == a) & (frame["b"] == b)].sort_values("pool_size")
+        counts = ", ".join(
+            f"{s}/{p}" for s, p in zip(rows["significant"], rows["pools"], strict=True)
+        )
+        parts.append(f"{a} vs {b} ({counts})")
+    return (
+        f"Pool sensitivity (Benavoli et al. 2016): the mean-ranks decisions on {len(pairs)} of "
+        f"{n_pairs} pairs change with the other algorithms in the pool (significant in how many "
+        f"pools of {span} algorithms{sampled}): {'; '.join(parts)}. The other decisions are the "
+        "same in every pool."
+    )
