@@ -371,6 +371,29 @@ class ComparisonResult:
 
         return caveats(self)
 
+    @property
+    def letters(self) -> dict[str, str]:
+        """Compact letter display: two algorithms share a letter exactly when not separated.
+
+        Piepho's (2004) insert-and-absorb algorithm with his sweep step, never more letters
+        than R's ``multcompView::multcompLetters`` on ``significant``; the best algorithm
+        gets ``"a"``. In a comparison with a control, untested pairs count as not separated.
+
+        Returns
+        -------
+        dict of str to str
+            Algorithm -> letters, in average-rank order.
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> cdplot.compare(cdplot.datasets.load("demsar2006")).letters["C4.5"]
+        'a'
+        """
+        from ._letters import result_letters
+
+        return result_letters(self)
+
     # Declared seams into the report layer (see _seams.py): each *is* the report function
     # bound to this result, with that function's signature and docstring.
     to_latex = Seam("cdplot.report", "to_latex")
