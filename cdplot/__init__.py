@@ -48,6 +48,8 @@ __all__ = [
     "pool_sensitivity_plot",
     "posterior_plot",
     "power_plot",
+    "rank_plot",
+    "choose_figure",
     "report_figure",
     "results_table",
     "simplex_plot",
@@ -66,6 +68,8 @@ _PLOTTING = (
     "pool_sensitivity_plot",
     "multi_comparison_matrix",
     "power_plot",
+    "rank_plot",
+    "choose_figure",
 )
 _SIMULATION = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
 

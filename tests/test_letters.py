@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import cdplot
-from cdplot.stats._letters import _letter_names, compact_letters, letter_matrix
+from cdplot.stats._letters import compact_letters, letter_matrix, letter_names
 
 REFERENCE = Path(__file__).parent / "reference" / "letters_r.csv"
 
@@ -96,10 +96,10 @@ def test_interval_shortcut_matches_insert_absorb():
         assert runs.shape[1] == case["n_letters"]  # multcompLetters: same count
 
 
-def test_letter_names_follow_multcompletters_past_52():
+def testletter_names_follow_multcompletters_past_52():
     # multcompLetters on 60 separated algorithms: a..z, A..Z, .a, .b, ... (letters_r.csv)
     (case,) = [c for c in CASES if c["case"] == "separated60"]
-    assert _letter_names(60) == case["letters"]
+    assert letter_names(60) == case["letters"]
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -10,11 +10,11 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import by_gid
 
 import cdplot
 from cdplot.plotting._rank_layout import MIN_FONTSIZE, compact_letter_runs
-from cdplot.stats._letters import _letter_names
-from _helpers import by_gid
+from cdplot.stats._letters import letter_names
 
 
 def leaderboard(k: int, n: int = 30, seed: int = 28, test: str = "nemenyi"):
@@ -117,7 +117,7 @@ def test_intervals_are_the_test_based_ones(board50):
 def test_letters_column_shows_res_letters():
     res = leaderboard(12, seed=3, test="wilcoxon")
     ax = cdplot.rank_plot(res)
-    alphabet = _letter_names(60)
+    alphabet = letter_names(60)
     for name, letters in res.letters.items():
         (text,) = by_gid(ax, f"rank-letters-{name}")
         assert text.get_text() == compact_letter_runs(letters, alphabet)

@@ -12,7 +12,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 
 from .._errors import CdplotInputError
 from ..stats._lazy import labelled
-from ..stats._letters import _letter_names
+from ..stats._letters import letter_names
 from . import _style
 from ._cd import SINGLE_COLUMN_WIDTH, _TextMeasure, _title
 from ._cd_layout import check_width
@@ -21,9 +21,9 @@ from ._pgf import PgfSafeText
 from ._rank_layout import (
     MIN_FONTSIZE,
     RankLayout,
-    letter_tokens,
     RankRow,
     compact_letter_runs,
+    letter_tokens,
     rank_layout,
     row_fontsize,
 )
@@ -149,7 +149,7 @@ def _rows(
     order = sorted(spans, key=lambda a: (spans[a].average_rank, a))
     letters = result.letters if show_letters else {}
     used = {t for v in letters.values() for t in letter_tokens(v)}
-    alphabet = _letter_names(len(used)) if letters else []
+    alphabet = letter_names(len(used)) if letters else []
     scores = _score_texts(result) if show_scores else {}
     rows = []
     for a in order:

@@ -24,7 +24,7 @@ from .._errors import CdplotInputError
 if TYPE_CHECKING:  # pragma: no cover
     from ._results import ComparisonResult
 
-__all__ = ["compact_letters", "letter_matrix", "result_letters"]
+__all__ = ["compact_letters", "letter_matrix", "letter_names", "result_letters"]
 
 #: The alphabet of multcompLetters: a-z, A-Z, then "." to prefix a second alphabet.
 _ALPHABET = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")
@@ -118,13 +118,13 @@ def _sweep(columns: np.ndarray, separated: np.ndarray) -> np.ndarray:
     return columns[:, columns.any(axis=0)]
 
 
-def _letter_names(n: int, alphabet: Sequence[str] = _ALPHABET) -> list[str]:
+def letter_names(n: int, alphabet: Sequence[str] = _ALPHABET) -> list[str]:
     """``n`` letter names in multcompLetters' scheme: a..z, A..Z, then .a, .b, ..."""
     if n < len(alphabet):
         return list(alphabet[:n])
     last = alphabet[-1]
     longer = [last + a for a in alphabet[:-1]] + [last]
-    return list(alphabet[:-1]) + _letter_names(n - len(alphabet) + 1, longer)
+    return list(alphabet[:-1]) + letter_names(n - len(alphabet) + 1, longer)
 
 
 def _sort_columns(columns: np.ndarray, order: Sequence[int]) -> np.ndarray:
@@ -211,7 +211,7 @@ def compact_letters(
             f"{len(names)} names for a {matrix.shape[0]} x {matrix.shape[0]} matrix; pass "
             "one name per row."
         )
-    symbols = _letter_names(matrix.shape[1])
+    symbols = letter_names(matrix.shape[1])
     display = range(len(names)) if order is None else order
     return {
         str(names[i]): "".join(s for s, has in zip(symbols, matrix[i], strict=True) if has)

@@ -337,11 +337,17 @@ class ComparisonResult:
 
         return pairwise_frame(self)
 
-    def plot(self, **kwargs: Any) -> Axes:
-        """Draw the critical difference diagram; shortcut for :func:`cdplot.cd_diagram`."""
-        from ..plotting import cd_diagram
+    def plot(self, kind: str = "auto", **kwargs: Any) -> Axes:
+        """Draw the result; ``kind="auto"`` picks the figure that reads at the width.
 
-        return cd_diagram(self, **kwargs)
+        ``kind="cd"``: :func:`cdplot.cd_diagram`; ``"ranks"``: :func:`cdplot.rank_plot`;
+        ``"mcm"``: :func:`cdplot.multi_comparison_matrix`; ``"auto"`` (default): the CD
+        diagram while it is legible at the width, else the rank plot
+        (:func:`cdplot.choose_figure`). ``kwargs`` go to the chosen function.
+        """
+        from ..plotting._choose import plot_result
+
+        return plot_result(self, kind, **kwargs)
 
     @property
     def omnibus_rejects(self) -> bool:
