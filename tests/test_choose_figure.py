@@ -109,3 +109,70 @@ def test_plot_kinds():
     assert by_gid(ax, "cd-name-")
     with pytest.raises(cdplot.CdplotInputError, match="kind"):
         small.plot(kind="forest")
+
+
+# --------------------------------------------------------------------------- CLI and HTML
+
+
+@pytest.fixture
+def k40_csv(tmp_path):
+    rng = np.random.default_rng(40)
+    data = pd.DataFrame(
+        rng.normal(np.linspace(1, 0, 40), 1, size=(30, 40)), columns=[f"m{i}" for i in range(40)]
+    )
+    path = tmp_path / "k40.csv"
+    data.to_csv(path, index_label="dataset")
+    return path
+
+
+def test_cli_figure_auto_says_which_and_why(k40_csv, tmp_path, capsys):
+    from _helpers import run
+
+    out = tmp_path / "fig.svg"
+    code, stdout, _ = run(["compare", k40_csv, "-o", out], capsys)
+    assert code == 0
+    (note,) = [line for line in stdout.splitlines() if line.startswith("figure:")]
+    assert "not legible at 3.3 in" in note and "rank plot" in note
+    assert 'id="rank-name-m0"' in out.read_text(encoding="utf-8")
+    code, stdout, _ = run(["compare", k40_csv, "-o", out, "--width", "7"], capsys)
+    assert code == 0 and "figure: the CD diagram of 40 algorithms is legible at 7 in" in stdout
+    assert 'id="cd-name-m0"' in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("kind", "gid"), [("ranks", "rank-name-m0"), ("cd", "cd-name-m0")])
+def test_cli_figure_chosen(k40_csv, tmp_path, capsys, kind, gid):
+    from _helpers import run
+
+    out = tmp_path / "fig.svg"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.CdplotWarning)  # the CD diagram at 3.3 in
+        code, stdout, _ = run(["compare", k40_csv, "-o", out, "--figure", kind], capsys)
+    assert code == 0 and "figure:" not in stdout
+    assert f'id="{gid}"' in out.read_text(encoding="utf-8")
+
+
+def test_cli_figure_mcm_and_refusals(k40_csv, tmp_path, capsys):
+    from _helpers import run
+
+    small = tmp_path / "small.csv"
+    cdplot.datasets.load("demsar2006").to_csv(small)
+    out = tmp_path / "fig.png"
+    assert run(["compare", small, "-o", out, "--figure", "mcm", "-q"], capsys)[0] == 0
+    assert out.stat().st_size > 1000
+    argv = ["compare", small, small, "--name", "a", "--name", "b", "-o", out, "--figure", "ranks"]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and "--figure ranks draws one comparison" in err
+
+
+def test_html_report_draws_for_a_screen():
+    from cdplot.report import to_html
+
+    large = board(120)  # not legible at 7 in either
+    page = to_html(large)
+    assert "Rank intervals" in page and 'id="rank-name-model-000"' in page
+    small = to_html(cdplot.compare(cdplot.datasets.load("demsar2006")))
+    assert 'id="cd-name-C4.5"' in small
+    # notebook display: the same body
+    assert 'id="rank-name-model-000"' in large._repr_html_()
+    # 40 algorithms: the CD diagram drawn 7 in wide, not the 3.3-in one scaled up
+    assert 'id="cd-name-model-000"' in to_html(board(40))

@@ -20,6 +20,7 @@ from ._output import STDOUT
 
 __all__ = [
     "COLUMN_WIDTHS",
+    "FIGURE_KINDS",
     "FIGURE_FORMATS",
     "add_figure_options",
     "check_figure_options",
@@ -33,6 +34,8 @@ __all__ = [
 FIGURE_FORMATS = ("pdf", "svg", "png", "pgf", "eps")
 BINARY_FORMATS = ("pdf", "png", "eps")
 COLUMN_WIDTHS = {"single": 3.3, "double": 7.0}
+#: ``--figure``: auto (the CD diagram while legible at the width, else the rank plot) or one.
+FIGURE_KINDS = ("auto", "cd", "ranks", "mcm")
 #: Default resolution of raster output (PNG); vector formats use it for rasterised parts only.
 DEFAULT_DPI = 300.0
 #: TeX engines matplotlib's PGF backend can run to measure text, in order of preference.
