@@ -229,3 +229,26 @@ def test_image_k50(board50):
 @pytest.mark.mpl_image_compare(filename="rank_plot_k300.png")
 def test_image_k300(board300):
     return cdplot.rank_plot(board300, width=7, columns=3).figure
+
+
+@pytest.mark.parametrize("test", ["nemenyi", "wilcoxon", "tukey"])
+def test_default_intervals_equal_rank_intervals_test_method(test):
+    """The figure's default intervals are those of cdplot.rank_intervals(method="test")."""
+    from cdplot.plotting._rank_plot import _test_intervals
+
+    for name in ("benavoli2016", "garcia2008_synthetic", "demsar2006"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", cdplot.CdplotWarning)
+            res = cdplot.compare(cdplot.datasets.load(name), test=test)
+        frame = cdplot.rank_intervals(res, n_boot=100, random_state=1).to_frame()
+        mine = _test_intervals(res)
+        for a in res.algorithms:
+            assert (mine[a].low, mine[a].high) == (frame.loc[a, "low"], frame.loc[a, "high"])
+            assert mine[a].in_best_set == bool(frame.loc[a, "in_best_set"])
+
+
+def test_p_best_column_from_rank_intervals(board50):
+    ax = cdplot.rank_plot(board50, show_p_best=True, width=7)
+    shown = [float(t.get_text()) for t in by_gid(ax, "rank-p-best-")]
+    frame = cdplot.rank_intervals(board50, random_state=0).to_frame()
+    assert shown == [round(float(p), 2) for p in frame["p_best"]]

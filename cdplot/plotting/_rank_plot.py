@@ -56,28 +56,45 @@ class _Interval:
     in_best_set: bool
 
 
+def _axis_positions(result: ComparisonResult) -> dict[str, int]:
+    """Position of each algorithm on the diagram's axis, best first: the mean scores for
+    Tukey's HSD (its decisions are in score order), else the average ranks."""
+    scores = labelled(result, "mean_scores")
+    if result.critical_difference_units == "score" and scores is not None:
+        return {str(a): i for i, a in enumerate(scores.index)}
+    return {str(a): i for i, a in enumerate(labelled(result, "average_ranks").index)}
+
+
 def _test_intervals(result: ComparisonResult) -> dict[str, _Interval]:
-    """Test-based rank intervals from ``significant``: 1 + #better .. k - #worse."""
+    """Test-based rank intervals from ``significant``: 1 + #better .. k - #worse.
+
+    The formula of ``cdplot.rank_intervals(res, method="test")``, read without pandas and
+    also for a comparison with a control (only its pairs are tested).
+    """
     average = labelled(result, "average_ranks")
     ranks = dict(zip(map(str, average.index), map(float, average.values), strict=True))
-    names = list(ranks)
+    position = _axis_positions(result)
+    names = list(position)
     k = len(names)
     flags = labelled(result, "significant")
     values = np.asarray(flags.values, dtype=bool)
     if flags.columns is None:  # against a control: only pairs with the control
         control = str(result.control)
         differs = dict(zip(map(str, flags.index), values.tolist(), strict=True))
-        sep = {(a, b) for a in names for b in (control,) if a != b and differs.get(a, False)}
-        sep |= {(b, a) for a, b in sep}
+        sep = np.zeros((k, k), dtype=bool)
+        for a in names:
+            if a != control and differs.get(a, False):
+                sep[position[a], position[control]] = sep[position[control], position[a]] = True
     else:
-        index = [str(n) for n in flags.index]
-        sep = {(index[i], index[j]) for i, j in zip(*np.nonzero(values), strict=True)}
-    out = {}
-    for a in names:
-        better = sum((a, b) in sep and ranks[b] < ranks[a] for b in names)
-        worse = sum((a, b) in sep and ranks[b] > ranks[a] for b in names)
-        out[a] = _Interval(ranks[a], 1.0 + better, float(k - worse), None, better == 0)
-    return out
+        index = [position[str(n)] for n in flags.index]
+        sep = np.zeros((k, k), dtype=bool)
+        sep[np.ix_(index, index)] = values
+    better = np.triu(sep, 1).sum(axis=0)  # earlier on the axis = better
+    worse = np.tril(sep, -1).sum(axis=0)
+    return {
+        a: _Interval(ranks[a], 1.0 + better[i], float(k - worse[i]), None, better[i] == 0)
+        for a, i in position.items()
+    }
 
 
 def _given_intervals(intervals: Any, names: Sequence[str]) -> dict[str, _Interval]:
@@ -110,18 +127,14 @@ def _given_intervals(intervals: Any, names: Sequence[str]) -> dict[str, _Interva
 
 
 def _default_intervals(result: ComparisonResult, need_p_best: bool) -> dict[str, _Interval]:
-    try:  # the uncertainty module (cdplot.rank_intervals), when installed
-        from ..stats._intervals import rank_intervals
-    except ImportError:
-        rank_intervals = None
-    if need_p_best:
-        if rank_intervals is None:
-            raise CdplotInputError(
-                "show_p_best=True needs P(best) from cdplot.rank_intervals, which this "
-                "version lacks; pass show_p_best=False."
-            )
-        return _given_intervals(rank_intervals(result), list(result.algorithms))
-    return _test_intervals(result)
+    """The test-based intervals; with P(best), those of ``cdplot.rank_intervals``."""
+    if not need_p_best:
+        return _test_intervals(result)
+    from ..stats._intervals import rank_intervals
+
+    method = "test" if result.control is None and result.posterior_better is None else "bootstrap"
+    found = rank_intervals(result, method, random_state=0)  # a figure draws the same twice
+    return _given_intervals(found, list(result.algorithms))
 
 
 def _score_texts(result: ComparisonResult) -> dict[str, str]:
@@ -275,8 +288,8 @@ def rank_plot(
     columns : int
         Side-by-side panels the rows wrap into (default 1).
     show_letters, show_scores, show_p_best : bool
-        Show the letters (default), the mean score ± std, and P(best) (which needs
-        ``intervals`` with ``p_best``, or ``cdplot.rank_intervals``).
+        Show the letters (default), the mean score ± std, and P(best) (from
+        ``intervals``, else ``cdplot.rank_intervals(result, random_state=0)``).
         Runs of four or more consecutive letters are written first–last (``c–h``).
     highlight : str or sequence of str, optional
         Algorithms whose names are bold.
