@@ -142,3 +142,23 @@ def test_bad_matrix_is_refused():
         letter_matrix(np.zeros((2, 3), dtype=bool))
     with pytest.raises(cdplot.CdplotInputError, match="one name per row"):
         compact_letters(np.zeros((2, 2), dtype=bool), ["a"])
+
+
+def test_large_boards_use_the_greedy_cover_fast():
+    """Beyond INSERT_ABSORB_MAX_K: the greedy cover with the sweep, property intact."""
+    import time
+
+    from cdplot.stats._letters import INSERT_ABSORB_MAX_K
+
+    rng = np.random.default_rng(150)
+    k = 150
+    assert k > INSERT_ABSORB_MAX_K
+    x = np.sort(rng.uniform(0, k, k))
+    sep = np.abs(x[:, None] - x[None, :]) > 20
+    flips = np.triu(rng.random((k, k)) < 0.03, 1)
+    sep ^= flips | flips.T  # not a line: no interval shortcut
+    names = [f"m{i}" for i in range(k)]
+    start = time.perf_counter()
+    letters = compact_letters(sep, names)
+    assert time.perf_counter() - start < 20
+    _assert_defining_property(letters, names, sep)

@@ -39,6 +39,8 @@ COLUMN_GAP, PANEL_GAP, MARGIN = 0.06, 0.2, 0.04
 MIN_AXIS_WIDTH = 0.5
 #: Names never take more than this share of a panel.
 MAX_NAME_SHARE = 0.45
+#: Letters never take more than this share of a panel (longer ones end in an ellipsis).
+MAX_LETTERS_SHARE = 0.2
 #: Runs of at least this many consecutive letters are written first–last.
 LETTER_RUN = 4
 
@@ -187,6 +189,7 @@ def _columns(rows: Sequence[RankRow], panel: float, measure: Measure) -> _Column
         return max((measure(t, role)[0] for t in texts if t), default=0.0)
 
     letters = widest([r.letters for r in rows] + ["letters"], "head") if rows[0].letters else 0
+    letters = min(letters, MAX_LETTERS_SHARE * panel)
     score = widest([r.score for r in rows] + ["mean ± sd"], "row") if rows[0].score else 0.0
     p_best = widest([r.p_best for r in rows] + ["P(best)"], "row") if rows[0].p_best else 0.0
     extras = sum(w + COLUMN_GAP for w in (letters, score, p_best) if w)
@@ -257,7 +260,10 @@ def _panel(
         )
         for cx, attr in extra_cols:
             gid = f"rank-{attr.replace('_', '-')}-{row.name}"
-            out.texts.append(TextBox(cx, y, getattr(row, attr), "row", "left", "center", gid))
+            text = getattr(row, attr)
+            if attr == "letters":
+                text = _truncate(text, cols.letters, measure, "row")
+            out.texts.append(TextBox(cx, y, text, "row", "left", "center", gid))
         band = (y - pitch / 2, y + pitch / 2)
         out.rows.append(
             RowGeometry(
