@@ -1010,10 +1010,11 @@ def bars_band(
 #: change).
 THICK_BAR_WIDTH, THIN_BAR_WIDTH, THICK_BAR_ROWS = 2.5, 1.5, 4
 #: A diagram is legible when neighbouring algorithms' lines are on average at least
-#: MIN_LINE_SPACING points apart on the axis (so a bar's end shows which algorithm it
-#: stops at), two rows of group bars at least MIN_BAR_GAP points apart, and the bars
-#: stack into at most MAX_BAR_ROWS rows (beyond, a staircase nobody follows).
-MIN_LINE_SPACING, MIN_BAR_GAP, MAX_BAR_ROWS = 4.0, 1.5, 15
+#: MIN_LINE_SPACING points apart on the axis (the smallest text cdplot draws, 6 pt: a
+#: bar's end can be followed to its line as a row of text can), two rows of group bars at
+#: least MIN_BAR_GAP points apart, and the bars stack into at most MAX_BAR_ROWS rows
+#: (beyond, a staircase nobody follows).
+MIN_LINE_SPACING, MIN_BAR_GAP, MAX_BAR_ROWS = 6.0, 1.5, 15
 
 
 @dataclass(frozen=True)

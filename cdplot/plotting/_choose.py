@@ -61,12 +61,11 @@ def choose_figure(result: ComparisonResult, width: float = 3.3) -> Choice:
 
     The CD diagram (:func:`cdplot.cd_diagram`) is laid out at ``width`` and measured on
     its own geometry: the mean distance on the axis between neighbouring algorithms'
-    lines must be at least 4 pt, the clear gap between two rows of group bars at least
-    1.5 pt, and the bars may stack into at most 15 rows
-    (:class:`cdplot.plotting._cd_layout.Legibility`). Otherwise the
-    rank-interval plot (:func:`cdplot.rank_plot`) is the figure that reads. The command
-    line's ``--figure auto``, ``res.plot(kind="auto")`` and the HTML report decide with
-    this function.
+    lines must be at least 6 pt (the smallest text drawn), the clear gap between two
+    rows of group bars at least 1.5 pt, and the bars may stack into at most 15 rows
+    (:class:`cdplot.plotting._cd_layout.Legibility`). Otherwise the rank-interval plot
+    (:func:`cdplot.rank_plot`) is the figure that reads. The command line's ``--figure
+    auto``, ``res.plot(kind="auto")`` and the HTML report decide with this function.
 
     Parameters
     ----------
