@@ -26,7 +26,8 @@ def cd_legibility(result: ComparisonResult, width: float) -> Legibility | None:
     """The legibility of ``result``'s default CD diagram at ``width`` inches.
 
     None when the axis could not give neighbouring algorithms ``MIN_LINE_SPACING`` points
-    even at the full width (no layout is computed: large k stays fast).
+    even at the full width (no layout is computed: large k stays fast). The layout's
+    errors (a width too small for the diagram) propagate.
     """
     from ._cd import _content, _layout, _options
 
@@ -34,10 +35,7 @@ def cd_legibility(result: ComparisonResult, width: float) -> Legibility | None:
     if width * _PT / max(k - 1, 1) < MIN_LINE_SPACING:
         return None
     opts = _options(text_kws=None, line_kws=None, bar_kws=None)
-    try:
-        layout = _layout(_content(result, opts), opts, width, float(mpl.rcParams["figure.dpi"]))
-    except CdplotInputError:  # too narrow for the diagram at all
-        return None
+    layout = _layout(_content(result, opts), opts, width, float(mpl.rcParams["figure.dpi"]))
     return layout.legibility
 
 
@@ -45,7 +43,12 @@ def figure_reason(result: ComparisonResult, width: float) -> tuple[Choice, str]:
     """The choice of :func:`choose_figure` and a one-line reason for it."""
     width = check_width(width)
     k = result.n_algorithms
-    measured = cd_legibility(result, width)
+    try:
+        measured = cd_legibility(result, width)
+    except (CdplotInputError, ValueError):
+        # a width too small for any diagram, a label matplotlib cannot draw: the CD
+        # diagram's own error says what to change
+        return "cd", f"the CD diagram of {k} algorithms, as asked"
     if measured is not None and measured.legible:
         return "cd", f"the CD diagram of {k} algorithms is legible at {width:g} in"
     why = (
