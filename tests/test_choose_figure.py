@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import by_gid
+from _helpers import by_gid, leaderboard
 
 import cdplot
 from cdplot.plotting._cd_layout import (
@@ -21,13 +21,8 @@ from cdplot.plotting._cd_layout import (
 from cdplot.plotting._choose import cd_legibility, figure_reason
 
 
-def board(k: int, n: int = 30, seed: int = 1, test: str = "nemenyi"):
-    rng = np.random.default_rng(seed)
-    names = [f"model-{i:03d}" for i in range(k)]
-    data = pd.DataFrame(rng.normal(np.linspace(3.0, 0.0, k), 1.0, size=(n, k)), columns=names)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, test=test)
+def board(k: int, seed: int = 1, test: str = "nemenyi"):
+    return leaderboard(k, seed=seed, test=test, prefix="model-")
 
 
 @pytest.mark.parametrize(("k", "expected"), [(10, "cd"), (30, "ranks"), (60, "ranks")])
@@ -169,10 +164,10 @@ def test_html_report_draws_for_a_screen():
 
     large = board(120)  # not legible at 7 in either
     page = to_html(large)
-    assert "Rank intervals" in page and 'id="rank-name-model-000"' in page
+    assert "Rank intervals" in page and 'id="rank-name-model-0000"' in page
     small = to_html(cdplot.compare(cdplot.datasets.load("demsar2006")))
     assert 'id="cd-name-C4.5"' in small
     # notebook display: the same body
-    assert 'id="rank-name-model-000"' in large._repr_html_()
+    assert 'id="rank-name-model-0000"' in large._repr_html_()
     # 40 algorithms: the CD diagram drawn 7 in wide, not the 3.3-in one scaled up
-    assert 'id="cd-name-model-000"' in to_html(board(40))
+    assert 'id="cd-name-model-0000"' in to_html(board(40))

@@ -10,21 +10,11 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import by_gid
+from _helpers import by_gid, leaderboard
 
 import cdplot
 from cdplot.plotting._rank_layout import MIN_FONTSIZE, compact_letter_runs
 from cdplot.stats._letters import letter_names
-
-
-def leaderboard(k: int, n: int = 30, seed: int = 28, test: str = "nemenyi"):
-    """A seeded board of k models whose true scores are evenly spread (higher is better)."""
-    rng = np.random.default_rng(seed)
-    names = [f"model_{i:04d}" for i in range(k)]
-    data = pd.DataFrame(rng.normal(np.linspace(3.0, 0.0, k), 1.0, size=(n, k)), columns=names)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, test=test)
 
 
 @pytest.fixture(scope="module")

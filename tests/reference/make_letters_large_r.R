@@ -1,4 +1,4 @@
-# multcompLetters on the 200-model leaderboard of make_letters_large_input.py.
+# multcompLetters on the 100-model leaderboard of make_letters_large_input.py.
 #
 #   Rscript tests/reference/make_letters_large_r.R > tests/reference/letters_large_r.csv
 #
