@@ -162,3 +162,17 @@ def test_large_boards_use_the_greedy_cover_fast():
     letters = compact_letters(sep, names)
     assert time.perf_counter() - start < 20
     _assert_defining_property(letters, names, sep)
+
+
+def test_fewer_letters_than_multcompletters_on_a_100_model_leaderboard():
+    """k = 100, Wilcoxon-Holm (letters_large_r.csv: multcompLetters gives 125 letters)."""
+    path = REFERENCE.parent / "letters_large_r.csv"
+    with path.open() as fh:
+        (row,) = list(csv.DictReader(line for line in fh if not line.startswith("#")))
+    k = int(row["k"])
+    sep = np.array([c == "1" for c in row["separated"]]).reshape(k, k)
+    names = row["names"].split("|")
+    letters = compact_letters(sep, names)
+    _assert_defining_property(letters, names, sep)
+    used = set().union(*(_split(v) for v in letters.values()))
+    assert len(used) <= int(row["n_letters"]) == 125
