@@ -242,3 +242,22 @@ def test_p_best_column_from_rank_intervals(board50):
     shown = [float(t.get_text()) for t in by_gid(ax, "rank-p-best-")]
     frame = cdplot.rank_intervals(board50, random_state=0).to_frame()
     assert shown == [round(float(p), 2) for p in frame["p_best"]]
+
+
+def test_intervals_against_a_control():
+    """Only pairs with the control are tested: the control's interval counts them."""
+    res = cdplot.compare(cdplot.datasets.load("garcia2008_synthetic"), control="Kernel")
+    ax = cdplot.rank_plot(res)
+    (bars,) = by_gid(ax, "rank-interval")
+    (points,) = by_gid(ax, "rank-point")
+    avg = res.average_ranks
+    b, a = np.polyfit(avg.to_numpy(), points.get_xdata(), 1)
+    spans = {
+        name: (round((s[0][0] - a) / b, 6), round((s[1][0] - a) / b, 6))
+        for name, s in zip(avg.index, bars.get_segments(), strict=True)
+    }
+    worse = [n for n in avg.index if n != "Kernel" and res.significant[n]]
+    assert avg.index[0] == "Kernel" and len(worse) == 4  # Kernel beats all four
+    assert spans["Kernel"] == (1, 5 - len(worse))
+    for n in worse:
+        assert spans[n] == (2, 5)

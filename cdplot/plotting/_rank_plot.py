@@ -56,44 +56,33 @@ class _Interval:
     in_best_set: bool
 
 
-def _axis_positions(result: ComparisonResult) -> dict[str, int]:
-    """Position of each algorithm on the diagram's axis, best first: the mean scores for
-    Tukey's HSD (its decisions are in score order), else the average ranks."""
-    scores = labelled(result, "mean_scores")
-    if result.critical_difference_units == "score" and scores is not None:
-        return {str(a): i for i, a in enumerate(scores.index)}
-    return {str(a): i for i, a in enumerate(labelled(result, "average_ranks").index)}
-
-
 def _test_intervals(result: ComparisonResult) -> dict[str, _Interval]:
-    """Test-based rank intervals from ``significant``: 1 + #better .. k - #worse.
+    """Test-based rank intervals: ``1 + #{significantly better}`` to ``k - #{worse}``.
 
-    The formula of ``cdplot.rank_intervals(res, method="test")``, read without pandas and
-    also for a comparison with a control (only its pairs are tested).
+    Those of ``cdplot.rank_intervals(res, method="test")`` (without its P(best)); against
+    a control, from the pairs with the control (the only ones tested).
     """
+    from ..stats._intervals import _bounds
+
     average = labelled(result, "average_ranks")
-    ranks = dict(zip(map(str, average.index), map(float, average.values), strict=True))
-    position = _axis_positions(result)
-    names = list(position)
-    k = len(names)
+    order = [str(a) for a in average.index]
+    ranks = [float(r) for r in average.values]
     flags = labelled(result, "significant")
-    values = np.asarray(flags.values, dtype=bool)
-    if flags.columns is None:  # against a control: only pairs with the control
-        control = str(result.control)
-        differs = dict(zip(map(str, flags.index), values.tolist(), strict=True))
-        sep = np.zeros((k, k), dtype=bool)
-        for a in names:
-            if a != control and differs.get(a, False):
-                sep[position[a], position[control]] = sep[position[control], position[a]] = True
+    if flags.columns is not None:
+        low, high = _bounds(result, order)
     else:
-        index = [position[str(n)] for n in flags.index]
-        sep = np.zeros((k, k), dtype=bool)
-        sep[np.ix_(index, index)] = values
-    better = np.triu(sep, 1).sum(axis=0)  # earlier on the axis = better
-    worse = np.tril(sep, -1).sum(axis=0)
+        control = str(result.control)
+        differs = dict(zip(map(str, flags.index), np.asarray(flags.values, bool), strict=True))
+        c = order.index(control)
+        better = [i < c and differs.get(a, False) for i, a in enumerate(order)]
+        worse = [i > c and differs.get(a, False) for i, a in enumerate(order)]
+        low = [1 + (sum(better) if i == c else 0) for i in range(len(order))]
+        high = [len(order) - (sum(worse) if i == c else 0) for i in range(len(order))]
+        low = [lo + (1 if i > c and worse[i] else 0) for i, lo in enumerate(low)]
+        high = [hi - (1 if i < c and better[i] else 0) for i, hi in enumerate(high)]
     return {
-        a: _Interval(ranks[a], 1.0 + better[i], float(k - worse[i]), None, better[i] == 0)
-        for a, i in position.items()
+        a: _Interval(ranks[i], float(low[i]), float(high[i]), None, int(low[i]) == 1)
+        for i, a in enumerate(order)
     }
 
 
