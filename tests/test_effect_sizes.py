@@ -5,7 +5,8 @@ tests/reference/make_effect_sizes_r.R from the vectors in effect_sizes_vectors.c
 ``t.test(a, b, paired=TRUE, conf.level=)`` estimate and conf.int ("mean"),
 ``wilcox.test(a, b, paired=TRUE, conf.int=TRUE, conf.level=)`` estimate and conf.int
 ("hodges-lehmann": exact branch for N = 12 and 30 without ties or zeros, normal branch with
-ties, with zeros, N = 60, N = 80, and two pairs of Demšar's Table 6), and
+ties, with zeros, N = 60, N = 80, two pairs of Demšar's Table 6, N = 5 where R widens the
+exact interval to the extremes, N = 6 with ties where R doubles alpha), and
 ``prop.test(wins + ties / 2, N, conf.level=)`` ("superiority").
 Cohen's d_z interval against a noncentral-t inversion written here by bisection on
 ``scipy.stats.nct.sf``. Coverage of the superiority interval by a seeded simulation.
@@ -59,6 +60,8 @@ def test_measures_equal_r(case, measure, conf):
 def test_hodges_lehmann_branches_follow_r_rules():
     assert hodges_lehmann(differences("exact_n12"), 0.95)[3] == "exact"
     assert hodges_lehmann(differences("exact_n30"), 0.95)[3] == "exact"
+    assert hodges_lehmann(differences("tiny_exact_n5"), 0.95)[3] == "exact"
+    assert hodges_lehmann(differences("tiny_ties_n6"), 0.95)[3] == "normal"
     for case in ("ties_n15", "zeros_n20", "normal_n60", "ties_zeros_n80"):
         assert hodges_lehmann(differences(case), 0.95)[3] == "normal"
 

@@ -86,10 +86,30 @@ def test_method_via_result_method_and_module_function_agree():
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_bootstrap_critical_value_equals_a_plain_loop():
-    res = run("benavoli2016")
+def ranks_in_order(name):
+    """The result, its display order and its N x k ranks in that order."""
+    res = run(name)
     order = list(res.average_ranks.index)
-    values = res.ranks[order].to_numpy(dtype=float)
+    return res, order, res.ranks[order].to_numpy(dtype=float)
+
+
+def check_max_t_intervals(ri, order, values, stats, confidence):
+    """The bootstrap quantile ``c`` of ``stats`` (smallest x with F(x) >= confidence), and
+    every interval ``1 + #{D_jl - c se_jl > 0}`` .. ``k - #{D_jl + c se_jl < 0}``."""
+    n, k = values.shape
+    c = np.sort(stats)[int(np.ceil(confidence * len(stats))) - 1]
+    for j, a in enumerate(order):
+        d = values[:, [j]] - values
+        se = d.std(axis=0) / np.sqrt(n)  # population sd: the bootstrap's own variance
+        diff = d.mean(axis=0)
+        better = int(((diff - c * se) > 0).sum())
+        worse = int(((diff + c * se) < 0).sum())
+        assert ri.interval(a) == (1 + better, k - worse)
+    return c
+
+
+def test_bootstrap_critical_value_equals_a_plain_loop():
+    res, order, values = ranks_in_order("benavoli2016")
     n, k = values.shape
     n_boot, confidence = 300, 0.9
     ri = cdplot.rank_intervals(
@@ -110,23 +130,13 @@ def test_bootstrap_critical_value_equals_a_plain_loop():
                 if j != m and se > 0:
                     t = max(t, abs((boot[j] - boot[m]) - (theta[j] - theta[m])) / se)
         stats.append(t)
-    stats = np.sort(stats)
-    c = stats[int(np.ceil(confidence * n_boot)) - 1]  # smallest x with F(x) >= confidence
+    c = check_max_t_intervals(ri, order, values, stats, confidence)
     assert ri.critical_value[0] == pytest.approx(c, rel=1e-5)
-    for j, a in enumerate(order):
-        d = values[:, [j]] - values
-        se = d.std(axis=0) / np.sqrt(n)
-        diff = theta[j] - theta
-        better = int(((diff - c * se) > 0).sum())
-        worse = int(((diff + c * se) < 0).sum())
-        assert ri.interval(a) == (1 + better, k - worse)
 
 
 def test_studentized_critical_value_equals_a_plain_loop():
     # bootstrap-t: each bootstrap sample's difference over its own standard error
-    res = run("demsar2006")
-    order = list(res.average_ranks.index)
-    values = res.ranks[order].to_numpy(dtype=float)
+    res, order, values = ranks_in_order("demsar2006")
     n, k = values.shape
     n_boot, confidence = 200, 0.95
     ri = cdplot.rank_intervals(res, "bootstrap", n_boot=n_boot, random_state=9)
@@ -145,16 +155,8 @@ def test_studentized_critical_value_equals_a_plain_loop():
                 se = boot.std() / np.sqrt(n)
                 t = max(t, gap / se if se > 0 else (np.inf if gap > 0 else 0.0))
         stats.append(t)
-    c = np.sort(stats)[int(np.ceil(confidence * n_boot)) - 1]
+    c = check_max_t_intervals(ri, order, values, stats, confidence)
     assert ri.critical_value[0] == pytest.approx(c, rel=1e-9)
-    for j, a in enumerate(order):
-        d = values[:, [j]] - values
-        se = d.std(axis=0) / np.sqrt(n)
-        diff = d.mean(axis=0)
-        assert ri.interval(a) == (
-            1 + int(((diff - c * se) > 0).sum()),
-            k - int(((diff + c * se) < 0).sum()),
-        )
 
 
 def test_marginal_intervals_are_nested_in_simultaneous_ones():

@@ -143,7 +143,8 @@ def effect_sizes(
         interval of R's ``prop.test(wins + ties / 2, N)`` (Wilson score interval with
         continuity correction ``min(0.5, |x - N / 2|)``). ``"cohen-d"``: the standardised
         mean difference ``d_z = mean(d) / sd(d)`` with the interval that inverts the
-        noncentral t distribution of ``d_z sqrt(N)`` (N - 1 degrees of freedom).
+        noncentral t distribution of ``d_z sqrt(N)`` (N - 1 degrees of freedom); NaN when
+        all differences are equal (their standard deviation is 0).
     confidence : float, default 0.95
         Confidence level of the intervals (each interval on its own; not simultaneous).
     rope : float, optional

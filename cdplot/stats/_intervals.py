@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import CdplotInputError, check_in_list, spell
+from ._lazy import labelled
 from ._options import check_confidence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,7 +59,7 @@ WEIGHT_CHUNK_ELEMENTS = 2_000_000
 THREADS = 2
 #: automatic bootstrap-t only when the N x k(k-1)/2 differences and the work stay this small
 STUDENTIZE_MAX_ELEMENTS = 4_000_000
-STUDENTIZE_MAX_WORK = 10_000_000_000
+STUDENTIZE_MAX_WORK = 500_000_000
 DEFAULT_N_BOOT = 10_000
 
 
@@ -204,7 +205,7 @@ def rank_intervals(
     studentize : bool, optional
         Bootstrap-t: divide each bootstrap sample's differences by their own standard
         errors (more accurate with few datasets, costs ``n_boot * N * k^2 / 2``). Default:
-        when ``N k (k - 1) / 2 <= 4e6`` and ``n_boot N k (k - 1) / 2 <= 1e10``, else the
+        when ``N k (k - 1) / 2 <= 4e6`` and ``n_boot N k (k - 1) / 2 <= 5e8``, else the
         fixed standard errors of Mogstad et al.
 
     Returns
@@ -323,8 +324,8 @@ def _check_n_boot(n_boot: Any) -> int:
 
 def _display_order(res: ComparisonResult) -> tuple[list[str], np.ndarray]:
     """Algorithms best average rank first (ties by name), and their average ranks."""
-    average = res.average_ranks
-    return [str(a) for a in average.index], np.asarray(average.to_numpy(), dtype=float)
+    average = labelled(res, "average_ranks")  # no pandas: the summary calls this
+    return [str(a) for a in average.index], np.asarray(average.values, dtype=float)
 
 
 def _scores(res: ComparisonResult, order: list[str]) -> np.ndarray:
@@ -390,7 +391,12 @@ def decision_bounds(res: ComparisonResult) -> tuple[list[str], np.ndarray, np.nd
 
 def _bounds(res: ComparisonResult, order: list[str]) -> tuple[np.ndarray, np.ndarray]:
     axis = _axis_order(res, order)
-    significant = np.asarray(res.significant.loc[axis, axis].to_numpy(), dtype=bool)
+    table = labelled(res, "significant")
+    rows = {str(a): i for i, a in enumerate(table.index)}
+    cols = {str(a): i for i, a in enumerate(table.columns)}
+    significant = np.asarray(table.values, dtype=bool)[
+        np.ix_([rows[a] for a in axis], [cols[a] for a in axis])
+    ]
     k = len(axis)
     better = np.triu(significant, 1).sum(axis=0)  # earlier on the axis = better
     worse = np.tril(significant, -1).sum(axis=0)
@@ -402,8 +408,9 @@ def _bounds(res: ComparisonResult, order: list[str]) -> tuple[np.ndarray, np.nda
 
 def _axis_order(res: ComparisonResult, order: list[str]) -> list[str]:
     """Best-first order of the diagram's axis: mean scores for Tukey's HSD, else ranks."""
-    if res.critical_difference_units == "score" and res.mean_scores is not None:
-        return [str(a) for a in res.mean_scores.index]
+    means = labelled(res, "mean_scores")
+    if res.critical_difference_units == "score" and means is not None:
+        return [str(a) for a in means.index]
     return order
 
 

@@ -28,6 +28,11 @@ cases$ties_zeros_n80 <- list(a, b)
 demsar <- read.csv("cdplot/datasets/demsar2006.csv", check.names = FALSE)
 cases$demsar_m_vs_c45 <- list(demsar[["C4.5+m"]], demsar[["C4.5"]])
 cases$demsar_mcf_vs_cf <- list(demsar[["C4.5+m+cf"]], demsar[["C4.5+cf"]])
+# R's edge rules: N = 5 exact (qsignrank(0.025, 5) = 0, so q = 1: the widest interval);
+# N = 6 with ties (normal branch; the requested level is not achievable, R doubles alpha)
+cases$tiny_exact_n5 <- list(c(0.81, 0.79, 0.85, 0.90, 0.77), c(0.80, 0.76, 0.81, 0.84, 0.79))
+cases$tiny_ties_n6 <- list(c(0.82, 0.80, 0.85, 0.90, 0.77, 0.70),
+                           c(0.80, 0.78, 0.83, 0.88, 0.78, 0.69))
 
 vrows <- list(); rows <- list()
 add <- function(case, measure, conf, est, ci, call) {
