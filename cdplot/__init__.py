@@ -53,6 +53,8 @@ __all__ = [
     "pool_sensitivity_plot",
     "posterior_plot",
     "power_plot",
+    "rank_plot",
+    "choose_figure",
     "rank_intervals",
     "report_figure",
     "results_table",
@@ -72,6 +74,8 @@ _PLOTTING = (
     "pool_sensitivity_plot",
     "multi_comparison_matrix",
     "power_plot",
+    "rank_plot",
+    "choose_figure",
 )
 _SIMULATION = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
 

@@ -106,3 +106,19 @@ def require_tex_engine(engine: str, tmp_path_factory) -> None:
         _TEX_SMOKE[engine] = tail if failed else None
     if _TEX_SMOKE[engine] is not None:
         pytest.skip(f"{engine} is installed but cannot compile a smoke file: {_TEX_SMOKE[engine]}")
+def leaderboard(k: int, n: int = 30, seed: int = 28, test: str = "nemenyi", prefix: str = "model_"):
+    """A seeded comparison of k models whose true scores are evenly spread over three
+    standard deviations (higher is better), named ``<prefix>0000``... (4 digits)."""
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+
+    import cdplot
+
+    rng = np.random.default_rng(seed)
+    names = [f"{prefix}{i:04d}" for i in range(k)]
+    data = pd.DataFrame(rng.normal(np.linspace(3.0, 0.0, k), 1.0, size=(n, k)), columns=names)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.CdplotWarning)
+        return cdplot.compare(data, test=test)

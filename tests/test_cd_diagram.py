@@ -471,6 +471,7 @@ def test_plotting_never_computes_statistics():
 LONG = "GradientBoostingClassifier(learning_rate={:.2f}, max_depth={})"
 
 
+@pytest.mark.filterwarnings("ignore:the CD diagram of .* is not legible")
 @pytest.mark.parametrize("k", [2, 4, 10, 20, *SLOW_K])
 @pytest.mark.parametrize("width", [3.3, 7.0])
 @pytest.mark.parametrize("long_names", [False, True])

@@ -305,6 +305,7 @@ def test_equal_mean_scores_do_not_break_the_axis(rows):
     assert text_problems(ax.figure) == []
 
 
+@pytest.mark.filterwarnings("ignore:the CD diagram of .* is not legible")
 @pytest.mark.parametrize("k", [2, 5, 12, 30])
 @pytest.mark.parametrize("width", [3.3, 7.0])
 def test_no_text_overlaps_on_score_axes(k, width, rng):

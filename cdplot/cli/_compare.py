@@ -20,6 +20,8 @@ from typing import Any, TextIO
 from .._errors import CLI_FLAGS, CdplotInputError, PoolDependenceWarning, suggest
 from ..io import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES
 from ._figures import (
+    COLUMN_WIDTHS,
+    FIGURE_KINDS,
     add_figure_options,
     check_figure_options,
     check_highlight,
@@ -250,6 +252,13 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
     out = cmp_.add_argument_group("outputs (FILE or - for standard output)")
     out.add_argument(
         "-o", "--output", metavar="FIGURE", help="CD diagram file (.pdf, .svg, .png, .pgf, .eps)"
+    )
+    out.add_argument(
+        "--figure",
+        choices=FIGURE_KINDS,
+        default="auto",
+        help="the figure of -o: auto (default: the CD diagram while legible at the width, "
+        "else the rank plot), cd, ranks (rank intervals and letters) or mcm",
     )
     out.add_argument("--heatmap", metavar="FILE", help="APV heatmap file (same formats)")
     out.add_argument("--report", metavar="FILE", help="report file: .md, .tex or .html")
@@ -684,6 +693,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 
     # 3. every output rendered (the JSON streamed as it is written), then all-or-nothing
     result = next(iter(results.values())) if len(results) == 1 else None
+    kind = _figure_kind(result, args, out=None if quiet else out) if args.output else "cd"
     contents: list[tuple[Target, Content]] = []
     if args.json:
         contents.append((targets["--json"], _json_content(result if metrics is None else results)))
@@ -701,7 +711,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         contents.append(
             (
                 targets["-o"],
-                render(lambda: _cd_figure(figure_results, args), fig_formats["-o"], args.dpi),
+                render(lambda: _cd_figure(figure_results, args, kind), fig_formats["-o"], args.dpi),
             )
         )
     if args.heatmap:
@@ -724,7 +734,28 @@ def _json_content(results: Any) -> Iterator[bytes]:
     yield b"\n"
 
 
-def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:
+def _figure_kind(result: Any, args: argparse.Namespace, out: TextIO | None) -> str:
+    """The figure of ``-o`` (``--figure``); for ``auto`` a one-line note says which and why."""
+    if result is None:  # several comparisons: aligned CD diagrams
+        if args.figure not in ("auto", "cd"):
+            raise CdplotInputError(
+                f"--figure {args.figure} draws one comparison, and this run makes several; "
+                "drop --figure (one CD diagram per comparison) or run cdplot compare once each."
+            )
+        return "cd"
+    if args.figure != "auto":
+        return args.figure
+    if result.posterior_better is not None:
+        return "cd"  # the Bayesian CD diagram
+    from ..plotting._choose import figure_reason
+
+    kind, reason = figure_reason(result, figure_width(args) or COLUMN_WIDTHS["single"])
+    if out is not None:
+        print(f"figure: {reason} (--figure cd|ranks|mcm to choose)", file=out)
+    return kind
+
+
+def _cd_figure(results: dict[str, Any], args: argparse.Namespace, kind: str = "cd") -> Any:
     from ..plotting import cd_diagram, cd_diagrams
     from ..stats._results import is_bayesian
 
@@ -732,6 +763,12 @@ def _cd_figure(results: dict[str, Any], args: argparse.Namespace) -> Any:
     width = figure_width(args)
     if args.title is not None:
         options["title"] = args.title
+    if kind in ("ranks", "mcm"):
+        from ..plotting._choose import plot_result
+
+        (result,) = results.values()
+        sized = {"width": width, **options} if kind == "ranks" else {}
+        return plot_result(result, kind, **sized).get_figure(root=True)
     if len(results) == 1:
         (result,) = results.values()
         if is_bayesian(result):  # Bayesian: bars from the decisions

@@ -20,6 +20,7 @@ from ._output import STDOUT
 
 __all__ = [
     "COLUMN_WIDTHS",
+    "FIGURE_KINDS",
     "FIGURE_FORMATS",
     "add_figure_options",
     "check_figure_options",
@@ -59,6 +60,8 @@ COLUMN_WIDTHS: dict[str, float] = {
     "double": min(v for k, v in VENUE_POINTS.items() if k.endswith("-double")) / TEX_POINTS,
     **{name: points / TEX_POINTS for name, points in VENUE_POINTS.items()},
 }
+#: ``--figure``: auto (the CD diagram while legible at the width, else the rank plot) or one.
+FIGURE_KINDS = ("auto", "cd", "ranks", "mcm")
 #: Default resolution of raster output (PNG); vector formats use it for rasterised parts only.
 DEFAULT_DPI = 300.0
 #: TeX engines matplotlib's PGF backend can run to measure text, in order of preference.

@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from ._bayes import bayes_cd_diagram, posterior_plot, simplex_plot
     from ._cd import CDFigure, cd_diagram, cd_diagrams
+    from ._choose import choose_figure
     from ._heatmap import apv_heatmap
     from ._mcm import multi_comparison_matrix
     from ._pool import pool_sensitivity_plot
     from ._power import power_plot
+    from ._rank_plot import rank_plot
     from ._report_figure import report_figure
 
 #: Each public name and its module, imported on first use (drawing a CD diagram does not
@@ -30,6 +32,8 @@ _MODULES = {
     "multi_comparison_matrix": "_mcm",
     "pool_sensitivity_plot": "_pool",
     "power_plot": "_power",
+    "rank_plot": "_rank_plot",
+    "choose_figure": "_choose",
     "report_figure": "_report_figure",
 }
 
@@ -43,6 +47,8 @@ __all__ = [
     "pool_sensitivity_plot",
     "posterior_plot",
     "power_plot",
+    "rank_plot",
+    "choose_figure",
     "report_figure",
     "simplex_plot",
 ]

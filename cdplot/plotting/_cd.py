@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
-from .._errors import CdplotInputError, suggest
+from .._errors import CdplotInputError, CdplotWarning, suggest
 from .._labels import CORRECTION_TITLES, TEST_TITLES
 from ..stats._lazy import labelled
 from . import _style
@@ -557,6 +558,8 @@ def _bar_kws(opts: _Options) -> dict[str, Any]:
 def _draw_bars(ax: Axes, layout: CDLayout, colors: Mapping[str, Any], opts: _Options) -> None:
     """Group bars (coloured with ``group_colors``) and the CD interval around the control."""
     bar_kws = _bar_kws(opts)
+    if layout.legibility is not None and not {"lw", "linewidth"} & set(opts.bar_kws):
+        bar_kws["lw"] = layout.legibility.bar_width  # thinner when many rows stack
     group_cycle = _style.group_bar_colors(opts.group_colors, colors.values(), len(layout.bars))
     for i, bar in enumerate(layout.bars):
         kws = dict(bar_kws)
@@ -809,7 +812,22 @@ def cd_diagram(
         fig_width = ax.get_window_extent().width / fig.dpi
         layout = _layout(content, opts, fig_width, fig.dpi)
     _draw(ax, layout, content, opts, fig_width)
+    _warn_if_illegible(layout, len(content.names), fig_width)
     return ax
+
+
+def _warn_if_illegible(layout: CDLayout, k: int, width: float) -> None:
+    """Say so when the diagram does not read at this width, and offer the rank plot."""
+    measured = layout.legibility
+    if measured is None or measured.legible:
+        return
+    warnings.warn(
+        f"the CD diagram of {k} algorithms is not legible at {width:g} in: {measured.reason}. "
+        "Draw the rank-interval plot instead (cdplot.rank_plot(res) or "
+        "res.plot(kind='ranks'); kind='auto' chooses), or pass a larger width=.",
+        CdplotWarning,
+        stacklevel=3,
+    )
 
 
 def cd_diagrams(

@@ -35,6 +35,9 @@ from typing import Literal
 from .._errors import CdplotInputError, check_in_list, spell
 
 __all__ = [
+    "Legibility",
+    "bar_width",
+    "legibility",
     "Axis",
     "Bar",
     "CDLayout",
@@ -253,6 +256,8 @@ class CDLayout:
     value_ends: tuple[float, float] | None = None
     #: The caption above a score axis' tick labels (None on the rank axis).
     axis_caption: TextBlock | None = None
+    #: How legible the diagram is at this size (:func:`legibility`).
+    legibility: Legibility | None = None
 
     @property
     def ends(self) -> tuple[float, float]:
@@ -1040,6 +1045,74 @@ def bars_band(
     return interval_bar, bars, y_axis + p.rows_offset
 
 
+#: Group bars thin down to this (points) when there are more than THICK_BAR_ROWS rows of them,
+#: so that a clear gap stays between two rows (the bar pitch is fixed: the height does not
+#: change).
+THICK_BAR_WIDTH, THIN_BAR_WIDTH, THICK_BAR_ROWS = 2.5, 1.5, 4
+#: A diagram is legible when neighbouring algorithms' lines are on average at least
+#: MIN_LINE_SPACING points apart on the axis (the smallest text cdplot draws, 6 pt: a
+#: bar's end can be followed to its line as a row of text can), two rows of group bars at
+#: least MIN_BAR_GAP points apart, and the bars stack into at most MAX_BAR_ROWS rows
+#: (beyond, a staircase nobody follows).
+MIN_LINE_SPACING, MIN_BAR_GAP, MAX_BAR_ROWS = 6.0, 1.5, 15
+
+
+@dataclass(frozen=True)
+class Legibility:
+    """Whether a diagram reads at its size, measured on its own geometry (points).
+
+    Attributes
+    ----------
+    line_spacing : float
+        Length of the axis divided by k - 1: the mean distance between the lines of
+        two neighbouring algorithms.
+    bar_gap : float
+        Clear vertical gap between two rows of group bars (inf with fewer than two rows).
+    bar_width : float
+        Thickness of the group bars.
+    bar_rows : int
+        Rows of group bars.
+    legible : bool
+        ``line_spacing >= MIN_LINE_SPACING``, ``bar_gap >= MIN_BAR_GAP`` and
+        ``bar_rows <= MAX_BAR_ROWS``.
+    reason : str
+        What is too small, in words ("" when legible).
+    """
+
+    line_spacing: float
+    bar_gap: float
+    bar_width: float
+    bar_rows: int
+    legible: bool
+    reason: str
+
+
+def bar_width(n_rows: int) -> float:
+    """Thickness (points) of the group bars when they stack into ``n_rows`` rows."""
+    return THICK_BAR_WIDTH if n_rows <= THICK_BAR_ROWS else THIN_BAR_WIDTH
+
+
+def legibility(
+    k: int, x_axis: tuple[float, float], bars: Sequence[Bar], params: LayoutParams
+) -> Legibility:
+    """Measure how legible a diagram is from its geometry (see :class:`Legibility`)."""
+    rows = len({b.row for b in bars})
+    width = bar_width(rows)
+    spacing = float(abs(x_axis[1] - x_axis[0]) * 72.0 / max(k - 1, 1))
+    gap = params.bar_pitch * 72.0 - width if rows >= 2 else math.inf
+    problems = []
+    if spacing < MIN_LINE_SPACING:
+        problems.append(
+            f"neighbouring algorithms are {spacing:.1f} pt apart on the axis, under "
+            f"{MIN_LINE_SPACING:g} pt"
+        )
+    if gap < MIN_BAR_GAP:
+        problems.append(f"group bars are {gap:.1f} pt apart, under {MIN_BAR_GAP:g} pt")
+    if rows > MAX_BAR_ROWS:
+        problems.append(f"group bars stack into {rows} rows, over {MAX_BAR_ROWS}")
+    return Legibility(spacing, gap, width, rows, not problems, "; ".join(problems))
+
+
 def label_rows_band(
     names: Sequence[str],
     rank_texts: Mapping[str, str],
@@ -1365,4 +1438,5 @@ def compute_layout(
         units="score" if score_axis else "rank",
         value_ends=fr.ends,
         axis_caption=axis.caption,
+        legibility=legibility(len(names), (fr.x0, fr.x1), bars, p),
     )

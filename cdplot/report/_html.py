@@ -12,6 +12,7 @@ import html
 import io
 import sys
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES, correction_title, format_pvalue
@@ -77,6 +78,10 @@ _STYLE = CellStyle(
 )
 
 
+#: Width (inches) of the diagram in a report or a notebook: a screen, not a paper column.
+SCREEN_WIDTH = 7.0
+
+
 def _figure_svg(draw: Any) -> str:
     """``draw()`` returns an Axes; its figure as an inline ``<svg>`` element."""
     import matplotlib  # noqa: F401  (ImportError here means: render text only)
@@ -103,8 +108,15 @@ def _figure(result: ComparisonResult, which: str, h: str, prefix: str = "") -> s
         plotting = import_module("cdplot.plotting")
         if is_bayesian(result):  # posteriors, no p-values: the Bayesian figures
             func = plotting.bayes_cd_diagram if which == "diagram" else plotting.posterior_plot
+        elif which == "diagram":  # drawn for a screen, the figure that reads at its width
+            kind = plotting.choose_figure(result, width=SCREEN_WIDTH)
+            if kind == "ranks":
+                title = "Rank intervals"
+            func = partial(
+                plotting.cd_diagram if kind == "cd" else plotting.rank_plot, width=SCREEN_WIDTH
+            )
         else:
-            func = plotting.cd_diagram if which == "diagram" else plotting.apv_heatmap
+            func = plotting.apv_heatmap
         svg = _figure_svg(lambda: func(result))
     except ImportError:
         body = f"<p><em>(Install matplotlib to see the {title.lower()}.)</em></p>"

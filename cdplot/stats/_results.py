@@ -426,11 +426,17 @@ class ComparisonResult(ValueEquality):
 
         return pairwise_frame(self)
 
-    def plot(self, **kwargs: Any) -> Axes:
-        """Draw the critical difference diagram; shortcut for :func:`cdplot.cd_diagram`."""
-        from ..plotting import cd_diagram
+    def plot(self, kind: str = "auto", **kwargs: Any) -> Axes:
+        """Draw the result; ``kind="auto"`` picks the figure that reads at the width.
 
-        return cd_diagram(self, **kwargs)
+        ``kind="cd"``: :func:`cdplot.cd_diagram`; ``"ranks"``: :func:`cdplot.rank_plot`;
+        ``"mcm"``: :func:`cdplot.multi_comparison_matrix`; ``"auto"`` (default): the CD
+        diagram while it is legible at the width, else the rank plot
+        (:func:`cdplot.choose_figure`). ``kwargs`` go to the chosen function.
+        """
+        from ..plotting._choose import plot_result
+
+        return plot_result(self, kind, **kwargs)
 
     @property
     def omnibus_rejects(self) -> bool:
@@ -459,6 +465,29 @@ class ComparisonResult(ValueEquality):
         from ..report._notes import caveats  # the facts are stats', the words report's
 
         return caveats(self)
+
+    @property
+    def letters(self) -> dict[str, str]:
+        """Compact letter display: two algorithms share a letter exactly when not separated.
+
+        Piepho's (2004) insert-and-absorb algorithm with his sweep step, never more letters
+        than R's ``multcompView::multcompLetters`` on ``significant``; the best algorithm
+        gets ``"a"``. In a comparison with a control, untested pairs count as not separated.
+
+        Returns
+        -------
+        dict of str to str
+            Algorithm -> letters, in average-rank order.
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> cdplot.compare(cdplot.datasets.load("demsar2006")).letters["C4.5"]
+        'a'
+        """
+        from ._letters import result_letters
+
+        return result_letters(self)
 
     # Declared seams into the report layer (see _seams.py): each *is* the report function
     # bound to this result, with that function's signature and docstring.

@@ -1,0 +1,148 @@
+"""Which figure suits a comparison at a width: the CD diagram while legible, else the ranks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import matplotlib as mpl
+
+from .._errors import CdplotInputError, check_in_list
+from ._cd_layout import MIN_LINE_SPACING, Legibility, check_width
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from ..stats._results import ComparisonResult
+
+__all__ = ["KINDS", "cd_legibility", "choose_figure", "figure_reason", "plot_result"]
+
+Choice = Literal["cd", "ranks"]
+
+#: Points per inch.
+_PT = 72.0
+
+
+def cd_legibility(result: ComparisonResult, width: float) -> Legibility | None:
+    """The legibility of ``result``'s default CD diagram at ``width`` inches.
+
+    None when the axis could not give neighbouring algorithms ``MIN_LINE_SPACING`` points
+    even at the full width (no layout is computed: large k stays fast). The layout's
+    errors (a width too small for the diagram) propagate.
+    """
+    from ._cd import _content, _layout, _options
+
+    k = result.n_algorithms
+    if width * _PT / max(k - 1, 1) < MIN_LINE_SPACING:
+        return None
+    opts = _options(text_kws=None, line_kws=None, bar_kws=None)
+    layout = _layout(_content(result, opts), opts, width, float(mpl.rcParams["figure.dpi"]))
+    return layout.legibility
+
+
+def figure_reason(result: ComparisonResult, width: float) -> tuple[Choice, str]:
+    """The choice of :func:`choose_figure` and a one-line reason for it."""
+    width = check_width(width)
+    k = result.n_algorithms
+    try:
+        measured = cd_legibility(result, width)
+    except (CdplotInputError, ValueError):
+        # a width too small for any diagram, a label matplotlib cannot draw: the CD
+        # diagram's own error says what to change
+        return "cd", f"the CD diagram of {k} algorithms, as asked"
+    if measured is not None and measured.legible:
+        return "cd", f"the CD diagram of {k} algorithms is legible at {width:g} in"
+    why = (
+        measured.reason
+        if measured is not None
+        else f"{k} algorithms leave under {MIN_LINE_SPACING:g} pt between neighbours"
+    )
+    return "ranks", f"the CD diagram is not legible at {width:g} in ({why}): rank plot"
+
+
+def choose_figure(result: ComparisonResult, width: float = 3.3) -> Choice:
+    """``"cd"`` while the CD diagram is legible at ``width`` inches, else ``"ranks"``.
+
+    The CD diagram (:func:`cdplot.cd_diagram`) is laid out at ``width`` and measured on
+    its own geometry: the mean distance on the axis between neighbouring algorithms'
+    lines must be at least 6 pt (the smallest text drawn), the clear gap between two
+    rows of group bars at least 1.5 pt, and the bars may stack into at most 15 rows
+    (:class:`cdplot.plotting._cd_layout.Legibility`). Otherwise the rank-interval plot
+    (:func:`cdplot.rank_plot`) is the figure that reads. The command line's ``--figure
+    auto``, ``res.plot(kind="auto")`` and the HTML report decide with this function.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    width : float
+        Width of the figure, inches (default 3.3, one column; 7 a page).
+
+    Returns
+    -------
+    {"cd", "ranks"}
+        The figure to draw.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> cdplot.choose_figure(res, width=3.3)
+    'cd'
+    """
+    return figure_reason(result, width)[0]
+
+
+#: The figures of ``res.plot(kind=...)`` and ``--figure``: name -> public function.
+KINDS = {"cd": "cd_diagram", "ranks": "rank_plot", "mcm": "multi_comparison_matrix"}
+
+
+def _auto_kind(result: ComparisonResult, kwargs: dict[str, Any]) -> Choice:
+    """``kind="auto"``: options only the CD diagram takes ask for it; else the width decides."""
+    import inspect
+
+    from ._rank_plot import rank_plot
+
+    if set(kwargs) - set(inspect.signature(rank_plot).parameters):
+        return "cd"
+    ax = kwargs.get("ax")
+    if ax is not None:
+        width = ax.get_window_extent().width / ax.get_figure(root=True).dpi
+    else:
+        width = kwargs.get("width") or 3.3
+    return choose_figure(result, width=width)
+
+
+def plot_result(result: ComparisonResult, kind: str = "auto", **kwargs: Any) -> Axes:
+    """Draw ``result`` as the figure ``kind`` (``"auto"``: :func:`choose_figure`).
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    kind : {"auto", "cd", "ranks", "mcm"}
+        ``"cd"`` :func:`cdplot.cd_diagram`, ``"ranks"`` :func:`cdplot.rank_plot`,
+        ``"mcm"`` :func:`cdplot.multi_comparison_matrix`; ``"auto"`` (default) the CD
+        diagram while it is legible at the width (``width=``, the ``ax``'s, or 3.3 in),
+        else the rank plot. Options that only the CD diagram takes choose it.
+    **kwargs
+        Options of the chosen function.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> ax = res.plot(kind="ranks")
+    >>> ax.texts[0].get_gid()
+    'rank-title'
+    """
+    from .. import plotting
+
+    kind = check_in_list(["auto", *KINDS], kind=kind)
+    if kind == "auto":
+        kind = _auto_kind(result, kwargs)
+    return getattr(plotting, KINDS[kind])(result, **kwargs)

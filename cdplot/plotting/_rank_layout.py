@@ -1,0 +1,376 @@
+"""Geometry of the rank-interval plot, in inches (pure: no matplotlib).
+
+One row per algorithm, best first, in one to a few side-by-side panels. Each panel has
+columns: the name (right-aligned), a rank axis with the average rank as a point and the
+rank interval as a bar, the compact letters, and optionally the mean score ± std and
+P(best). y grows downwards from the top of the figure, as in the CD diagram's layout.
+Texts are measured by a callable ``measure(text, role) -> (width, height)`` in inches.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .._errors import CdplotInputError
+
+__all__ = [
+    "MIN_FONTSIZE",
+    "RankLayout",
+    "RankRow",
+    "compact_letter_runs",
+    "letter_tokens",
+    "rank_layout",
+    "row_fontsize",
+]
+
+Measure = Callable[[str, str], tuple[float, float]]
+
+#: The smallest text drawn (points): at k = 300 on 7 in every text is at least this.
+MIN_FONTSIZE = 6.0
+#: Up to this many rows the base font size is kept; beyond it rows use MIN_FONTSIZE.
+ROOMY_ROWS = 40
+#: Row pitch as a multiple of the row font size (1.2 is matplotlib's text box height).
+ROW_PITCH = 1.2
+#: Gaps (inches): between columns, between panels, at the figure's edges.
+COLUMN_GAP, PANEL_GAP, MARGIN = 0.06, 0.2, 0.04
+#: The plot area is never narrower than this (inches).
+MIN_AXIS_WIDTH = 0.5
+#: Names never take more than this share of a panel.
+MAX_NAME_SHARE = 0.45
+#: Letters never take more than this share of a panel (longer ones end in an ellipsis).
+MAX_LETTERS_SHARE = 0.2
+#: Kerning changes a text's width by less than this fraction of the sum of its characters'.
+ESTIMATE_MARGIN = 0.15
+#: Runs of at least this many consecutive letters are written first–last.
+LETTER_RUN = 4
+
+_ELLIPSIS = "\u2026"
+_DASH = "\u2013"
+
+
+@dataclass(frozen=True)
+class RankRow:
+    """What one row shows: the texts and the interval of one algorithm."""
+
+    name: str
+    average_rank: float
+    low: float
+    high: float
+    in_best_set: bool = False
+    letters: str = ""
+    score: str = ""
+    p_best: str = ""
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """A text at (x, y), aligned by ``ha``/``va``, of a role (its font)."""
+
+    x: float
+    y: float
+    text: str
+    role: str
+    ha: str = "left"
+    va: str = "center"
+    gid: str = ""
+
+
+@dataclass(frozen=True)
+class RowGeometry:
+    """Where one row's marks go: the point, the bar, the band behind it."""
+
+    name: str
+    y: float
+    point: float
+    low: float
+    high: float
+    band: tuple[float, float]
+    in_best_set: bool
+
+
+@dataclass(frozen=True)
+class RankLayout:
+    """Everything the drawing module needs, in inches (y downwards)."""
+
+    width: float
+    height: float
+    fontsize: float
+    pitch: float
+    texts: list[TextBox] = field(default_factory=list)
+    rows: list[RowGeometry] = field(default_factory=list)
+    #: Each panel's rank axis: (x at rank 1, x at rank k, y top, y bottom).
+    axes: list[tuple[float, float, float, float]] = field(default_factory=list)
+    #: Vertical grid lines: (x, y top, y bottom).
+    grid: list[tuple[float, float, float]] = field(default_factory=list)
+    truncated: dict[str, str] = field(default_factory=dict)
+
+
+def row_fontsize(k: int, base: float) -> float:
+    """Font size of the rows: ``base`` up to ROOMY_ROWS rows, MIN_FONTSIZE beyond."""
+    return max(float(base), MIN_FONTSIZE) if k <= ROOMY_ROWS else MIN_FONTSIZE
+
+
+def letter_tokens(text: str) -> list[str]:
+    """The letters of a display string: past z and Z a letter is dots then a character."""
+    out: list[str] = []
+    for ch in text:
+        if out and out[-1].endswith(".") and set(out[-1]) == {"."}:
+            out[-1] += ch  # multcompLetters' letters past Z: dots then a character
+        else:
+            out.append(ch)
+    return out
+
+
+def compact_letter_runs(text: str, alphabet: Sequence[str]) -> str:
+    """``text`` with runs of LETTER_RUN or more consecutive letters written first–last.
+
+    Examples
+    --------
+    >>> compact_letter_runs("abcdefh", list("abcdefgh"))
+    'a–fh'
+    """
+    position = {s: i for i, s in enumerate(alphabet)}
+    tokens = letter_tokens(text)
+    out, start = [], 0
+    while start < len(tokens):
+        end = start
+        while (
+            end + 1 < len(tokens)
+            and tokens[end + 1] in position
+            and tokens[end] in position
+            and position[tokens[end + 1]] == position[tokens[end]] + 1
+        ):
+            end += 1
+        if end - start + 1 >= LETTER_RUN:
+            out.append(f"{tokens[start]}{_DASH}{tokens[end]}")
+        else:
+            out.extend(tokens[start : end + 1])
+        start = end + 1
+    return "".join(out)
+
+
+def _tick_step(k: int, axis_width: float, label_width: Callable[[str], float]) -> int:
+    """The smallest round step whose tick labels do not touch along the axis."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        per_rank = axis_width / max(k - 1, 1)
+        widest = label_width(str(max(k, step)))
+        if step * per_rank >= widest + COLUMN_GAP:
+            return step
+    return max(k, 1)
+
+
+class _QuickMeasure:
+    """``measure`` with a cache, and a quick estimate from the widths of single characters.
+
+    The estimate (the sum of the characters' widths: no kerning) decides only whether a
+    text is clearly narrower than some room, within ESTIMATE_MARGIN; near the room, the
+    exact measure decides. At k = 1,000 this saves thousands of text layouts.
+    """
+
+    def __init__(self, measure: Measure):
+        self._measure = measure
+        self._cache: dict[tuple[str, str], tuple[float, float]] = {}
+
+    def __call__(self, text: str, role: str) -> tuple[float, float]:
+        key = (text, role)
+        if key not in self._cache:
+            self._cache[key] = self._measure(text, role)
+        return self._cache[key]
+
+    def estimate(self, text: str, role: str) -> float:
+        return sum(self(ch, role)[0] for ch in text)
+
+    def fits(self, text: str, room: float, role: str) -> bool:
+        if self.estimate(text, role) * (1.0 + ESTIMATE_MARGIN) <= room:
+            return True
+        return self(text, role)[0] <= room
+
+    def widest(self, texts: Sequence[str], role: str) -> float:
+        """Width of the widest text: exact for the few whose estimate could be the widest."""
+        texts = [t for t in dict.fromkeys(texts) if t]
+        if not texts:
+            return 0.0
+        estimates = [self.estimate(t, role) for t in texts]
+        top = max(estimates)
+        return max(
+            self(t, role)[0]
+            for t, e in zip(texts, estimates, strict=True)
+            if e * (1.0 + ESTIMATE_MARGIN) >= top
+        )
+
+
+def _truncate(name: str, room: float, measure: _QuickMeasure, role: str) -> str:
+    if measure.fits(name, room, role):
+        return name
+    lo, hi = 0, len(name)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if measure(name[:mid] + _ELLIPSIS, role)[0] <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return name[:lo] + _ELLIPSIS
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Widths (inches) of a panel's columns."""
+
+    name: float
+    axis: float
+    letters: float
+    score: float
+    p_best: float
+
+
+def _columns(rows: Sequence[RankRow], panel: float, measure: _QuickMeasure) -> _Columns:
+    widest = measure.widest
+
+    letters = widest([r.letters for r in rows] + ["letters"], "head") if rows[0].letters else 0
+    letters = min(letters, MAX_LETTERS_SHARE * panel)
+    score = widest([r.score for r in rows] + ["mean ± sd"], "row") if rows[0].score else 0.0
+    p_best = widest([r.p_best for r in rows] + ["P(best)"], "row") if rows[0].p_best else 0.0
+    extras = sum(w + COLUMN_GAP for w in (letters, score, p_best) if w)
+    names = max(widest([r.name for r in rows], "row_bold"), widest(["algorithm"], "head"))
+    room = panel - extras - 2 * COLUMN_GAP - MIN_AXIS_WIDTH
+    name = min(names, room, MAX_NAME_SHARE * panel)
+    if name < measure("M" + _ELLIPSIS, "row")[0]:
+        raise CdplotInputError(
+            f"a panel {panel:.2f} in wide has no room for the names and the rank axis; "
+            "pass a larger width=, fewer columns=, or show_scores=False / show_p_best=False."
+        )
+    axis = panel - extras - name - 2 * COLUMN_GAP
+    return _Columns(name, axis, letters, score, p_best)
+
+
+def _panel(
+    rows: Sequence[RankRow],
+    x0: float,
+    cols: _Columns,
+    k: int,
+    geometry: tuple[float, float, float],
+    measure: _QuickMeasure,
+    out: RankLayout,
+) -> None:
+    """Lay out one panel's rows, header and axis into ``out``."""
+    top, pitch, header = geometry
+    name_x = x0 + cols.name
+    ax0 = name_x + COLUMN_GAP
+    ax1 = ax0 + cols.axis
+    pad = 0.5 * measure(str(k), "tick")[0]  # ranks 1 and k keep their tick labels inside
+    lo_x, hi_x = ax0 + pad, ax1 - pad
+    scale = (hi_x - lo_x) / max(k - 1, 1)
+
+    def at(rank: float) -> float:
+        return lo_x + (rank - 1.0) * scale
+
+    bottom = top + header + pitch * len(rows)
+    out.axes.append((lo_x, hi_x, top + header, bottom))
+    step = _tick_step(k, hi_x - lo_x, lambda s: measure(s, "tick")[0])
+    ticks = [1, *range(step, k + 1, step)] if step > 1 else list(range(1, k + 1))
+    if ticks[-1] != k and (k - ticks[-1]) * scale >= measure(str(k), "tick")[0] + COLUMN_GAP:
+        ticks.append(k)
+    for t in ticks:
+        out.texts.append(TextBox(at(t), top + header - 0.02, str(t), "tick", "center", "bottom"))
+        out.grid.append((at(t), top + header, bottom))
+    y_head = top + 0.5 * measure("Ag", "head")[1]
+    out.texts.append(TextBox(name_x, y_head, "algorithm", "head", "right", "center"))
+    out.texts.append(TextBox((ax0 + ax1) / 2, y_head, "average rank", "head", "center", "center"))
+    x = ax1 + COLUMN_GAP
+    extra_cols = []
+    for width, title, attr in (
+        (cols.letters, "letters", "letters"),
+        (cols.score, "mean ± sd", "score"),
+        (cols.p_best, "P(best)", "p_best"),
+    ):
+        if width:
+            out.texts.append(TextBox(x, y_head, title, "head", "left", "center"))
+            extra_cols.append((x, attr))
+            x += width + COLUMN_GAP
+    for i, row in enumerate(rows):
+        y = top + header + pitch * (i + 0.5)
+        shown = _truncate(row.name, cols.name, measure, "row_bold" if row.bold else "row")
+        if shown != row.name:
+            out.truncated[row.name] = shown
+        role = "row_bold" if row.bold else "row"
+        out.texts.append(
+            TextBox(name_x, y, shown, role, "right", "center", f"rank-name-{row.name}")
+        )
+        for cx, attr in extra_cols:
+            gid = f"rank-{attr.replace('_', '-')}-{row.name}"
+            text = getattr(row, attr)
+            if attr == "letters":
+                text = _truncate(text, cols.letters, measure, "row")
+            out.texts.append(TextBox(cx, y, text, "row", "left", "center", gid))
+        band = (y - pitch / 2, y + pitch / 2)
+        out.rows.append(
+            RowGeometry(
+                row.name, y, at(row.average_rank), at(row.low), at(row.high), band, row.in_best_set
+            )
+        )
+
+
+def rank_layout(
+    rows: Sequence[RankRow],
+    *,
+    width: float,
+    measure: Measure,
+    fontsize: float,
+    columns: int = 1,
+    title: str | None = None,
+    note: str | None = None,
+) -> RankLayout:
+    """Lay out the rank-interval plot of ``rows`` (best first) on ``width`` inches.
+
+    Parameters
+    ----------
+    rows : sequence of RankRow
+        One per algorithm, in display order.
+    width : float
+        Width of the figure (inches).
+    measure : callable
+        ``measure(text, role) -> (width, height)`` in inches for the roles ``"row"``,
+        ``"row_bold"``, ``"head"``, ``"tick"``, ``"title"`` and ``"note"``.
+    fontsize : float
+        Font size of the rows (points); the row pitch is ``ROW_PITCH`` times it.
+    columns : int
+        Number of side-by-side panels the rows wrap into.
+    title, note : str, optional
+        A title above, a note below.
+
+    Returns
+    -------
+    RankLayout
+        Texts, rows, axes and grid lines, in inches.
+    """
+    k = len(rows)
+    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= max(k, 1):
+        raise CdplotInputError(
+            f"columns must be a whole number from 1 to the number of algorithms ({k}), got "
+            f"{columns!r}; e.g. columns=2 to wrap a long board into two panels."
+        )
+    measure = _QuickMeasure(measure)
+    pitch = ROW_PITCH * fontsize / 72.0
+    per_panel = math.ceil(k / columns)
+    panel = (width - 2 * MARGIN - PANEL_GAP * (columns - 1)) / columns
+    cols = _columns(rows, panel, measure)
+    title_h = measure(title, "title")[1] + 0.05 if title else 0.0
+    header = measure("Ag", "head")[1] + measure("10", "tick")[1] + 0.06
+    note_h = measure(note, "note")[1] + 0.05 if note else 0.0
+    height = MARGIN + title_h + header + pitch * per_panel + note_h + MARGIN
+    out = RankLayout(width=width, height=height, fontsize=fontsize, pitch=pitch)
+    if title:
+        out.texts.append(TextBox(width / 2, MARGIN, title, "title", "center", "top", "rank-title"))
+    top = MARGIN + title_h
+    for p in range(columns):
+        chunk = rows[p * per_panel : (p + 1) * per_panel]
+        if chunk:
+            x0 = MARGIN + p * (panel + PANEL_GAP)
+            _panel(chunk, x0, cols, k, (top, pitch, header), measure, out)
+    if note:
+        y = top + header + pitch * per_panel + 0.05
+        out.texts.append(TextBox(MARGIN, y, note, "note", "left", "top", "rank-note"))
+    return out

@@ -1,0 +1,358 @@
+"""The rank-interval plot: one row per algorithm, legible from 10 to 1,000 algorithms."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import matplotlib as mpl
+import numpy as np
+from matplotlib.collections import LineCollection, PolyCollection
+
+from .._errors import CdplotInputError
+from ..stats._lazy import labelled
+from ..stats._letters import letter_names
+from . import _style
+from ._cd import SINGLE_COLUMN_WIDTH, _TextMeasure, _title
+from ._cd_layout import check_width
+from ._figure import new_figure
+from ._pgf import PgfSafeText
+from ._rank_layout import (
+    MIN_FONTSIZE,
+    RankLayout,
+    RankRow,
+    compact_letter_runs,
+    letter_tokens,
+    rank_layout,
+    row_fontsize,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from ..stats._results import ComparisonResult
+
+__all__ = ["rank_plot"]
+
+#: Colours: the bar and point of an algorithm, those of the confidence set of the best,
+#: the band behind the set, the grid.
+BAR_COLOR, POINT_COLOR = "0.55", _style.INK
+BEST_COLOR, BEST_BAND = _style.OKABE_ITO[0], "#DCEBF7"
+GRID_COLOR = "0.88"
+
+NOTE = (
+    "Point: average rank; bar: rank interval; shaded: may rank first.\n"
+    "Algorithms that share a letter are not significantly different."
+)
+
+
+@dataclass(frozen=True)
+class _Interval:
+    average_rank: float
+    low: float
+    high: float
+    p_best: float | None
+    in_best_set: bool
+
+
+def _test_intervals(result: ComparisonResult) -> dict[str, _Interval]:
+    """Test-based rank intervals: ``1 + #{significantly better}`` to ``k - #{worse}``.
+
+    Those of ``cdplot.rank_intervals(res, method="test")`` (without its P(best)); against
+    a control, from the pairs with the control (the only ones tested).
+    """
+    from ..stats._intervals import _bounds
+
+    average = labelled(result, "average_ranks")
+    order = [str(a) for a in average.index]
+    ranks = [float(r) for r in average.values]
+    flags = labelled(result, "significant")
+    if flags.columns is not None:
+        low, high = _bounds(result, order)
+    else:
+        control = str(result.control)
+        differs = dict(zip(map(str, flags.index), np.asarray(flags.values, bool), strict=True))
+        c = order.index(control)
+        better = [i < c and differs.get(a, False) for i, a in enumerate(order)]
+        worse = [i > c and differs.get(a, False) for i, a in enumerate(order)]
+        low = [1 + (sum(better) if i == c else 0) for i in range(len(order))]
+        high = [len(order) - (sum(worse) if i == c else 0) for i in range(len(order))]
+        low = [lo + (1 if i > c and worse[i] else 0) for i, lo in enumerate(low)]
+        high = [hi - (1 if i < c and better[i] else 0) for i, hi in enumerate(high)]
+    return {
+        a: _Interval(ranks[i], float(low[i]), float(high[i]), None, int(low[i]) == 1)
+        for i, a in enumerate(order)
+    }
+
+
+def _given_intervals(intervals: Any, names: Sequence[str]) -> dict[str, _Interval]:
+    """Intervals from an object with ``to_frame()`` (``cdplot.rank_intervals``)."""
+    try:
+        frame = intervals.to_frame()
+        rows = {
+            str(a): _Interval(
+                float(frame.loc[a, "average_rank"]),
+                float(frame.loc[a, "low"]),
+                float(frame.loc[a, "high"]),
+                float(frame.loc[a, "p_best"]) if "p_best" in frame.columns else None,
+                bool(frame.loc[a, "in_best_set"]),
+            )
+            for a in frame.index
+        }
+    except (AttributeError, KeyError, TypeError) as exc:
+        raise CdplotInputError(
+            "intervals must be the object of cdplot.rank_intervals(res) (a to_frame() with "
+            f"columns average_rank, low, high, in_best_set), got {type(intervals).__name__}; "
+            "pass intervals=cdplot.rank_intervals(res) or leave it out."
+        ) from exc
+    missing = [a for a in names if a not in rows]
+    if missing:
+        raise CdplotInputError(
+            f"intervals has no row for {', '.join(missing[:3])}: it was computed for another "
+            "result; pass intervals=cdplot.rank_intervals(res) for this one."
+        )
+    return rows
+
+
+def _default_intervals(result: ComparisonResult, need_p_best: bool) -> dict[str, _Interval]:
+    """The test-based intervals; with P(best), those of ``cdplot.rank_intervals``."""
+    if not need_p_best:
+        return _test_intervals(result)
+    from ..stats._intervals import rank_intervals
+
+    method = "test" if result.control is None and result.posterior_better is None else "bootstrap"
+    found = rank_intervals(result, method, random_state=0)  # a figure draws the same twice
+    return _given_intervals(found, list(result.algorithms))
+
+
+def _score_texts(result: ComparisonResult) -> dict[str, str]:
+    """Mean score ± standard deviation over the datasets, per algorithm."""
+    scores = labelled(result, "scores")
+    values = np.asarray(scores.values, dtype=float)
+    counts = np.sum(~np.isnan(values), axis=0)
+    means = np.nanmean(values, axis=0)
+    sds = [float(np.nanstd(values[:, j], ddof=1)) if counts[j] > 1 else np.nan
+           for j in range(values.shape[1])]  # fmt: skip
+    return {
+        str(a): f"{m:.3g} ± {s:.2g}" if np.isfinite(s) else f"{m:.3g}"
+        for a, m, s in zip(scores.columns, means, sds, strict=True)
+    }
+
+
+def _rows(
+    result: ComparisonResult,
+    spans: Mapping[str, _Interval],
+    show: tuple[bool, bool, bool],
+    highlight: set[str],
+    labels: Mapping[str, str],
+) -> list[RankRow]:
+    show_letters, show_scores, show_p_best = show
+    order = sorted(spans, key=lambda a: (spans[a].average_rank, a))
+    letters = result.letters if show_letters else {}
+    used = {t for v in letters.values() for t in letter_tokens(v)}
+    alphabet = letter_names(len(used)) if letters else []
+    scores = _score_texts(result) if show_scores else {}
+    rows = []
+    for a in order:
+        span = spans[a]
+        p_best = "" if span.p_best is None or not show_p_best else f"{span.p_best:.2f}"
+        rows.append(
+            RankRow(
+                name=labels.get(a, result.label(a)),
+                average_rank=span.average_rank,
+                low=span.low,
+                high=span.high,
+                in_best_set=span.in_best_set,
+                letters=compact_letter_runs(letters[a], alphabet) if letters else "",
+                score=scores.get(a, ""),
+                p_best=p_best,
+                bold=a in highlight or result.label(a) in highlight,
+            )
+        )
+    return rows
+
+
+def _props(fontsize: float, base: float) -> dict[str, dict[str, Any]]:
+    small = max(0.9 * fontsize, MIN_FONTSIZE)
+    return {
+        "row": {"fontsize": fontsize},
+        "row_bold": {"fontsize": fontsize, "fontweight": "bold"},
+        "head": {"fontsize": fontsize, "color": _style.RANK_INK},
+        "tick": {"fontsize": small, "color": _style.RANK_INK},
+        "title": {"fontsize": max(base, fontsize), **_style.alpha_font(_style.alpha_symbol())},
+        "note": {"fontsize": small, "color": _style.RANK_INK},
+    }
+
+
+def _draw(ax: Axes, layout: RankLayout, props: Mapping[str, Mapping[str, Any]]) -> None:
+    box = ax.get_window_extent()
+    height = box.height / ax.get_figure(root=True).dpi
+    spare = max(height - layout.height, 0.0)
+    ax.set_xlim(0.0, layout.width)
+    ax.set_ylim(layout.height + spare / 2, -spare / 2)
+    ax.set_axis_off()
+    best = [r for r in layout.rows if r.in_best_set]
+    # the confidence set of the best: a band behind each of its rows, across the axis
+    bands = [
+        [(lo, r.band[0]), (hi, r.band[0]), (hi, r.band[1]), (lo, r.band[1])]
+        for r in best
+        for lo, hi, top, bottom in layout.axes
+        if top <= r.y <= bottom
+    ]
+    ax.add_collection(PolyCollection(bands, facecolors=BEST_BAND, edgecolors="none", zorder=0.5))
+    ax.add_collection(
+        LineCollection(
+            [[(x, top), (x, bottom)] for x, top, bottom in layout.grid],
+            colors=GRID_COLOR, linewidths=0.5, zorder=1, gid="rank-grid",
+        )
+    )  # fmt: skip
+    ax.add_collection(
+        LineCollection(
+            [[(lo, top), (hi, top)] for lo, hi, top, _ in layout.axes],
+            colors=_style.INK, linewidths=0.6, zorder=1, gid="rank-axis",
+        )
+    )  # fmt: skip
+    thick = max(0.35 * layout.pitch * 72.0, 1.0)
+    for rows, color, gid in ((layout.rows, BAR_COLOR, "rank-interval"), (best, BEST_COLOR, "")):
+        if gid == "" and not rows:
+            continue
+        ax.add_collection(
+            LineCollection(
+                [[(r.low, r.y), (r.high, r.y)] for r in rows],
+                colors=color, linewidths=thick, capstyle="butt", zorder=2,
+                gid=gid or "rank-best-interval",
+            )
+        )  # fmt: skip
+    ax.plot(
+        [r.point for r in layout.rows], [r.y for r in layout.rows], linestyle="none",
+        marker="o", markersize=max(0.45 * layout.pitch * 72.0, 2.0), color=POINT_COLOR,
+        zorder=3, gid="rank-point",
+    )  # fmt: skip
+    for t in layout.texts:
+        text = PgfSafeText(t.x, t.y, t.text, ha=t.ha, va=t.va, gid=t.gid or None, **props[t.role])
+        text.set_clip_path(ax.patch)
+        ax.add_artist(text)
+
+
+def rank_plot(
+    result: ComparisonResult,
+    *,
+    intervals: Any = None,
+    ax: Axes | None = None,
+    width: float | None = None,
+    columns: int = 1,
+    show_letters: bool = True,
+    show_scores: bool = False,
+    show_p_best: bool = False,
+    highlight: str | Sequence[str] | None = None,
+    labels: Mapping[str, str] | None = None,
+    title: bool | str | None = True,
+    note: bool | str = True,
+    fontsize: float | None = None,
+) -> Axes:
+    """Draw the rank-interval plot of a comparison: legible from 10 to 1,000 algorithms.
+
+    One row per algorithm, best first: its average rank as a point, its rank interval
+    as a bar (the rank positions it may hold), the confidence set of the best shaded,
+    and a compact letter display (:attr:`ComparisonResult.letters`: algorithms that share
+    a letter are not significantly different). Optional columns give the mean score ±
+    standard deviation over the datasets and the probability of ranking first. Rows are
+    about 0.1 in tall beyond 40 algorithms (6-pt text, the smallest drawn); long boards
+    wrap into side-by-side panels with ``columns=``. This is an Axes-level function.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    intervals : object, optional
+        Rank intervals, the object of ``cdplot.rank_intervals(result, ...)``. By default
+        the test-based intervals: ``low = 1 + #{significantly better}``, ``high = k -
+        #{significantly worse}``; the confidence set of the best is where ``low = 1``.
+    ax : matplotlib.axes.Axes, optional
+        Draw here, laid out for its size. By default a new figure ``width`` inches wide,
+        as tall as the rows need.
+    width : float, optional
+        Width of a new figure in inches (default 3.3, one column; 7 for a page).
+    columns : int
+        Side-by-side panels the rows wrap into (default 1).
+    show_letters, show_scores, show_p_best : bool
+        Show the letters (default), the mean score ± std, and P(best) (from
+        ``intervals``, else ``cdplot.rank_intervals(result, random_state=0)``).
+        Runs of four or more consecutive letters are written first–last (``c–h``).
+    highlight : str or sequence of str, optional
+        Algorithms whose names are bold.
+    labels : mapping of str to str, optional
+        Display names (algorithm -> text), over those of ``compare(labels=...)``.
+    title : bool or str
+        True: the test, correction and alpha; a string: that; False/None: no title.
+    note : bool or str
+        True: a two-line key below the plot; a string: that; False: none.
+    fontsize : float, optional
+        Font size of the rows up to 40 algorithms (default 8 pt at one column, 9 pt
+        wider); beyond, rows are 6 pt.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on. Artists carry gids: ``rank-name-<name>``,
+        ``rank-letters-<name>``, ``rank-interval``, ``rank-point``, ``rank-grid``, ...
+
+    Raises
+    ------
+    CdplotInputError
+        For a width or ``columns`` that leaves no room, ``width`` with ``ax``, or
+        ``intervals`` of another result.
+
+    See Also
+    --------
+    cd_diagram : Demšar's diagram, the better figure while it is legible.
+    choose_figure : which of the two suits a width.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("benavoli2016"), test="wilcoxon")
+    >>> ax = cdplot.rank_plot(res, width=3.3)
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "rank-letters-C1"]
+    ['ab']
+    """
+    names = list(result.algorithms)
+    spans = (
+        _default_intervals(result, show_p_best)
+        if intervals is None
+        else _given_intervals(intervals, names)
+    )
+    chosen = {highlight} if isinstance(highlight, str) else set(highlight or ())
+    rows = _rows(result, spans, (show_letters, show_scores, show_p_best), chosen, labels or {})
+    if ax is None:
+        fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
+        dpi = float(mpl.rcParams["figure.dpi"])
+    else:
+        if width is not None:
+            raise CdplotInputError(
+                "width applies only to a new figure; it cannot be given with ax. Size the "
+                "Axes instead, or drop ax= to get a new figure of that width."
+            )
+        dpi = ax.get_figure(root=True).dpi
+        fig_width = ax.get_window_extent().width / dpi
+    base = float(fontsize) if fontsize is not None else _style.default_fontsize(fig_width)
+    size = row_fontsize(len(rows), base)
+    props = _props(size, base)
+    shown_title = _title(result) if title is True else (str(title) if title else None)
+    shown_note = NOTE if note is True else (str(note) if note else None)
+    if shown_note and not show_letters:
+        shown_note = shown_note.split("\n")[0]
+    layout = rank_layout(
+        rows,
+        width=fig_width,
+        measure=_TextMeasure(props, dpi),
+        fontsize=size,
+        columns=columns,
+        title=shown_title,
+        note=shown_note,
+    )
+    if ax is None:
+        ax = new_figure(fig_width, layout.height).add_axes((0.0, 0.0, 1.0, 1.0))
+    _draw(ax, layout, props)
+    return ax

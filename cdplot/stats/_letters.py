@@ -1,0 +1,285 @@
+"""Compact letter display of all-pairwise comparisons (Piepho 2004).
+
+Two algorithms share a letter exactly when the test does not separate them. The letters
+come from Piepho's insert-and-absorb algorithm ("An algorithm for a letter-based
+representation of all-pairwise comparisons", *J. Comput. Graph. Stat.* 13(2), 2004),
+followed by his sweep step, which deletes letters that no non-separated pair needs.
+Insert-and-absorb is what R's ``multcompView::multcompLetters`` runs; its number of
+letters depends on the order in which the separated pairs are inserted, so the pairs are
+inserted in two orders (R's order over the input, and over the average-rank order) and
+the display with fewer letters is kept: never more letters than ``multcompLetters`` gives
+on the same matrix in either order.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._errors import CdplotInputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._results import ComparisonResult
+
+__all__ = ["compact_letters", "letter_matrix", "letter_names", "result_letters"]
+
+#: Up to this many algorithms insert-and-absorb runs too (in two orders) and the display
+#: with the fewest letters is kept; beyond, its columns multiply (k = 200: 1,400 before the
+#: sweep, a minute) and the greedy cover alone is used.
+INSERT_ABSORB_MAX_K = 60
+#: The alphabet of multcompLetters: a-z, A-Z, then "." to prefix a second alphabet.
+_ALPHABET = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")
+
+
+def _absorb(columns: np.ndarray, changed: Sequence[int]) -> np.ndarray:
+    """Drop the changed columns that lie inside another column (Piepho's absorb step).
+
+    The columns that did not change contain no other column (the invariant of the
+    algorithm), so only the changed ones are checked; of two equal columns one stays.
+    """
+    changed = sorted(changed, reverse=True)
+    # missing[a, d] = rows where changed column a is True and column d False (BLAS, exact)
+    missing = columns[:, changed].T.astype(np.float32) @ (~columns).astype(np.float32)
+    keep = np.ones(columns.shape[1], dtype=bool)
+    for a, c in enumerate(changed):
+        inside = (missing[a] == 0) & keep
+        inside[c] = False
+        if inside.any():
+            keep[c] = False
+    return columns[:, keep]
+
+
+def _insert_absorb(separated: np.ndarray, order: Sequence[int]) -> np.ndarray:
+    """Letter matrix (rows = algorithms, columns = letters) by insert-and-absorb.
+
+    The separated pairs are inserted in R's order: the lower triangle of the matrix
+    permuted to ``order``, column by column.
+    """
+    k = separated.shape[0]
+    columns = np.ones((k, 1), dtype=bool)
+    for jpos in range(k - 1):
+        j = order[jpos]
+        for ipos in range(jpos + 1, k):
+            i = order[ipos]
+            if not separated[i, j]:
+                continue
+            both = columns[i] & columns[j]
+            if not both.any():
+                continue
+            copies = columns[:, both].copy()
+            copies[j] = False  # the copies lose one algorithm of the pair...
+            columns[i, both] = False  # ...and the originals the other
+            first_new = columns.shape[1]
+            columns = np.hstack([columns, copies])
+            changed = [*np.flatnonzero(both), *range(first_new, columns.shape[1])]
+            columns = _absorb(columns, changed)
+    return columns
+
+
+def _interval_letters(separated: np.ndarray, order: Sequence[int]) -> np.ndarray | None:
+    """The maximal runs of not-separated algorithms, when they say everything; else None.
+
+    When, in ``order``, each algorithm is not separated from exactly a run of neighbours
+    and the runs' ends never move backwards (a test that separates by a distance on a
+    line, such as a difference of average ranks), the graph of not-separated pairs is a
+    proper interval graph: its maximal cliques are the runs ``[a, end(a)]`` where the
+    end moves on, each holds a pair no other holds, so no display has fewer letters.
+    Linear in the number of pairs, which keeps k = 1,000 fast.
+    """
+    together = ~separated[np.ix_(order, order)]
+    np.fill_diagonal(together, True)
+    first = together.argmax(axis=1)
+    last = together.shape[1] - 1 - together[:, ::-1].argmax(axis=1)
+    contiguous = np.array_equal(together.sum(axis=1), last - first + 1)
+    if not (contiguous and np.all(np.diff(first) >= 0) and np.all(np.diff(last) >= 0)):
+        return None
+    starts = [a for a in range(len(order)) if a == 0 or last[a - 1] < last[a]]
+    runs = np.zeros((len(order), len(starts)), dtype=bool)
+    for c, a in enumerate(starts):
+        runs[a : last[a] + 1, c] = True
+    columns = np.empty_like(runs)
+    columns[list(order)] = runs
+    return columns
+
+
+def _greedy_cliques(separated: np.ndarray, order: Sequence[int]) -> np.ndarray:
+    """A letter for each clique grown greedily from a pair that no letter covers yet.
+
+    In display order: for algorithm i and the first j not separated from it with whom it
+    shares no letter yet, a new letter holds i, j and then every algorithm (in display
+    order) not separated from all those already in. An algorithm separated from all others
+    gets a letter of its own. About k operations per letter, so fast at any k
+    (insert-and-absorb is not: its columns multiply before they are absorbed).
+    """
+    k = separated.shape[0]
+    together = ~separated
+    np.fill_diagonal(together, True)
+    covered = np.eye(k, dtype=bool)
+    has_letter = np.zeros(k, dtype=bool)
+    letters = []
+    for i in order:
+        while (together[i] & ~covered[i]).any():
+            open_pairs = together[i] & ~covered[i]
+            j = next(v for v in order if open_pairs[v])
+            members = [i, j]
+            allowed = together[i] & together[j]
+            for v in order:
+                if allowed[v] and v != i and v != j:
+                    members.append(v)
+                    allowed &= together[v]
+            column = np.zeros(k, dtype=bool)
+            column[members] = True
+            covered[np.ix_(members, members)] = True
+            has_letter[members] = True
+            letters.append(column)
+        if not has_letter[i]:
+            column = np.zeros(k, dtype=bool)
+            column[i] = has_letter[i] = True
+            letters.append(column)
+    return np.column_stack(letters)
+
+
+def _sweep(columns: np.ndarray, separated: np.ndarray) -> np.ndarray:
+    """Delete every letter that no non-separated pair needs (Piepho's sweep step).
+
+    A letter of algorithm i is not needed when i keeps another letter and shares another
+    letter with every algorithm that holds this one (they are all not separated from i).
+    """
+    columns = columns.copy()
+    for c in range(columns.shape[1]):
+        others = np.delete(columns, c, axis=1)
+        for i in np.flatnonzero(columns[:, c]):
+            partners = np.flatnonzero(columns[:, c])
+            partners = partners[partners != i]
+            if others[i].any() and (others[partners] & others[i]).any(axis=1).all():
+                columns[i, c] = False
+    return columns[:, columns.any(axis=0)]
+
+
+def letter_names(n: int, alphabet: Sequence[str] = _ALPHABET) -> list[str]:
+    """``n`` letter names in multcompLetters' scheme: a..z, A..Z, then .a, .b, ..."""
+    if n < len(alphabet):
+        return list(alphabet[:n])
+    last = alphabet[-1]
+    longer = [last + a for a in alphabet[:-1]] + [last]
+    return list(alphabet[:-1]) + letter_names(n - len(alphabet) + 1, longer)
+
+
+def _sort_columns(columns: np.ndarray, order: Sequence[int]) -> np.ndarray:
+    """Columns ordered by the first algorithm (in ``order``) that holds them, then the next."""
+    ranked = columns[list(order)]
+    keys = [tuple(~ranked[:, c]) for c in range(ranked.shape[1])]
+    return columns[:, sorted(range(columns.shape[1]), key=keys.__getitem__)]
+
+
+def letter_matrix(separated: np.ndarray, order: Sequence[int] | None = None) -> np.ndarray:
+    """Boolean letter matrix of a symmetric k x k matrix of separated pairs.
+
+    Parameters
+    ----------
+    separated : numpy.ndarray
+        k x k booleans, True where the test separates the pair (diagonal ignored).
+    order : sequence of int, optional
+        Display order (best first); the first letter goes to ``order[0]``. Default: the
+        input order.
+
+    Returns
+    -------
+    numpy.ndarray
+        k x m booleans: row i holds the letters of algorithm i, columns in letter order.
+        Rows i and j share a column exactly when ``separated[i, j]`` is False.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sep = np.array([[0, 0, 1], [0, 0, 0], [1, 0, 0]], dtype=bool)
+    >>> letter_matrix(sep).astype(int).tolist()
+    [[1, 0], [1, 1], [0, 1]]
+    """
+    sep = np.asarray(separated, dtype=bool)
+    if sep.ndim != 2 or sep.shape[0] != sep.shape[1]:
+        raise CdplotInputError(
+            f"separated must be a square k x k matrix, got shape {sep.shape}; pass the "
+            "result's `significant` table (all pairs, not a comparison with a control)."
+        )
+    sep = sep | sep.T
+    np.fill_diagonal(sep, False)
+    k = sep.shape[0]
+    display = list(range(k)) if order is None else [int(i) for i in order]
+    if sorted(display) != list(range(k)):
+        raise CdplotInputError(f"order must be a permutation of 0..{k - 1}; got {display}.")
+    if k == 0:
+        return np.ones((0, 1), dtype=bool)
+    best = _interval_letters(sep, display)
+    if best is None:
+        candidates = [_sweep(_greedy_cliques(sep, display), sep)]
+        if k <= INSERT_ABSORB_MAX_K:
+            orders = (list(range(k)), display)
+            candidates += [_sweep(_insert_absorb(sep, o), sep) for o in orders]
+        best = min(candidates, key=lambda m: m.shape[1])
+    return _sort_columns(best, display)
+
+
+def compact_letters(
+    separated: np.ndarray, names: Sequence[str], order: Sequence[int] | None = None
+) -> dict[str, str]:
+    """Letters of each algorithm: two share a letter exactly when not separated.
+
+    Parameters
+    ----------
+    separated : numpy.ndarray
+        k x k booleans, True where the test separates the pair.
+    names : sequence of str
+        The k algorithm names, in the rows' order.
+    order : sequence of int, optional
+        Display order, best first: the best algorithm gets ``"a"``.
+
+    Returns
+    -------
+    dict of str to str
+        Algorithm -> its letters (e.g. ``"ab"``), in display order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sep = np.array([[0, 0, 1], [0, 0, 0], [1, 0, 0]], dtype=bool)
+    >>> compact_letters(sep, ["x", "y", "z"])
+    {'x': 'a', 'y': 'ab', 'z': 'b'}
+    """
+    matrix = letter_matrix(separated, order)
+    if len(names) != matrix.shape[0]:
+        raise CdplotInputError(
+            f"{len(names)} names for a {matrix.shape[0]} x {matrix.shape[0]} matrix; pass "
+            "one name per row."
+        )
+    symbols = letter_names(matrix.shape[1])
+    display = range(len(names)) if order is None else order
+    return {
+        str(names[i]): "".join(s for s, has in zip(symbols, matrix[i], strict=True) if has)
+        for i in display
+    }
+
+
+def result_letters(result: ComparisonResult) -> dict[str, str]:
+    """Compact letter display of a comparison (see :attr:`ComparisonResult.letters`)."""
+    from ._lazy import labelled
+
+    flags = labelled(result, "significant")
+    ranked = [str(n) for n in labelled(result, "average_ranks").index]
+    values = np.asarray(flags.values, dtype=bool)
+    if flags.columns is None:
+        # comparisons with a control: only pairs with the control are tested; an untested
+        # pair is not separated
+        k = len(ranked)
+        control = ranked.index(str(result.control))
+        differs = dict(zip(flags.index, values.tolist(), strict=True))
+        sep = np.zeros((k, k), dtype=bool)
+        for i, name in enumerate(ranked):
+            if differs.get(name, False):
+                sep[i, control] = sep[control, i] = True
+        return compact_letters(sep, ranked, range(k))
+    names = [str(n) for n in flags.index]
+    return compact_letters(values, names, [names.index(n) for n in ranked])
