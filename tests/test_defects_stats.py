@@ -118,3 +118,26 @@ def test_messages_speak_the_cli_inside_the_cli():
             bayes_sign(X, Y, rope=-1.0)
     with pytest.raises(cdplot.CdplotInputError, match="^random_state must be an integer"):
         seed_of(-1)
+
+
+# --------------------------------------------------------------------------- N7
+def test_n7_simulate_refuses_unbounded_work_up_front():
+    import tracemalloc
+
+    from cdplot.simulation._runner import MAX_CELLS_PER_REPLICATE, MAX_REPLICATES
+
+    model = cdplot.NormalModel(means={"A": 0.0, "B": 1.0, "C": 2.0})
+    tracemalloc.start()
+    with pytest.raises(cdplot.CdplotInputError, match="SeedSequence") as info:
+        cdplot.simulate(model, n_replicates=10**12, random_state=1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert f"{MAX_REPLICATES:,}" in str(info.value)
+    assert peak < 50 * 2**20  # refused before anything is allocated
+    big = cdplot.NormalModel(means={"A": 0.0, "B": 1.0, "C": 2.0}, n_datasets=10**6)
+    with pytest.raises(cdplot.CdplotInputError, match="at most 55,924 datasets with 3"):
+        cdplot.simulate(big, n_replicates=10, random_state=1)
+    # within the bound, a run goes through
+    edge = cdplot.NormalModel(means={"A": 0.0, "B": 1.0}, n_datasets=MAX_CELLS_PER_REPLICATE)
+    res = cdplot.simulate(edge, [("sign", "none")], n_replicates=1, random_state=1)
+    assert res.n_replicates == 1

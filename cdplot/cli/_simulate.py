@@ -215,7 +215,8 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     if pair is not None and len(pair) != 2:
         raise _InputError(f"--pair takes two names A,B, got {args.pair!r}")
     result = _study(args)
-    if not args.quiet:
+    quiet = args.quiet or any(t.kind == "stdout" for t in targets.values())  # stdout: output only
+    if not quiet:
         print(result, file=out)
     contents: list[tuple[Target, bytes]] = []
     if args.json:
@@ -233,5 +234,5 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 
         contents.append((targets["-o"], render(draw, ext, None)))
     commit(contents)
-    if contents and not args.quiet:
+    if contents and not quiet:
         print("\nwrote " + ", ".join(t.path for t, _ in contents), file=out)

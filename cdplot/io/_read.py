@@ -86,6 +86,9 @@ def _source_text(source: Any) -> tuple[str, str]:
                 ) from None
         if not isinstance(text, str):
             raise CdplotInputError(f"reading {name!r} gave {type(text).__name__}, not text.")
+        # line endings as a file read in text mode has them (universal newlines): CR-only
+        # and CRLF bytes from standard input read as the same file does
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         return text.lstrip("\ufeff"), name
     path = Path(source)
     try:
@@ -171,11 +174,18 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
     plain = _read_plain(text, sep)
     if plain is not None:
         return plain, name, "."
-    rows = [
-        (number, row)
-        for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=sep), start=1)
-        if any(cell.strip() for cell in row)
-    ]
+    try:
+        rows = [
+            (number, row)
+            for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=sep), start=1)
+            if any(cell.strip() for cell in row)
+        ]
+    except csv.Error as exc:
+        raise CdplotInputError(
+            f"cannot read {name!r} as a {_DELIMITER_NAMES[sep]}-separated file ({exc}); save "
+            f"it as a plain CSV (UTF-8, one row per line, quotes around cells that contain the "
+            f"delimiter)."
+        ) from None
     if not rows:
         raise CdplotInputError(
             f"results file {name!r} has no values, not even column names in a header line."
