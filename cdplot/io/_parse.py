@@ -14,8 +14,9 @@ from ._columns import ColumnTable, duplicated
 from ._frames import as_pandas, frame_table
 from ._read import file_table
 from ._roles import Roles, resolve_roles
+from ._rows import refuse_summary_rows, warn_if_lower_is_better
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, finish_table
-from ._values import _dtype_problem, _is_missing, to_names, to_scores
+from ._values import _dtype_problem, _is_missing, check_exact_integers, to_names, to_scores
 
 __all__ = ["parse_scores", "table_roles"]
 
@@ -29,6 +30,7 @@ def parse_scores(
     missing: str = "raise",
     aggregate: str | Any = None,
     decimals: int | None = None,
+    warn_direction: bool = False,
 ) -> ScoreTable:
     """Turn user input into a checked :class:`ScoreTable`.
 
@@ -50,6 +52,10 @@ def parse_scores(
         repeated runs are refused.
     decimals : int, optional
         Round the (aggregated) scores to this many decimals before ranking.
+    warn_direction : bool, default False
+        The caller was not told the direction of the scores: warn (one line) when the
+        score column or the file is named like a lower-is-better measure
+        (:data:`LOWER_IS_BETTER_WORDS`). The scores are never changed.
 
     Returns
     -------
@@ -93,7 +99,7 @@ def parse_scores(
         return finish_table(
             scores, algorithms, datasets, **{**finish, "stacklevel": finish["stacklevel"] - 2}
         )
-    return _from_table(table, dataset, algorithm, score, agg, finish)
+    return _from_table(table, dataset, algorithm, score, agg, finish, warn_direction)
 
 
 def table_roles(
@@ -135,8 +141,35 @@ def _roles(table: ColumnTable, dataset: Any, algorithm: Any, score: Any) -> Role
         score=score,
         numeric=lambda c: _numeric_like(table[c]),
         textual=lambda c: _textual(table[c]),
+        fractional=lambda c: _fractional(table[c]),
+        distinct_ids=lambda c: _distinct_ids(table[c]),
         index_names_datasets=table.index_names_datasets,
     )
+
+
+def _whole(col: Any) -> np.ndarray | None:
+    """The values of a numeric column as float64 (NaN for missing), or None if not numeric."""
+    kind = getattr(col.dtype, "kind", "O")
+    if kind in "iu":
+        return np.asarray(col, dtype=float)
+    if kind == "f":
+        return np.asarray(col.to_numpy() if hasattr(col, "to_numpy") else col, dtype=float)
+    return None
+
+
+def _fractional(col: Any) -> bool:
+    values = _whole(col)
+    if values is None:
+        return False
+    finite = values[np.isfinite(values)]
+    return bool(finite.size) and bool((finite != np.round(finite)).any())
+
+
+def _distinct_ids(col: Any) -> bool:
+    values = _whole(col)
+    if values is None or not values.size or not np.isfinite(values).all():
+        return False
+    return bool((values == np.round(values)).all()) and len(np.unique(values)) == values.size
 
 
 # --------------------------------------------------------------------------- arrays
@@ -263,6 +296,40 @@ def _textual(col: Any) -> bool:
     return bool(cells) and all(isinstance(v, str) for v in cells) and not _numeric_like(col)
 
 
+def _names(table: ColumnTable, column: Any, what: str) -> list[str]:
+    """A name column as text: a file's cells as written, else the values as strings."""
+    return to_names(table[column], column, what, table.text(column))
+
+
+def _refuse_boolean_names(table: ColumnTable, column: Any, given: Any) -> None:
+    """A column of True/False is neither dataset names nor scores (unless named so)."""
+    if given is None and _dtype_problem(table[column].dtype) == "booleans":
+        raise CdplotInputError(
+            f"the first column {str(column)!r} holds booleans (True/False): neither dataset "
+            f"names nor scores; drop it, or pass {spell('dataset', str(column))} if it "
+            f"really names the datasets."
+        )
+
+
+def _single_runs(table: ColumnTable, roles: Roles) -> Roles:
+    """Columns named like runs (RUN, Fold, Seed) in a wide table with one row per dataset.
+
+    They are no repetition: one of fractional numbers is an algorithm (compared, in table
+    order); any other (whole numbers: fold or seed ids) is refused, naming the column.
+    """
+    for c in roles.repetitions:
+        if not _fractional(table[c]):
+            raise CdplotInputError(
+                f"column {str(c)!r} is named like a repetition column (fold, seed, run, ...) "
+                f"but every dataset has one row, so it numbers no repeated runs; if it is an "
+                f"algorithm, rename it (e.g. {str(c)!r} -> '{c} (algorithm)'), otherwise "
+                f"drop it from the table."
+            )
+    promoted = set(roles.repetitions) | set(roles.scores)
+    scores = tuple(c for c in table.columns if c in promoted)
+    return Roles("wide", roles.dataset, None, scores, (), roles.ignored)
+
+
 def _from_table(
     table: ColumnTable,
     dataset: Any,
@@ -270,13 +337,16 @@ def _from_table(
     score: Any,
     agg: Any,
     finish: dict[str, Any],
+    warn_direction: bool = False,
 ) -> ScoreTable:
     decimal = table.attrs.get("cdplot_decimal")
     source = table.attrs.get("cdplot_source")
     roles = _roles(table, dataset, algorithm, score)
+    if warn_direction:
+        warn_if_lower_is_better(roles, source, finish["stacklevel"] - 1)
     if roles.kind == "long":
-        d_rows = to_names(table[roles.dataset], roles.dataset, "dataset")
-        a_rows = to_names(table[roles.algorithm], roles.algorithm, "algorithm")
+        d_rows = _names(table, roles.dataset, "dataset")
+        a_rows = _names(table, roles.algorithm, "algorithm")
         (score_col,) = roles.scores
         values = to_scores(
             table[score_col],
@@ -289,7 +359,8 @@ def _from_table(
         row_group = d_code * len(algorithms) + a_code
     else:
         if roles.dataset is not None:
-            d_rows = to_names(table[roles.dataset], roles.dataset, "dataset")
+            _refuse_boolean_names(table, roles.dataset, dataset)
+            d_rows = _names(table, roles.dataset, "dataset")
         else:
             d_rows = [str(v) for v in table.row_labels()]
             first = table.columns[0] if len(table.columns) else None
@@ -304,6 +375,9 @@ def _from_table(
                     CdplotWarning,
                     stacklevel=finish["stacklevel"] - 2,
                 )
+        if roles.repetitions and len(set(d_rows)) == len(d_rows):
+            roles = _single_runs(table, roles)
+        refuse_summary_rows(d_rows, roles.dataset)
         algorithms = list(roles.scores)
         hint = (
             f"If this column names the datasets, pass {spell('dataset', algorithms[0])}."
@@ -314,6 +388,7 @@ def _from_table(
         if all(isinstance(col.dtype, np.dtype) and col.dtype.kind in "iuf" for col in block):
             matrix = np.empty((table.nrows, len(block)))
             for j, col in enumerate(block):
+                check_exact_integers(col, algorithms[j], lambda pos: f"dataset {d_rows[pos]!r}")
                 matrix[:, j] = np.asarray(col, dtype=float)
         else:
             cols = [

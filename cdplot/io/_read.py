@@ -147,9 +147,11 @@ def file_table(source: str | os.PathLike[str] | Any) -> ColumnTable:
     Its ``attrs`` hold the file's name (``cdplot_source``) and decimal separator
     (``cdplot_decimal``), as :func:`read_table` puts them in a DataFrame's ``attrs``.
     """
-    columns, name, decimal = _read(source)
+    columns, name, decimal, cells = _read_all(source)
     nrows = len(next(iter(columns.values()))) if columns else 0
-    return ColumnTable(columns, nrows, attrs={"cdplot_source": name, "cdplot_decimal": decimal})
+    return ColumnTable(
+        columns, nrows, attrs={"cdplot_source": name, "cdplot_decimal": decimal}, cells=cells
+    )
 
 
 def _first_line(text: str) -> str:
@@ -166,6 +168,13 @@ def _first_line(text: str) -> str:
 
 
 def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
+    """Columns, the file's name and its decimal separator."""
+    return _read_all(source)[:3]
+
+
+def _read_all(source: Any) -> tuple[dict[str, np.ndarray], str, str, Any]:
+    """Columns, the file's name, its decimal separator and a function column name -> the
+    column's cells as written (names are read from these)."""
     text, name = _source_text(source)
     first = _first_line(text)
     if not first:
@@ -173,7 +182,35 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
     sep = _delimiter(first, name)
     plain = _read_plain(text, sep)
     if plain is not None:
-        return plain, name, "."
+        return plain, name, ".", _cells_reader(text, sep, list(plain), name)
+    header, body = _rows(text, sep, name)
+    cells = list(zip(*body, strict=True)) if body else [()] * len(header)
+    decimal_comma = sep == ";" and any(
+        any(_DECIMAL_COMMA_CELL.match(c) for c in col) for col in cells
+    )
+    underscores = "_" in text
+    columns = {
+        h: _convert(list(col), decimal_comma, underscores)
+        for h, col in zip(header, cells, strict=True)
+    }
+    reader = _cells_reader(text, sep, header, name)
+    return columns, name, "," if decimal_comma else ".", reader
+
+
+def _cells_reader(text: str, sep: str, header: list[str], name: str) -> Any:
+    """Column name -> its cells as written (the file is parsed again, only when asked)."""
+    position = {h: j for j, h in enumerate(header)}
+
+    def cells(column: str) -> list[str]:
+        _, body = _rows(text, sep, name)
+        j = position[column]
+        return [row[j].strip() for row in body]
+
+    return cells
+
+
+def _rows(text: str, sep: str, name: str) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of a file with :mod:`csv`, checked for width and duplicates."""
     try:
         rows = [
             (number, row)
@@ -191,7 +228,7 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
             f"results file {name!r} has no values, not even column names in a header line."
         )
     (_, header), body = rows[0], rows[1:]
-    header = [h.strip() for h in header]
+    header = _header_names(header, _first_line(text), sep)
     widths = {len(row) for _, row in body}
     if body and widths == {len(header) + 1}:  # R's write.table: no name over the row names
         header = ["", *header]
@@ -217,16 +254,30 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
             f"{', '.join(repr(d) for d in dups)}; every column needs a unique name "
             f"(rename one of each pair)."
         )
-    cells = list(zip(*(row for _, row in body), strict=True)) if body else [()] * len(header)
-    decimal_comma = sep == ";" and any(
-        any(_DECIMAL_COMMA_CELL.match(c) for c in col) for col in cells
-    )
-    underscores = "_" in text
-    columns = {
-        h: _convert(list(col), decimal_comma, underscores)
-        for h, col in zip(header, cells, strict=True)
-    }
-    return columns, name, "," if decimal_comma else "."
+    return header, [row for _, row in body]
+
+
+_QUOTED_FIELD = re.compile(r'\s*"(?:[^"]|"")*"\s*')
+
+
+def _header_names(fields: list[str], line: str, sep: str) -> list[str]:
+    """Header names stripped of the spaces around them, except inside quotes (``" a "``)."""
+    if '"' not in line:
+        return [f.strip() for f in fields]
+    quoted: list[bool] = []
+    pos = 0
+    while pos <= len(line):
+        match = _QUOTED_FIELD.match(line, pos)
+        end = match.end() if match else line.find(sep, pos)
+        quoted.append(bool(match))
+        if end < 0 or end >= len(line):
+            break
+        pos = (line.find(sep, end) if match else end) + 1
+        if pos == 0:
+            break
+    if len(quoted) != len(fields):
+        return [f.strip() for f in fields]
+    return [f if q else f.strip() for f, q in zip(fields, quoted, strict=True)]
 
 
 #: Rows converted at a time by :func:`_read_plain` (bounds the number of cell strings alive).
@@ -370,7 +421,8 @@ def read_table(source: str | os.PathLike[str] | Any) -> Any:
     """
     import pandas as pd
 
-    columns, name, decimal = _read(source)
+    columns, name, decimal, cells = _read_all(source)
     frame = pd.DataFrame(columns)
-    frame.attrs.update(cdplot_source=name, cdplot_decimal=decimal)
+    # the cells as written, for names (used only while the frame still holds these values)
+    frame.attrs.update(cdplot_source=name, cdplot_decimal=decimal, cdplot_cells=cells)
     return frame
