@@ -141,7 +141,7 @@ def _roles(table: ColumnTable, dataset: Any, algorithm: Any, score: Any) -> Role
         score=score,
         numeric=lambda c: _numeric_like(table[c]),
         textual=lambda c: _textual(table[c]),
-        fractional=lambda c: _fractional(table[c]),
+        scores_like=lambda c: _scores_like(table[c]),
         distinct_ids=lambda c: _distinct_ids(table[c]),
         index_names_datasets=table.index_names_datasets,
     )
@@ -163,6 +163,15 @@ def _fractional(col: Any) -> bool:
         return False
     finite = values[np.isfinite(values)]
     return bool(finite.size) and bool((finite != np.round(finite)).any())
+
+
+def _scores_like(col: Any) -> bool:
+    """Fractional numbers, some of them only once: scores, not a long table's names."""
+    if not _fractional(col):
+        return False
+    values = _whole(col)
+    _, counts = np.unique(values[np.isfinite(values)], return_counts=True)
+    return bool((counts == 1).any())
 
 
 def _distinct_ids(col: Any) -> bool:
@@ -311,6 +320,22 @@ def _refuse_boolean_names(table: ColumnTable, column: Any, given: Any) -> None:
         )
 
 
+def _warn_row_numbers(table: ColumnTable, source: str | None, stacklevel: int) -> None:
+    """A file without dataset names whose first column, whole numbers, becomes an algorithm."""
+    first = table.columns[0] if len(table.columns) else None
+    if source and first is not None and getattr(table[first].dtype, "kind", "") in "iu":
+        import warnings
+
+        warnings.warn(
+            f"{source!r} has no column of dataset names, so its first column "
+            f"{str(first)!r} (whole numbers) is ranked as an algorithm and the "
+            f"datasets are named by row number; if {str(first)!r} names the "
+            f"datasets, pass {spell('dataset', str(first))}.",
+            CdplotWarning,
+            stacklevel=stacklevel,
+        )
+
+
 def _single_runs(table: ColumnTable, roles: Roles) -> Roles:
     """Columns named like runs (RUN, Fold, Seed) in a wide table with one row per dataset.
 
@@ -363,20 +388,10 @@ def _from_table(
             d_rows = _names(table, roles.dataset, "dataset")
         else:
             d_rows = [str(v) for v in table.row_labels()]
-            first = table.columns[0] if len(table.columns) else None
-            if source and first is not None and getattr(table[first].dtype, "kind", "") in "iu":
-                import warnings
-
-                warnings.warn(
-                    f"{source!r} has no column of dataset names, so its first column "
-                    f"{str(first)!r} (whole numbers) is ranked as an algorithm and the "
-                    f"datasets are named by row number; if {str(first)!r} names the "
-                    f"datasets, pass {spell('dataset', str(first))}.",
-                    CdplotWarning,
-                    stacklevel=finish["stacklevel"] - 2,
-                )
         if roles.repetitions and len(set(d_rows)) == len(d_rows):
             roles = _single_runs(table, roles)
+        if roles.dataset is None:
+            _warn_row_numbers(table, source, finish["stacklevel"] - 1)
         refuse_summary_rows(d_rows, roles.dataset)
         algorithms = list(roles.scores)
         hint = (

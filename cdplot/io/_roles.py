@@ -151,7 +151,7 @@ def resolve_roles(
     score: Any = None,
     numeric: Any,
     textual: Any = None,
-    fractional: Any = None,
+    scores_like: Any = None,
     distinct_ids: Any = None,
     index_names_datasets: bool,
 ) -> Roles:
@@ -169,9 +169,11 @@ def resolve_roles(
         Column name -> whether the column looks numeric (a candidate score column).
     textual : callable, optional
         Column name -> whether the column holds text only (names, not scores).
-    fractional : callable, optional
-        Column name -> whether it holds numbers that are not all whole (scores, never
-        names: such a column named ``Model`` or ``Task`` is an algorithm of a wide table).
+    scores_like : callable, optional
+        Column name -> whether it holds scores rather than names: numbers not all whole,
+        some of them only once (the names of a long table repeat, once per dataset or
+        algorithm). Such a column named ``Model`` or ``Task`` is an algorithm of a wide
+        table.
     distinct_ids : callable, optional
         Column name -> whether it holds distinct whole numbers (ids: a first column named
         ``...id`` holding them is refused as an algorithm).
@@ -186,7 +188,7 @@ def resolve_roles(
     columns = list(frame.columns)
     never = lambda c: False  # noqa: E731
     textual = textual or never
-    fractional = fractional or never
+    scores_like = scores_like or never
     distinct_ids = distinct_ids or never
     dataset_col = _find(columns, dataset, "dataset")
     algorithm_col = _find(columns, algorithm, "algorithm")
@@ -199,11 +201,13 @@ def resolve_roles(
     if algorithm_col is None:
         # a column of fractional numbers named like Model or System holds scores: it is an
         # algorithm of a wide table, not the algorithm column of a long one
-        named = [c for c in free if not (fractional(c) and column_key(c) in _ALGORITHM)]
+        named = [c for c in free if not (scores_like(c) and column_key(c) in _ALGORITHM)]
         algorithm_col = _by_name(named, _ALGORITHM, "algorithm", "algorithm")
         free = [c for c in free if c != algorithm_col]
     if dataset_col is None:
-        named = [c for c in free if not (fractional(c) and column_key(c) in _DATASET)]
+        named = [c for c in free if column_key(c) in _DATASET]
+        if len(named) > 1:  # e.g. dataset and an algorithm called Task
+            named = [c for c in named if not scores_like(c)] or named
         dataset_col = _by_name(named, _DATASET, "dataset", "dataset")
         free = [c for c in free if c != dataset_col]
     repetitions = tuple(c for c in free if column_key(c) in _REPETITION)
