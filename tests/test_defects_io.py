@@ -84,7 +84,9 @@ def test_n2_versions_1_1_and_1_10_stay_two_algorithms():
     text = "dataset,algorithm,fold,acc\n" + "".join(
         f"{d},{a},{f},{s}\n" for d, a, s in rows for f in (1, 2)
     )
-    table = parse_scores(_csv(text), aggregate="mean")
+    with pytest.raises(CdplotInputError, match=r"pass algorithm='algorithm'"):
+        parse_scores(_csv(text), aggregate="mean")  # numbers as names: said, not guessed
+    table = parse_scores(_csv(text), aggregate="mean", algorithm="algorithm")
     assert table.algorithms == ["1.1", "1.10"]
     assert table.scores.tolist() == [[0.9, 0.5], [0.8, 0.6]]
 
@@ -236,3 +238,27 @@ def test_exact_integer_scores_rank_as_scipy():
     # scipy.stats.rankdata on the negated Python ints (rank 1 = best), averaged over rows
     ranks = np.array([rankdata([-int(v) for v in row]) for row in frame.to_numpy()])
     assert res.average_ranks.loc[["A", "B", "C"]].tolist() == ranks.mean(axis=0).tolist()
+
+
+def test_found_by_fuzzing_per_fold_log_keeps_an_algorithm_named_run():
+    # tests/test_fuzz_input.py found it: RUN (scores) was taken as a second run id
+    text = "dataset,fold,A,B2,RUN\nA,1,-0.5,-0.5,-0.5\nA,2,0.5,0.5,0.5\nB2,1,0.1,0.2,0.25\n"
+    text += "B2,2,0.3,0.4,0.75\n"
+    table = parse_scores(_csv(text), aggregate="mean")
+    assert table.algorithms == ["A", "B2", "RUN"] and table.datasets == ["A", "B2"]
+    assert table.scores.tolist() == [[0.0, 0.0, 0.0], [0.2, 0.30000000000000004, 0.5]]
+    assert table.aggregation.columns == ("fold",)
+
+
+def test_model_with_whole_scores_in_a_two_algorithm_wide_table():
+    frame = pd.DataFrame({"dataset": ["d1", "d2", "d3"], "A": [1, 2, 3], "Model": [3, 1, 2]})
+    table = parse_scores(frame)
+    assert table.algorithms == ["A", "Model"] and table.scores.tolist() == [[1, 3], [2, 1], [3, 2]]
+
+
+def test_found_by_fuzzing_per_fold_log_with_an_algorithm_named_model():
+    # tests/test_fuzz_input.py (slow profile) found it: 'Model' (scores -0.5 and 0.5, each
+    # twice) was read as the algorithm column of a long table
+    text = "dataset,fold,A,Model\nA,1,-0.5,-0.5\nA,2,0.5,0.5\nB2,1,-0.5,-0.5\nB2,2,0.5,0.5\n"
+    with pytest.raises(CdplotInputError, match=r"column 'Model' is named like the algorithm"):
+        parse_scores(_csv(text), aggregate="mean")

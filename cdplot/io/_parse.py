@@ -166,10 +166,11 @@ def _fractional(col: Any) -> bool:
 
 
 def _scores_like(col: Any) -> bool:
-    """Fractional numbers, some of them only once: scores, not a long table's names."""
-    if not _fractional(col):
-        return False
+    """Numbers, some of them only once: scores, not a long table's names (which repeat,
+    once per dataset or algorithm)."""
     values = _whole(col)
+    if values is None:
+        return False
     _, counts = np.unique(values[np.isfinite(values)], return_counts=True)
     return bool((counts == 1).any())
 
@@ -336,23 +337,28 @@ def _warn_row_numbers(table: ColumnTable, source: str | None, stacklevel: int) -
         )
 
 
-def _single_runs(table: ColumnTable, roles: Roles) -> Roles:
-    """Columns named like runs (RUN, Fold, Seed) in a wide table with one row per dataset.
+def _single_runs(table: ColumnTable, roles: Roles, one_row_each: bool) -> Roles:
+    """Columns named like runs (RUN, Fold, Seed) in a wide table that hold scores.
 
-    They are no repetition: one of fractional numbers is an algorithm (compared, in table
-    order); any other (whole numbers: fold or seed ids) is refused, naming the column.
+    A column of numbers that are not all whole is no run id: it is an algorithm (compared,
+    in table order). When every dataset has one row, no column numbers repeated runs, so a
+    remaining one (whole numbers: fold or seed ids) is refused, naming the column.
     """
-    for c in roles.repetitions:
-        if not _fractional(table[c]):
-            raise CdplotInputError(
-                f"column {str(c)!r} is named like a repetition column (fold, seed, run, ...) "
-                f"but every dataset has one row, so it numbers no repeated runs; if it is an "
-                f"algorithm, rename it (e.g. {str(c)!r} -> '{c} (algorithm)'), otherwise "
-                f"drop it from the table."
-            )
-    promoted = set(roles.repetitions) | set(roles.scores)
-    scores = tuple(c for c in table.columns if c in promoted)
-    return Roles("wide", roles.dataset, None, scores, (), roles.ignored)
+    promoted = [c for c in roles.repetitions if _fractional(table[c])]
+    runs = [c for c in roles.repetitions if c not in promoted]
+    if one_row_each and runs:
+        c = runs[0]
+        raise CdplotInputError(
+            f"column {str(c)!r} is named like a repetition column (fold, seed, run, ...) "
+            f"but every dataset has one row, so it numbers no repeated runs; if it is an "
+            f"algorithm, rename it (e.g. {str(c)!r} -> '{c} (algorithm)'), otherwise "
+            f"drop it from the table."
+        )
+    if not promoted:
+        return roles
+    keep = set(promoted) | set(roles.scores)
+    scores = tuple(c for c in table.columns if c in keep)
+    return Roles("wide", roles.dataset, None, scores, tuple(runs), roles.ignored)
 
 
 def _from_table(
@@ -388,8 +394,8 @@ def _from_table(
             d_rows = _names(table, roles.dataset, "dataset")
         else:
             d_rows = [str(v) for v in table.row_labels()]
-        if roles.repetitions and len(set(d_rows)) == len(d_rows):
-            roles = _single_runs(table, roles)
+        if roles.repetitions:
+            roles = _single_runs(table, roles, len(set(d_rows)) == len(d_rows))
         if roles.dataset is None:
             _warn_row_numbers(table, source, finish["stacklevel"] - 1)
         refuse_summary_rows(d_rows, roles.dataset)

@@ -170,10 +170,9 @@ def resolve_roles(
     textual : callable, optional
         Column name -> whether the column holds text only (names, not scores).
     scores_like : callable, optional
-        Column name -> whether it holds scores rather than names: numbers not all whole,
-        some of them only once (the names of a long table repeat, once per dataset or
-        algorithm). Such a column named ``Model`` or ``Task`` is an algorithm of a wide
-        table.
+        Column name -> whether it holds scores rather than names: numbers, some of them
+        only once (the names of a long table repeat, once per dataset or algorithm). Such
+        a column named ``Model`` or ``Task`` is an algorithm of a wide table.
     distinct_ids : callable, optional
         Column name -> whether it holds distinct whole numbers (ids: a first column named
         ``...id`` holding them is refused as an algorithm).
@@ -203,11 +202,20 @@ def resolve_roles(
         # algorithm of a wide table, not the algorithm column of a long one
         named = [c for c in free if not (scores_like(c) and column_key(c) in _ALGORITHM)]
         algorithm_col = _by_name(named, _ALGORITHM, "algorithm", "algorithm")
+        if algorithm_col is not None and numeric(algorithm_col):
+            raise CdplotInputError(
+                f"column {str(algorithm_col)!r} is named like the algorithm column of a long "
+                f"table but holds numbers; if they name the algorithms, pass "
+                f"{spell('algorithm', str(algorithm_col))}; if {str(algorithm_col)!r} is an "
+                f"algorithm (its scores in a wide table), rename the column."
+            )
         free = [c for c in free if c != algorithm_col]
     if dataset_col is None:
         named = [c for c in free if column_key(c) in _DATASET]
         if len(named) > 1:  # e.g. dataset and an algorithm called Task
-            named = [c for c in named if not scores_like(c)] or named
+            names = [c for c in named if not scores_like(c)]
+            canonical = [c for c in named if column_key(c) == "dataset"]
+            named = names or canonical or named
         dataset_col = _by_name(named, _DATASET, "dataset", "dataset")
         free = [c for c in free if c != dataset_col]
     repetitions = tuple(c for c in free if column_key(c) in _REPETITION)
