@@ -262,3 +262,12 @@ def test_found_by_fuzzing_per_fold_log_with_an_algorithm_named_model():
     text = "dataset,fold,A,Model\nA,1,-0.5,-0.5\nA,2,0.5,0.5\nB2,1,-0.5,-0.5\nB2,2,0.5,0.5\n"
     with pytest.raises(CdplotInputError, match=r"column 'Model' is named like the algorithm"):
         parse_scores(_csv(text), aggregate="mean")
+
+
+def test_message_a_plain_number_as_text_is_not_a_thousands_separator():
+    frame = pd.DataFrame({"dataset": ["d1", "d2"], "A": ["0.875", "0.5"], "B": [0.1, 0.2]})
+    with pytest.raises(CdplotInputError, match=r"'0.875' .* is text, not a number; convert"):
+        parse_scores(frame)
+    frame["A"] = ["1,234", "0.5"]
+    with pytest.raises(CdplotInputError, match=r"thousands separator"):
+        parse_scores(frame)

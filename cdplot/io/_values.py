@@ -65,16 +65,16 @@ def _string_problem(v: str, column: Any, decimal: str | None = None) -> str:
         )
     if _PERCENT.match(v):
         return "has a percent sign; write scores as plain numbers (85.2 or 0.852)"
+    if _PLAIN.match(v):  # "0.875" as text: a plain number, not a thousands separator
+        return (
+            f"is text, not a number; convert the column first "
+            f"(df[{str(column)!r}] = pd.to_numeric(df[{str(column)!r}]))"
+        )
     if _GROUPED.match(v) or _DECIMAL_COMMA.match(v):
         return (
             "has a thousands separator or a decimal comma; write plain numbers with a "
             "decimal point (1234.5), or save the file ';'-separated with decimal commas "
             "throughout"
-        )
-    if _PLAIN.match(v):
-        return (
-            f"is text, not a number; convert the column first "
-            f"(df[{str(column)!r}] = pd.to_numeric(df[{str(column)!r}]))"
         )
     return "is not a number"
 
