@@ -271,3 +271,12 @@ def test_message_a_plain_number_as_text_is_not_a_thousands_separator():
     frame["A"] = ["1,234", "0.5"]
     with pytest.raises(CdplotInputError, match=r"thousands separator"):
         parse_scores(frame)
+
+
+def test_found_by_fuzzing_run_ids_beside_fold_are_named_in_the_note():
+    # a column RUN holding 1, 2 beside fold 1, 2 reads as run ids: the note must name it
+    text = "dataset,fold,A,RUN,B2\nA,1,-0.5,1.0,-0.5\nA,2,0.5,2.0,0.5\n"
+    text += "B2,1,-0.5,1.0,-0.5\nB2,2,0.5,2.0,0.5\n"
+    table = parse_scores(_csv(text), aggregate="mean")
+    assert table.algorithms == ["A", "B2"]
+    assert "RUN" in table.aggregation.columns and "RUN" in table.aggregation.describe()
