@@ -137,6 +137,10 @@ def test_n14_integers_beyond_2_53_are_refused_not_tied():
     long = frame.melt(id_vars="dataset", var_name="algorithm", value_name="score")
     with pytest.raises(CdplotInputError, match=r"beyond 2\*\*53"):
         parse_scores(long)
+    with pytest.raises(CdplotInputError, match=r"beyond 2\*\*53"):
+        parse_scores(np.array([[big + 1, 1], [1, 2]], dtype=np.int64))
+    with pytest.raises(CdplotInputError, match=r"beyond 2\*\*53"):
+        parse_scores(np.array([[2**63, 1], [1, 2]], dtype=np.uint64))
     # at 2**53 itself integers are exact
     ok = frame.assign(A=[big, 1, 2], B=[big - 1, 2, 1])
     assert parse_scores(ok).scores[0].tolist() == [float(big), float(big - 1)]

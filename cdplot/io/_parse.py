@@ -225,6 +225,8 @@ def _from_array(data: Any, dataset: Any, algorithm: Any) -> tuple[np.ndarray, li
             f"the array holds {problem}, not scores; scores must be real numbers."
         )
     if arr.dtype.kind in "iuf":
+        for j in range(k) if arr.dtype.kind in "iu" else ():
+            check_exact_integers(arr[:, j], algorithms[j], lambda i: f"dataset {datasets[i]!r}")
         return arr.astype(float), algorithms, datasets
     scores = (
         np.column_stack(
