@@ -39,6 +39,10 @@ DATASET_NAMES = PLAIN_NAMES + ["NA", "None", "nan", "NULL", "1.100", "0x1"]
 EXACT = 2**53
 REPETITIONS = {column_key(n) for n in REPETITION_NAMES}
 
+BOUNDED = st.one_of(
+    st.floats(-1e5, 1e5, allow_nan=False, allow_infinity=False),
+    st.integers(-1000, 1000).map(float),
+)
 finite = st.one_of(
     st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
     st.floats(allow_nan=False, allow_infinity=False),  # up to +-1.8e308
@@ -47,14 +51,14 @@ finite = st.one_of(
 
 
 @st.composite
-def tables(draw, *, risky: bool = False, special: bool = False):
+def tables(draw, *, risky: bool = False, special: bool = False, bounded: bool = False):
     """(algorithms, datasets, scores) with unique names; scores an N x k list of floats."""
     pool = PLAIN_NAMES + (RISKY_NAMES if risky else [])
     k = draw(st.integers(2, 5))
     n = draw(st.integers(2, 7))
     algorithms = draw(st.lists(st.sampled_from(pool), min_size=k, max_size=k, unique=True))
     datasets = draw(st.lists(st.sampled_from(DATASET_NAMES), min_size=n, max_size=n, unique=True))
-    cell = finite
+    cell = BOUNDED if bounded else finite
     if special:
         cell = st.one_of(finite, st.sampled_from([np.nan, np.inf, -np.inf]))
     scores = draw(st.lists(st.lists(cell, min_size=k, max_size=k), min_size=n, max_size=n))
@@ -257,7 +261,7 @@ def test_statistics_of_read_tables_equal_scipy(table):
 
 
 @FAST
-@given(table=tables(risky=True), folds=st.integers(2, 4))
+@given(table=tables(risky=True, bounded=True), folds=st.integers(2, 4))
 def test_per_fold_logs_average_to_the_numbers_written(table, folds):
     check_per_fold_mean(table, folds)
 
@@ -292,6 +296,6 @@ def test_slow_statistics_equal_scipy(table):
 
 @pytest.mark.slow
 @SLOW
-@given(table=tables(risky=True), folds=st.integers(2, 5))
+@given(table=tables(risky=True, bounded=True), folds=st.integers(2, 5))
 def test_slow_per_fold_logs(table, folds):
     check_per_fold_mean(table, folds)
