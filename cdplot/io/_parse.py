@@ -142,6 +142,7 @@ def _roles(table: ColumnTable, dataset: Any, algorithm: Any, score: Any) -> Role
         numeric=lambda c: _numeric_like(table[c]),
         textual=lambda c: _textual(table[c]),
         scores_like=lambda c: _scores_like(table[c]),
+        numbers=lambda c: _whole(table[c]) is not None,
         distinct_ids=lambda c: _distinct_ids(table[c]),
         index_names_datasets=table.index_names_datasets,
     )
@@ -309,8 +310,16 @@ def _textual(col: Any) -> bool:
 
 
 def _names(table: ColumnTable, column: Any, what: str) -> list[str]:
-    """A name column as text: a file's cells as written, else the values as strings."""
-    return to_names(table[column], column, what, table.text(column))
+    """A name column as text: a file's cells as written, else the values as strings.
+
+    A file's column of text without a missing-value token already holds the cells as
+    written (stripped); only numbers and tokens such as ``NA`` need the file's spelling.
+    """
+    values = table[column]
+    as_read = isinstance(values, np.ndarray) and values.dtype == object
+    if as_read and not any(v is None for v in values.tolist()):
+        return to_names(values, column, what)
+    return to_names(values, column, what, table.text(column))
 
 
 def _refuse_boolean_names(table: ColumnTable, column: Any, given: Any) -> None:

@@ -182,7 +182,7 @@ def _read_all(source: Any) -> tuple[dict[str, np.ndarray], str, str, Any]:
     sep = _delimiter(first, name)
     plain = _read_plain(text, sep)
     if plain is not None:
-        return plain, name, ".", _cells_reader(text, sep, list(plain), name)
+        return plain, name, ".", _cells_reader(text, sep, list(plain), name, plain=True)
     header, body = _rows(text, sep, name)
     cells = list(zip(*body, strict=True)) if body else [()] * len(header)
     decimal_comma = sep == ";" and any(
@@ -197,13 +197,21 @@ def _read_all(source: Any) -> tuple[dict[str, np.ndarray], str, str, Any]:
     return columns, name, "," if decimal_comma else ".", reader
 
 
-def _cells_reader(text: str, sep: str, header: list[str], name: str) -> Any:
-    """Column name -> its cells as written (the file is parsed again, only when asked)."""
+def _cells_reader(text: str, sep: str, header: list[str], name: str, plain: bool = False) -> Any:
+    """Column name -> its cells as written (the file is parsed again, only when asked).
+
+    A plain file (:func:`_read_plain` read it: no quotes, one width) is split as that
+    reader splits it; any other goes through :mod:`csv` as :func:`_read` does.
+    """
     position = {h: j for j, h in enumerate(header)}
 
     def cells(column: str) -> list[str]:
-        _, body = _rows(text, sep, name)
         j = position[column]
+        if plain:
+            lines = text.replace("\r\n", "\n").split("\n")
+            rows = [line for line in lines if line.replace(sep, "").strip()][1:]
+            return [line.split(sep, j + 1)[j].strip() for line in rows]
+        _, body = _rows(text, sep, name)
         return [row[j].strip() for row in body]
 
     return cells

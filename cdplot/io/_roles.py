@@ -152,6 +152,7 @@ def resolve_roles(
     numeric: Any,
     textual: Any = None,
     scores_like: Any = None,
+    numbers: Any = None,
     distinct_ids: Any = None,
     index_names_datasets: bool,
 ) -> Roles:
@@ -173,6 +174,8 @@ def resolve_roles(
         Column name -> whether it holds scores rather than names: numbers, some of them
         only once (the names of a long table repeat, once per dataset or algorithm). Such
         a column named ``Model`` or ``Task`` is an algorithm of a wide table.
+    numbers : callable, optional
+        Column name -> whether its type is a number type (no text to look at: cheap).
     distinct_ids : callable, optional
         Column name -> whether it holds distinct whole numbers (ids: a first column named
         ``...id`` holding them is refused as an algorithm).
@@ -188,6 +191,7 @@ def resolve_roles(
     never = lambda c: False  # noqa: E731
     textual = textual or never
     scores_like = scores_like or never
+    numbers = numbers or never
     distinct_ids = distinct_ids or never
     dataset_col = _find(columns, dataset, "dataset")
     algorithm_col = _find(columns, algorithm, "algorithm")
@@ -202,7 +206,7 @@ def resolve_roles(
         # algorithm of a wide table, not the algorithm column of a long one
         named = [c for c in free if not (scores_like(c) and column_key(c) in _ALGORITHM)]
         algorithm_col = _by_name(named, _ALGORITHM, "algorithm", "algorithm")
-        if algorithm_col is not None and numeric(algorithm_col):
+        if algorithm_col is not None and numbers(algorithm_col):
             raise CdplotInputError(
                 f"column {str(algorithm_col)!r} is named like the algorithm column of a long "
                 f"table but holds numbers; if they name the algorithms, pass "
