@@ -48,6 +48,7 @@ __all__ = [
     "compare_metrics",
     "datasets",
     "effect_sizes",
+    "load_result",
     "multi_comparison_matrix",
     "pool_sensitivity",
     "pool_sensitivity_plot",
@@ -93,6 +94,10 @@ def __getattr__(name: str) -> Any:
         from .report._results_table import results_table
 
         return results_table
+    if name == "load_result":
+        from ._json_check import load_result
+
+        return load_result
     if name == "report":  # the subpackage, loaded on first use (cdplot.report.to_html)
         import importlib
 

@@ -60,6 +60,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from ._errors import CdplotInputError
+from ._json_check import checked_document
 from ._version import __version__
 from .io import Aggregation
 from .stats._lazy import labelled
@@ -382,18 +383,7 @@ def result_from_json(text: str) -> ComparisonResult:
         If ``text`` is not JSON, not a cdplot result, from a newer format version, or has a
         missing or malformed field (the message names it).
     """
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CdplotInputError(f"not a cdplot JSON result: {exc}.") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise CdplotInputError("not a cdplot JSON result (missing 'format': 'cdplot-comparison').")
-    version = doc.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise CdplotInputError(
-            f"cdplot JSON format_version {version!r} is not supported by cdplot {__version__} "
-            f"(it reads versions up to {FORMAT_VERSION}); upgrade cdplot."
-        )
+    doc = checked_document(text)  # types, shapes, agreement of the fields (issue 25, N6)
     try:
         return _rebuild(doc)
     except KeyError as exc:
@@ -548,7 +538,7 @@ def results_from_json(text: str) -> dict[str, ComparisonResult]:
     """
     try:
         doc = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise CdplotInputError(f"not a cdplot JSON file: {exc}.") from None
     if not isinstance(doc, dict) or not doc or doc.get("format") == FORMAT:
         raise CdplotInputError(

@@ -88,7 +88,7 @@ _PARSE = textwrap.dedent(
             seen[name].append(table.aggregation.describe())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        parse_scores(io.StringIO("tid,A,B\\n1,0.5,0.6\\n2,0.4,0.2\\n"))
+        parse_scores(io.StringIO("size,A,B\\n1,0.5,0.6\\n2,0.4,0.2\\n"))
     seen["warned"] = [str(w.message) for w in caught]
     try:
         parse_scores(io.StringIO("dataset,A,B\\nd1,1,2\\nd1,1,2\\n"))
@@ -241,8 +241,8 @@ FILE_SHAPES = {
     ),
     "id-column": ("id,A,B,C\n3,0.5,0.6,0.7\n31,0.4,0.9,0.1\n37,0.2,0.1,0.3\n", {}),
     "task-ids": ("task_id,A,B\n3,0.5,0.6\n31,0.4,0.9\n37,0.2,0.1\n", {}),
-    "numeric-first-column": ("tid,A,B\n1,0.5,0.6\n2,0.4,0.2\n", {}),
-    "numeric-first-column-named": ("tid,A,B\n1,0.5,0.6\n2,0.4,0.2\n", {"dataset": "tid"}),
+    "numeric-first-column": ("size,A,B\n1,0.5,0.6\n2,0.4,0.2\n", {}),
+    "numeric-first-column-named": ("size,A,B\n1,0.5,0.6\n2,0.4,0.2\n", {"dataset": "tid"}),
     "r-write-table": (R_WRITE_TABLE, {}),
     "trailing-delimiter": ("dataset,A,B,\nd1,1,2,\nd2,3,1,\n", {}),
     "tsv": ("dataset\tA\tB\nd1\t1\t2\nd2\t3\t1\n", {}),

@@ -141,18 +141,18 @@ def test_read_table_needs_no_pandas_for_columns():
 
 
 def test_a_wide_file_without_dataset_names_warns_about_a_numeric_first_column():
-    text = "tid,A,B,C\n1,0.5,0.6,0.1\n2,0.4,0.2,0.3\n3,0.1,0.3,0.2\n"
+    text = "size,A,B,C\n1,0.5,0.6,0.1\n2,0.4,0.2,0.3\n3,0.1,0.3,0.2\n"
     with pytest.warns(
         cdplot.CdplotWarning,
-        match=r"^'<stream>' has no column of dataset names, so its first column 'tid' \(whole "
+        match=r"^'<stream>' has no column of dataset names, so its first column 'size' \(whole "
         r"numbers\) is ranked as an algorithm and the datasets are named by row number; if "
-        r"'tid' names the datasets, pass dataset='tid'\.$",
+        r"'size' names the datasets, pass dataset='size'\.$",
     ):
         table = cdplot.io.parse_scores(io.StringIO(text))
-    assert table.algorithms == ["tid", "A", "B", "C"]
+    assert table.algorithms == ["size", "A", "B", "C"]
     with pytest.warns(cdplot.CdplotWarning) as caught:
         cdplot.compare(io.StringIO(text))
     names = [w for w in caught if "has no column of dataset names" in str(w.message)]
     assert len(names) == 1 and names[0].filename == __file__
-    table = cdplot.io.parse_scores(io.StringIO(text), dataset="tid")
+    table = cdplot.io.parse_scores(io.StringIO(text), dataset="size")
     assert table.datasets == ["1", "2", "3"] and table.algorithms == ["A", "B", "C"]

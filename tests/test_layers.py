@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "cdplot.simulation": 4,
     "cdplot.plotting": 4,
     "cdplot.report": 4,
+    "cdplot._json_check": 4,  # checks a JSON document; imports only the error family
     "cdplot.cli": 5,
     "cdplot._json": 5,
     "cdplot": 6,  # the package facade (__init__, __main__) re-exports from everything

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .._errors import CdplotInputError, cli_spelling
+from ._output import PENDING_SIGNALS, Terminated, raise_pending
 
 __all__ = ["UsageError", "main"]
 
@@ -36,10 +37,6 @@ EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 
 class UsageError(CdplotInputError):
     """Bad usage of the command line (argparse's complaints): exit status 2."""
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived; raised so that every ``finally`` (temporary files) runs."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,10 +102,16 @@ def _signals() -> Iterator[None]:
         return
 
     def on_term(signum: int, frame: Any) -> None:
+        PENDING_SIGNALS.append(signum)  # checked again at safe points if this is swallowed
         raise Terminated
 
+    def on_int(signum: int, frame: Any) -> None:
+        PENDING_SIGNALS.append(signum)
+        raise KeyboardInterrupt
+
+    PENDING_SIGNALS.clear()
     old_term = signal.signal(signal.SIGTERM, on_term)
-    old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    old_int = signal.signal(signal.SIGINT, on_int)
     try:
         yield
     finally:
@@ -155,11 +158,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.print_help(sys.stderr)
                 return EXIT_USER
             debug = args.debug
+            _refuse_empty_paths(args)
             silent = args.quiet or args.no_warn
             with warnings.catch_warnings(record=True) as recorded, _library_log(caught, silent):
                 warnings.simplefilter("ignore" if silent else "always")
                 try:
                     _runner(args.command)(args, sys.stdout)
+                    raise_pending()
                 finally:
                     caught[:0] = recorded
     except CdplotInputError as exc:
@@ -194,6 +199,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BUG
     _print_warnings(caught)
     return EXIT_OK
+
+
+#: Options that name an output file (dest -> flag): an empty value is refused.
+_OUTPUT_FLAGS = {
+    "output": "-o",
+    "json": "--json",
+    "csv": "--csv",
+    "report": "--report",
+    "heatmap": "--heatmap",
+}
+
+
+def _refuse_empty_paths(args: argparse.Namespace) -> None:
+    """``-o ""`` (``-o "$OUT"`` with ``OUT`` unset) is a mistake, never "no output"."""
+    for dest, flag in _OUTPUT_FLAGS.items():
+        if getattr(args, dest, None) == "":
+            raise UsageError(
+                f"{flag} got an empty file name (an unset shell variable?); give a file name, "
+                f"or - for standard output, or leave out {flag}."
+            )
 
 
 def _silence_stdout() -> None:

@@ -31,7 +31,17 @@ from dataclasses import dataclass
 
 from .._errors import CdplotInputError
 
-__all__ = ["STDOUT", "Content", "OutputError", "Target", "commit", "plan"]
+__all__ = [
+    "PENDING_SIGNALS",
+    "STDOUT",
+    "Content",
+    "OutputError",
+    "Target",
+    "Terminated",
+    "commit",
+    "plan",
+    "raise_pending",
+]
 
 #: The path that means standard output.
 STDOUT = "-"
@@ -39,6 +49,25 @@ STDOUT = "-"
 
 class OutputError(CdplotInputError):
     """An output cannot be written (refused before the run, or failed while writing)."""
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived; raised so that every ``finally`` (temporary files) runs."""
+
+
+#: Signals received during the run (the command line's handlers record them here). The
+#: exception a handler raises can be swallowed when it lands in code that ignores errors
+#: (a weakref callback: "Exception ignored in ..."); :func:`raise_pending` raises it again
+#: at the safe points, so an interrupted run never writes its outputs.
+PENDING_SIGNALS: list[int] = []
+
+
+def raise_pending() -> None:
+    """Raise ``KeyboardInterrupt`` (SIGINT) or :class:`Terminated` (SIGTERM) if one came."""
+    if PENDING_SIGNALS:
+        if PENDING_SIGNALS[0] == signal.SIGTERM:
+            raise Terminated
+        raise KeyboardInterrupt
 
 
 @dataclass(frozen=True)
@@ -145,6 +174,13 @@ def _check_one(option: str, path: str) -> Target:
         raise OutputError(
             f"cannot write {shown}: permission denied (directory {shown_dir!r} is not writable)."
         )
+    if st is not None and (not st.st_mode & 0o222 or not os.access(real, os.W_OK)):
+        # a file with no write bit is protected whoever runs cdplot (root included), as
+        # shell redirection protects it for a normal user: never rename a temporary over it
+        raise OutputError(
+            f"cannot write {shown}: {path} is read-only; make it writable (chmod u+w) or "
+            "choose another output name."
+        )
     mode = None if st is None else stat.S_IMODE(st.st_mode)
     return Target(path, option, "file", real, mode)
 
@@ -242,16 +278,19 @@ def commit(contents: Sequence[tuple[Target, Content]]) -> None:
     temporaries: list[str] = []
     staged: list[tuple[Target, str]] = []
     current: Target | None = None
+    raise_pending()
     try:
         for target, data in contents:
             if target.kind == "file":
                 current = target
                 staged.append((target, _stage(target, data, temporaries)))
+        raise_pending()
         for target, data in contents:
             if target.kind != "file":
                 current = target
                 _write_special(target, data)
         with _signals_deferred():
+            raise_pending()
             for target, tmp in staged:
                 current = target
                 os.replace(tmp, target.real)

@@ -271,7 +271,8 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     if pair is not None:
         _check_pair(pair, _model(args).algorithms)
     result = _study(args)
-    if not args.quiet:
+    quiet = args.quiet or any(t.kind == "stdout" for t in targets.values())  # stdout: output only
+    if not quiet:
         print(result, file=out)
         if pair is not None:
             print("\n" + pair_rates(result, pair), file=out)
@@ -291,5 +292,5 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 
         contents.append((targets["-o"], render(draw, ext, None)))
     commit(contents)
-    if contents and not args.quiet:
+    if contents and not quiet:
         print("\nwrote " + ", ".join(t.path for t, _ in contents), file=out)

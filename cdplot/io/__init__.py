@@ -13,7 +13,8 @@ hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns 
 - ``_roles.py``: which column holds datasets, algorithms, runs and scores, by name;
 - ``_values.py``: cells -> real numbers, refusing anything else and naming the cell;
 - ``_aggregate.py``: repeated runs -> one exact score per cell;
-- ``_table.py``: missing results, infinities, sizes -> the :class:`ScoreTable`.
+- ``_table.py``: missing results, infinities, sizes -> the :class:`ScoreTable`;
+- ``_rows.py``: what names say: summary rows, lower-is-better measures.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ._roles import (
     column_key,
     resolve_roles,
 )
+from ._rows import LOWER_IS_BETTER_WORDS, SUMMARY_ROW_NAMES
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, input_notes
 
 __all__ = [
@@ -37,8 +39,10 @@ __all__ = [
     "ALGORITHM_NAMES",
     "Aggregation",
     "DATASET_NAMES",
+    "LOWER_IS_BETTER_WORDS",
     "MISSING_OPTIONS",
     "REPETITION_NAMES",
+    "SUMMARY_ROW_NAMES",
     "Roles",
     "ScoreTable",
     "as_pandas",

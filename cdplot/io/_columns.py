@@ -12,7 +12,7 @@ file path never imports pandas.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = ["ColumnTable"]
@@ -37,9 +37,11 @@ class ColumnTable:
     attrs : mapping, optional
         ``cdplot_source`` (the file's name, for messages) and ``cdplot_decimal`` (the
         file's decimal separator) for a table read from a file.
+    cells : callable, optional
+        Column name -> its cells as the file wrote them (see :meth:`text`).
     """
 
-    __slots__ = ("_columns", "attrs", "index_names_datasets", "labels", "nrows")
+    __slots__ = ("_cells", "_columns", "attrs", "index_names_datasets", "labels", "nrows")
 
     def __init__(
         self,
@@ -49,7 +51,9 @@ class ColumnTable:
         labels: Any = None,
         index_names_datasets: bool = False,
         attrs: Mapping[str, Any] | None = None,
+        cells: Callable[[str], list[str]] | None = None,
     ) -> None:
+        self._cells = cells
         self._columns = dict(columns)
         self.nrows = int(nrows)
         self.labels = labels
@@ -63,6 +67,14 @@ class ColumnTable:
 
     def __getitem__(self, name: str) -> Any:
         return self._columns[name]
+
+    def text(self, name: str) -> list[str] | None:
+        """The cells of a column exactly as the file wrote them (stripped), or None.
+
+        Names are text: a dataset ``001`` or an algorithm ``1.10`` keeps its spelling, and
+        ``NA`` is a name, not a missing value. None for a table that is not a file.
+        """
+        return None if self._cells is None else self._cells(name)
 
     def row_labels(self) -> list[Any]:
         """The row labels as a list (the row numbers when the table has none)."""

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._errors import CdplotInputError
 from ._columns import ColumnTable, duplicated
+from ._read import NA_TOKENS
 from ._roles import column_key
 
 __all__ = ["as_pandas", "frame_table"]
@@ -97,6 +98,7 @@ def frame_table(frame: Any) -> ColumnTable:
     import pandas as pd
 
     attrs = dict(frame.attrs)
+    written = attrs.pop("cdplot_cells", None)
     if isinstance(frame.columns, pd.MultiIndex):
         raise CdplotInputError(
             "the table has several header rows (MultiIndex columns); flatten them first, "
@@ -129,13 +131,47 @@ def frame_table(frame: Any) -> ColumnTable:
     index = frame.index
     integer_index = getattr(index.dtype, "kind", "O") in "iu"
     named = not reset and (index.name is not None or not integer_index)
+    columns = _columns(frame, names)
     return ColumnTable(
-        _columns(frame, names),
+        columns,
         len(frame),
         labels=index,
         index_names_datasets=named,
         attrs=attrs,
+        cells=None if written is None or reset else _checked_cells(written, columns),
     )
+
+
+def _checked_cells(written: Any, columns: dict[str, Any]) -> Any:
+    """A file's cells as written (from :func:`read_table`), for a column only while the
+    frame still holds the values read from them (not after the user changed the frame)."""
+
+    def cells(name: str) -> list[str] | None:
+        try:
+            text = written(name)
+        except (KeyError, CdplotInputError):
+            return None
+        values = columns[name].tolist()
+        if len(text) != len(values):
+            return None
+        for cell, value in zip(text, values, strict=True):
+            if not _same_cell(cell, value):
+                return None
+        return text
+
+    return cells
+
+
+def _same_cell(cell: str, value: Any) -> bool:
+    """Whether ``value`` is what the reader made of ``cell``."""
+    if value is None or (isinstance(value, float) and value != value):
+        return cell in NA_TOKENS
+    if isinstance(value, str):
+        return value == cell
+    try:
+        return float(cell.replace(",", ".")) == float(value)
+    except (TypeError, ValueError):
+        return False
 
 
 def _columns(frame: Any, names: list[str]) -> dict[str, Any]:

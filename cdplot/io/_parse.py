@@ -14,8 +14,9 @@ from ._columns import ColumnTable, duplicated
 from ._frames import as_pandas, frame_table
 from ._read import file_table
 from ._roles import Roles, resolve_roles
+from ._rows import refuse_summary_rows, warn_if_lower_is_better
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, finish_table
-from ._values import _dtype_problem, _is_missing, to_names, to_scores
+from ._values import _dtype_problem, _is_missing, check_exact_integers, to_names, to_scores
 
 __all__ = ["parse_scores", "table_roles"]
 
@@ -29,6 +30,7 @@ def parse_scores(
     missing: str = "raise",
     aggregate: str | Any = None,
     decimals: int | None = None,
+    warn_direction: bool = False,
 ) -> ScoreTable:
     """Turn user input into a checked :class:`ScoreTable`.
 
@@ -50,6 +52,10 @@ def parse_scores(
         repeated runs are refused.
     decimals : int, optional
         Round the (aggregated) scores to this many decimals before ranking.
+    warn_direction : bool, default False
+        The caller was not told the direction of the scores: warn (one line) when the
+        score column or the file is named like a lower-is-better measure
+        (:data:`LOWER_IS_BETTER_WORDS`). The scores are never changed.
 
     Returns
     -------
@@ -93,7 +99,7 @@ def parse_scores(
         return finish_table(
             scores, algorithms, datasets, **{**finish, "stacklevel": finish["stacklevel"] - 2}
         )
-    return _from_table(table, dataset, algorithm, score, agg, finish)
+    return _from_table(table, dataset, algorithm, score, agg, finish, warn_direction)
 
 
 def table_roles(
@@ -143,8 +149,46 @@ def _roles(table: ColumnTable, dataset: Any, algorithm: Any, score: Any) -> Role
         score=score,
         numeric=lambda c: _numeric_like(table[c]),
         textual=lambda c: _textual(table[c]),
+        scores_like=lambda c: _scores_like(table[c]),
+        numbers=lambda c: _whole(table[c]) is not None,
+        distinct_ids=lambda c: _distinct_ids(table[c]),
         index_names_datasets=table.index_names_datasets,
     )
+
+
+def _whole(col: Any) -> np.ndarray | None:
+    """The values of a numeric column as float64 (NaN for missing), or None if not numeric."""
+    kind = getattr(col.dtype, "kind", "O")
+    if kind in "iu":
+        return np.asarray(col, dtype=float)
+    if kind == "f":
+        return np.asarray(col.to_numpy() if hasattr(col, "to_numpy") else col, dtype=float)
+    return None
+
+
+def _fractional(col: Any) -> bool:
+    values = _whole(col)
+    if values is None:
+        return False
+    finite = values[np.isfinite(values)]
+    return bool(finite.size) and bool((finite != np.round(finite)).any())
+
+
+def _scores_like(col: Any) -> bool:
+    """Numbers, some of them only once: scores, not a long table's names (which repeat,
+    once per dataset or algorithm)."""
+    values = _whole(col)
+    if values is None:
+        return False
+    _, counts = np.unique(values[np.isfinite(values)], return_counts=True)
+    return bool((counts == 1).any())
+
+
+def _distinct_ids(col: Any) -> bool:
+    values = _whole(col)
+    if values is None or not values.size or not np.isfinite(values).all():
+        return False
+    return bool((values == np.round(values)).all()) and len(np.unique(values)) == values.size
 
 
 # --------------------------------------------------------------------------- arrays
@@ -190,6 +234,8 @@ def _from_array(data: Any, dataset: Any, algorithm: Any) -> tuple[np.ndarray, li
             f"the array holds {problem}, not scores; scores must be real numbers."
         )
     if arr.dtype.kind in "iuf":
+        for j in range(k) if arr.dtype.kind in "iu" else ():
+            check_exact_integers(arr[:, j], algorithms[j], lambda i: f"dataset {datasets[i]!r}")
         return arr.astype(float), algorithms, datasets
     scores = (
         np.column_stack(
@@ -271,6 +317,69 @@ def _textual(col: Any) -> bool:
     return bool(cells) and all(isinstance(v, str) for v in cells) and not _numeric_like(col)
 
 
+def _names(table: ColumnTable, column: Any, what: str) -> list[str]:
+    """A name column as text: a file's cells as written, else the values as strings.
+
+    A file's column of text without a missing-value token already holds the cells as
+    written (stripped); only numbers and tokens such as ``NA`` need the file's spelling.
+    """
+    values = table[column]
+    as_read = isinstance(values, np.ndarray) and values.dtype == object
+    if as_read and not any(v is None for v in values.tolist()):
+        return to_names(values, column, what)
+    return to_names(values, column, what, table.text(column))
+
+
+def _refuse_boolean_names(table: ColumnTable, column: Any, given: Any) -> None:
+    """A column of True/False is neither dataset names nor scores (unless named so)."""
+    if given is None and _dtype_problem(table[column].dtype) == "booleans":
+        raise CdplotInputError(
+            f"the first column {str(column)!r} holds booleans (True/False): neither dataset "
+            f"names nor scores; drop it, or pass {spell('dataset', str(column))} if it "
+            f"really names the datasets."
+        )
+
+
+def _warn_row_numbers(table: ColumnTable, source: str | None, stacklevel: int) -> None:
+    """A file without dataset names whose first column, whole numbers, becomes an algorithm."""
+    first = table.columns[0] if len(table.columns) else None
+    if source and first is not None and getattr(table[first].dtype, "kind", "") in "iu":
+        import warnings
+
+        warnings.warn(
+            f"{source!r} has no column of dataset names, so its first column "
+            f"{str(first)!r} (whole numbers) is ranked as an algorithm and the "
+            f"datasets are named by row number; if {str(first)!r} names the "
+            f"datasets, pass {spell('dataset', str(first))}.",
+            CdplotWarning,
+            stacklevel=stacklevel,
+        )
+
+
+def _single_runs(table: ColumnTable, roles: Roles, one_row_each: bool) -> Roles:
+    """Columns named like runs (RUN, Fold, Seed) in a wide table that hold scores.
+
+    A column of numbers that are not all whole is no run id: it is an algorithm (compared,
+    in table order). When every dataset has one row, no column numbers repeated runs, so a
+    remaining one (whole numbers: fold or seed ids) is refused, naming the column.
+    """
+    promoted = [c for c in roles.repetitions if _fractional(table[c])]
+    runs = [c for c in roles.repetitions if c not in promoted]
+    if one_row_each and runs:
+        c = runs[0]
+        raise CdplotInputError(
+            f"column {str(c)!r} is named like a repetition column (fold, seed, run, ...) "
+            f"but every dataset has one row, so it numbers no repeated runs; if it is an "
+            f"algorithm, rename it (e.g. {str(c)!r} -> '{c} (algorithm)'), otherwise "
+            f"drop it from the table."
+        )
+    if not promoted:
+        return roles
+    keep = set(promoted) | set(roles.scores)
+    scores = tuple(c for c in table.columns if c in keep)
+    return Roles("wide", roles.dataset, None, scores, tuple(runs), roles.ignored)
+
+
 def _from_table(
     table: ColumnTable,
     dataset: Any,
@@ -278,13 +387,16 @@ def _from_table(
     score: Any,
     agg: Any,
     finish: dict[str, Any],
+    warn_direction: bool = False,
 ) -> ScoreTable:
     decimal = table.attrs.get("cdplot_decimal")
     source = table.attrs.get("cdplot_source")
     roles = _roles(table, dataset, algorithm, score)
+    if warn_direction:
+        warn_if_lower_is_better(roles, source, finish["stacklevel"] - 1)
     if roles.kind == "long":
-        d_rows = to_names(table[roles.dataset], roles.dataset, "dataset")
-        a_rows = to_names(table[roles.algorithm], roles.algorithm, "algorithm")
+        d_rows = _names(table, roles.dataset, "dataset")
+        a_rows = _names(table, roles.algorithm, "algorithm")
         (score_col,) = roles.scores
         values = to_scores(
             table[score_col],
@@ -297,21 +409,15 @@ def _from_table(
         row_group = d_code * len(algorithms) + a_code
     else:
         if roles.dataset is not None:
-            d_rows = to_names(table[roles.dataset], roles.dataset, "dataset")
+            _refuse_boolean_names(table, roles.dataset, dataset)
+            d_rows = _names(table, roles.dataset, "dataset")
         else:
             d_rows = [str(v) for v in table.row_labels()]
-            first = table.columns[0] if len(table.columns) else None
-            if source and first is not None and getattr(table[first].dtype, "kind", "") in "iu":
-                import warnings
-
-                warnings.warn(
-                    f"{source!r} has no column of dataset names, so its first column "
-                    f"{str(first)!r} (whole numbers) is ranked as an algorithm and the "
-                    f"datasets are named by row number; if {str(first)!r} names the "
-                    f"datasets, pass {spell('dataset', str(first))}.",
-                    CdplotWarning,
-                    stacklevel=finish["stacklevel"] - 2,
-                )
+        if roles.repetitions:
+            roles = _single_runs(table, roles, len(set(d_rows)) == len(d_rows))
+        if roles.dataset is None:
+            _warn_row_numbers(table, source, finish["stacklevel"] - 1)
+        refuse_summary_rows(d_rows, roles.dataset)
         algorithms = list(roles.scores)
         hint = (
             f"If this column names the datasets, pass {spell('dataset', algorithms[0])}."
@@ -322,6 +428,7 @@ def _from_table(
         if all(isinstance(col.dtype, np.dtype) and col.dtype.kind in "iuf" for col in block):
             matrix = np.empty((table.nrows, len(block)))
             for j, col in enumerate(block):
+                check_exact_integers(col, algorithms[j], lambda pos: f"dataset {d_rows[pos]!r}")
                 matrix[:, j] = np.asarray(col, dtype=float)
         else:
             cols = [

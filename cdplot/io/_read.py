@@ -86,6 +86,9 @@ def _source_text(source: Any) -> tuple[str, str]:
                 ) from None
         if not isinstance(text, str):
             raise CdplotInputError(f"reading {name!r} gave {type(text).__name__}, not text.")
+        # line endings as a file read in text mode has them (universal newlines): CR-only
+        # and CRLF bytes from standard input read as the same file does
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         return text.lstrip("\ufeff"), name
     path = Path(source)
     try:
@@ -153,9 +156,11 @@ def file_table(source: str | os.PathLike[str] | Any) -> ColumnTable:
     Its ``attrs`` hold the file's name (``cdplot_source``) and decimal separator
     (``cdplot_decimal``), as :func:`read_table` puts them in a DataFrame's ``attrs``.
     """
-    columns, name, decimal = _read(source)
+    columns, name, decimal, cells = _read_all(source)
     nrows = len(next(iter(columns.values()))) if columns else 0
-    return ColumnTable(columns, nrows, attrs={"cdplot_source": name, "cdplot_decimal": decimal})
+    return ColumnTable(
+        columns, nrows, attrs={"cdplot_source": name, "cdplot_decimal": decimal}, cells=cells
+    )
 
 
 def _first_line(text: str) -> str:
@@ -172,6 +177,13 @@ def _first_line(text: str) -> str:
 
 
 def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
+    """Columns, the file's name and its decimal separator."""
+    return _read_all(source)[:3]
+
+
+def _read_all(source: Any) -> tuple[dict[str, np.ndarray], str, str, Any]:
+    """Columns, the file's name, its decimal separator and a function column name -> the
+    column's cells as written (names are read from these)."""
     text, name = _source_text(source)
     first = _first_line(text)
     if not first:
@@ -179,18 +191,61 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
     sep = _delimiter(first, name)
     plain = _read_plain(text, sep)
     if plain is not None:
-        return plain, name, "."
-    rows = [
-        (number, row)
-        for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=sep), start=1)
-        if any(cell.strip() for cell in row)
-    ]
+        return plain, name, ".", _cells_reader(text, sep, list(plain), name, plain=True)
+    header, body = _rows(text, sep, name)
+    cells = list(zip(*body, strict=True)) if body else [()] * len(header)
+    decimal_comma = sep == ";" and any(
+        any(_DECIMAL_COMMA_CELL.match(c) for c in col) for col in cells
+    )
+    underscores = "_" in text
+    columns = {
+        h: _convert(list(col), decimal_comma, underscores)
+        for h, col in zip(header, cells, strict=True)
+    }
+    reader = _cells_reader(text, sep, header, name)
+    return columns, name, "," if decimal_comma else ".", reader
+
+
+def _cells_reader(text: str, sep: str, header: list[str], name: str, plain: bool = False) -> Any:
+    """Column name -> its cells as written (the file is parsed again, only when asked).
+
+    A plain file (:func:`_read_plain` read it: no quotes, one width) is split as that
+    reader splits it; any other goes through :mod:`csv` as :func:`_read` does.
+    """
+    position = {h: j for j, h in enumerate(header)}
+
+    def cells(column: str) -> list[str]:
+        j = position[column]
+        if plain:
+            lines = text.replace("\r\n", "\n").split("\n")
+            rows = [line for line in lines if line.replace(sep, "").strip()][1:]
+            return [line.split(sep, j + 1)[j].strip() for line in rows]
+        _, body = _rows(text, sep, name)
+        return [row[j].strip() for row in body]
+
+    return cells
+
+
+def _rows(text: str, sep: str, name: str) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of a file with :mod:`csv`, checked for width and duplicates."""
+    try:
+        rows = [
+            (number, row)
+            for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=sep), start=1)
+            if any(cell.strip() for cell in row)
+        ]
+    except csv.Error as exc:
+        raise CdplotInputError(
+            f"cannot read {name!r} as a {_DELIMITER_NAMES[sep]}-separated file ({exc}); save "
+            f"it as a plain CSV (UTF-8, one row per line, quotes around cells that contain the "
+            f"delimiter)."
+        ) from None
     if not rows:
         raise CdplotInputError(
             f"results file {name!r} has no values, not even column names in a header line."
         )
     (_, header), body = rows[0], rows[1:]
-    header = [h.strip() for h in header]
+    header = _header_names(header, _first_line(text), sep)
     widths = {len(row) for _, row in body}
     if body and widths == {len(header) + 1}:  # R's write.table: no name over the row names
         header = ["", *header]
@@ -216,16 +271,30 @@ def _read(source: Any) -> tuple[dict[str, np.ndarray], str, str]:
             f"{', '.join(repr(d) for d in dups)}; every column needs a unique name "
             f"(rename one of each pair)."
         )
-    cells = list(zip(*(row for _, row in body), strict=True)) if body else [()] * len(header)
-    decimal_comma = sep == ";" and any(
-        any(_DECIMAL_COMMA_CELL.match(c) for c in col) for col in cells
-    )
-    underscores = "_" in text
-    columns = {
-        h: _convert(list(col), decimal_comma, underscores)
-        for h, col in zip(header, cells, strict=True)
-    }
-    return columns, name, "," if decimal_comma else "."
+    return header, [row for _, row in body]
+
+
+_QUOTED_FIELD = re.compile(r'\s*"(?:[^"]|"")*"\s*')
+
+
+def _header_names(fields: list[str], line: str, sep: str) -> list[str]:
+    """Header names stripped of the spaces around them, except inside quotes (``" a "``)."""
+    if '"' not in line:
+        return [f.strip() for f in fields]
+    quoted: list[bool] = []
+    pos = 0
+    while pos <= len(line):
+        match = _QUOTED_FIELD.match(line, pos)
+        end = match.end() if match else line.find(sep, pos)
+        quoted.append(bool(match))
+        if end < 0 or end >= len(line):
+            break
+        pos = (line.find(sep, end) if match else end) + 1
+        if pos == 0:
+            break
+    if len(quoted) != len(fields):
+        return [f.strip() for f in fields]
+    return [f if q else f.strip() for f, q in zip(fields, quoted, strict=True)]
 
 
 #: Rows converted at a time by :func:`_read_plain` (bounds the number of cell strings alive).
@@ -369,7 +438,8 @@ def read_table(source: str | os.PathLike[str] | Any) -> Any:
     """
     import pandas as pd
 
-    columns, name, decimal = _read(source)
+    columns, name, decimal, cells = _read_all(source)
     frame = pd.DataFrame(columns)
-    frame.attrs.update(cdplot_source=name, cdplot_decimal=decimal)
+    # the cells as written, for names (used only while the frame still holds these values)
+    frame.attrs.update(cdplot_source=name, cdplot_decimal=decimal, cdplot_cells=cells)
     return frame

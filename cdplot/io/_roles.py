@@ -37,6 +37,11 @@ DATASET_NAMES = (
     "task_id",
     "benchmark",
     "instance",
+    "did",
+    "tid",
+    "data_id",
+    "openml_id",
+    "OpenML ID",
 )
 #: Column names read as the algorithm column (a table with one is a long table).
 ALGORITHM_NAMES = (
@@ -49,6 +54,8 @@ ALGORITHM_NAMES = (
     "regressor",
     "system",
     "approach",
+    "algo",
+    "clf",
 )
 #: Column names read as repetition columns (repeated runs of one algorithm on one dataset).
 REPETITION_NAMES = (
@@ -151,6 +158,9 @@ def resolve_roles(
     score: Any = None,
     numeric: Any,
     textual: Any = None,
+    scores_like: Any = None,
+    numbers: Any = None,
+    distinct_ids: Any = None,
     index_names_datasets: bool,
 ) -> Roles:
     """Decide the role of every column of ``frame``.
@@ -167,6 +177,15 @@ def resolve_roles(
         Column name -> whether the column looks numeric (a candidate score column).
     textual : callable, optional
         Column name -> whether the column holds text only (names, not scores).
+    scores_like : callable, optional
+        Column name -> whether it holds scores rather than names: numbers, some of them
+        only once (the names of a long table repeat, once per dataset or algorithm). Such
+        a column named ``Model`` or ``Task`` is an algorithm of a wide table.
+    numbers : callable, optional
+        Column name -> whether its type is a number type (no text to look at: cheap).
+    distinct_ids : callable, optional
+        Column name -> whether it holds distinct whole numbers (ids: a first column named
+        ``...id`` holding them is refused as an algorithm).
     index_names_datasets : bool
         Whether the frame's index holds the dataset names (a user's wide DataFrame with a
         meaningful index), so that a wide table needs no dataset column.
@@ -185,8 +204,11 @@ def resolve_roles(
     ('long', 'problem', 'method', ('acc',))
     """
     columns = list(frame.columns)
-    if textual is None:
-        textual = lambda c: False  # noqa: E731
+    never = lambda c: False  # noqa: E731
+    textual = textual or never
+    scores_like = scores_like or never
+    numbers = numbers or never
+    distinct_ids = distinct_ids or never
     dataset_col = _find(columns, dataset, "dataset")
     algorithm_col = _find(columns, algorithm, "algorithm")
     if isinstance(score, (list, tuple)):
@@ -196,10 +218,25 @@ def resolve_roles(
     taken = {c for c in (dataset_col, algorithm_col, *score_cols) if c is not None}
     free = [c for c in columns if c not in taken]
     if algorithm_col is None:
-        algorithm_col = _by_name(free, _ALGORITHM, "algorithm", "algorithm")
+        # a column of fractional numbers named like Model or System holds scores: it is an
+        # algorithm of a wide table, not the algorithm column of a long one
+        named = [c for c in free if not (scores_like(c) and column_key(c) in _ALGORITHM)]
+        algorithm_col = _by_name(named, _ALGORITHM, "algorithm", "algorithm")
+        if algorithm_col is not None and numbers(algorithm_col):
+            raise CdplotInputError(
+                f"column {str(algorithm_col)!r} is named like the algorithm column of a long "
+                f"table but holds numbers; if they name the algorithms, pass "
+                f"{spell('algorithm', str(algorithm_col))}; if {str(algorithm_col)!r} is an "
+                f"algorithm (its scores in a wide table), rename the column."
+            )
         free = [c for c in free if c != algorithm_col]
     if dataset_col is None:
-        dataset_col = _by_name(free, _DATASET, "dataset", "dataset")
+        named = [c for c in free if column_key(c) in _DATASET]
+        if len(named) > 1:  # e.g. dataset and an algorithm called Task
+            names = [c for c in named if not scores_like(c)]
+            canonical = [c for c in named if column_key(c) == "dataset"]
+            named = names or canonical or named
+        dataset_col = _by_name(named, _DATASET, "dataset", "dataset")
         free = [c for c in free if c != dataset_col]
     repetitions = tuple(c for c in free if column_key(c) in _REPETITION)
     free = [c for c in free if column_key(c) not in _REPETITION]
@@ -217,6 +254,13 @@ def resolve_roles(
             if first in free and (_is_identifier(first) or not numeric(first)):
                 dataset_col = first
                 free = free[1:]
+            elif first in free and column_key(first).endswith("id") and distinct_ids(first):
+                raise CdplotInputError(
+                    f"the first column {str(first)!r} holds distinct whole numbers and is named "
+                    f"like an id: it looks like dataset ids (e.g. OpenML), not an algorithm's "
+                    f"scores; pass {spell('dataset', str(first))} to name the datasets by it, "
+                    f"or rename the column if it really is an algorithm."
+                )
         text = [c for c in free if textual(c)]
         if text:
             _refuse_text_in_wide(columns, dataset_col, text, numeric)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .._errors import CdplotInputError
 
-__all__ = ["to_names", "to_scores"]
+__all__ = ["EXACT_INTEGER", "check_exact_integers", "to_names", "to_scores"]
 
 _PERCENT = re.compile(r"^\s*[+-]?[\d.,' ]*\d[\d.,' ]*\s*%\s*$")
 _GROUPED = re.compile(r"^\s*[+-]?\d{1,3}(?:[,.' \u00a0\u202f]\d{3})+(?:[.,]\d*)?\s*$")
@@ -47,7 +47,17 @@ def _text_number(v: str, decimal: str | None) -> float | None:
     return None
 
 
+_PLUS_MINUS = re.compile(r"\d\s*(?:\u00b1|\+/-|\+-)\s*[\d.]")
+#: Integers beyond this lose their last digits as floats (2**53 and 2**53 + 1 tie).
+EXACT_INTEGER = 2**53
+
+
 def _string_problem(v: str, column: Any, decimal: str | None = None) -> str:
+    if _PLUS_MINUS.search(v):
+        return (
+            "is a score with \u00b1; keep the mean in one column (and the std in another), "
+            "one number per cell"
+        )
     if decimal == "," and "." in v and not _PERCENT.match(v) and any(c.isdigit() for c in v):
         return (
             "has a decimal point in a file with decimal commas (a thousands separator?); "
@@ -55,16 +65,16 @@ def _string_problem(v: str, column: Any, decimal: str | None = None) -> str:
         )
     if _PERCENT.match(v):
         return "has a percent sign; write scores as plain numbers (85.2 or 0.852)"
+    if _PLAIN.match(v):  # "0.875" as text: a plain number, not a thousands separator
+        return (
+            f"is text, not a number; convert the column first "
+            f"(df[{str(column)!r}] = pd.to_numeric(df[{str(column)!r}]))"
+        )
     if _GROUPED.match(v) or _DECIMAL_COMMA.match(v):
         return (
             "has a thousands separator or a decimal comma; write plain numbers with a "
             "decimal point (1234.5), or save the file ';'-separated with decimal commas "
             "throughout"
-        )
-    if _PLAIN.match(v):
-        return (
-            f"is text, not a number; convert the column first "
-            f"(df[{str(column)!r}] = pd.to_numeric(df[{str(column)!r}]))"
         )
     return "is not a number"
 
@@ -128,6 +138,8 @@ def to_scores(
             f"numbers (e.g. accuracy, error, time)."
         )
     kind = getattr(dtype, "kind", "O")
+    if kind in "iu":
+        check_exact_integers(values, column, where)
     if kind in "iuf" and isinstance(dtype, np.dtype):
         return np.asarray(values, dtype=float)
     if kind in "iuf" or str(dtype) in ("Int8", "Int16", "Int32", "Int64", "Float32", "Float64"):
@@ -150,6 +162,8 @@ def to_scores(
             else:
                 if math.isinf(f) and not _infinite_input(v):
                     reason = "is too large for a float"
+                elif isinstance(v, numbers.Integral) and abs(int(v)) > EXACT_INTEGER:
+                    reason = _TOO_BIG
                 else:
                     out[pos] = f
                     continue
@@ -170,15 +184,47 @@ def to_scores(
     return out
 
 
-def to_names(values: Any, column: Any, what: str) -> list[str]:
-    """A column of dataset or algorithm names as strings; an empty cell is refused."""
-    cells = values.tolist() if hasattr(values, "tolist") else list(values)
+_TOO_BIG = (
+    f"is an integer beyond 2**53 ({EXACT_INTEGER}), which a float cannot hold exactly (so "
+    f"2**53 and 2**53 + 1 would tie); rescale the scores (e.g. divide by 1000) or subtract "
+    f"a common offset"
+)
+
+
+def check_exact_integers(values: Any, column: Any, where: Callable[[int], str]) -> None:
+    """Refuse integer scores that float64 (the ranks' type) cannot hold exactly."""
+    arr = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+    if arr.dtype.kind not in "iu" or not arr.size:
+        return
+    big = (arr > EXACT_INTEGER) | ((arr < -EXACT_INTEGER) if arr.dtype.kind == "i" else False)
+    if big.any():
+        pos = int(np.flatnonzero(big)[0])
+        raise CdplotInputError(
+            f"score {int(arr[pos])} in column {str(column)!r} ({where(pos)}) {_TOO_BIG}."
+        )
+
+
+def to_names(values: Any, column: Any, what: str, text: list[str] | None = None) -> list[str]:
+    """A column of dataset or algorithm names as strings; an empty cell is refused.
+
+    ``text`` (a file's cells as written) wins over ``values``: names are text, so ``001``
+    stays ``001`` and ``NA`` is a name; only an empty cell is missing.
+    """
+    if text is not None:
+        cells: list[Any] = text
+    else:
+        cells = values.tolist() if hasattr(values, "tolist") else list(values)
     out = []
     for pos, v in enumerate(cells):
-        if _is_missing(v):
+        if _is_missing(v) or (text is not None and v == ""):
+            which = (
+                " (in a file only an empty cell is a missing name: NA, None and nan are names)"
+                if text is not None
+                else ""
+            )
             raise CdplotInputError(
-                f"the {what} column {str(column)!r} is empty in row {pos}; every row needs a "
-                f"{what} name."
+                f"the {what} column {str(column)!r} is empty in row {pos}{which}; every "
+                f"row needs a {what} name."
             )
         out.append(str(v))
     return out

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, check_bool
 
 __all__ = ["GeneratorModel", "NormalModel", "ResampleModel", "as_model"]
 
@@ -247,6 +247,8 @@ class ResampleModel:
     ) -> None:
         from ..io import parse_scores
 
+        higher_is_better = check_bool(higher_is_better, "higher_is_better")
+        replace = check_bool(replace, "replace")
         table = parse_scores(data)
         self.algorithms: tuple[str, ...] = tuple(table.algorithms)
         scores = np.array(table.scores, dtype=float)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, CdplotWarning, check_in_list
+from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ..stats._batch import (
     BATCH_TESTS,
     batch_adjust_all_pairs,
@@ -41,10 +41,36 @@ BACKENDS = ("loky", "dask", "ray", "threading", "sequential")
 PROGRESS_DELAY_S = 2.0
 
 
+#: the most replicates one call runs (a study is split into calls beyond it: see simulate)
+MAX_REPLICATES = 10_000_000
+#: the most pairwise-difference cells (pairs x datasets) of one replicate: a block of
+#: ``BLOCK`` replicates then needs at most about 1 GB (60 bytes a cell)
+MAX_CELLS_PER_REPLICATE = (1 << 24) // BLOCK
+
+
 def _check_replicates(n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise CdplotInputError(f"n_replicates must be a positive integer, got {n!r}.")
+    if n > MAX_REPLICATES:
+        raise CdplotInputError(
+            f"n_replicates={int(n)} exceeds the bound of {MAX_REPLICATES:,} replicates per "
+            "call; split the study into calls of at most that many, each with its own seed "
+            "from one SeedSequence (seeds = numpy.random.SeedSequence(1).spawn(m); "
+            "simulate(model, n_replicates=n // m, random_state=seeds[i])), and pool the counts."
+        )
     return int(n)
+
+
+def _check_size(k: int, n_datasets: int) -> None:
+    """Refuse up front a table so large that one block of replicates cannot fit in memory."""
+    cells = k * (k - 1) // 2 * n_datasets
+    if cells > MAX_CELLS_PER_REPLICATE:
+        most = max(2, MAX_CELLS_PER_REPLICATE // max(1, k * (k - 1) // 2))
+        raise CdplotInputError(
+            f"n_datasets={n_datasets} with {k} algorithms makes {cells:,} pairwise cells per "
+            f"replicate, beyond the bound of {MAX_CELLS_PER_REPLICATE:,} (about 1 GB for a "
+            f"block of {BLOCK} replicates); use at most {most:,} datasets with {k} algorithms."
+        )
 
 
 def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
@@ -55,10 +81,10 @@ def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
         return np.random.SeedSequence()
     if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
         if random_state < 0:
-            raise CdplotInputError(f"random_state must be >= 0, got {random_state}.")
+            raise CdplotInputError(f"{spell('random_state')} must be >= 0, got {random_state}.")
         return np.random.SeedSequence(int(random_state))
     raise CdplotInputError(
-        f"random_state must be None, a non-negative int or a numpy SeedSequence, got "
+        f"{spell('random_state')} must be None, a non-negative int or a numpy SeedSequence, got "
         f"{type(random_state).__name__}; a Generator cannot be split reproducibly across "
         "workers, so pass its seed instead."
     )
@@ -254,7 +280,9 @@ def simulate(
         over replicates, the others table by table, each with :func:`cdplot.compare`'s
         p-values); the Bayesian tests are not simulated yet.
     n_replicates : int, default 10000
-        Number of simulated tables.
+        Number of simulated tables, at most ``MAX_REPLICATES`` (10,000,000) per call; a
+        larger study is several calls with seeds spawned from one
+        :class:`numpy.random.SeedSequence`, their counts pooled.
     alpha : float, default 0.05
         A hypothesis is rejected when its adjusted p-value is at most ``alpha``.
     random_state : int, numpy.random.SeedSequence or None
@@ -291,7 +319,10 @@ def simulate(
     Raises
     ------
     CdplotInputError
-        For an unknown test, correction, control, back end or a bad setting.
+        For an unknown test, correction, control, back end or a bad setting; for more than
+        ``MAX_REPLICATES`` replicates, or a table with more than ``MAX_CELLS_PER_REPLICATE``
+        (167,772) pairwise cells (pairs x datasets), so that memory stays bounded (about
+        1 GB per worker).
 
     Notes
     -----
@@ -335,6 +366,7 @@ def simulate(
         truth = np.asarray(truth, dtype=bool)
 
     k = len(model.algorithms)
+    _check_size(k, getattr(model, "n_datasets", None) or 0)
     n_blocks = math.ceil(n_replicates / BLOCK)
     children = seed.spawn(n_blocks)
     sizes = [min(BLOCK, n_replicates - b * BLOCK) for b in range(n_blocks)]

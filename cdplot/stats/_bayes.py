@@ -21,6 +21,7 @@ bounded for any k, N and ``nsamples``.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, spell
 from ._values import ValueEquality
 
 __all__ = [
@@ -145,39 +146,57 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return xa, ya
 
 
+def check_real(value: Any, option: str, meaning: str) -> float:
+    """``value`` as a float: a real number, never a bool or a string (``"0.1"``, ``True``).
+
+    The message names the option as the user spells it (``rope=`` or ``--rope``) and says
+    what it means (``meaning``).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        shown = repr(value) if isinstance(value, (str, bool, np.bool_)) else type(value).__name__
+        raise CdplotInputError(
+            f"{spell(option)} must be {meaning}, got {shown}; pass a number, not a string or "
+            f"a bool."
+        )
+    return float(value)
+
+
 def check_rope(rope: Any) -> float:
     """A valid rope half-width (a finite number >= 0), or a :class:`CdplotInputError`."""
-    try:
-        value = float(rope)
-    except (TypeError, ValueError):
-        raise CdplotInputError(
-            f"rope must be a number >= 0 (half-width of the region of practical equivalence, "
-            f"in score units), got {rope!r}."
-        ) from None
+    meaning = "a number >= 0 (half-width of the region of practical equivalence, in score units)"
+    value = check_real(rope, "rope", meaning)
     if not (math.isfinite(value) and value >= 0.0):
-        raise CdplotInputError(f"rope must be a finite number >= 0, got {rope!r}.")
+        raise CdplotInputError(f"{spell('rope')} must be a finite number >= 0, got {rope!r}.")
     return value
+
+
+def check_ratio(test_train_ratio: Any) -> float:
+    """A valid ``test_train_ratio`` (a finite number > 0), or a :class:`CdplotInputError`."""
+    meaning = (
+        "a positive number (n_test / n_train of a fold, e.g. 1/9 for 10-fold cross-validation)"
+    )
+    ratio = check_real(test_train_ratio, "test_train_ratio", meaning)
+    if not (math.isfinite(ratio) and ratio > 0.0):
+        raise CdplotInputError(
+            f"{spell('test_train_ratio')} must be {meaning}, got {test_train_ratio!r}."
+        )
+    return ratio
 
 
 def check_nsamples(nsamples: Any) -> int:
     """A valid Monte Carlo sample size, or a :class:`CdplotInputError`."""
     if isinstance(nsamples, bool) or not isinstance(nsamples, (int, np.integer)) or nsamples < 1:
-        raise CdplotInputError(f"nsamples must be a positive integer, got {nsamples!r}.")
+        raise CdplotInputError(f"{spell('nsamples')} must be a positive integer, got {nsamples!r}.")
     return int(nsamples)
 
 
 def check_threshold(threshold: Any) -> float:
     """A valid posterior threshold in (0.5, 1], or a :class:`CdplotInputError`."""
-    try:
-        value = float(threshold)
-    except (TypeError, ValueError):
-        raise CdplotInputError(
-            f"threshold must be a posterior probability in (0.5, 1], got {threshold!r}."
-        ) from None
+    value = check_real(threshold, "threshold", "a posterior probability in (0.5, 1]")
     if not 0.5 < value <= 1.0:
         raise CdplotInputError(
-            f"threshold must be in (0.5, 1] so that at most one decision reaches it, got "
-            f"{threshold!r}."
+            f"{spell('threshold')} must be in (0.5, 1] so that at most one decision reaches "
+            f"it, got {threshold!r}."
         )
     return value
 
@@ -196,12 +215,13 @@ def seed_of(random_state: Any) -> int:
     if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
         if not 0 <= random_state < 2**32:
             raise CdplotInputError(
-                f"random_state must be an integer in [0, 2**32), got {random_state!r}."
+                f"{spell('random_state')} must be an integer in [0, 2**32) "
+                f"(0 to 4294967295), got {random_state!r}."
             )
         return int(random_state)
     raise CdplotInputError(
-        "random_state must be None, an integer seed or a numpy.random.Generator, got "
-        f"{type(random_state).__name__}."
+        f"{spell('random_state')} must be None, an integer seed or a numpy.random.Generator, "
+        f"got {type(random_state).__name__}."
     )
 
 
@@ -635,22 +655,29 @@ def bayes_correlated_t(
     n = len(xa)
     if n < 2:
         raise CdplotInputError("the correlated t-test needs at least two folds (got one).")
-    try:
-        ratio = float(test_train_ratio)
-    except (TypeError, ValueError):
-        ratio = float("nan")
-    if not (math.isfinite(ratio) and ratio > 0.0):
-        raise CdplotInputError(
-            f"test_train_ratio must be a positive number (n_test / n_train of a fold, e.g. 1/9 "
-            f"for 10-fold cross-validation), got {test_train_ratio!r}."
-        )
-    from scipy import stats  # scipy.stats is heavy: loaded only when needed
-
-    d = ya - xa
+    ratio = check_ratio(test_train_ratio)
+    # the posterior is invariant to scaling scores and rope by one power of two (exact):
+    # scores near +-1e308 are brought below 1 so that differences and variances stay finite
+    top = max(float(np.max(np.abs(xa))), float(np.max(np.abs(ya))))
+    e = math.frexp(top)[1] if top > 0 else 0
+    d = np.ldexp(ya, -e) - np.ldexp(xa, -e)
     mean = float(np.mean(d))
     var = float(np.var(d, ddof=1)) * (1.0 / n + ratio)
     df = float(n - 1)
     scale = math.sqrt(var)
+    rope_scaled = math.ldexp(rope, -e)
+    posterior = _correlated_t_regions(mean, var, scale, df, rope_scaled)
+    with np.errstate(over="ignore"):
+        mean, scale = float(np.ldexp(mean, e)), float(np.ldexp(scale, e))
+    return BayesianResult(*posterior, rope, "bayes-correlated-t", None, None, mean, scale, df)
+
+
+def _correlated_t_regions(
+    mean: float, var: float, scale: float, df: float, rope: float
+) -> tuple[float, float, float]:
+    """(left, rope, right) of the Student t posterior of the mean difference."""
+    from scipy import stats  # scipy.stats is heavy: loaded only when needed
+
     if var == 0.0:
         if rope == 0.0:
             right = float(mean > 0) + 0.5 * float(mean == 0)
@@ -664,9 +691,7 @@ def bayes_correlated_t(
         middle = 0.0 if rope == 0.0 else 1.0 - left - right
         if rope == 0.0:
             left = 1.0 - right
-    return BayesianResult(
-        left, middle, right, rope, "bayes-correlated-t", None, None, mean, scale, df
-    )
+    return left, middle, right
 
 
 # --------------------------------------------------------------------------- all pairs

@@ -29,7 +29,7 @@ def compare(
     dataset: str | Sequence[Any] | None = None,
     algorithm: str | Sequence[Any] | None = None,
     score: str | None = None,
-    higher_is_better: bool = True,
+    higher_is_better: bool | None = None,
     test: str = "wilcoxon",
     correction: str | None = None,
     alpha: float = 0.05,
@@ -62,8 +62,10 @@ def compare(
         Column names; they win over the recognised names. Needed only when a
         role cannot be recognised (the error then says so). For a 2-D array,
         ``algorithm`` and ``dataset`` may be sequences of names.
-    higher_is_better : bool, default True
-        False for error rates, losses or run times. Rank 1 is always the best.
+    higher_is_better : bool, optional
+        False for error rates, losses or run times. Rank 1 is always the best. Not
+        given: higher is better, with a warning when the score column or the file is
+        named like an error, loss or time (``cdplot.io.LOWER_IS_BETTER_WORDS``).
     test : str, default "wilcoxon"
         The pairwise test. "wilcoxon" is the signed-rank test and "sign" the
         sign test on each pair's scores. "mean-ranks" and "nemenyi" compare
@@ -242,7 +244,10 @@ def compare(
         **test_options,
     )
     missing = check_in_list(MISSING, missing=missing)  # checked by resolve(); canonical here
-    higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    direction_given = higher_is_better is not None  # None: True, warned on error-like names
+    higher_is_better = check_bool(
+        True if higher_is_better is None else higher_is_better, "higher_is_better"
+    )
     tie_correction = check_bool(tie_correction, "tie_correction")
     # parse_scores's warnings point at the caller of compare(): call it from here
     table = parse_scores(
@@ -253,6 +258,7 @@ def compare(
         missing=missing,
         aggregate=aggregate,
         decimals=decimals,
+        warn_direction=not direction_given,
     )
     table = _check_table(table, proc, missing, tie_correction)
     proc = proc.with_algorithms(table.algorithms)
