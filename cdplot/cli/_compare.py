@@ -295,6 +295,13 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         groups[flag.group].add_argument(
             flag.flag, dest=flag.keyword, default=argparse.SUPPRESS, **flag.kwargs
         )
+    groups[_STATS].add_argument(
+        "--higher-is-better",
+        dest="higher_given",
+        action="store_true",
+        help="higher scores are better (the default, said explicitly: silences the warning "
+        "about a score or file named like an error, loss or time)",
+    )
     return cmp_
 
 
@@ -355,6 +362,14 @@ def compare_options(args: argparse.Namespace) -> dict[str, Any]:
             options["score"] = column
         if direction == "lower":
             options["higher_is_better"] = False
+    if getattr(args, "higher_given", False):
+        if options.get("higher_is_better") is False or (metrics and len(metrics) > 1):
+            raise CdplotInputError(
+                "--higher-is-better and --lower-is-better contradict each other for one "
+                "metric; give one of them (with several --score-col, name each "
+                "lower-is-better metric with --lower-is-better COL instead)."
+            )
+        options["higher_is_better"] = True
     labels = labels_from_args(getattr(args, "label", None), getattr(args, "labels_file", None))
     if labels is not None:
         options["labels"] = labels

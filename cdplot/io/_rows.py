@@ -118,7 +118,11 @@ def warn_if_lower_is_better(roles: Roles, source: str | None, stacklevel: int) -
     for what, name in named:
         word = lower_is_better_word(name)
         if word is not None:
-            keep = "" if in_cli() else f" (or {spell('higher_is_better', True)} to keep it)"
+            keep = (
+                " (or --higher-is-better to keep it)"
+                if in_cli()
+                else f" (or {spell('higher_is_better', True)} to keep it)"
+            )
             warnings.warn(
                 f"the {what} says {word!r}, usually lower is better, but the scores are "
                 f"ranked higher-is-better; pass {spell('higher_is_better', False)} if lower "
