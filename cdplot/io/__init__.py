@@ -13,13 +13,19 @@ hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns 
 - ``_roles.py``: which column holds datasets, algorithms, runs and scores, by name;
 - ``_values.py``: cells -> real numbers, refusing anything else and naming the cell;
 - ``_aggregate.py``: repeated runs -> one exact score per cell;
-- ``_table.py``: missing results, infinities, sizes -> the :class:`ScoreTable`.
+- ``_table.py``: missing results, infinities, sizes -> the :class:`ScoreTable`;
+- ``_sources.py``: recognising benchmark sources (``_parquet.py`` Parquet and JSON Lines,
+  ``_lmeval.py`` lm-evaluation-harness output, ``_trackers.py`` MLflow, W&B and OpenML
+  exports), item-level tables (``_items.py``) and Dask DataFrames, before parsing.
 """
 
 from __future__ import annotations
 
 from ._aggregate import AGGREGATES, Aggregation, exact_mean
 from ._frames import as_pandas
+from ._items import ITEM_NAMES, ItemScores
+from ._lmeval import read_lm_eval
+from ._parquet import read_jsonl, read_parquet
 from ._parse import parse_scores, table_roles
 from ._read import read_columns, read_table
 from ._roles import (
@@ -30,13 +36,17 @@ from ._roles import (
     column_key,
     resolve_roles,
 )
+from ._sources import prepare_input
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, input_notes
+from ._trackers import read_mlflow, read_openml, read_wandb
 
 __all__ = [
     "AGGREGATES",
     "ALGORITHM_NAMES",
     "Aggregation",
     "DATASET_NAMES",
+    "ITEM_NAMES",
+    "ItemScores",
     "MISSING_OPTIONS",
     "REPETITION_NAMES",
     "Roles",
@@ -47,8 +57,15 @@ __all__ = [
     "exact_mean",
     "input_notes",
     "parse_scores",
+    "prepare_input",
     "read_columns",
+    "read_jsonl",
+    "read_lm_eval",
+    "read_mlflow",
+    "read_openml",
+    "read_parquet",
     "read_table",
+    "read_wandb",
     "resolve_roles",
     "table_roles",
 ]

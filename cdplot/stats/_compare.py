@@ -21,7 +21,7 @@ from .._errors import (
     silence_hint,
     spell,
 )
-from ..io import ScoreTable, parse_scores
+from ..io import ScoreTable, parse_scores, prepare_input
 from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_correction
 from ._aligned import aligned_ranks_posthoc
 from ._bayes import BAYES_TESTS, bayes_comparison
@@ -150,6 +150,7 @@ def compare(
     aggregate: str | Callable[[np.ndarray], float] | None = None,
     decimals: int | None = None,
     labels: Mapping[str, str] | None = None,
+    item: str | None = None,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -248,6 +249,18 @@ def compare(
         Display names for figures and reports, e.g.
         ``{"RandomForest (500 trees)": "RF"}``; the data and the result keep
         the original names (``labels`` on the result).
+    item : str, optional
+        The item column of an item-level long table (one row per task, model
+        and item); recognised by name (``item``, ``item_id``, ``doc_id``,
+        ``question_id``, ``instance_id``, ``example_id``, ``sample_id``) when
+        not given. The items of each task become its score (the mean, or
+        ``aggregate``), ``missing`` applies to missing items too, and
+        ``res.items`` keeps the per-task item matrices
+        (:class:`cdplot.io.ItemScores`) for :func:`cdplot.stats.item_tests` and
+        :func:`cdplot.stats.hierarchical_rank_intervals`. ``data`` may also be
+        a Parquet or JSON Lines file or folder, lm-evaluation-harness output,
+        an MLflow, W&B or OpenML export, or a Dask DataFrame (aggregated on its
+        cluster); see :mod:`cdplot.io`.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -365,15 +378,26 @@ def compare(
             )
         )
     omnibus_name = _resolve_omnibus(omnibus, missing)
-    table = parse_scores(
+    source = prepare_input(
         data,
         dataset=dataset,
         algorithm=algorithm,
         score=score,
-        missing=missing,
+        item=item,
         aggregate=aggregate,
+        missing=missing,
+    )
+    table = parse_scores(
+        source.data,
+        dataset=source.dataset,
+        algorithm=source.algorithm,
+        score=source.score,
+        missing=missing,
+        aggregate=source.aggregate,
         decimals=decimals,
     )
+    if source.aggregation is not None:
+        table = dataclasses.replace(table, aggregation=source.aggregation)
     if missing == "keep":
         table = _drop_empty_algorithms(table)
     algorithms, datasets = table.algorithms, table.datasets
@@ -602,6 +626,8 @@ def compare(
         decimals=table.decimals,
         mean_scores=mean_scores,
         critical_difference_units="score" if test_name == "tukey" else "rank",
+        items=source.items,
+        source_note=source.note,
         **bayes,
     )
 

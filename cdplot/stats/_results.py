@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.axes import Axes
 
-    from ..io import Aggregation
+    from ..io import Aggregation, ItemScores
     from ._wins import WinTieLossResult
 
 __all__ = [
@@ -205,6 +205,14 @@ class ComparisonResult:
     pool_sensitivity : pandas.DataFrame or None
         The frame of :func:`cdplot.pool_sensitivity` once it has been run on this
         result (it stores it here, for :meth:`summary`); None before.
+    items : cdplot.io.ItemScores or None
+        Item-level input (a table with an item column): the per-task items x
+        algorithms score matrices the task scores were averaged from (see
+        :func:`cdplot.stats.item_tests`); None otherwise and for a Dask
+        DataFrame (its items stay on the cluster).
+    source_note : str or None
+        How a recognised source was read (lm-evaluation-harness output,
+        Parquet, an MLflow export, ...), the first of :attr:`input_notes`.
     """
 
     algorithms: list[str]
@@ -248,6 +256,8 @@ class ComparisonResult:
     posterior_worse: pd.DataFrame | None = field(default=None, repr=False)
     decisions: pd.DataFrame | None = field(default=None, repr=False)
     pool_sensitivity: pd.DataFrame | None = field(default=None, repr=False, compare=False)
+    items: ItemScores | None = field(default=None, repr=False, compare=False)
+    source_note: str | None = None
 
     @property
     def input_notes(self) -> tuple[str, ...]:
@@ -265,9 +275,10 @@ class ComparisonResult:
         """
         from ..io import input_notes
 
-        return input_notes(
+        notes = input_notes(
             self.aggregation, self.decimals, self.dropped_datasets, self.dropped_algorithms
         )
+        return notes if self.source_note is None else (self.source_note, *notes)
 
     def label(self, algorithm: str) -> str:
         """Display name of ``algorithm`` (its label if one was given, else its name)."""
