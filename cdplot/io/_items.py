@@ -205,9 +205,7 @@ def _apply_missing(
     return keep, blank
 
 
-def _task_scores(
-    matrices: list[np.ndarray], how: str, func: Any
-) -> tuple[np.ndarray, np.ndarray]:
+def _task_scores(matrices: list[np.ndarray], how: str, func: Any) -> tuple[np.ndarray, np.ndarray]:
     """Task x model scores and item counts from the per-task matrices."""
     k = matrices[0].shape[1] if matrices else 0
     scores = np.full((len(matrices), k), np.nan)

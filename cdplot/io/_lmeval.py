@@ -58,7 +58,7 @@ def _load_json(path: Path) -> dict[str, Any]:
         ) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
         raise CdplotInputError(
-            f"{str(path)!r} has no \"results\" mapping (task -> metrics); pass the "
+            f'{str(path)!r} has no "results" mapping (task -> metrics); pass the '
             f"results_<date>.json file lm_eval writes, or its folder."
         )
     return doc
@@ -84,16 +84,16 @@ def _model_name(doc: dict[str, Any], path: Path) -> str:
     from_args = _pretrained(config.get("model_args"))
     if top and from_args and top != from_args:
         raise CdplotInputError(
-            f"{str(path)!r} names two models: \"model_name\" is {top!r} but "
-            f"\"config\".\"model_args\" loads {from_args!r}; correct one of them in the file."
+            f'{str(path)!r} names two models: "model_name" is {top!r} but '
+            f'"config"."model_args" loads {from_args!r}; correct one of them in the file.'
         )
     name = top or from_args
     if name is None:
         name = path.parent.name.replace("__", "/")
         if not name:
             raise CdplotInputError(
-                f"{str(path)!r} names no model (no \"model_name\", no pretrained= in "
-                f"\"config\".\"model_args\"); put it in a folder named after the model."
+                f'{str(path)!r} names no model (no "model_name", no pretrained= in '
+                f'"config"."model_args"); put it in a folder named after the model.'
             )
     return name
 
@@ -127,7 +127,7 @@ def _choose(available: set[str], score: str | None, where: str) -> str:
     if len(available) == 1:
         return next(iter(available))
     if not available:
-        raise CdplotInputError(f"{where} holds no numeric metric (\"metric,filter\" keys).")
+        raise CdplotInputError(f'{where} holds no numeric metric ("metric,filter" keys).')
     choices = sorted(available)
     raise CdplotInputError(
         f"{where} holds several metrics: {', '.join(repr(m) for m in choices)}; choose one "
@@ -217,7 +217,7 @@ def _sample_rows(path: Path, metric: str | None) -> tuple[list[tuple[Any, float]
             )
         if "doc_id" not in row:
             raise CdplotInputError(
-                f"line {number} of {str(path)!r} has no \"doc_id\"; every sample line needs one."
+                f'line {number} of {str(path)!r} has no "doc_id"; every sample line needs one.'
             )
         out.append((row["doc_id"], float(value)))
     return out, available

@@ -221,9 +221,7 @@ def _dask_cells(
     datasets = list(dict.fromkeys(long[d]))
     algorithms = list(dict.fromkeys(long[a]))
     counts = np.zeros((len(datasets), len(algorithms)), dtype=np.int64)
-    counts[
-        pd.Index(datasets).get_indexer(long[d]), pd.Index(algorithms).get_indexer(long[a])
-    ] = n
+    counts[pd.Index(datasets).get_indexer(long[d]), pd.Index(algorithms).get_indexer(long[a])] = n
     aggregation = None
     if n.max(initial=0) > 1:
         unit = (item_col,) if item_col else tuple(map(str, roles.repetitions))

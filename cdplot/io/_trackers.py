@@ -44,7 +44,7 @@ def is_mlflow(columns: list[str]) -> bool:
 
 def is_openml(columns: list[str]) -> bool:
     """The columns of an OpenML evaluations listing."""
-    return _OPENML <= set(map(str, columns))
+    return set(map(str, columns)) >= _OPENML
 
 
 def is_wandb(columns: list[str]) -> bool:
@@ -88,7 +88,9 @@ def _pick(
             f"{', '.join(repr(c) for c in columns if c.startswith(prefixes))}."
         )
     keys = {column_key(n) for n in names}
-    found = [c for c in columns if c.startswith(prefixes) and column_key(c.split(".", 1)[1]) in keys]
+    found = [
+        c for c in columns if c.startswith(prefixes) and column_key(c.split(".", 1)[1]) in keys
+    ]
     if len(found) == 1:
         return found[0]
     options = found or [c for c in columns if c.startswith(prefixes)]
