@@ -37,6 +37,7 @@ from ._parametric import (
     tukey_critical_difference,
     tukey_test,
 )
+from ._items import hierarchical_rank_intervals, item_tests, item_wins
 from ._pool import pool_sensitivity
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
@@ -83,7 +84,10 @@ __all__ = [
     "exact_rank_sum_test",
     "find_groups",
     "friedman",
+    "hierarchical_rank_intervals",
     "iman_davenport",
+    "item_tests",
+    "item_wins",
     "mcnemar",
     "mcnemar_predictions",
     "mcnemar_table",
