@@ -234,7 +234,9 @@ def item_wins(tests: Any) -> Any:
 
     models = list(dict.fromkeys([*tests["algorithm_1"], *tests["algorithm_2"]]))
     wins = pd.DataFrame(0, index=pd.Index(models, name="better"), columns=models)
-    for a1, a2, better in zip(tests["algorithm_1"], tests["algorithm_2"], tests["better"]):
+    for a1, a2, better in zip(
+        tests["algorithm_1"], tests["algorithm_2"], tests["better"], strict=True
+    ):
         if better:
             worse = a2 if better == a1 else a1
             wins.loc[better, worse] += 1
