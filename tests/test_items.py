@@ -168,3 +168,35 @@ def test_hierarchical_items_widen_the_task_bootstrap():
     boots = ranks[rng.integers(0, len(ranks), size=(400, len(ranks)))].mean(axis=1)
     task_only = np.quantile(boots, [0.025, 0.975], axis=0)
     assert width > (task_only[1] - task_only[0]).mean()
+
+
+def test_cli_item_col_prints_tests_and_intervals_and_writes_the_table(tmp_path, capsys):
+    import polars as pl
+    from _helpers import run
+
+    rows = _rows(n_items=60, seed=5).rename(columns={"question_id": "prompt_idx"})
+    pl.from_pandas(rows).write_parquet(tmp_path / "items.parquet")
+    out_csv = tmp_path / "tests.csv"
+    code, out, err = run(
+        [
+            "compare",
+            tmp_path / "items.parquet",
+            "--item-col",
+            "prompt_idx",
+            "--item-tests",
+            out_csv,
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert f"read {str(tmp_path / 'items.parquet')!r} as Parquet (1,440 rows)" in flat
+    assert "Within-task tests on the items (McNemar" in out
+    assert "hierarchical bootstrap intervals (tasks, then items; 1000 replicates, seed 0)" in out
+    written = pd.read_csv(out_csv, keep_default_na=False)
+    want = item_tests(cdplot.compare(rows, item="prompt_idx"))
+    assert written["pvalue"].tolist() == pytest.approx(want["pvalue"].tolist(), rel=1e-15)
+    assert written["better"].tolist() == want["better"].tolist()
+    ci = hierarchical_rank_intervals(cdplot.compare(rows, item="prompt_idx"), random_state=0)
+    best = ci.index[0]
+    assert f"  {best}  {ci.average_rank.iloc[0]:.2f}  [{ci.low.iloc[0]:.2f}," in out
