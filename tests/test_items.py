@@ -200,3 +200,32 @@ def test_cli_item_col_prints_tests_and_intervals_and_writes_the_table(tmp_path, 
     ci = hierarchical_rank_intervals(cdplot.compare(rows, item="prompt_idx"), random_state=0)
     best = ci.index[0]
     assert f"  {best}  {ci.average_rank.iloc[0]:.2f}  [{ci.low.iloc[0]:.2f}," in out
+
+
+def _wins_figure_tests() -> pd.DataFrame:
+    return item_tests(cdplot.compare(_rows(n_items=200, seed=4)))
+
+
+def test_item_wins_plot_cells_are_the_counts():
+    from cdplot.plotting import item_wins_plot
+
+    tab = _wins_figure_tests()
+    ax = item_wins_plot(tab)
+    wins = item_wins(tab)
+    order = [t.get_text() for t in ax.get_yticklabels()]
+    image = next(im for im in ax.get_images() if im.get_gid() == "item-wins-cells")
+    shown = np.asarray(image.get_array())
+    want = wins.loc[order, order].to_numpy(dtype=float)
+    off = ~np.eye(len(order), dtype=bool)
+    assert shown[off].tolist() == want[off].tolist()
+    texts = [t.get_text() for t in ax.texts if t.get_gid() == "item-wins-annotation"]
+    assert sorted(map(int, texts)) == sorted(want[off].astype(int).tolist())
+    with pytest.raises(CdplotInputError, match=r"draws the table returned by"):
+        item_wins_plot(pd.DataFrame({"x": [1]}))
+
+
+@pytest.mark.mpl_image_compare(filename="item_wins.png")
+def test_image_item_wins():
+    from cdplot.plotting import item_wins_plot
+
+    return item_wins_plot(_wins_figure_tests()).get_figure()
