@@ -153,7 +153,16 @@ def _dense(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows (task, item) sorted by task, their task codes and item codes, and the matrix."""
     key = task * n_items + item
-    keys, row = np.unique(key, return_inverse=True)
+    n_tasks = int(task.max()) + 1 if task.size else 0
+    if n_tasks * n_items <= 4 * key.size + 1024:  # a dense lookup beats sorting
+        seen = np.zeros(n_tasks * n_items, dtype=bool)
+        seen[key] = True
+        keys = np.flatnonzero(seen)
+        lookup = np.cumsum(seen, dtype=np.int64) - 1
+        row = lookup[key]
+        del seen, lookup
+    else:
+        keys, row = np.unique(key, return_inverse=True)
     cell = row.reshape(-1) * k + model
     counts = np.bincount(cell, minlength=keys.size * k)
     matrix = np.full((keys.size, k), np.nan)
