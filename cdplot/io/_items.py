@@ -135,7 +135,8 @@ def _codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:
         raise CdplotInputError(
             f"the {what} column {column!r} is empty in row {pos}; every row needs a {what}."
         )
-    return codes.astype(np.int64, copy=False), list(uniques)
+    small = np.int32 if len(uniques) < 2**31 else np.int64
+    return codes.astype(small), list(uniques)
 
 
 def _score_values(values: Any, column: str) -> np.ndarray:
@@ -150,38 +151,47 @@ def _score_values(values: Any, column: str) -> np.ndarray:
 
 def _dense(
     task: np.ndarray, model: np.ndarray, item: np.ndarray, n_items: int, k: int, score: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows (task, item) sorted by task, their task codes and item codes, and the matrix."""
-    key = task * n_items + item
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The (task, item) rows sorted by task: their task and item codes, the items x models
+    matrix, and each row's cell (row * k + model) in input order."""
+    key = task.astype(np.int64) * n_items + item
     n_tasks = int(task.max()) + 1 if task.size else 0
     if n_tasks * n_items <= 4 * key.size + 1024:  # a dense lookup beats sorting
         seen = np.zeros(n_tasks * n_items, dtype=bool)
         seen[key] = True
         keys = np.flatnonzero(seen)
         lookup = np.cumsum(seen, dtype=np.int64) - 1
-        row = lookup[key]
-        del seen, lookup
+        del seen
+        cell = lookup[key]
+        del lookup
     else:
-        keys, row = np.unique(key, return_inverse=True)
-    cell = row.reshape(-1) * k + model
-    counts = np.bincount(cell, minlength=keys.size * k)
+        keys, cell = np.unique(key, return_inverse=True)
+        cell = cell.reshape(-1)
+    del key
+    cell *= k
+    cell += model
     matrix = np.full((keys.size, k), np.nan)
     matrix.reshape(-1)[cell] = score
-    return keys // n_items, keys % n_items, matrix, counts
+    return keys // n_items, keys % n_items, matrix, cell
 
 
 def _refuse_duplicates(
-    counts: np.ndarray, k: int, row_task: np.ndarray, row_item: np.ndarray, names: dict
+    cell: np.ndarray, k: int, row_task: np.ndarray, row_item: np.ndarray, names: dict
 ) -> None:
+    """Refuse two rows of one model on one item of one task (counted only if there are)."""
+    written = np.zeros(row_task.size * k, dtype=bool)
+    written[cell] = True
+    if int(np.count_nonzero(written)) == cell.size:
+        return
+    counts = np.bincount(cell, minlength=written.size)
     dup = np.flatnonzero(counts > 1)
-    if dup.size:
-        r, m = divmod(int(dup[0]), k)
-        raise CdplotInputError(
-            f"model {names['model'][m]!r} has {int(counts[dup[0]])} rows for item "
-            f"{names['item'][row_item[r]]!r} of task {names['task'][row_task[r]]!r} "
-            f"({dup.size} duplicated items in all); keep one row per task, model and item "
-            f"(filter on the column that tells them apart, or average them first)."
-        )
+    r, m = divmod(int(dup[0]), k)
+    raise CdplotInputError(
+        f"model {names['model'][m]!r} has {int(counts[dup[0]])} rows for item "
+        f"{names['item'][row_item[r]]!r} of task {names['task'][row_task[r]]!r} "
+        f"({dup.size} duplicated items in all); keep one row per task, model and item "
+        f"(filter on the column that tells them apart, or average them first)."
+    )
 
 
 def _apply_missing(
@@ -264,8 +274,10 @@ def item_scores(
         raise CdplotInputError(f"infinite score ({values[pos]}) in row {pos} of column {score!r}.")
     names = {"task": tasks, "model": models, "item": items}
     k = len(models)
-    row_task, row_item, matrix, counts = _dense(task, model, item_code, len(items), k, values)
-    _refuse_duplicates(counts, k, row_task, row_item, names)
+    row_task, row_item, matrix, cell = _dense(task, model, item_code, len(items), k, values)
+    del task, model, item_code
+    _refuse_duplicates(cell, k, row_task, row_item, names)
+    del cell
     bounds = np.r_[0, np.flatnonzero(np.diff(row_task)) + 1, row_task.size]
     keep, blank = _apply_missing(matrix, bounds, missing, names)
     matrices, ids = [], []

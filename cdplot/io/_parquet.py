@@ -45,6 +45,33 @@ def _files(path: str | os.PathLike[str], suffix: str) -> list[Path]:
     return [path]
 
 
+def _text_codes(col: Any) -> tuple[np.ndarray, list[str]]:
+    """Codes (first-appearance order, -1 for null) and names of a polars text column.
+
+    Works on the column's categorical codes: the names are looked up once each, never one
+    Python string per row.
+    """
+    pl = _polars()
+    if col.dtype != pl.Categorical:
+        col = col.cast(pl.String).cast(pl.Categorical)
+    phys = col.to_physical()
+    first = (
+        pl.DataFrame({"p": phys})
+        .with_row_index("i")
+        .drop_nulls()
+        .unique(subset="p", maintain_order=True)
+    )
+    names = col.gather(first["i"]).cast(pl.String).to_list()
+    if not names:
+        return np.full(len(col), -1, dtype=np.int32), []
+    lookup = np.full(int(first["p"].max()) + 1, -1, dtype=np.int32)
+    lookup[first["p"].to_numpy()] = np.arange(len(names), dtype=np.int32)
+    codes = lookup[phys.fill_null(0).to_numpy()]
+    if phys.null_count():
+        codes[phys.is_null().to_numpy()] = -1
+    return codes, names
+
+
 def polars_to_pandas(frame: Any) -> Any:
     """A polars DataFrame as pandas: numbers as numpy, text as ``Categorical`` (codes).
 
@@ -58,16 +85,8 @@ def polars_to_pandas(frame: Any) -> Any:
         col = frame.get_column(name)
         dtype = col.dtype
         if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
-            text = col.cast(pl.String)
-            names = text.drop_nulls().unique(maintain_order=True)
-            codes = (
-                text.cast(pl.Enum(names.to_list()))
-                .to_physical()
-                .cast(pl.Int64)
-                .fill_null(-1)
-                .to_numpy()
-            )
-            columns[name] = pd.Categorical.from_codes(codes, categories=names.to_list())
+            codes, names = _text_codes(col)
+            columns[name] = pd.Categorical.from_codes(codes, categories=names)
         elif dtype.is_numeric():
             values = col.to_numpy()
             if col.null_count() and values.dtype.kind in "iu":
@@ -75,8 +94,14 @@ def polars_to_pandas(frame: Any) -> Any:
             columns[name] = np.asarray(values)
         else:
             columns[name] = col.to_list()
-    out = pd.DataFrame(columns, copy=False)
-    return out
+    return pd.DataFrame(columns, copy=False)
+
+
+def _scan(lazy: Any) -> Any:
+    """Collect a lazy frame with its text columns as categoricals (no string per row)."""
+    pl = _polars()
+    text = [n for n, d in lazy.collect_schema().items() if d == pl.String]
+    return lazy.with_columns(pl.col(text).cast(pl.Categorical)).collect(engine="streaming")
 
 
 def read_parquet(path: str | os.PathLike[str], *, columns: list[str] | None = None) -> Any:
@@ -113,7 +138,8 @@ def read_parquet(path: str | os.PathLike[str], *, columns: list[str] | None = No
     pl = _polars()
     files = _files(path, ".parquet")
     try:
-        frame = pl.read_parquet([str(f) for f in files], columns=columns)
+        lazy = pl.scan_parquet([str(f) for f in files])
+        frame = _scan(lazy if columns is None else lazy.select(columns))
     except Exception as exc:  # noqa: BLE001 - polars' errors are the user's file problems
         raise CdplotInputError(
             f"cannot read Parquet {str(path)!r} ({type(exc).__name__}: {exc}); check that "

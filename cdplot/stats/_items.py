@@ -78,18 +78,9 @@ def _sign_flip(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> tup
 
 
 def _pair_test(
-    x: np.ndarray, y: np.ndarray, binary: bool, method: str, exact_below: int, options: dict
+    x: np.ndarray, y: np.ndarray, method: str, options: dict
 ) -> tuple[str, float, float]:
-    """(test name, statistic, p-value) of two models on the items both have."""
-    if binary:
-        b = int(np.sum((x == 1) & (y == 0)))
-        c = int(np.sum((x == 0) & (y == 1)))
-        if b + c == 0:
-            return "McNemar (no discordant item)", 0.0, 1.0
-        how = "exact" if b + c < exact_below else "corrected"
-        res = mcnemar(b, c, method=how)
-        name = "McNemar exact" if how == "exact" else "McNemar chi-square (corrected)"
-        return name, float(res.statistic), float(res.pvalue)
+    """(test name, statistic, p-value) of two continuous models on the items both have."""
     if method == "permutation":
         stat, p = _sign_flip(x - y, options["n_resamples"], options["rng"])
         return "sign-flip permutation", stat, p
@@ -157,20 +148,75 @@ def item_tests(
         alpha = float(getattr(data, "alpha", 0.05))
     tasks, models, mats, higher = _matrices(data)
     options = {"n_resamples": int(n_resamples), "rng": np.random.default_rng(random_state)}
-    rows = []
+    rows: list[tuple] = []
+    memo: dict[tuple[int, int], tuple[str, float, float]] = {}
     for task, mat in zip(tasks, mats, strict=True):
         binary = method != "paired-t" and _is_binary(mat)
+        if binary:
+            rows += _binary_task(task, mat, models, exact_below, memo)
+            continue
         for i, j in itertools.combinations(range(len(models)), 2):
             both = ~np.isnan(mat[:, i]) & ~np.isnan(mat[:, j])
             x, y = mat[both, i], mat[both, j]
             if x.size < 2:
                 name, stat, p = "too few common items", math.nan, math.nan
             else:
-                name, stat, p = _pair_test(x, y, binary, method, exact_below, options)
+                name, stat, p = _pair_test(x, y, method, options)
             rows.append(
                 (task, models[i], models[j], int(x.size), _mean(x), _mean(y), name, stat, p)
             )
     return _tests_frame(rows, correction, alpha, higher)
+
+
+def _binary_task(
+    task: str, mat: np.ndarray, models: list[str], exact_below: int, memo: dict
+) -> list[tuple]:
+    """McNemar's test of every pair of one 0/1 task, the counts from two matrix products.
+
+    ``b[i, j]`` = items both have where i is right and j wrong; each distinct ``(b, c)`` is
+    tested once (:func:`cdplot.stats.mcnemar`), so a large task costs a few products.
+    """
+    present = ~np.isnan(mat)
+    p = present.astype(float)
+    right = np.where(present, mat, 0.0)
+    b = right.T @ (p - right)  # i right, j wrong, both present
+    both = p.T @ p
+    hits = right.T @ p  # i's right answers on the items both have
+    rows = []
+    for i, j in itertools.combinations(range(len(models)), 2):
+        n = int(both[i, j])
+        if n < 2:
+            rows.append(
+                (
+                    task,
+                    models[i],
+                    models[j],
+                    n,
+                    math.nan,
+                    math.nan,
+                    "too few common items",
+                    math.nan,
+                    math.nan,
+                )
+            )
+            continue
+        key = (int(b[i, j]), int(b[j, i]))
+        if key not in memo:
+            memo[key] = _mcnemar_pair(*key, exact_below)
+        name, stat, pvalue = memo[key]
+        rows.append(
+            (task, models[i], models[j], n, hits[i, j] / n, hits[j, i] / n, name, stat, pvalue)
+        )
+    return rows
+
+
+def _mcnemar_pair(b: int, c: int, exact_below: int) -> tuple[str, float, float]:
+    if b + c == 0:
+        return "McNemar (no discordant item)", 0.0, 1.0
+    how = "exact" if b + c < exact_below else "corrected"
+    res = mcnemar(b, c, method=how)
+    name = "McNemar exact" if how == "exact" else "McNemar chi-square (corrected)"
+    return name, float(res.statistic), float(res.pvalue)
 
 
 def _mean(x: np.ndarray) -> float:
