@@ -22,6 +22,8 @@ from ._errors import (
 )
 from ._version import __version__
 from .stats._compare import compare
+from .stats._effects import effect_sizes
+from .stats._intervals import RankIntervals, rank_intervals
 from .stats._metrics import compare_metrics
 from .stats._results import ComparisonResult, OmnibusResult
 
@@ -35,6 +37,7 @@ __all__ = [
     "ComparisonResult",
     "OmnibusResult",
     "PoolDependenceWarning",
+    "RankIntervals",
     "__version__",
     "apv_heatmap",
     "bayes_cd_diagram",
@@ -43,11 +46,13 @@ __all__ = [
     "compare",
     "compare_metrics",
     "datasets",
+    "effect_sizes",
     "multi_comparison_matrix",
     "pool_sensitivity",
     "pool_sensitivity_plot",
     "posterior_plot",
     "power_plot",
+    "rank_intervals",
     "report_figure",
     "results_table",
     "simplex_plot",

@@ -330,7 +330,40 @@ def _document(result: ComparisonResult) -> _Object:
             "decisions": _posteriors(result.decisions),
         }
     )
+    doc.update(_computed(result))  # rank intervals and effect sizes, when computed
     return doc
+
+
+def _computed(result: ComparisonResult) -> dict[str, Any]:
+    """``rank_intervals`` and ``effect_sizes`` keys for what was computed on ``result``."""
+    from .stats._effects import computed_effect_sizes
+    from .stats._intervals import computed_rank_intervals
+
+    out: dict[str, Any] = {}
+    ri = computed_rank_intervals(result)
+    if ri is not None:
+        out["rank_intervals"] = {
+            "method": ri.method,
+            "confidence": ri.confidence,
+            "simultaneous": ri.simultaneous,
+            "on": ri.on,
+            "n_boot": ri.n_boot,
+            "critical_value": None
+            if ri.critical_value is None
+            else [_num(c) for c in ri.critical_value],
+            "algorithms": list(ri.algorithms),
+            "low": [int(x) for x in ri.low],
+            "high": [int(x) for x in ri.high],
+            "p_best": [_num(p) for p in ri.p_best],
+            "best_set": list(ri.best_set),
+        }
+    effects = computed_effect_sizes(result)
+    if effects is not None:
+        out["effect_sizes"] = [
+            {k: (_num(v) if isinstance(v, float) else v) for k, v in row.items()}
+            for row in effects.to_dict(orient="records")
+        ]
+    return out
 
 
 def _omnibus_back(d: dict[str, Any] | None) -> OmnibusResult | None:

@@ -281,6 +281,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
     )
     add_figure_options(cmp_)
     add_label_options(cmp_)
+    add_interval_options(cmp_)
     groups: dict[str, Any] = {}
     for flag in COMPARE_FLAGS:
         if flag.group not in groups:
@@ -289,6 +290,43 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
             flag.flag, dest=flag.keyword, default=argparse.SUPPRESS, **flag.kwargs
         )
     return cmp_
+
+
+def add_interval_options(parser: argparse.ArgumentParser) -> None:
+    """``--effect-size MEASURE`` and ``--rank-intervals METHOD`` (summary, reports, JSON)."""
+    group = parser.add_argument_group("effect sizes and rank intervals")
+    group.add_argument(
+        "--effect-size",
+        metavar="MEASURE",
+        help="effect size of every pair with its 1 - alpha interval: mean, hodges-lehmann, "
+        "superiority or cohen-d (in the summary, reports and JSON)",
+    )
+    group.add_argument(
+        "--rank-intervals",
+        choices=("test", "bootstrap"),
+        help="1 - alpha confidence intervals for the ranks, from the tests' decisions or a "
+        "paired bootstrap over datasets",
+    )
+    group.add_argument(
+        "--interval-seed",
+        type=int,
+        default=0,
+        metavar="SEED",
+        help="seed of the bootstraps of --rank-intervals (default 0: reproducible)",
+    )
+
+
+def add_intervals(results: dict[str, Any], args: argparse.Namespace) -> None:
+    """Compute what ``--effect-size`` and ``--rank-intervals`` ask on every result."""
+    for result in results.values():
+        if getattr(args, "effect_size", None):
+            result.effect_sizes(args.effect_size, confidence=1 - result.alpha)
+        if getattr(args, "rank_intervals", None):
+            result.rank_intervals(
+                args.rank_intervals,
+                confidence=1 - result.alpha,
+                random_state=args.interval_seed,
+            )
 
 
 def compare_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -587,6 +625,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             source = _read_stdin() if path == STDOUT else path
             results[name] = compare(source, **options)
             check_highlight(args.highlight, results[name].algorithms, repr(path))
+    add_intervals(results, args)
     if not quiet:
         for name, result in results.items():
             if len(results) > 1:

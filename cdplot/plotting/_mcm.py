@@ -20,6 +20,8 @@ __all__ = ["multi_comparison_matrix"]
 
 #: Cell size and margins of a new figure (inches).
 CELL = 0.78
+#: Cell size with ``interval=True`` (a fourth line of text).
+INTERVAL_CELL = 0.95
 LEFT_MARGIN = 0.95
 TOP_MARGIN = 0.95
 BOTTOM_MARGIN = 0.2
@@ -44,6 +46,8 @@ def multi_comparison_matrix(
     cbar: bool = True,
     cmap: Any = CMAP,
     digits: int = 3,
+    interval: bool = False,
+    confidence: float = 0.95,
 ) -> Axes:
     """Multi-comparison matrix: mean difference, wins/ties/losses and p-value of every pair.
 
@@ -71,6 +75,12 @@ def multi_comparison_matrix(
         Diverging colour map of the mean difference.
     digits : int, default 3
         Decimals of the mean differences and p-values.
+    interval : bool, default False
+        Add the ``confidence`` interval of the mean difference under it in each cell:
+        the paired-t interval of :func:`cdplot.effect_sizes` (``measure="mean"``, R's
+        ``t.test(row, column, paired=TRUE)$conf.int``, oriented like the difference).
+    confidence : float, default 0.95
+        Confidence level of ``interval``.
 
     Returns
     -------
@@ -119,15 +129,17 @@ def multi_comparison_matrix(
     losses = result.wins.losses.loc[order, order].to_numpy()
     pvalues = result.pvalues.loc[order, order].to_numpy(dtype=float)
     significant = np.asarray(result.significant.loc[order, order].to_numpy(), dtype=bool)
+    bounds = _interval_matrix(result, order, confidence) if interval else None
 
     new = ax is None
     if new:
-        width = LEFT_MARGIN + CELL * k + RIGHT_MARGIN
-        height = TOP_MARGIN + CELL * k + BOTTOM_MARGIN
+        cell = INTERVAL_CELL if interval else CELL
+        width = LEFT_MARGIN + cell * k + RIGHT_MARGIN
+        height = TOP_MARGIN + cell * k + BOTTOM_MARGIN
         ax = new_axes(
             width,
             height,
-            (LEFT_MARGIN / width, BOTTOM_MARGIN / height, CELL * k / width, CELL * k / height),
+            (LEFT_MARGIN / width, BOTTOM_MARGIN / height, cell * k / width, cell * k / height),
         )
     span = float(np.nanmax(np.abs(diff))) if k > 1 else 1.0
     span = span if span > 0 else 1.0
@@ -162,7 +174,8 @@ def multi_comparison_matrix(
                 p_text = format_pvalue(pvalues[i, j], digits)
                 lines = (
                     f"{diff[i, j]:+.{digits}f}\n"
-                    f"{wins[i, j]}/{ties[i, j]}/{losses[i, j]}\n"
+                    + (_interval_text(bounds[i, j], digits) if bounds is not None else "")
+                    + f"{wins[i, j]}/{ties[i, j]}/{losses[i, j]}\n"
                     f"p{'' if p_text.startswith('<') else '='}{p_text}"
                 )
                 r, g, b = colors[i, j][:3]
@@ -180,8 +193,9 @@ def multi_comparison_matrix(
                     gid="mcm-annotation",
                 )
     test = TEST_TITLES.get(result.test, result.test)
+    what = f" [{100 * confidence:g} % CI]" if interval else ""
     ax.set_title(
-        f"Mean difference (row \N{MINUS SIGN} column), wins/ties/losses,\n{test} p "
+        f"Mean difference (row \N{MINUS SIGN} column){what}, wins/ties/losses,\n{test} p "
         "(bold: significant)",
         fontsize=FONT_SIZE,
         loc="left",
@@ -196,3 +210,25 @@ def multi_comparison_matrix(
         bar.set_label("mean score difference", fontsize=FONT_SIZE)
         bar.ax.tick_params(labelsize=FONT_SIZE - 1)
     return ax
+
+
+def _interval_matrix(result: ComparisonResult, order: list[str], confidence: float) -> np.ndarray:
+    """k x k x 2 paired-t interval of the mean difference row minus column (oriented)."""
+    from ..stats._effects import MEASURES, oriented_differences
+    from ..stats._options import check_confidence
+
+    confidence = check_confidence(confidence)
+    k = len(order)
+    bounds = np.full((k, k, 2), np.nan)
+    for i in range(k):
+        for j in range(i + 1, k):
+            _, low, high = MEASURES["mean"](
+                oriented_differences(result, order[i], order[j]), confidence
+            )
+            bounds[i, j] = low, high
+            bounds[j, i] = -high, -low
+    return bounds
+
+
+def _interval_text(bounds: np.ndarray, digits: int) -> str:
+    return f"[{bounds[0]:+.{digits}f}, {bounds[1]:+.{digits}f}]\n"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .._labels import TEST_TITLES, correction_title, format_pvalue
 from .._version import __version__
 from ..stats._caveats import n_hypotheses
+from ._intervals import intervals_html
 from ._model import (
     MAX_PAIRS_LISTED,
     CellStyle,
@@ -279,6 +280,7 @@ def _body(
     groups = _groups(result)
     if groups:
         parts.append(f'<section id="{prefix}groups"><{h2}>Groups</{h2}>{groups}</section>')
+    parts += [s for s in [intervals_html(result, h2, prefix)] if s]  # when computed
     if heatmap:
         parts.append(_figure(result, "heatmap", h2, prefix))
     if scores:

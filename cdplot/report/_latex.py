@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .._errors import check_in_list
 from .._labels import TEST_TITLES, correction_title
+from ._intervals import intervals_latex
 from ._model import (
     CellStyle,
     Mark,
@@ -266,6 +267,7 @@ def to_latex(
     else:
         table = build_table(result, adjusted=adjusted, pvalues=True if compact else pvalues)
         body = _tabular(result, table, mark, column_labels, fmt_r, fmt_p, compact=compact)
+    body += intervals_latex(result, escape_latex)  # when computed (report/_intervals)
     if not environment:
         return "\n".join(body) + "\n"
     if caption is True:

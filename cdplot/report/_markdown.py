@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._labels import TEST_TITLES, correction_title
+from ._intervals import intervals_markdown
 from ._model import (
     CellStyle,
     Mark,
@@ -188,4 +189,5 @@ def to_markdown(
             f"{name(a)} \N{EN DASH} {name(b)}" for a, b in result.uncovered_pairs
         )
         lines += ["", f"Not significantly different but in no common group: {pairs_text}."]
+    lines += intervals_markdown(result, escape_markdown)  # when computed (report/_intervals)
     return "\n".join(lines) + "\n"

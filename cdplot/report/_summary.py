@@ -9,6 +9,7 @@ import numpy as np
 from .._labels import TEST_TITLES, correction_title
 from ..stats._caveats import deciding_omnibus, n_hypotheses
 from ..stats._lazy import labelled
+from ._intervals import interval_paragraphs
 from ._model import (
     display_name,
     fill,
@@ -238,6 +239,7 @@ def summary(result: ComparisonResult) -> str:
                 "Not significantly different, but in no common group (non-significance is "
                 f"not transitive): {pairs}."
             )
+    paragraphs += interval_paragraphs(result)
     return "\n\n".join(fill(p) for p in paragraphs if p)
 
 

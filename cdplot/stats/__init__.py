@@ -8,9 +8,11 @@ from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pair
 from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
 from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
 from ._compare import TESTS, compare
+from ._effects import effect_sizes
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
+from ._intervals import RankIntervals, rank_intervals
 from ._metrics import compare_metrics
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport
 from ._onedataset import (
@@ -64,6 +66,7 @@ __all__ = [
     "ComparisonResult",
     "OmnibusResult",
     "PairwiseResult",
+    "RankIntervals",
     "SkillingsMackResult",
     "adjust_all_pairs",
     "adjust_control",
@@ -81,6 +84,7 @@ __all__ = [
     "compare",
     "compare_metrics",
     "count_exhaustive_sets",
+    "effect_sizes",
     "exact_rank_sum_test",
     "find_groups",
     "friedman",
@@ -99,6 +103,7 @@ __all__ = [
     "pool_sensitivity",
     "quade_posthoc",
     "quade_test",
+    "rank_intervals",
     "rank_sum_pvalue",
     "rank_rows",
     "rank_standard_error",

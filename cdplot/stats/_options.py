@@ -8,7 +8,7 @@ from typing import Any
 
 from .._errors import CdplotInputError, in_cli, spell, suggest
 
-__all__ = ["check_alpha", "check_control", "check_labels"]
+__all__ = ["check_alpha", "check_confidence", "check_control", "check_labels"]
 
 
 def check_alpha(alpha: Any) -> float:
@@ -21,6 +21,21 @@ def check_alpha(alpha: Any) -> float:
     value = float(alpha)
     if not 0.0 < value < 1.0:
         raise CdplotInputError(f"{spell('alpha')} must be in (0, 1), got {alpha!r}.")
+    return value
+
+
+def check_confidence(confidence: Any) -> float:
+    """A confidence level as a float in (0, 1); bools and strings are refused."""
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        shown = repr(confidence) if isinstance(confidence, (str, bool)) else type(confidence)
+        raise CdplotInputError(
+            f"confidence must be a number in (0, 1), got {shown}; e.g. confidence=0.95."
+        )
+    value = float(confidence)
+    if not 0.0 < value < 1.0:
+        raise CdplotInputError(
+            f"confidence must be in (0, 1), got {confidence!r}; e.g. confidence=0.95 (not 95)."
+        )
     return value
 
 

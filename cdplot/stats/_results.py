@@ -390,6 +390,18 @@ class ComparisonResult:
     _repr_html_ = Seam("cdplot.report._html", "notebook_html")
     __str__ = Seam("cdplot.report", "result_text")
 
+    def rank_intervals(self, method: str = "test", **kwargs: Any) -> Any:
+        """Confidence intervals for the ranks; see :func:`cdplot.rank_intervals`."""
+        from ._intervals import rank_intervals
+
+        return rank_intervals(self, method, **kwargs)
+
+    def effect_sizes(self, measure: str = "mean", **kwargs: Any) -> pd.DataFrame:
+        """Effect sizes of every pair with intervals; see :func:`cdplot.effect_sizes`."""
+        from ._effects import effect_sizes
+
+        return effect_sizes(self, measure, **kwargs)
+
 
 #: The tables of a result: compare() stores labelled numpy arrays, and pandas builds each
 #: one on first access (see stats/_lazy.py), so a run that only draws never imports pandas.

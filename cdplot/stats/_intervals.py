@@ -1,0 +1,567 @@
+"""Confidence intervals for ranks and the probability of being the best.
+
+Two constructions of the same object (:class:`RankIntervals`):
+
+* ``method="test"`` reads the result's own pairwise decisions (``res.significant``);
+* ``method="bootstrap"`` is the confidence set for ranks of Mogstad, Romano, Shaikh &
+  Wilhelm (2024): a paired bootstrap over datasets with max-t critical values.
+
+The bootstrap never re-ranks a dataset: a bootstrap table is the original one with its rows
+(datasets) reweighted, so every bootstrap estimate is a weighted mean of the rows of one
+matrix and a chunk of ``b`` bootstrap samples is the matrix product ``weights @ values``.
+The weights come from a *weight generator* (multinomial counts for the paired bootstrap,
+Dirichlet weights for the Bayesian bootstrap of ``p_best``); a hierarchical bootstrap over
+tasks and items plugs in as another generator (see :func:`reweighted_means`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._errors import CdplotInputError, check_in_list, spell
+from ._options import check_confidence
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ._results import ComparisonResult
+
+__all__ = [
+    "RankIntervals",
+    "WeightGenerator",
+    "bayesian_weights",
+    "computed_rank_intervals",
+    "multinomial_weights",
+    "rank_intervals",
+    "reweighted_means",
+    "decision_bounds",
+]
+
+#: ``generator(rng, n_draws)`` -> an ``(n_draws, N)`` array of weights over the N datasets,
+#: each row non-negative and summing to 1.
+WeightGenerator = Callable[[np.random.Generator, int], np.ndarray]
+
+METHODS = ("test", "bootstrap")
+TARGETS = ("ranks", "scores")
+BACKENDS = ("numpy", "dask")
+#: float32 elements of one block of the pairwise max-t step (1 MB: stays in cache)
+PAIR_CHUNK_ELEMENTS = 262_144
+#: float64 elements of one chunk of bootstrap weights (16 MB)
+WEIGHT_CHUNK_ELEMENTS = 2_000_000
+#: threads of the pairwise max-t step
+THREADS = 2
+DEFAULT_N_BOOT = 10_000
+
+
+@dataclass(frozen=True)
+class RankIntervals:
+    """Confidence intervals for the rank of each algorithm, and the set of the best.
+
+    Returned by :func:`cdplot.rank_intervals` (and ``ComparisonResult.rank_intervals``).
+
+    With ``simultaneous=True`` the intervals hold for all algorithms at once: with
+    probability at least ``confidence`` every algorithm's true rank lies in its interval
+    (for ``method="test"``, whenever the result's correction controls the family-wise
+    error rate at ``alpha = 1 - confidence`` - strongly, and for the direction of each
+    decision; for ``method="bootstrap"``, asymptotically as the number of datasets grows).
+    With ``simultaneous=False`` (bootstrap only) each interval alone covers its
+    algorithm's rank with that probability. Algorithms whose true values are tied hold
+    every rank of their tie, and an interval then covers all of them.
+
+    Attributes
+    ----------
+    algorithms : tuple of str
+        Algorithms in display order (best average rank first, as ``res.average_ranks``).
+    average_rank : numpy.ndarray
+        Average rank of each algorithm (over its datasets), in that order.
+    estimate : numpy.ndarray
+        The value ranked: the average rank (``on="ranks"``) or the mean score
+        (``on="scores"``).
+    low, high : numpy.ndarray of int
+        The interval of rank positions ``low <= rank <= high`` (1 = best).
+    p_best : numpy.ndarray
+        Probability of being ranked first under a Bayesian bootstrap over datasets
+        (Dirichlet(1, ..., 1) weights; an exact tie for first splits its probability).
+        Sums to 1.
+    method : {"test", "bootstrap"}
+        How the intervals were made.
+    confidence : float
+        Their confidence level.
+    simultaneous : bool
+        Whether the coverage statement is joint (all algorithms) or per algorithm.
+    on : {"ranks", "scores"}
+        What was ranked.
+    n_boot : int
+        Bootstrap samples (of the paired bootstrap, and of the Bayesian bootstrap of
+        ``p_best``).
+    critical_value : numpy.ndarray or None
+        Bootstrap only: the max-t critical value (one value when simultaneous, one per
+        algorithm when marginal).
+    labels : dict of str to str
+        Display names (from the result).
+    """
+
+    algorithms: tuple[str, ...]
+    average_rank: np.ndarray = field(repr=False)
+    estimate: np.ndarray = field(repr=False)
+    low: np.ndarray = field(repr=False)
+    high: np.ndarray = field(repr=False)
+    p_best: np.ndarray = field(repr=False)
+    method: str
+    confidence: float
+    simultaneous: bool
+    on: str
+    n_boot: int
+    critical_value: np.ndarray | None = field(default=None, repr=False)
+    labels: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def best_set(self) -> tuple[str, ...]:
+        """The confidence set of the best: the algorithms whose interval contains rank 1."""
+        return tuple(a for a, lo in zip(self.algorithms, self.low, strict=True) if lo == 1)
+
+    def interval(self, algorithm: str) -> tuple[int, int]:
+        """The interval ``(low, high)`` of one algorithm."""
+        if algorithm not in self.algorithms:
+            raise CdplotInputError(
+                f"{algorithm!r} is not one of the algorithms; pass one of "
+                f"{', '.join(self.algorithms)}."
+            )
+        i = self.algorithms.index(algorithm)
+        return int(self.low[i]), int(self.high[i])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per algorithm (display order).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index ``algorithm``; columns ``average_rank``, ``mean_score`` (only with
+            ``on="scores"``), ``low``, ``high``, ``p_best``, ``in_best_set``.
+        """
+        import pandas as pd
+
+        columns: dict[str, Any] = {"average_rank": self.average_rank}
+        if self.on == "scores":
+            columns["mean_score"] = self.estimate
+        columns.update(
+            low=self.low.astype(int),
+            high=self.high.astype(int),
+            p_best=self.p_best,
+            in_best_set=self.low == 1,
+        )
+        index = pd.Index(list(self.algorithms), name="algorithm")
+        return pd.DataFrame(columns, index=index)
+
+
+def rank_intervals(
+    res: ComparisonResult,
+    method: str = "test",
+    *,
+    confidence: float = 0.95,
+    simultaneous: bool = True,
+    n_boot: int = DEFAULT_N_BOOT,
+    random_state: Any = None,
+    on: str = "ranks",
+    backend: str | None = None,
+) -> RankIntervals:
+    """Confidence intervals for the rank of each algorithm, and the set of the best.
+
+    Parameters
+    ----------
+    res : ComparisonResult
+        The result of :func:`cdplot.compare`.
+    method : {"test", "bootstrap"}, default "test"
+        ``"test"``: from the result's own pairwise decisions, ``low = 1 + #{j
+        significantly better}`` and ``high = k - #{j significantly worse}`` (the intervals
+        agree with the groups of the CD diagram by construction). ``"bootstrap"``: the
+        confidence sets for ranks of Mogstad et al. (2024), from a paired bootstrap over
+        datasets.
+    confidence : float, default 0.95
+        Confidence level. ``method="test"`` needs ``confidence == 1 - res.alpha``.
+    simultaneous : bool, default True
+        Joint coverage of all algorithms' ranks (max-t over all pairs) or, bootstrap only,
+        one interval at a time (max-t over the pairs of that algorithm).
+    n_boot : int, default 10000
+        Bootstrap samples (also those of the Bayesian bootstrap for ``p_best``).
+    random_state : None, int or numpy.random.Generator
+        Seed; equal seeds give equal results.
+    on : {"ranks", "scores"}, default "ranks"
+        Rank the average ranks, or the mean scores (bootstrap and ``p_best``; a
+        ``"test"`` interval follows the result's tests either way).
+    backend : {None, "numpy", "dask"}
+        ``"dask"`` computes the bootstrap chunks on the current Dask client.
+
+    Returns
+    -------
+    RankIntervals
+
+    Raises
+    ------
+    CdplotInputError
+        For a comparison with a control or a Bayesian test with ``method="test"`` (their
+        decisions do not make rank intervals: use ``method="bootstrap"``), a confidence
+        that does not match ``res.alpha``, or a bootstrap on a table with missing
+        results.
+
+    Notes
+    -----
+    *Test method.* The true rank of algorithm ``i`` is ``1 + #{j truly better}`` (a tie
+    holds every rank it spans). If no decision is wrong - no true tie declared
+    significant and no difference declared in the wrong direction - then every ``j``
+    declared better is truly better and every ``j`` declared worse truly worse, so each
+    interval contains the true rank. Hence the coverage of all intervals at once is at
+    least ``1 - alpha`` whenever the correction controls the family-wise error rate of
+    these (directional) errors at ``alpha``: Holm, Shaffer, Bergmann-Hommel, Bonferroni
+    and Nemenyi do in the strong sense; the direction of a pair is that of the diagram's
+    axis (average ranks, or mean scores for Tukey's HSD). Without FWER control (e.g. no
+    correction) the statement does not hold.
+
+    *Bootstrap method* (Mogstad, Romano, Shaikh & Wilhelm 2024, single-step version).
+    With ``theta_j`` the expected rank (or score) of algorithm ``j`` and
+    ``D_jl = theta_j - theta_l``, the paired bootstrap over datasets gives the
+    ``confidence`` quantile ``c`` of ``max |D*_jl - D_jl| / se_jl`` (over all pairs; over
+    the pairs of ``j`` for a marginal interval), ``se_jl`` the bootstrap standard error
+    (population standard deviation of the per-dataset differences over ``sqrt(N)``).
+    Then ``l`` is confidently better than ``j`` when ``D_jl - c se_jl > 0`` and
+    ``low_j = 1 + #{l confidently better}``, ``high_j = k - #{l confidently worse}``.
+
+    References
+    ----------
+    Mogstad, M., Romano, J. P., Shaikh, A. M. & Wilhelm, D. (2024). Inference for ranks
+    with applications to mobility across neighbourhoods and academic achievement across
+    countries. *Review of Economic Studies* 91(1), 476-518.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> ri = cdplot.rank_intervals(res, random_state=0, n_boot=2000)
+    >>> ri.to_frame()[["low", "high"]].values.tolist()
+    [[1, 4], [1, 4], [1, 4], [1, 4]]
+    """
+    method = check_in_list(METHODS, method=method)
+    on = check_in_list(TARGETS, on=on)
+    backend = check_in_list(BACKENDS, backend="numpy" if backend is None else backend)
+    confidence = check_confidence(confidence)
+    n_boot = _check_n_boot(n_boot)
+    rng = np.random.default_rng(random_state)
+    order, average = _display_order(res)
+    values = _loss_matrix(res, order, on)
+    critical = None
+    if method == "test":
+        low, high = _test_intervals(res, order, confidence, simultaneous)
+    else:
+        low, high, critical = _bootstrap_intervals(
+            values, confidence, simultaneous, n_boot, rng, backend
+        )
+    p_best = probability_best(values, n_boot, rng, backend=backend)
+    estimate = average if on == "ranks" else np.nanmean(_scores(res, order), axis=0)
+    out = RankIntervals(
+        algorithms=tuple(order),
+        average_rank=average,
+        estimate=estimate,
+        low=low,
+        high=high,
+        p_best=p_best,
+        method=method,
+        confidence=confidence,
+        simultaneous=bool(simultaneous),
+        on=on,
+        n_boot=n_boot,
+        critical_value=critical,
+        labels=dict(res.labels),
+    )
+    object.__setattr__(res, STORED, out)  # for summary(), reports and JSON (as pool_sensitivity)
+    return out
+
+
+#: the attribute of a result that holds its last rank intervals
+STORED = "_rank_intervals"
+
+
+def computed_rank_intervals(res: ComparisonResult) -> RankIntervals | None:
+    """The rank intervals last computed on ``res`` (None if none were)."""
+    return getattr(res, STORED, None)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check_n_boot(n_boot: Any) -> int:
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 100:
+        raise CdplotInputError(
+            f"n_boot must be an integer >= 100, got {n_boot!r}; e.g. n_boot=10000."
+        )
+    return int(n_boot)
+
+
+# --------------------------------------------------------------------------- data
+
+
+def _display_order(res: ComparisonResult) -> tuple[list[str], np.ndarray]:
+    """Algorithms best average rank first (ties by name), and their average ranks."""
+    average = res.average_ranks
+    return [str(a) for a in average.index], np.asarray(average.to_numpy(), dtype=float)
+
+
+def _scores(res: ComparisonResult, order: list[str]) -> np.ndarray:
+    return np.asarray(res.scores[order].to_numpy(), dtype=float)
+
+
+def _loss_matrix(res: ComparisonResult, order: list[str], on: str) -> np.ndarray:
+    """N x k values in display order, oriented so that lower is better."""
+    if on == "ranks":
+        values = np.asarray(res.ranks[order].to_numpy(), dtype=float)
+    else:
+        values = _scores(res, order)
+        if res.higher_is_better:
+            values = -values
+    keep = ~np.all(np.isnan(values), axis=1)  # ignored datasets carry no information
+    return values[keep]
+
+
+# --------------------------------------------------------------------------- test method
+
+
+def _test_intervals(
+    res: ComparisonResult, order: list[str], confidence: float, simultaneous: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """``low = 1 + #{significantly better}``, ``high = k - #{significantly worse}``."""
+    if res.control is not None or res.significant.ndim != 2:
+        raise CdplotInputError(
+            "rank_intervals(method='test') needs all pairwise decisions, but this "
+            f"comparison tested only against the control {res.control!r}; compare without "
+            f"{spell('control')}, or use method='bootstrap' (command line: "
+            "--rank-intervals bootstrap)."
+        )
+    if res.posterior_better is not None:
+        raise CdplotInputError(
+            f"rank_intervals(method='test') needs tests with family-wise error control; "
+            f"the decisions of the Bayesian {res.test!r} test carry no such guarantee. "
+            "Use method='bootstrap' (command line: --rank-intervals bootstrap)."
+        )
+    if not simultaneous:
+        raise CdplotInputError(
+            "rank_intervals(method='test') gives simultaneous intervals only (from the "
+            "corrected decisions); pass simultaneous=True or use method='bootstrap'."
+        )
+    if abs(confidence - (1.0 - res.alpha)) > 1e-12:
+        raise CdplotInputError(
+            f"rank_intervals(method='test') has the confidence 1 - alpha = "
+            f"{1.0 - res.alpha:g} of the comparison, not {confidence:g}; pass "
+            f"confidence={1.0 - res.alpha:g}, or compare with "
+            f"{spell('alpha', round(1.0 - confidence, 12))}."
+        )
+    return _bounds(res, order)
+
+
+def decision_bounds(res: ComparisonResult) -> tuple[list[str], np.ndarray, np.ndarray] | None:
+    """``(order, low, high)`` of ``method="test"`` when they carry the simultaneous coverage
+    statement (all pairs, no Bayesian test, a correction with FWER control), else None."""
+    if res.control is not None or res.posterior_better is not None or res.correction == "none":
+        return None
+    order, _ = _display_order(res)
+    low, high = _bounds(res, order)
+    return order, low, high
+
+
+def _bounds(res: ComparisonResult, order: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    axis = _axis_order(res, order)
+    significant = np.asarray(res.significant.loc[axis, axis].to_numpy(), dtype=bool)
+    k = len(axis)
+    better = np.triu(significant, 1).sum(axis=0)  # earlier on the axis = better
+    worse = np.tril(significant, -1).sum(axis=0)
+    low_axis, high_axis = 1 + better, k - worse
+    position = {a: i for i, a in enumerate(axis)}
+    index = [position[a] for a in order]
+    return low_axis[index].astype(int), high_axis[index].astype(int)
+
+
+def _axis_order(res: ComparisonResult, order: list[str]) -> list[str]:
+    """Best-first order of the diagram's axis: mean scores for Tukey's HSD, else ranks."""
+    if res.critical_difference_units == "score" and res.mean_scores is not None:
+        return [str(a) for a in res.mean_scores.index]
+    return order
+
+
+# --------------------------------------------------------------------------- weights
+
+
+def multinomial_weights(rng: np.random.Generator, n_draws: int, n: int) -> np.ndarray:
+    """Paired-bootstrap weights: multinomial counts of ``n`` datasets drawn with
+    replacement, divided by ``n`` (an ``(n_draws, n)`` array)."""
+    draws = rng.integers(0, n, size=(n_draws, n))
+    draws += (np.arange(n_draws) * n)[:, None]
+    counts = np.bincount(draws.ravel(), minlength=n_draws * n).reshape(n_draws, n)
+    return counts / n
+
+
+def bayesian_weights(rng: np.random.Generator, n_draws: int, n: int) -> np.ndarray:
+    """Bayesian-bootstrap weights: Dirichlet(1, ..., 1) over ``n`` datasets."""
+    weights = rng.standard_exponential(size=(n_draws, n))
+    weights /= weights.sum(axis=1, keepdims=True)
+    return weights
+
+
+def reweighted_means(
+    values: np.ndarray,
+    generator: Callable[[np.random.Generator, int, int], np.ndarray],
+    n_draws: int,
+    rng: np.random.Generator,
+) -> Iterator[np.ndarray]:
+    """Bootstrap means of the columns of ``values``, in chunks of bounded memory.
+
+    Each chunk is ``weights @ values`` for a chunk of weight rows from ``generator``
+    (``generator(rng, rows, n_datasets)``); with missing values (NaN) the weighted mean
+    of each column is taken over its present rows. A hierarchical bootstrap (tasks,
+    then items inside tasks) is another generator over the same rows.
+    """
+    n = values.shape[0]
+    present = ~np.isnan(values)
+    complete = bool(present.all())
+    filled = np.where(present, values, 0.0)
+    chunk = max(1, min(n_draws, WEIGHT_CHUNK_ELEMENTS // max(n, values.shape[1])))
+    for start in range(0, n_draws, chunk):
+        weights = generator(rng, min(chunk, n_draws - start), n)
+        means = weights @ filled
+        if not complete:
+            means /= weights @ present
+        yield means
+
+
+# --------------------------------------------------------------------------- bootstrap
+
+
+def _pair_standard_errors(values: np.ndarray) -> np.ndarray:
+    """Bootstrap standard error of each difference of column means (k x k)."""
+    centred = values - values.mean(axis=0)
+    cov = centred.T @ centred / values.shape[0]
+    var = np.diag(cov)
+    se2 = (var[:, None] + var[None, :] - 2.0 * cov) / values.shape[0]
+    return np.sqrt(np.clip(se2, 0.0, None))
+
+
+def _row_max_t(centred: np.ndarray, inv_se: np.ndarray) -> np.ndarray:
+    """``max_l |c_j - c_l| * inv_se[j, l]`` for each bootstrap row and algorithm ``j``.
+
+    Cache-sized blocks of rows on up to :data:`THREADS` threads (numpy releases the GIL);
+    each block is independent, so the result does not depend on the threads.
+    """
+    b, k = centred.shape
+    out = np.empty((b, k), dtype=np.float32)
+    step = max(1, PAIR_CHUNK_ELEMENTS // (k * k))
+    c32 = centred.astype(np.float32)
+    threads = max(1, min(THREADS, os.cpu_count() or 1, -(-b // step)))
+    share = -(-b // threads)
+
+    def work(first: int) -> None:
+        last = min(b, first + share)
+        buffer = np.empty((min(step, last - first), k, k), dtype=np.float32)
+        for start in range(first, last, step):
+            stop = min(last, start + step)
+            buf = buffer[: stop - start]
+            np.subtract(c32[start:stop, :, None], c32[start:stop, None, :], out=buf)
+            buf *= inv_se
+            np.abs(buf, out=buf)
+            buf.max(axis=2, out=out[start:stop])
+
+    if threads == 1:
+        work(0)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(work, range(0, b, share)))
+    return out
+
+
+def _max_t_statistics(
+    values: np.ndarray, n_boot: int, rng: np.random.Generator, backend: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-bootstrap, per-algorithm max-t (``n_boot x k``) and the standard errors."""
+    se = _pair_standard_errors(values)
+    with np.errstate(divide="ignore"):
+        inv_se = np.where(se > 0, 1.0 / se, 0.0).astype(np.float32)
+    theta = values.mean(axis=0)
+    chunks = reweighted_means(values, multinomial_weights, n_boot, rng)
+    if backend == "dask":
+        stats = _on_dask(_row_max_t, [(c - theta, inv_se) for c in chunks])
+    else:
+        stats = [_row_max_t(c - theta, inv_se) for c in chunks]
+    return np.concatenate(stats), se
+
+
+def _on_dask(func: Callable[..., np.ndarray], calls: list[tuple[Any, ...]]) -> list[np.ndarray]:
+    """``func(*args)`` for each call, as Dask tasks (on the current client, if any)."""
+    try:
+        import dask
+    except ImportError:  # pragma: no cover - dask is in the test extra
+        raise CdplotInputError(
+            'backend="dask" needs dask: pip install "cdplot[distributed]"; or pass backend=None.'
+        ) from None
+    return list(dask.compute(*[dask.delayed(func)(*args) for args in calls]))
+
+
+def _bootstrap_intervals(
+    values: np.ndarray,
+    confidence: float,
+    simultaneous: bool,
+    n_boot: int,
+    rng: np.random.Generator,
+    backend: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if np.isnan(values).any():
+        raise CdplotInputError(
+            "rank_intervals(method='bootstrap') needs a complete table, but this one has "
+            "missing results; rerun cdplot.compare(..., missing='drop') (drop the "
+            "datasets) or missing='drop-algorithms', or use method='test'."
+        )
+    if values.shape[0] < 2:
+        raise CdplotInputError(
+            "rank_intervals(method='bootstrap') needs at least 2 datasets; use method='test'."
+        )
+    row_max, se = _max_t_statistics(values, n_boot, rng, backend)
+    if simultaneous:
+        critical = np.atleast_1d(
+            np.quantile(row_max.max(axis=1), confidence, method="inverted_cdf")
+        ).astype(float)
+        c = np.full(values.shape[1], critical[0])
+    else:
+        critical = np.quantile(row_max, confidence, axis=0, method="inverted_cdf").astype(float)
+        c = critical
+    theta = values.mean(axis=0)
+    diff = theta[:, None] - theta[None, :]  # D_jl > 0: l is better than j
+    margin = c[:, None] * se
+    better = ((diff - margin) > 0).sum(axis=1)
+    worse = ((diff + margin) < 0).sum(axis=1)
+    k = values.shape[1]
+    return (1 + better).astype(int), (k - worse).astype(int), critical
+
+
+# --------------------------------------------------------------------------- the best
+
+
+def probability_best(
+    values: np.ndarray,
+    n_draws: int,
+    rng: np.random.Generator,
+    *,
+    backend: str = "numpy",
+) -> np.ndarray:
+    """P(each column has the lowest mean) under a Bayesian bootstrap over the rows.
+
+    Dirichlet(1, ..., 1) weights over the rows; an exact tie for the lowest mean splits
+    its draw evenly. Sums to 1.
+    """
+    k = values.shape[1]
+    total = np.zeros(k)
+    for means in reweighted_means(values, bayesian_weights, n_draws, rng):
+        best = means.min(axis=1, keepdims=True)
+        winners = np.isclose(means, best, rtol=1e-12, atol=1e-12)
+        total += (winners / winners.sum(axis=1, keepdims=True)).sum(axis=0)
+    return total / n_draws
