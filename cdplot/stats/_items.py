@@ -24,7 +24,13 @@ from .._errors import CdplotInputError, check_in_list, spell
 from ._adjust import adjust_control
 from ._onedataset import mcnemar, paired_t
 
-__all__ = ["ITEM_TEST_METHODS", "hierarchical_rank_intervals", "item_tests", "item_wins"]
+__all__ = [
+    "ITEM_TEST_METHODS",
+    "hierarchical_bounds",
+    "hierarchical_rank_intervals",
+    "item_tests",
+    "item_wins",
+]
 
 #: values of ``item_tests(method=...)``
 ITEM_TEST_METHODS = ("auto", "paired-t", "permutation")
@@ -312,6 +318,80 @@ def _resampled_means(
     return np.where(count > 0, means, fallback)
 
 
+def _task_means(mat: np.ndarray) -> np.ndarray:
+    """Each model's mean over the items it has (NaN for none), without warnings."""
+    present = ~np.isnan(mat)
+    n = present.sum(axis=0)
+    total = np.where(present, mat, 0.0).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, total / np.maximum(n, 1), np.nan)
+
+
+def _replicates(
+    data: Any, n_boot: int, rng: np.random.Generator
+) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
+    """Tasks, models, the observed average ranks and ``n_boot`` hierarchical replicates.
+
+    Each replicate draws the tasks with replacement and, for each draw of a task, its items
+    with replacement (multinomial counts as weights: a chunk of draws of one task is one
+    matrix product); ranks 1 = best, ties averaged.
+    """
+    tasks, models, mats, higher = _matrices(data)
+    sign = 1.0 if higher else -1.0
+    n_tasks, k = len(mats), len(models)
+    task_means = np.array([_task_means(m) for m in mats]).reshape(n_tasks, k)
+    drawn = rng.integers(0, n_tasks, size=(n_boot, n_tasks))
+    rank_sum = np.zeros((n_boot, k))
+    for t, mat in enumerate(mats):
+        reps = np.nonzero(drawn == t)[0]  # the replicate of each draw of task t
+        if reps.size == 0 or mat.shape[0] == 0:
+            if reps.size:
+                np.add.at(rank_sum, reps, _average_ranks(sign * task_means[t][None, :]))
+            continue
+        means = _resampled_means(mat, reps.size, rng, task_means[t])
+        np.add.at(rank_sum, reps, _average_ranks(sign * means))
+    observed = _average_ranks(sign * task_means).mean(axis=0)
+    return tasks, models, observed, rank_sum / n_tasks
+
+
+def hierarchical_bounds(
+    res: Any, order: list[str], confidence: float, simultaneous: bool, n_boot: int, rng: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rank positions ``low``, ``high``, the max-t critical value and ``p_best`` (in ``order``)
+    from the hierarchical replicates, for :func:`cdplot.rank_intervals` (``"hierarchical"``).
+
+    The construction of Mogstad et al. (2024) with the hierarchical replicates of the
+    average ranks in place of the paired bootstrap over datasets: ``se_jl`` is the standard
+    deviation of the replicates' ``D*_jl``, ``c`` the ``confidence`` quantile of
+    ``max |D*_jl - D_jl| / se_jl``; ``p_best`` the share of replicates in which each model
+    has the best average rank (a tie splits it).
+    """
+    _, models, observed, boot = _replicates(res, n_boot, rng)
+    cols = [models.index(a) for a in order]
+    theta, boot = observed[cols], boot[:, cols]
+    diff = theta[:, None] - theta[None, :]
+    star = boot[:, :, None] - boot[:, None, :]
+    se = star.std(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(se > 0, np.abs(star - diff) / np.where(se > 0, se, 1.0), 0.0)
+    per_model = t.max(axis=2)
+    if simultaneous:
+        critical = np.atleast_1d(
+            np.quantile(per_model.max(axis=1), confidence, method="inverted_cdf")
+        )
+        c = np.full(len(order), critical[0])
+    else:
+        critical = np.quantile(per_model, confidence, axis=0, method="inverted_cdf")
+        c = critical
+    margin = c[:, None] * se
+    better = ((diff - margin) > 0).sum(axis=1)
+    worse = ((diff + margin) < 0).sum(axis=1)
+    k = len(order)
+    best = boot == boot.min(axis=1, keepdims=True)
+    p_best = (best / best.sum(axis=1, keepdims=True)).mean(axis=0)
+    return (1 + better).astype(int), (k - worse).astype(int), critical.astype(float), p_best
+
+
 def hierarchical_rank_intervals(
     data: Any,
     *,
@@ -360,23 +440,10 @@ def hierarchical_rank_intervals(
         raise CdplotInputError(f"n_boot must be a positive integer, got {n_boot!r}.")
     if not 0 < float(confidence) < 1:
         raise CdplotInputError(f"confidence must be between 0 and 1, got {confidence!r}.")
-    tasks, models, mats, higher = _matrices(data)
-    sign = 1.0 if higher else -1.0
-    n_tasks, k = len(mats), len(models)
-    task_means = np.array([np.nanmean(m, axis=0) if m.size else np.full(k, np.nan) for m in mats])
-    rng = np.random.default_rng(random_state)
-    drawn = rng.integers(0, n_tasks, size=(n_boot, n_tasks))
-    rank_sum = np.zeros((n_boot, k))
-    for t, mat in enumerate(mats):
-        reps = np.nonzero(drawn == t)[0]  # the replicate of each draw of task t
-        if reps.size == 0:
-            continue
-        means = _resampled_means(mat, reps.size, rng, task_means[t])
-        np.add.at(rank_sum, reps, _average_ranks(sign * means))
-    boot = rank_sum / n_tasks
+    tasks, models, observed, boot = _replicates(data, n_boot, np.random.default_rng(random_state))
+    k = len(models)
     tail = (1.0 - float(confidence)) / 2.0
     low, high = np.quantile(boot, [tail, 1.0 - tail], axis=0)
-    observed = _average_ranks(sign * task_means).mean(axis=0)
     frame = pd.DataFrame(
         {"average_rank": observed, "low": low, "high": high},
         index=pd.Index(models, name="algorithm"),
