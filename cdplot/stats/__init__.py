@@ -13,6 +13,7 @@ from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
 from ._intervals import RankIntervals, rank_intervals
+from ._items import hierarchical_rank_intervals, item_tests, item_wins
 from ._metrics import compare_metrics
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport
 from ._onedataset import (
@@ -39,7 +40,6 @@ from ._parametric import (
     tukey_critical_difference,
     tukey_test,
 )
-from ._items import hierarchical_rank_intervals, item_tests, item_wins
 from ._pool import pool_sensitivity
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
