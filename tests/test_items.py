@@ -57,7 +57,7 @@ def test_item_keyword_wins_and_median_aggregates_items():
     med = rows.groupby(["task", "model"])["correct"].median()
     for (task, model), value in med.items():
         assert res.scores.loc[task, model] == value
-    with pytest.raises(CdplotInputError, match=r"column 'nope' \(given as item\)"):
+    with pytest.raises(CdplotInputError, match=r"column 'nope' \(given as item=\)"):
         cdplot.compare(rows, item="nope")
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from .._errors import CdplotInputError, spell
 from ._aggregate import Aggregation
 from ._columns import ColumnTable
-from ._roles import column_key
+from ._roles import _by_name, _find, column_key
 
 __all__ = ["ITEM_NAMES", "ItemScores", "find_item_column", "item_scores"]
 
@@ -110,19 +110,8 @@ class ItemScores:
 def find_item_column(columns: list[str], item: str | None) -> str | None:
     """The item column: ``item=`` if given (must exist), else the one column named as items."""
     if item is not None:
-        if str(item) not in columns:
-            raise CdplotInputError(
-                f"column {item!r} (given as {spell('item')}) is not in the table; its columns "
-                f"are {', '.join(repr(c) for c in columns)}."
-            )
-        return str(item)
-    found = [c for c in columns if column_key(c) in _ITEM]
-    if len(found) > 1:
-        raise CdplotInputError(
-            f"several columns could name the items: {', '.join(map(repr, found))}; say which "
-            f"one with {spell('item', found[0])}."
-        )
-    return found[0] if found else None
+        return str(_find(columns, item, "item"))
+    return _by_name(columns, _ITEM, "item", "item")
 
 
 def _codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:

@@ -97,6 +97,12 @@ def polars_to_pandas(frame: Any) -> Any:
     return pd.DataFrame(columns, copy=False)
 
 
+def _finish(frame: Any, path: Any) -> Any:
+    out = polars_to_pandas(frame)
+    out.attrs["cdplot_source"] = str(path)
+    return out
+
+
 def _scan(lazy: Any) -> Any:
     """Collect a lazy frame with its text columns as categoricals (no string per row)."""
     pl = _polars()
@@ -145,9 +151,7 @@ def read_parquet(path: str | os.PathLike[str], *, columns: list[str] | None = No
             f"cannot read Parquet {str(path)!r} ({type(exc).__name__}: {exc}); check that "
             f"every file is Parquet with the same columns."
         ) from None
-    out = polars_to_pandas(frame)
-    out.attrs["cdplot_source"] = str(path)
-    return out
+    return _finish(frame, path)
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> Any:
@@ -194,6 +198,4 @@ def read_jsonl(path: str | os.PathLike[str]) -> Any:
             f"the JSON Lines files of {str(path)!r} disagree on the type of a field ({exc}); "
             f"give each field one type."
         ) from None
-    out = polars_to_pandas(frame)
-    out.attrs["cdplot_source"] = str(path)
-    return out
+    return _finish(frame, path)
