@@ -343,3 +343,13 @@ def test_openml_name_with_two_ids_is_refused():
     listing.loc[listing["data_name"] == "diabetes", "data_name"] = "iris"
     with pytest.raises(CdplotInputError, match=r"data_name 'iris' goes with several data_ids"):
         read_openml(listing, score="predictive_accuracy")
+
+
+def test_source_note_survives_json(tmp_path):
+    from cdplot._json import result_from_json, result_to_json
+
+    root = write_lm_eval(tmp_path / "out", samples=False)
+    res = cdplot.compare(root, score="acc,none")
+    back = result_from_json(result_to_json(res))
+    assert back.source_note == res.source_note
+    assert back.input_notes == res.input_notes

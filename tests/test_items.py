@@ -257,3 +257,11 @@ def test_rank_intervals_hierarchical_without_item_noise_is_exact():
     ri = cdplot.rank_intervals(res, "hierarchical", n_boot=200, random_state=0)
     assert ri.low.tolist() == ri.high.tolist() == [1, 2, 3, 4]
     assert ri.p_best.tolist() == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_item_refusals_name_the_file(tmp_path):
+    rows = _rows()
+    rows = rows[~((rows.task == "task1") & (rows.model == "B") & (rows.question_id == "q1-0"))]
+    rows.to_csv(tmp_path / "items.csv", index=False)
+    with pytest.raises(CdplotInputError, match=r"task 'task1' in '.*items.csv'; pass missing="):
+        cdplot.compare(tmp_path / "items.csv")

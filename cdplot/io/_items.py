@@ -177,8 +177,8 @@ def _refuse_duplicates(
     r, m = divmod(int(dup[0]), k)
     raise CdplotInputError(
         f"model {names['model'][m]!r} has {int(counts[dup[0]])} rows for item "
-        f"{names['item'][row_item[r]]!r} of task {names['task'][row_task[r]]!r} "
-        f"({dup.size} duplicated items in all); keep one row per task, model and item "
+        f"{names['item'][row_item[r]]!r} of task {names['task'][row_task[r]]!r}"
+        f"{names['where']} ({dup.size} duplicated items in all); keep one row per task, model and item "
         f"(filter on the column that tells them apart, or average them first)."
     )
 
@@ -201,7 +201,7 @@ def _apply_missing(
             m = int(np.flatnonzero(partial)[0])
             raise CdplotInputError(
                 f"model {names['model'][m]!r} has scores on {int(block[:, m].sum())} of the "
-                f"{block.shape[0]} items of task {names['task'][t]!r}; pass "
+                f"{block.shape[0]} items of task {names['task'][t]!r}{names['where']}; pass "
                 f"{spell('missing', 'drop')} to drop the items not scored by every model, "
                 f"{spell('missing', 'keep')} to average each model over its own items, or "
                 f"{spell('missing', 'drop-algorithms')} to drop such models."
@@ -261,7 +261,9 @@ def item_scores(
     if np.isinf(values).any():
         pos = int(np.flatnonzero(np.isinf(values))[0])
         raise CdplotInputError(f"infinite score ({values[pos]}) in row {pos} of column {score!r}.")
-    names = {"task": tasks, "model": models, "item": items}
+    source = table.attrs.get("cdplot_source")
+    where = f" in {str(source)!r}" if source else ""
+    names = {"task": tasks, "model": models, "item": items, "where": where}
     k = len(models)
     row_task, row_item, matrix, cell = _dense(task, model, item_code, len(items), k, values)
     del task, model, item_code
