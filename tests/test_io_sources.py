@@ -159,7 +159,9 @@ def test_lm_eval_item_level_from_samples_files(tmp_path):
             assert res.items.frame(task)[model].tolist() == [
                 float(_acc(m, t, d)) for d in range(12)
             ]
-    with pytest.raises(CdplotInputError, match=r"several metrics: 'acc,none', 'acc_norm,none'"):
+    with pytest.raises(
+        CdplotInputError, match=r"several metrics in the samples files: 'acc,none', 'acc_norm,none'"
+    ):
         cdplot.compare(root)
 
 

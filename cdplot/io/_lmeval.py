@@ -127,10 +127,10 @@ def _choose(available: set[str], score: str | None, where: str) -> str:
     if len(available) == 1:
         return next(iter(available))
     if not available:
-        raise CdplotInputError(f'{where} holds no numeric metric ("metric,filter" keys).')
+        raise CdplotInputError(f'no numeric metric ("metric,filter" keys) in {where}.')
     choices = sorted(available)
     raise CdplotInputError(
-        f"{where} holds several metrics: {', '.join(repr(m) for m in choices)}; choose one "
+        f"several metrics in {where}: {', '.join(repr(m) for m in choices)}; choose one "
         f"with {spell('score', choices[0])}."
     )
 
