@@ -355,3 +355,24 @@ def test_source_note_survives_json(tmp_path):
     back = result_from_json(result_to_json(res))
     assert back.source_note == res.source_note
     assert back.input_notes == res.input_notes
+
+
+def test_cli_reads_an_lm_eval_folder_and_an_mlflow_export(tmp_path, capsys):
+    from _helpers import run
+
+    root = write_lm_eval(tmp_path / "out")
+    code, out, err = run(["compare", root, "--score-col", "acc,none", "--test", "sign"], capsys)
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert (
+        "as lm-evaluation-harness output (18 samples files, items doc_id; metric 'acc,none')"
+        in flat
+    )
+    assert "Within-task tests on the items" in flat
+    code, out, err = run(["compare", root], capsys)
+    assert code == 2
+    assert "choose one with --score-col acc,none" in err
+    _mlflow_runs().to_csv(tmp_path / "runs.csv", index=False)
+    code, out, err = run(["compare", tmp_path / "runs.csv", "--aggregate", "mean"], capsys)
+    assert code == 2
+    assert "choose one with --score-col metrics.accuracy" in err
