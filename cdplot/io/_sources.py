@@ -113,7 +113,33 @@ def prepare_input(
     aggregate: Any = None,
     missing: str = "raise",
 ) -> Prepared:
-    """Recognise the source of ``data`` and keep its items; see the module's docstring."""
+    """Recognise the source of ``data`` and keep its items (what :func:`cdplot.compare` does
+    before :func:`parse_scores`).
+
+    Parameters
+    ----------
+    data : any input of :func:`cdplot.compare`
+        Also a Parquet / JSON Lines file or folder, lm-evaluation-harness output, an MLflow,
+        W&B or OpenML export, a Dask DataFrame.
+    dataset, algorithm, score, item, aggregate, missing
+        As for :func:`cdplot.compare`.
+
+    Returns
+    -------
+    Prepared
+        ``data``, ``dataset``, ``algorithm``, ``score`` and ``aggregate`` to pass on to
+        :func:`parse_scores`; ``items`` (:class:`ItemScores` or None), ``aggregation`` (of
+        the items, or of a Dask DataFrame's rows) and ``note`` (how a source was read).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"task": ["t1"] * 4, "model": ["A", "B"] * 2,
+    ...     "item_id": [0, 0, 1, 1], "acc": [1.0, 0.0, 1.0, 1.0]})
+    >>> prepared = prepare_input(rows)
+    >>> prepared.items.n_items.tolist(), prepared.aggregation.describe()
+    ([2], 'scores are means over 2 item_ids')
+    """
     if _is_dask(data):
         return _dask_cells(data, dataset, algorithm, score, item, aggregate)
     data, dataset, algorithm, score, note = read_source(
