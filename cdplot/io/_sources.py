@@ -140,12 +140,15 @@ def prepare_input(
     >>> prepared.items.n_items.tolist(), prepared.aggregation.describe()
     ([2], 'scores are means over 2 item_ids')
     """
+    from ._frames import _is_polars
+
     if _is_dask(data):
         return _dask_cells(data, dataset, algorithm, score, item, aggregate)
+    if _is_polars(data, "LazyFrame"):  # refused by parse_scores (collect it first)
+        return Prepared(data, dataset, algorithm, score, aggregate)
     data, dataset, algorithm, score, note = read_source(
         data, dataset=dataset, algorithm=algorithm, score=score
     )
-    from ._frames import _is_polars
     from ._parse import _as_table, table_roles
 
     if _is_polars(data, "DataFrame"):
