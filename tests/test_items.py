@@ -265,3 +265,31 @@ def test_item_refusals_name_the_file(tmp_path):
     rows.to_csv(tmp_path / "items.csv", index=False)
     with pytest.raises(CdplotInputError, match=r"task 'task1' in '.*items.csv'; pass missing="):
         cdplot.compare(tmp_path / "items.csv")
+
+
+def test_hierarchical_replicates_agree_with_a_plain_loop():
+    """The vectorised resampler against a per-replicate loop written from the definition
+    (draw tasks, then items of each drawn task, rank, average): same distribution, so the
+    means and standard deviations of the replicates agree within Monte Carlo error."""
+    from scipy.stats import rankdata
+
+    from cdplot.stats._items import _replicates
+
+    frame = _rows(n_tasks=6, models="ABC", n_items=15, seed=21)
+    items = prepare_input(frame).items
+    mats = items.matrices
+    n_boot = 3000
+    rng = np.random.default_rng(99)
+    plain = np.empty((n_boot, 3))
+    for b in range(n_boot):
+        ranks = []
+        for t in rng.integers(0, len(mats), size=len(mats)):
+            mat = mats[t]
+            rows = mat[rng.integers(0, mat.shape[0], size=mat.shape[0])]
+            ranks.append(rankdata(-rows.mean(axis=0)))
+        plain[b] = np.mean(ranks, axis=0)
+    _, _, observed, fast = _replicates(items, n_boot, np.random.default_rng(5))
+    se_mean = np.sqrt(plain.var(axis=0) / n_boot + fast.var(axis=0) / n_boot)
+    assert np.all(np.abs(plain.mean(axis=0) - fast.mean(axis=0)) < 4.5 * se_mean)
+    ratio = fast.std(axis=0) / plain.std(axis=0)
+    assert np.all((ratio > 0.9) & (ratio < 1.1))
