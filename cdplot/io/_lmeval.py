@@ -77,24 +77,28 @@ def _pretrained(model_args: Any) -> str | None:
 
 
 def _model_name(doc: dict[str, Any], path: Path) -> str:
-    """The model of a results file: ``model_name`` and ``config.model_args`` must agree."""
+    """The model of a results file: ``"model_name"``, ``"config"."model_name"`` and the
+    ``pretrained=`` of ``"config"."model_args"``, whichever are present, must agree."""
     config = doc.get("config") if isinstance(doc.get("config"), dict) else {}
-    top = doc.get("model_name")
-    top = str(top) if top not in (None, "") else None
-    from_args = _pretrained(config.get("model_args"))
-    if top and from_args and top != from_args:
+    found = {
+        '"model_name"': doc.get("model_name"),
+        '"config"."model_name"': config.get("model_name"),
+        '"config"."model_args"': _pretrained(config.get("model_args")),
+    }
+    named = {where: str(v) for where, v in found.items() if v not in (None, "")}
+    if len(set(named.values())) > 1:
+        listed = " but ".join(f"{where} is {v!r}" for where, v in named.items())
         raise CdplotInputError(
-            f'{str(path)!r} names two models: "model_name" is {top!r} but '
-            f'"config"."model_args" loads {from_args!r}; correct one of them in the file.'
+            f"{str(path)!r} names two models: {listed}; correct the file so that they agree."
         )
-    name = top or from_args
-    if name is None:
-        name = path.parent.name.replace("__", "/")
-        if not name:
-            raise CdplotInputError(
-                f'{str(path)!r} names no model (no "model_name", no pretrained= in '
-                f'"config"."model_args"); put it in a folder named after the model.'
-            )
+    if named:
+        return next(iter(named.values()))
+    name = path.parent.name.replace("__", "/")
+    if not name:
+        raise CdplotInputError(
+            f'{str(path)!r} names no model (no "model_name", no pretrained= in '
+            f'"config"."model_args"); put it in a folder named after the model.'
+        )
     return name
 
 
