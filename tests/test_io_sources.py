@@ -376,3 +376,20 @@ def test_cli_reads_an_lm_eval_folder_and_an_mlflow_export(tmp_path, capsys):
     code, out, err = run(["compare", tmp_path / "runs.csv", "--aggregate", "mean"], capsys)
     assert code == 2
     assert "choose one with --score-col metrics.accuracy" in err
+
+
+def test_lm_eval_direction_mismatch_warns(tmp_path):
+    root = write_lm_eval(tmp_path / "out", samples=False)
+    for path in root.rglob("results_*.json"):
+        doc = json.loads(path.read_text())
+        doc["higher_is_better"] = {t: {"acc": False, "acc_norm": True} for t in TASKS}
+        path.write_text(json.dumps(doc))
+    assert read_lm_eval(root, score="acc,none").attrs["cdplot_higher_is_better"] is False
+    with pytest.warns(
+        cdplot.CdplotWarning,
+        match=r"marks this metric lower-is-better.*"
+        r"pass higher_is_better=False",
+    ):
+        cdplot.compare(root, score="acc,none")
+    res = cdplot.compare(root, score="acc,none", higher_is_better=False)  # no warning
+    assert res.average_ranks.index[0] == "EleutherAI/pythia-160m"

@@ -178,8 +178,8 @@ def _refuse_duplicates(
     raise CdplotInputError(
         f"model {names['model'][m]!r} has {int(counts[dup[0]])} rows for item "
         f"{names['item'][row_item[r]]!r} of task {names['task'][row_task[r]]!r}"
-        f"{names['where']} ({dup.size} duplicated items in all); keep one row per task, model and item "
-        f"(filter on the column that tells them apart, or average them first)."
+        f"{names['where']} ({dup.size} duplicated items in all); keep one row per task, "
+        f"model and item (filter on the column that tells them apart, or average them first)."
     )
 
 

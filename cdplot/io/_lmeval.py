@@ -164,6 +164,17 @@ def _results_rows(files: list[Path], score: str | None) -> tuple[list[tuple], st
     return rows, metric, models
 
 
+def _direction(files: list[Path], metric: str) -> bool | None:
+    """The harness's ``"higher_is_better"`` for the metric, when every task agrees."""
+    name = metric.partition(",")[0]
+    seen = set()
+    for f in files:
+        marks = _load_json(f).get("higher_is_better")
+        if isinstance(marks, dict):
+            seen |= {bool(m[name]) for m in marks.values() if isinstance(m, dict) and name in m}
+    return seen.pop() if len(seen) == 1 else None
+
+
 def _sample_task(path: Path) -> tuple[str, str | None]:
     """Task name and date of ``samples_<task>_<date>.jsonl``."""
     stem = path.name[len("samples_") :]
@@ -284,7 +295,10 @@ def read_lm_eval(
     -------
     pandas.DataFrame
         Columns ``task``, ``model``, (``doc_id``,) and the metric (named as in the files),
-        ``attrs["cdplot_note"]`` a one-line description of what was read.
+        ``attrs["cdplot_note"]`` a one-line description of what was read and
+        ``attrs["cdplot_higher_is_better"]`` the harness's direction of the metric (None
+        when the results files do not say; :func:`cdplot.compare` warns when it differs
+        from ``higher_is_better``).
 
     Raises
     ------
@@ -334,6 +348,7 @@ def read_lm_eval(
         frame = pd.DataFrame(rows, columns=["task", "model", metric])
         what = f"{len(results)} results file{'s' if len(results) != 1 else ''}"
     frame.attrs["cdplot_source"] = str(root)
+    frame.attrs["cdplot_higher_is_better"] = _direction(results, metric)
     frame.attrs["cdplot_note"] = (
         f"read {str(root)!r} as lm-evaluation-harness output ({what}; metric {metric!r})"
     )

@@ -37,6 +37,7 @@ class Prepared:
     items: ItemScores | None = None
     aggregation: Aggregation | None = None
     note: str | None = None
+    higher_is_better: bool | None = None
 
 
 def _header(path: Path) -> list[str]:
@@ -155,6 +156,7 @@ def prepare_input(
         from ._parquet import polars_to_pandas
 
         data = polars_to_pandas(data)
+    direction = dict(getattr(data, "attrs", None) or {}).get("cdplot_higher_is_better")
     plain = Prepared(data, dataset, algorithm, score, aggregate, note=note)
     if isinstance(data, np.ndarray) or not (
         isinstance(data, (str, os.PathLike, ColumnTable))
@@ -170,7 +172,9 @@ def prepare_input(
     table = _as_table(data)
     item_col = find_item_column(table.columns, item)
     if item_col is None:
-        return Prepared(table, dataset, algorithm, score, aggregate, note=note)
+        return Prepared(
+            table, dataset, algorithm, score, aggregate, note=note, higher_is_better=direction
+        )
     rest = ColumnTable(
         {c: table[c] for c in table.columns if c != item_col}, table.nrows, attrs=table.attrs
     )
@@ -197,7 +201,9 @@ def prepare_input(
         agg=check_aggregate(aggregate),
         missing=missing,
     )
-    return Prepared(long, roles.dataset, roles.algorithm, score_col, None, items, aggregation, note)
+    return Prepared(
+        long, roles.dataset, roles.algorithm, score_col, None, items, aggregation, note, direction
+    )
 
 
 def _dask_cells(

@@ -398,6 +398,8 @@ def compare(
     )
     if source.aggregation is not None:
         table = dataclasses.replace(table, aggregation=source.aggregation)
+    if source.higher_is_better is not None and source.higher_is_better != higher_is_better:
+        _warn_direction(source.note, source.higher_is_better)
     if missing == "keep":
         table = _drop_empty_algorithms(table)
     algorithms, datasets = table.algorithms, table.datasets
@@ -629,6 +631,22 @@ def compare(
         items=source.items,
         source_note=source.note,
         **bayes,
+    )
+
+
+def _warn_direction(note: str | None, harness_higher: bool) -> None:
+    """The source marks its metric's direction, and the comparison ranks the other way."""
+    marks, ranks = ("higher", "lower") if harness_higher else ("lower", "higher")
+    fix = (
+        f"pass {spell('higher_is_better', False)}"
+        if not harness_higher
+        else f"drop {spell('higher_is_better', False)}"
+    )
+    warnings.warn(
+        f"{note or 'the source'}: the harness marks this metric {marks}-is-better, but the "
+        f"comparison ranks {ranks} scores as better; {fix} unless that is what you mean.",
+        CdplotWarning,
+        stacklevel=3,
     )
 
 
