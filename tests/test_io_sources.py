@@ -393,3 +393,16 @@ def test_lm_eval_direction_mismatch_warns(tmp_path):
         cdplot.compare(root, score="acc,none")
     res = cdplot.compare(root, score="acc,none", higher_is_better=False)  # no warning
     assert res.average_ranks.index[0] == "EleutherAI/pythia-160m"
+
+
+def test_lm_eval_tasks_without_the_metric_are_named_in_the_note(tmp_path):
+    root = write_lm_eval(tmp_path / "out", samples=False)
+    for path in root.rglob("results_*.json"):
+        doc = json.loads(path.read_text())
+        doc["results"]["gsm8k"] = {"alias": "gsm8k", "exact_match,strict-match": 0.1}
+        path.write_text(json.dumps(doc))
+    table = read_lm_eval(root, score="acc,none")
+    assert "gsm8k" not in set(table["task"])
+    assert table.attrs["cdplot_note"].endswith(
+        "tasks without this metric left out: gsm8k; metric 'acc,none')"
+    )

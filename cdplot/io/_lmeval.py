@@ -341,12 +341,19 @@ def read_lm_eval(
         models = {f: _model_name(_load_json(f), f) for f in results}
         frame, metric = _item_frame(samples, models, score)
         what = f"{len(samples)} samples file{'s' if len(samples) != 1 else ''}, items doc_id"
+        without = sorted({_sample_task(f)[0] for f in samples} - set(frame["task"]))
+        if without:
+            what += f"; tasks without this metric left out: {', '.join(without)}"
     else:
         if not results:
             raise CdplotInputError(f"{str(root)!r} holds no results_*.json file.")
         rows, metric, _ = _results_rows(results, score)
         frame = pd.DataFrame(rows, columns=["task", "model", metric])
         what = f"{len(results)} results file{'s' if len(results) != 1 else ''}"
+        every = {t for f in results for t in _task_metrics(_load_json(f))}
+        without = sorted(every - set(frame["task"]))
+        if without:
+            what += f"; tasks without this metric left out: {', '.join(without)}"
     frame.attrs["cdplot_source"] = str(root)
     frame.attrs["cdplot_higher_is_better"] = _direction(results, metric)
     frame.attrs["cdplot_note"] = (
