@@ -309,13 +309,14 @@ def read_lm_eval(
     Examples
     --------
     >>> import json, pathlib, tempfile
-    >>> out = pathlib.Path(tempfile.mkdtemp()) / "EleutherAI__pythia-160m"
-    >>> out.mkdir()
     >>> doc = {"results": {"arc_easy": {"alias": "arc_easy", "acc,none": 0.5}},
     ...        "config": {"model": "hf", "model_args": "pretrained=EleutherAI/pythia-160m"},
     ...        "model_name": "EleutherAI/pythia-160m"}
-    >>> _ = (out / "results_2024-05-01T10-00-00.json").write_text(json.dumps(doc))
-    >>> read_lm_eval(out.parent).values.tolist()
+    >>> with tempfile.TemporaryDirectory() as root:
+    ...     out = pathlib.Path(root) / "EleutherAI__pythia-160m"
+    ...     out.mkdir()
+    ...     _ = (out / "results_2024-05-01T10-00-00.json").write_text(json.dumps(doc))
+    ...     read_lm_eval(root).values.tolist()
     [['arc_easy', 'EleutherAI/pythia-160m', 0.5]]
     """
     import pandas as pd

@@ -134,11 +134,11 @@ def read_parquet(path: str | os.PathLike[str], *, columns: list[str] | None = No
 
     Examples
     --------
-    >>> import pandas as pd, polars as pl, tempfile, os
-    >>> folder = tempfile.mkdtemp()
-    >>> pl.DataFrame({"task": ["t1", "t1"], "model": ["A", "B"], "acc": [0.5, 0.75]}).write_parquet(
-    ...     os.path.join(folder, "part-0.parquet"))
-    >>> read_parquet(folder)["acc"].tolist()
+    >>> import polars as pl, tempfile, os
+    >>> rows = pl.DataFrame({"task": ["t1", "t1"], "model": ["A", "B"], "acc": [0.5, 0.75]})
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     rows.write_parquet(os.path.join(folder, "part-0.parquet"))
+    ...     read_parquet(folder)["acc"].tolist()
     [0.5, 0.75]
     """
     pl = _polars()
@@ -176,9 +176,10 @@ def read_jsonl(path: str | os.PathLike[str]) -> Any:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> name = pathlib.Path(tempfile.mkdtemp()) / "runs.jsonl"
-    >>> _ = name.write_text('{"task": "t1", "model": "A", "acc": 0.5}\\n')
-    >>> read_jsonl(name).columns.tolist()
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     name = pathlib.Path(folder) / "runs.jsonl"
+    ...     _ = name.write_text('{"task": "t1", "model": "A", "acc": 0.5}\\n')
+    ...     read_jsonl(name).columns.tolist()
     ['task', 'model', 'acc']
     """
     pl = _polars()
