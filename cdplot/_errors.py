@@ -172,6 +172,7 @@ CLI_FLAGS: dict[str, str] = {
     "dataset": "--dataset-col",
     "algorithm": "--algorithm-col",
     "score": "--score-col",
+    "item": "--item-col",
     "higher_is_better": "--lower-is-better",
     "test": "--test",
     "correction": "--correction",

@@ -20,6 +20,8 @@ key                    value
 ``dropped_algorithms``
 ``labels``             algorithm -> display name (only those given)
 ``input_notes``        sentences: how the table was read (aggregation, rounding, drops)
+``source_note``        null, or how a recognised source (lm-evaluation-harness, Parquet,
+                       MLflow, ...) was read; item matrices (``res.items``) are not written
 ``aggregation``        null, or ``{function, columns, min_count, max_count, counts}``
                        with ``counts`` = ``{dataset: {algorithm: runs}}`` (before drops)
 ``score_std``          null, or an N x k matrix like ``scores``: standard deviation
@@ -301,6 +303,7 @@ def _document(result: ComparisonResult) -> _Object:
             "dropped_algorithms": list(result.dropped_algorithms),
             "labels": dict(result.labels),
             "input_notes": list(result.input_notes),
+            "source_note": getattr(result, "source_note", None),
             "aggregation": _aggregation(result.aggregation),
             "score_std": _matrix(result, "score_std"),
             "decimals": result.decimals,
@@ -472,6 +475,7 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
         dropped_datasets=tuple(doc.get("dropped_datasets", ())),
         dropped_algorithms=tuple(doc.get("dropped_algorithms", ())),
         labels=dict(doc.get("labels", {})),
+        source_note=doc.get("source_note"),
         aggregation=_aggregation_back(doc.get("aggregation")),
         score_std=std,
         decimals=None if decimals is None else int(decimals),

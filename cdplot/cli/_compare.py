@@ -29,6 +29,7 @@ from ._figures import (
     figure_width,
     render,
 )
+from ._items import item_outputs
 from ._labels import LABELS_HELP, add_label_options, labels_from_args
 from ._output import STDOUT, Content, Target, commit, plan
 
@@ -226,6 +227,13 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
     _flag("dataset", _COLS, metavar="COL", help="column with dataset names"),
     _flag("algorithm", _COLS, metavar="COL", help="column with algorithm names"),
     _flag(
+        "item",
+        _COLS,
+        metavar="COL",
+        help="item column of item-level rows (default: item, item_id, doc_id, question_id, "
+        "instance_id, example_id or sample_id)",
+    ),
+    _flag(
         "score",
         _COLS,
         action="append",
@@ -247,7 +255,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         epilog=EPILOG,
     )
     cmp_.add_argument(
-        "results", metavar="RESULTS", nargs="+", help="CSV/TSV file(s), or - for stdin"
+        "results",
+        metavar="RESULTS",
+        nargs="+",
+        help="CSV/TSV file(s), or - for stdin; also Parquet or JSON Lines files or folders, "
+        "lm-evaluation-harness output folders, MLflow, W&B or OpenML CSV exports",
     )
     out = cmp_.add_argument_group("outputs (FILE or - for standard output)")
     out.add_argument(
@@ -279,6 +291,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         help="LaTeX report: float environment (table* spans both columns; default table)",
     )
     out.add_argument("--json", metavar="FILE", help="the whole result as JSON")
+    out.add_argument(
+        "--item-tests", metavar="FILE", help="item-level input: the within-task tests as CSV"
+    )
     out.add_argument(
         "--name",
         action="append",
@@ -674,6 +689,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             ("--report", args.report),
             ("-o", args.output),
             ("--heatmap", args.heatmap),
+            ("--item-tests", args.item_tests),
         )
         if path
     ]
@@ -686,6 +702,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     options = compare_options(args)
     _check_names_not_labels(args, options.get("labels") or {})
     results: dict[str, Any] = {}
+    item_text: dict[str, tuple[str, bytes]] = {}
     raised: list[warnings.WarningMessage] = []
     try:
         with warnings.catch_warnings(record=True) as raised:
@@ -703,6 +720,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             shown = _metric_title(name, result) if metrics is not None else name
             print(f"== {shown} ==", file=out)
         print(text, file=out)
+        if getattr(results[name], "items", None) is not None:
+            item_text[name] = item_outputs(results[name])
+            print("\n" + item_text[name][0], file=out)
         if len(results) > 1:
             print(file=out)
 
@@ -719,6 +739,14 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             else _reports_text(results, report_kind, latex)
         )
         contents.append((targets["--report"], text.encode("utf-8")))
+    if args.item_tests:
+        if result is None or result.items is None:
+            raise CdplotInputError(
+                "--item-tests needs one item-level input (a table with an item column; "
+                "name it with --item-col)."
+            )
+        done = next(iter(item_text.values()), None) or item_outputs(result)
+        contents.append((targets["--item-tests"], done[1]))
     if args.output:
         figure_results = (
             results if metrics is None else {_metric_title(m, r): r for m, r in results.items()}

@@ -15,12 +15,18 @@ hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns 
 - ``_aggregate.py``: repeated runs -> one exact score per cell;
 - ``_table.py``: missing results, infinities, sizes -> the :class:`ScoreTable`;
 - ``_rows.py``: what names say: summary rows, lower-is-better measures.
+- ``_sources.py``: recognising benchmark sources (``_parquet.py`` Parquet and JSON Lines,
+  ``_lmeval.py`` lm-evaluation-harness output, ``_trackers.py`` MLflow, W&B and OpenML
+  exports), item-level tables (``_items.py``) and Dask DataFrames, before parsing.
 """
 
 from __future__ import annotations
 
 from ._aggregate import AGGREGATES, Aggregation, exact_mean
 from ._frames import as_pandas
+from ._items import ITEM_NAMES, ItemScores
+from ._lmeval import read_lm_eval
+from ._parquet import read_jsonl, read_parquet
 from ._parse import parse_scores, table_roles
 from ._read import read_columns, read_table
 from ._roles import (
@@ -32,7 +38,9 @@ from ._roles import (
     resolve_roles,
 )
 from ._rows import LOWER_IS_BETTER_WORDS, SUMMARY_ROW_NAMES
+from ._sources import prepare_input
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, input_notes
+from ._trackers import read_mlflow, read_openml, read_wandb
 
 __all__ = [
     "AGGREGATES",
@@ -40,6 +48,8 @@ __all__ = [
     "Aggregation",
     "DATASET_NAMES",
     "LOWER_IS_BETTER_WORDS",
+    "ITEM_NAMES",
+    "ItemScores",
     "MISSING_OPTIONS",
     "REPETITION_NAMES",
     "SUMMARY_ROW_NAMES",
@@ -51,8 +61,15 @@ __all__ = [
     "exact_mean",
     "input_notes",
     "parse_scores",
+    "prepare_input",
     "read_columns",
+    "read_jsonl",
+    "read_lm_eval",
+    "read_mlflow",
+    "read_openml",
+    "read_parquet",
     "read_table",
+    "read_wandb",
     "resolve_roles",
     "table_roles",
 ]

@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._cd import CDFigure, cd_diagram, cd_diagrams
     from ._choose import choose_figure
     from ._heatmap import apv_heatmap
+    from ._items import item_wins_plot
     from ._mcm import multi_comparison_matrix
     from ._pool import pool_sensitivity_plot
     from ._power import power_plot
@@ -29,6 +30,7 @@ _MODULES = {
     "cd_diagram": "_cd",
     "cd_diagrams": "_cd",
     "apv_heatmap": "_heatmap",
+    "item_wins_plot": "_items",
     "multi_comparison_matrix": "_mcm",
     "pool_sensitivity_plot": "_pool",
     "power_plot": "_power",
@@ -43,6 +45,7 @@ __all__ = [
     "bayes_cd_diagram",
     "cd_diagram",
     "cd_diagrams",
+    "item_wins_plot",
     "multi_comparison_matrix",
     "pool_sensitivity_plot",
     "posterior_plot",

@@ -13,6 +13,7 @@ from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
 from ._intervals import RankIntervals, rank_intervals
+from ._items import hierarchical_rank_intervals, item_tests, item_wins
 from ._metrics import compare_metrics
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport
 from ._onedataset import (
@@ -91,7 +92,10 @@ __all__ = [
     "exact_rank_sum_test",
     "find_groups",
     "friedman",
+    "hierarchical_rank_intervals",
     "iman_davenport",
+    "item_tests",
+    "item_wins",
     "mcnemar",
     "mcnemar_predictions",
     "mcnemar_table",

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_bool, check_in_list, spell
-from ..io import ScoreTable, parse_scores
+from ..io import ScoreTable, parse_scores, prepare_input
 from ._lazy import Labelled
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
 from ._options import check_labels
@@ -41,6 +41,7 @@ def compare(
     aggregate: str | Callable[[np.ndarray], float] | None = None,
     decimals: int | None = None,
     labels: Mapping[str, str] | None = None,
+    item: str | None = None,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -141,6 +142,18 @@ def compare(
         Display names for figures and reports, e.g.
         ``{"RandomForest (500 trees)": "RF"}``; the data and the result keep
         the original names (``labels`` on the result).
+    item : str, optional
+        The item column of an item-level long table (one row per task, model
+        and item); recognised by name (``item``, ``item_id``, ``doc_id``,
+        ``question_id``, ``instance_id``, ``example_id``, ``sample_id``) when
+        not given. The items of each task become its score (the mean, or
+        ``aggregate``), ``missing`` applies to missing items too, and
+        ``res.items`` keeps the per-task item matrices
+        (:class:`cdplot.io.ItemScores`) for :func:`cdplot.stats.item_tests` and
+        :func:`cdplot.stats.hierarchical_rank_intervals`. ``data`` may also be
+        a Parquet or JSON Lines file or folder, lm-evaluation-harness output,
+        an MLflow, W&B or OpenML export, or a Dask DataFrame (aggregated on its
+        cluster); see :mod:`cdplot.io`.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -249,17 +262,30 @@ def compare(
         True if higher_is_better is None else higher_is_better, "higher_is_better"
     )
     tie_correction = check_bool(tie_correction, "tie_correction")
-    # parse_scores's warnings point at the caller of compare(): call it from here
-    table = parse_scores(
+    # the readers' and parse_scores's warnings point at the caller of compare(): call them here
+    source = prepare_input(
         data,
         dataset=dataset,
         algorithm=algorithm,
         score=score,
-        missing=missing,
+        item=item,
         aggregate=aggregate,
+        missing=missing,
+    )
+    table = parse_scores(
+        source.data,
+        dataset=source.dataset,
+        algorithm=source.algorithm,
+        score=source.score,
+        missing=missing,
+        aggregate=source.aggregate,
         decimals=decimals,
         warn_direction=not direction_given,
     )
+    if source.aggregation is not None:
+        table = dataclasses.replace(table, aggregation=source.aggregation)
+    if source.higher_is_better is not None and source.higher_is_better != higher_is_better:
+        _warn_direction(source.note, source.higher_is_better)
     table = _check_table(table, proc, missing, tie_correction)
     proc = proc.with_algorithms(table.algorithms)
     display = check_labels(labels, table.algorithms, table.dropped_algorithms)
@@ -280,7 +306,15 @@ def compare(
         order=order,
     )
     return _assemble(
-        table, proc, ranked, order, (fried, iman, omnibus_res), post, display, higher_is_better
+        table,
+        proc,
+        ranked,
+        order,
+        (fried, iman, omnibus_res),
+        post,
+        display,
+        higher_is_better,
+        source,
     )
 
 
@@ -354,6 +388,7 @@ def _assemble(
     post: Posthoc,
     display: dict[str, str],
     higher_is_better: bool,
+    source: Any,
 ) -> ComparisonResult:
     """Step 5: the result object, tables labelled (pandas is built on first access)."""
     algorithms, datasets = table.algorithms, table.datasets
@@ -401,6 +436,24 @@ def _assemble(
         mean_scores=post.mean_scores,
         critical_difference_units="score" if proc.test == "tukey" else "rank",
         **post.bayes,
+        items=source.items,
+        source_note=source.note,
+    )
+
+
+def _warn_direction(note: str | None, harness_higher: bool) -> None:
+    """The source marks its metric's direction, and the comparison ranks the other way."""
+    marks, ranks = ("higher", "lower") if harness_higher else ("lower", "higher")
+    fix = (
+        f"pass {spell('higher_is_better', False)}"
+        if not harness_higher
+        else f"drop {spell('higher_is_better', False)}"
+    )
+    warnings.warn(
+        f"{note or 'the source'}: the harness marks this metric {marks}-is-better, but the "
+        f"comparison ranks {ranks} scores as better; {fix} unless that is what you mean.",
+        CdplotWarning,
+        stacklevel=3,
     )
 
 

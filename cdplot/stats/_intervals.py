@@ -48,7 +48,7 @@ __all__ = [
 #: each row non-negative and summing to 1.
 WeightGenerator = Callable[[np.random.Generator, int], np.ndarray]
 
-METHODS = ("test", "bootstrap")
+METHODS = ("test", "bootstrap", "hierarchical")
 TARGETS = ("ranks", "scores")
 BACKENDS = ("numpy", "dask")
 #: float32 elements of one block of the pairwise max-t step (1 MB: stays in cache)
@@ -182,12 +182,16 @@ def rank_intervals(
     ----------
     res : ComparisonResult
         The result of :func:`cdplot.compare`.
-    method : {"test", "bootstrap"}, default "test"
+    method : {"test", "bootstrap", "hierarchical"}, default "test"
         ``"test"``: from the result's own pairwise decisions, ``low = 1 + #{j
         significantly better}`` and ``high = k - #{j significantly worse}`` (the intervals
         agree with the groups of the CD diagram by construction). ``"bootstrap"``: the
         confidence sets for ranks of Mogstad et al. (2024), from a paired bootstrap over
-        datasets.
+        datasets. ``"hierarchical"`` (item-level input, ``res.items``): the same
+        construction on a hierarchical bootstrap that resamples the tasks, then the items
+        within each drawn task, and re-ranks (see
+        :func:`cdplot.stats._items.hierarchical_bounds`); ``p_best`` is then the share of
+        those replicates in which each model ranks first.
     confidence : float, default 0.95
         Confidence level. ``method="test"`` needs ``confidence == 1 - res.alpha``.
     simultaneous : bool, default True
@@ -272,13 +276,24 @@ def rank_intervals(
     order, average = _display_order(res)
     values = _loss_matrix(res, order, on)
     critical = None
-    if method == "test":
+    if method == "hierarchical":  # items within tasks (cdplot.stats._items)
+        from ._items import hierarchical_bounds
+
+        if on != "ranks":
+            raise CdplotInputError(
+                "rank_intervals(method='hierarchical') resamples the ranks; drop on='scores'."
+            )
+        low, high, critical, p_best = hierarchical_bounds(
+            res, order, confidence, simultaneous, n_boot, rng
+        )
+    elif method == "test":
         low, high = _test_intervals(res, order, confidence, simultaneous)
     else:
         low, high, critical = _bootstrap_intervals(
             values, confidence, simultaneous, n_boot, rng, backend, studentize
         )
-    p_best = probability_best(values, n_boot, rng, backend=backend)
+    if method != "hierarchical":
+        p_best = probability_best(values, n_boot, rng, backend=backend)
     estimate = average if on == "ranks" else np.nanmean(_scores(res, order), axis=0)
     out = RankIntervals(
         algorithms=tuple(order),

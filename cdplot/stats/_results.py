@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.axes import Axes
 
-    from ..io import Aggregation
+    from ..io import Aggregation, ItemScores
     from ._procedure import Procedure
     from ._wins import WinTieLossResult
 
@@ -215,6 +215,14 @@ class ComparisonResult(ValueEquality):
     decisions : pandas.DataFrame or None
         Bayesian tests: k x k strings, "A better" (row), "B better" (column),
         "equivalent" or "undecided" at ``threshold``; "" on the diagonal.
+    items : cdplot.io.ItemScores or None
+        Item-level input (a table with an item column): the per-task items x
+        algorithms score matrices the task scores were averaged from (see
+        :func:`cdplot.stats.item_tests`); None otherwise and for a Dask
+        DataFrame (its items stay on the cluster).
+    source_note : str or None
+        How a recognised source was read (lm-evaluation-harness output,
+        Parquet, an MLflow export, ...), the first of :attr:`input_notes`.
     """
 
     algorithms: list[str]
@@ -257,6 +265,8 @@ class ComparisonResult(ValueEquality):
     posterior_equivalent: pd.DataFrame | None = field(default=None, repr=False)
     posterior_worse: pd.DataFrame | None = field(default=None, repr=False)
     decisions: pd.DataFrame | None = field(default=None, repr=False)
+    items: ItemScores | None = field(default=None, repr=False, compare=False)
+    source_note: str | None = None
 
     @property
     def input_notes(self) -> tuple[str, ...]:
@@ -274,9 +284,10 @@ class ComparisonResult(ValueEquality):
         """
         from ..io import input_notes
 
-        return input_notes(
+        notes = input_notes(
             self.aggregation, self.decimals, self.dropped_datasets, self.dropped_algorithms
         )
+        return notes if self.source_note is None else (self.source_note, *notes)
 
     def __repr__(self) -> str:
         """One line: the procedure, k, N and the headline (``print(res)`` gives the report).

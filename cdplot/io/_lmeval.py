@@ -1,0 +1,363 @@
+"""lm-evaluation-harness output: ``results_*.json`` and per-item ``samples_*.jsonl`` files.
+
+The layout is the one ``lm_eval --output_path OUT --log_samples`` writes
+(``lm_eval/loggers/evaluation_tracker.py``): ``OUT/<model_name_sanitized>/results_<date>.json``
+holds ``"results"`` (task -> ``{"alias": ..., "acc,none": 0.71, "acc_stderr,none": ...}``),
+``"group_subtasks"``, ``"config"`` (``"model"``, ``"model_args"``) and ``"model_name"``; beside
+it ``samples_<task>_<date>.jsonl`` holds one line per document and filter with ``doc_id``,
+``filter``, ``metrics`` (the metric names) and one field per metric.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError, spell
+
+__all__ = ["is_lm_eval", "read_lm_eval"]
+
+_DATE = re.compile(r"_(\d{4}-\d{2}-\d{2}T[0-9\-.:]+)\.jsonl?$")
+#: fields of a samples line that are never metrics
+_BOOKKEEPING = {
+    "doc_id",
+    "doc",
+    "target",
+    "arguments",
+    "resps",
+    "filtered_resps",
+    "filter",
+    "metrics",
+    "doc_hash",
+    "prompt_hash",
+    "target_hash",
+}
+
+
+def is_lm_eval(path: Path) -> bool:
+    """Whether ``path`` is lm-evaluation-harness output (a results file or a folder with one)."""
+    if path.is_dir():
+        return any(path.rglob("results_*.json")) or any(path.rglob("samples_*.jsonl"))
+    name = path.name
+    return (name.startswith("results") and name.endswith(".json")) or (
+        name.startswith("samples_") and name.endswith(".jsonl")
+    )
+
+
+def _load_json(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CdplotInputError(
+            f"cannot read lm-evaluation-harness file {str(path)!r}: {exc}."
+        ) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
+        raise CdplotInputError(
+            f'{str(path)!r} has no "results" mapping (task -> metrics); pass the '
+            f"results_<date>.json file lm_eval writes, or its folder."
+        )
+    return doc
+
+
+def _pretrained(model_args: Any) -> str | None:
+    if isinstance(model_args, dict):
+        value = model_args.get("pretrained") or model_args.get("path")
+        return None if value is None else str(value)
+    if isinstance(model_args, str):
+        for part in model_args.split(","):
+            key, _, value = part.partition("=")
+            if key.strip() in ("pretrained", "path") and value.strip():
+                return value.strip()
+    return None
+
+
+def _model_name(doc: dict[str, Any], path: Path) -> str:
+    """The model of a results file: ``"model_name"``, ``"config"."model_name"`` and the
+    ``pretrained=`` of ``"config"."model_args"``, whichever are present, must agree."""
+    config = doc.get("config") if isinstance(doc.get("config"), dict) else {}
+    found = {
+        '"model_name"': doc.get("model_name"),
+        '"config"."model_name"': config.get("model_name"),
+        '"config"."model_args"': _pretrained(config.get("model_args")),
+    }
+    named = {where: str(v) for where, v in found.items() if v not in (None, "")}
+    if len(set(named.values())) > 1:
+        listed = " but ".join(f"{where} is {v!r}" for where, v in named.items())
+        raise CdplotInputError(
+            f"{str(path)!r} names two models: {listed}; correct the file so that they agree."
+        )
+    if named:
+        return next(iter(named.values()))
+    name = path.parent.name.replace("__", "/")
+    if not name:
+        raise CdplotInputError(
+            f'{str(path)!r} names no model (no "model_name", no pretrained= in '
+            f'"config"."model_args"); put it in a folder named after the model.'
+        )
+    return name
+
+
+def _task_metrics(doc: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Task -> {"metric,filter": value}, leaving out groups (tasks made of subtasks)."""
+    groups = doc.get("group_subtasks") if isinstance(doc.get("group_subtasks"), dict) else {}
+    out = {}
+    for task, entry in doc["results"].items():
+        if groups.get(task) or not isinstance(entry, dict):
+            continue
+        out[str(task)] = {
+            key: float(value)
+            for key, value in entry.items()
+            if "," in key
+            and "_stderr," not in key
+            and isinstance(value, (int, float))
+            and not isinstance(value, bool)
+        }
+    return out
+
+
+def _choose(available: set[str], score: str | None, where: str) -> str:
+    if score is not None:
+        if score not in available:
+            raise CdplotInputError(
+                f"metric {score!r} (given as {spell('score')}) is not in {where}; its metrics "
+                f"are {', '.join(repr(m) for m in sorted(available))}."
+            )
+        return score
+    if len(available) == 1:
+        return next(iter(available))
+    if not available:
+        raise CdplotInputError(f'no numeric metric ("metric,filter" keys) in {where}.')
+    choices = sorted(available)
+    raise CdplotInputError(
+        f"several metrics in {where}: {', '.join(repr(m) for m in choices)}; choose one "
+        f"with {spell('score', choices[0])}."
+    )
+
+
+def _results_rows(files: list[Path], score: str | None) -> tuple[list[tuple], str, dict]:
+    """(task, model, value) rows of the results files, the metric and file -> model."""
+    parsed = [(f, _load_json(f)) for f in files]
+    models = {f: _model_name(doc, f) for f, doc in parsed}
+    metrics = {f: _task_metrics(doc) for f, doc in parsed}
+    available = {m for per_task in metrics.values() for entry in per_task.values() for m in entry}
+    where = "the lm-evaluation-harness results" if len(files) > 1 else repr(str(files[0]))
+    metric = _choose(available, score, where)
+    rows, seen = [], {}
+    for f in files:
+        for task, entry in metrics[f].items():
+            if metric not in entry:
+                continue
+            key = (task, models[f])
+            if key in seen:
+                raise CdplotInputError(
+                    f"task {task!r} of model {models[f]!r} is in two results files, "
+                    f"{str(seen[key])!r} and {str(f)!r}; keep one of the runs (move the other "
+                    f"out of the folder) or pass the file you mean."
+                )
+            seen[key] = f
+            rows.append((task, models[f], entry[metric]))
+    return rows, metric, models
+
+
+def _direction(files: list[Path], metric: str) -> bool | None:
+    """The harness's ``"higher_is_better"`` for the metric, when every task agrees."""
+    name = metric.partition(",")[0]
+    seen = set()
+    for f in files:
+        marks = _load_json(f).get("higher_is_better")
+        if isinstance(marks, dict):
+            seen |= {bool(m[name]) for m in marks.values() if isinstance(m, dict) and name in m}
+    return seen.pop() if len(seen) == 1 else None
+
+
+def _sample_task(path: Path) -> tuple[str, str | None]:
+    """Task name and date of ``samples_<task>_<date>.jsonl``."""
+    stem = path.name[len("samples_") :]
+    match = _DATE.search(stem)
+    if match:
+        return stem[: match.start()], match.group(1)
+    return stem.rsplit(".", 1)[0], None
+
+
+def _sample_model(path: Path, models: dict[Path, str], date: str | None) -> str:
+    """The model of a samples file: the results file of its folder (same date if several)."""
+    beside = [f for f in models if f.parent == path.parent]
+    if date is not None and len(beside) > 1:
+        beside = [f for f in beside if date in f.name] or beside
+    names = {models[f] for f in beside}
+    if len(names) > 1:
+        raise CdplotInputError(
+            f"the folder of {str(path)!r} holds results files of several models "
+            f"({', '.join(sorted(map(repr, names)))}); keep one model per folder, as lm_eval "
+            f"writes them."
+        )
+    if names:
+        return names.pop()
+    return path.parent.name.replace("__", "/")
+
+
+def _sample_rows(path: Path, metric: str | None) -> tuple[list[tuple[Any, float]], set[str]]:
+    """(doc_id, value) of one samples file for ``metric`` ("name,filter"); its metrics."""
+    lines = []
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for number, line in enumerate(fh, start=1):
+                if line.strip():
+                    lines.append((number, json.loads(line)))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CdplotInputError(f"cannot read samples file {str(path)!r}: {exc}.") from None
+    available = set()
+    for _, row in lines:
+        names = row.get("metrics") or [k for k in row if k not in _BOOKKEEPING]
+        available.update(f"{m},{row.get('filter', 'none')}" for m in names if m in row)
+    if metric is None:
+        return [], available
+    name, _, filt = metric.partition(",")
+    out = []
+    for number, row in lines:
+        if row.get("filter", "none") != filt or name not in row:
+            continue
+        value = row[name]
+        if isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, (int, float)):
+            raise CdplotInputError(
+                f"metric {name!r} on line {number} of {str(path)!r} is {value!r}, not one "
+                f"number per item; choose a per-item metric with {spell('score', 'acc,none')}."
+            )
+        if "doc_id" not in row:
+            raise CdplotInputError(
+                f'line {number} of {str(path)!r} has no "doc_id"; every sample line needs one.'
+            )
+        out.append((row["doc_id"], float(value)))
+    return out, available
+
+
+def _item_frame(samples: list[Path], models: dict[Path, str], score: str | None) -> Any:
+    import pandas as pd
+
+    available: set[str] = set()
+    for f in samples:
+        available |= _sample_rows(f, None)[1]
+    where = "the samples files" if len(samples) > 1 else repr(str(samples[0]))
+    metric = _choose(available, score, where)
+    tasks, names, docs, values = [], [], [], []
+    seen: dict[tuple[str, str], Path] = {}
+    for f in samples:
+        task, date = _sample_task(f)
+        model = _sample_model(f, models, date)
+        if (task, model) in seen:
+            raise CdplotInputError(
+                f"task {task!r} of model {model!r} has two samples files, "
+                f"{str(seen[task, model])!r} and {str(f)!r}; keep one of the runs."
+            )
+        seen[task, model] = f
+        rows, _ = _sample_rows(f, metric)
+        tasks += [task] * len(rows)
+        names += [model] * len(rows)
+        docs += [r[0] for r in rows]
+        values += [r[1] for r in rows]
+    frame = pd.DataFrame(
+        {
+            "task": pd.Categorical(tasks),
+            "model": pd.Categorical(names),
+            "doc_id": docs,
+            metric: np.array(values, dtype=float),
+        }
+    )
+    return frame, metric
+
+
+def read_lm_eval(
+    path: str | os.PathLike[str], *, score: str | None = None, level: str = "auto"
+) -> Any:
+    """Read lm-evaluation-harness output into a long table (one row per task and model).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``--output_path`` folder of ``lm_eval`` (searched recursively: one sub-folder
+        per model), a ``results_<date>.json`` file or a ``samples_<task>_<date>.jsonl`` file.
+    score : str, optional
+        The metric, as lm-evaluation-harness names it: ``"metric,filter"`` (e.g.
+        ``"acc,none"``, ``"exact_match,strict-match"``). Needed when the files hold several.
+    level : {"auto", "task", "item"}
+        "task": the ``"results"`` mapping (one score per task and model); "item": the
+        ``samples_*.jsonl`` files (one row per document, ``doc_id`` the item); "auto": items
+        when samples files are present, else tasks.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``task``, ``model``, (``doc_id``,) and the metric (named as in the files),
+        ``attrs["cdplot_note"]`` a one-line description of what was read and
+        ``attrs["cdplot_higher_is_better"]`` the harness's direction of the metric (None
+        when the results files do not say; :func:`cdplot.compare` warns when it differs
+        from ``higher_is_better``).
+
+    Raises
+    ------
+    CdplotInputError
+        For a missing metric, several metrics without ``score``, a model named differently
+        in ``"model_name"`` and ``"config"``, or a task of one model in two files.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> doc = {"results": {"arc_easy": {"alias": "arc_easy", "acc,none": 0.5}},
+    ...        "config": {"model": "hf", "model_args": "pretrained=EleutherAI/pythia-160m"},
+    ...        "model_name": "EleutherAI/pythia-160m"}
+    >>> with tempfile.TemporaryDirectory() as root:
+    ...     out = pathlib.Path(root) / "EleutherAI__pythia-160m"
+    ...     out.mkdir()
+    ...     _ = (out / "results_2024-05-01T10-00-00.json").write_text(json.dumps(doc))
+    ...     read_lm_eval(root).values.tolist()
+    [['arc_easy', 'EleutherAI/pythia-160m', 0.5]]
+    """
+    import pandas as pd
+
+    from .._errors import check_in_list
+
+    level = check_in_list(("auto", "task", "item"), level=level)
+    root = Path(path)
+    if root.is_dir():
+        results = sorted(root.rglob("results_*.json"))
+        samples = sorted(root.rglob("samples_*.jsonl"))
+    elif root.is_file():
+        results = [root] if root.suffix == ".json" else []
+        samples = [root] if root.suffix == ".jsonl" else []
+    else:
+        raise CdplotInputError(f"cannot read {str(root)!r}: no such file or folder.")
+    if level == "item" or (level == "auto" and samples):
+        if not samples:
+            raise CdplotInputError(
+                f"{str(root)!r} holds no samples_*.jsonl file; run lm_eval with --log_samples "
+                f"for item-level results, or read the task level (level='task')."
+            )
+        models = {f: _model_name(_load_json(f), f) for f in results}
+        frame, metric = _item_frame(samples, models, score)
+        what = f"{len(samples)} samples file{'s' if len(samples) != 1 else ''}, items doc_id"
+        without = sorted({_sample_task(f)[0] for f in samples} - set(frame["task"]))
+        if without:
+            what += f"; tasks without this metric left out: {', '.join(without)}"
+    else:
+        if not results:
+            raise CdplotInputError(f"{str(root)!r} holds no results_*.json file.")
+        rows, metric, _ = _results_rows(results, score)
+        frame = pd.DataFrame(rows, columns=["task", "model", metric])
+        what = f"{len(results)} results file{'s' if len(results) != 1 else ''}"
+        every = {t for f in results for t in _task_metrics(_load_json(f))}
+        without = sorted(every - set(frame["task"]))
+        if without:
+            what += f"; tasks without this metric left out: {', '.join(without)}"
+    frame.attrs["cdplot_source"] = str(root)
+    frame.attrs["cdplot_higher_is_better"] = _direction(results, metric)
+    frame.attrs["cdplot_note"] = (
+        f"read {str(root)!r} as lm-evaluation-harness output ({what}; metric {metric!r})"
+    )
+    return frame

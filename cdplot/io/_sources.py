@@ -1,0 +1,274 @@
+"""What :func:`cdplot.compare` does before parsing: recognise a source, keep the items.
+
+:func:`prepare_input` recognises, by content, the files and frames a benchmark writes
+(Parquet, JSON Lines, lm-evaluation-harness output, MLflow, W&B and OpenML exports) and reads
+them with their reader; turns an item-level table into per-task item matrices and the table
+of task scores (:mod:`cdplot.io._items`); and aggregates a Dask DataFrame on its cluster so
+that only the small table of cell scores comes back. Everything else passes through untouched.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError, spell
+from ._aggregate import Aggregation, check_aggregate
+from ._columns import ColumnTable
+from ._items import ItemScores, find_item_column, item_scores
+from ._roles import resolve_roles
+
+__all__ = ["Prepared", "prepare_input", "read_source"]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The input as :func:`parse_scores` takes it, with what was learnt on the way."""
+
+    data: Any
+    dataset: Any
+    algorithm: Any
+    score: Any
+    aggregate: Any
+    items: ItemScores | None = None
+    aggregation: Aggregation | None = None
+    note: str | None = None
+    higher_is_better: bool | None = None
+
+
+def _header(path: Path) -> list[str]:
+    """The column names of a CSV/TSV file's first line ([] if it cannot be read)."""
+    try:
+        with path.open(encoding="utf-8-sig") as fh:
+            first = fh.readline()
+    except (OSError, UnicodeDecodeError):
+        return []
+    sep = max(("\t", ",", ";"), key=first.count)
+    return [c.strip().strip('"') for c in first.rstrip("\r\n").split(sep)]
+
+
+def _tracker(columns: list[str]) -> str | None:
+    from ._trackers import is_mlflow, is_openml, is_wandb
+
+    for name, test in (("mlflow", is_mlflow), ("openml", is_openml), ("wandb", is_wandb)):
+        if test(columns):
+            return name
+    return None
+
+
+def read_source(
+    data: Any, *, dataset: Any = None, algorithm: Any = None, score: Any = None
+) -> tuple[Any, Any, Any, Any, str | None]:
+    """Read a recognised source; ``(data, dataset, algorithm, score, note)``.
+
+    ``note`` is None (and everything is returned as given) for input that is no such source.
+    """
+    from . import _lmeval, _parquet, _trackers
+
+    kind, frame = None, None
+    if isinstance(data, (str, os.PathLike)):
+        path = Path(data)
+        suffix = path.suffix.lower()
+        if _lmeval.is_lm_eval(path) and (path.is_dir() or suffix in (".json", ".jsonl")):
+            frame = _lmeval.read_lm_eval(path, score=score)
+            score = frame.columns[-1]
+            return frame, dataset, algorithm, score, frame.attrs["cdplot_note"]
+        if suffix == ".parquet" or (path.is_dir() and any(path.rglob("*.parquet"))):
+            frame, kind = _parquet.read_parquet(path), "Parquet"
+        elif suffix in (".jsonl", ".ndjson") or (path.is_dir() and any(path.rglob("*.jsonl"))):
+            frame, kind = _parquet.read_jsonl(path), "JSON Lines"
+        elif path.is_file():
+            kind = _tracker(_header(path))
+        if frame is not None:
+            rows = f"{len(frame):,} rows"
+            return frame, dataset, algorithm, score, f"read {str(path)!r} as {kind} ({rows})"
+    elif hasattr(data, "columns") and not hasattr(data, "compute"):
+        kind = _tracker([str(c) for c in data.columns])
+    if kind == "mlflow":
+        frame = _trackers.read_mlflow(data, dataset=dataset, algorithm=algorithm, score=score)
+        return frame, "dataset", "algorithm", frame.columns[2], frame.attrs["cdplot_note"]
+    if kind == "openml":
+        frame = _trackers.read_openml(data, score=score)
+        return frame, "dataset", "algorithm", frame.columns[2], frame.attrs["cdplot_note"]
+    if kind == "wandb":
+        frame = _trackers.read_wandb(data)
+        return frame, dataset, algorithm, score, frame.attrs["cdplot_note"]
+    return data, dataset, algorithm, score, None
+
+
+def _is_dask(data: Any) -> bool:
+    return type(data).__module__.split(".")[0] == "dask" and hasattr(data, "compute")
+
+
+def prepare_input(
+    data: Any,
+    *,
+    dataset: Any = None,
+    algorithm: Any = None,
+    score: Any = None,
+    item: str | None = None,
+    aggregate: Any = None,
+    missing: str = "raise",
+) -> Prepared:
+    """Recognise the source of ``data`` and keep its items (what :func:`cdplot.compare` does
+    before :func:`parse_scores`).
+
+    Parameters
+    ----------
+    data : any input of :func:`cdplot.compare`
+        Also a Parquet / JSON Lines file or folder, lm-evaluation-harness output, an MLflow,
+        W&B or OpenML export, a Dask DataFrame.
+    dataset, algorithm, score, item, aggregate, missing
+        As for :func:`cdplot.compare`.
+
+    Returns
+    -------
+    Prepared
+        ``data``, ``dataset``, ``algorithm``, ``score`` and ``aggregate`` to pass on to
+        :func:`parse_scores`; ``items`` (:class:`ItemScores` or None), ``aggregation`` (of
+        the items, or of a Dask DataFrame's rows) and ``note`` (how a source was read).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"task": ["t1"] * 4, "model": ["A", "B"] * 2,
+    ...     "item_id": [0, 0, 1, 1], "acc": [1.0, 0.0, 1.0, 1.0]})
+    >>> prepared = prepare_input(rows)
+    >>> prepared.items.n_items.tolist(), prepared.aggregation.describe()
+    ([2], 'scores are means over 2 item_ids')
+    """
+    from ._frames import _is_polars
+
+    if _is_dask(data):
+        return _dask_cells(data, dataset, algorithm, score, item, aggregate)
+    if _is_polars(data, "LazyFrame"):  # refused by parse_scores (collect it first)
+        return Prepared(data, dataset, algorithm, score, aggregate)
+    data, dataset, algorithm, score, note = read_source(
+        data, dataset=dataset, algorithm=algorithm, score=score
+    )
+    from ._parse import _as_table, table_roles
+
+    if _is_polars(data, "DataFrame"):
+        from ._parquet import polars_to_pandas
+
+        data = polars_to_pandas(data)
+    direction = dict(getattr(data, "attrs", None) or {}).get("cdplot_higher_is_better")
+    plain = Prepared(data, dataset, algorithm, score, aggregate, note=note)
+    if isinstance(data, np.ndarray) or not (
+        isinstance(data, (str, os.PathLike, ColumnTable))
+        or hasattr(data, "read")
+        or hasattr(data, "columns")
+    ):
+        if item is not None:
+            raise CdplotInputError(
+                f"{spell('item')} names a column, but the scores are a "
+                f"{type(data).__name__} without columns; pass a long table."
+            )
+        return plain
+    table = _as_table(data)
+    item_col = find_item_column(table.columns, item)
+    if item_col is None:
+        return Prepared(
+            table, dataset, algorithm, score, aggregate, note=note, higher_is_better=direction
+        )
+    rest = ColumnTable(
+        {c: table[c] for c in table.columns if c != item_col}, table.nrows, attrs=table.attrs
+    )
+    _, roles = table_roles(rest, dataset=dataset, algorithm=algorithm, score=score)
+    if roles.kind != "long":
+        raise CdplotInputError(
+            f"column {item_col!r} names items, so the table must be long (one row per task, "
+            f"model and item), but no column holds the model names; name it with "
+            f"{spell('algorithm', 'COLUMN')}."
+        )
+    if roles.repetitions:
+        reps = ", ".join(repr(str(c)) for c in roles.repetitions)
+        raise CdplotInputError(
+            f"the table has items ({item_col!r}) and repeated runs ({reps}); average the runs "
+            f"of each item first, or keep one run (filter on {reps})."
+        )
+    (score_col,) = roles.scores
+    items, long, aggregation = item_scores(
+        table,
+        item=item_col,
+        dataset=roles.dataset,
+        algorithm=roles.algorithm,
+        score=score_col,
+        agg=check_aggregate(aggregate),
+        missing=missing,
+    )
+    return Prepared(
+        long, roles.dataset, roles.algorithm, score_col, None, items, aggregation, note, direction
+    )
+
+
+def _dask_cells(
+    ddf: Any, dataset: Any, algorithm: Any, score: Any, item: Any, aggregate: Any
+) -> Prepared:
+    """Cell means computed on the cluster: only the (task, model) table comes back."""
+    import pandas as pd
+
+    columns = [str(c) for c in ddf.columns]
+    item_col = find_item_column(columns, item)
+    dtypes = {str(c): t for c, t in ddf.dtypes.items()}
+    shown = ColumnTable({c: np.empty(0) for c in columns if c != item_col}, 0)
+    roles = resolve_roles(
+        shown,
+        dataset=dataset,
+        algorithm=algorithm,
+        score=score,
+        numeric=lambda c: getattr(dtypes[c], "kind", "O") in "iuf",
+        index_names_datasets=False,
+    )
+    if roles.kind != "long":
+        raise CdplotInputError(
+            "a Dask DataFrame must be a long table (dataset, algorithm and score columns, one "
+            f"row per run or item); name the columns with {spell('dataset', 'COLUMN')} and "
+            f"{spell('algorithm', 'COLUMN')}."
+        )
+    agg = check_aggregate(aggregate)
+    if agg is not None and agg[0] != "mean":
+        raise CdplotInputError(
+            f"a Dask DataFrame is aggregated on the cluster by its mean; drop "
+            f"{spell('aggregate')} (or pass {spell('aggregate', 'mean')}), or compute the "
+            f"{agg[0]} yourself."
+        )
+    d, a, (s,) = roles.dataset, roles.algorithm, roles.scores
+    if item_col is None and agg is None:
+        agg_needed = ddf.groupby([d, a], observed=True)[s].size().max().compute()
+        if int(agg_needed) > 1:
+            raise CdplotInputError(
+                f"up to {int(agg_needed)} rows per dataset and algorithm: these look like "
+                f"repeated runs; pass {spell('aggregate', 'mean')} to average them, or name "
+                f"the item column with {spell('item', 'COLUMN')}."
+            )
+    grouped = ddf.groupby([d, a], observed=True)[s].agg(["sum", "count"]).compute()
+    grouped = grouped.reset_index()
+    cells = grouped[[d, a]].astype(str)
+    n = grouped["count"].to_numpy(dtype=np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, grouped["sum"].to_numpy(dtype=float) / np.maximum(n, 1), np.nan)
+    long = pd.DataFrame({d: cells[d].to_numpy(), a: cells[a].to_numpy(), s: mean})
+    datasets = list(dict.fromkeys(long[d]))
+    algorithms = list(dict.fromkeys(long[a]))
+    counts = np.zeros((len(datasets), len(algorithms)), dtype=np.int64)
+    counts[pd.Index(datasets).get_indexer(long[d]), pd.Index(algorithms).get_indexer(long[a])] = n
+    aggregation = None
+    if n.max(initial=0) > 1:
+        unit = (item_col,) if item_col else tuple(map(str, roles.repetitions))
+        present = n[n > 0]
+        aggregation = Aggregation(
+            "mean",
+            unit,
+            counts,
+            int(present.min()),
+            int(present.max()),
+            datasets=datasets,
+            algorithms=algorithms,
+        )
+    note = f"aggregated a Dask DataFrame on its cluster ({int(n.sum()):,} rows)"
+    return Prepared(long, d, a, s, None, None, aggregation, note)

@@ -1,0 +1,454 @@
+"""Item-level analysis: paired tests within each task, and a hierarchical rank bootstrap.
+
+Both read the per-task items x models matrices that :func:`cdplot.compare` keeps in
+``res.items`` when its input has an item column (see :class:`cdplot.io.ItemScores`).
+
+- :func:`item_tests`: every pair of models on every task, on the items both have: McNemar's
+  test for 0/1 scores (exact binomial below ``exact_below`` discordant items, else the
+  continuity-corrected chi-square, as R's ``mcnemar.test``), a paired t-test (R's
+  ``t.test(paired = TRUE)``) or a sign-flip permutation test for continuous scores; the
+  p-values of all pairs on all tasks adjusted together as one family.
+- :func:`hierarchical_rank_intervals`: percentile intervals of each model's average rank
+  when the tasks are resampled and, within each drawn task, its items.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+
+from .._errors import CdplotInputError, check_in_list, spell
+from ._adjust import adjust_control
+from ._onedataset import mcnemar, paired_t
+
+__all__ = [
+    "ITEM_TEST_METHODS",
+    "hierarchical_bounds",
+    "hierarchical_rank_intervals",
+    "item_tests",
+    "item_wins",
+]
+
+#: values of ``item_tests(method=...)``
+ITEM_TEST_METHODS = ("auto", "paired-t", "permutation")
+_FAMILY_CORRECTIONS = ("none", "bonferroni", "holm", "hochberg", "hommel", "finner")
+#: sign-flip permutation tests enumerate every sign pattern up to this many nonzero differences
+_EXACT_FLIPS = 16
+
+
+def _matrices(data: Any) -> tuple[list[str], list[str], list[np.ndarray], bool]:
+    """Tasks, models, item matrices (restricted to the result's tasks and models), direction."""
+    from ..io import ItemScores
+
+    higher = True
+    if isinstance(data, ItemScores):
+        items = data
+        tasks, models = list(items.tasks), list(items.models)
+    else:
+        items = getattr(data, "items", None)
+        if not isinstance(items, ItemScores):
+            raise CdplotInputError(
+                "item-level analysis needs per-item scores: pass the result of "
+                "cdplot.compare() on a table with an item column (item, doc_id, question_id, "
+                f"...; name it with {spell('item', 'COLUMN')}), or its .items."
+            )
+        tasks, models, higher = list(data.datasets), list(data.algorithms), data.higher_is_better
+    cols = [items.models.index(m) for m in models]
+    mats = [items.matrices[items.tasks.index(t)][:, cols] for t in tasks]
+    return tasks, models, mats, bool(higher)
+
+
+def _is_binary(x: np.ndarray) -> bool:
+    present = x[~np.isnan(x)]
+    return bool(present.size) and bool(np.all((present == 0) | (present == 1)))
+
+
+def _sign_flip(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> tuple[float, float]:
+    """Two-sided sign-flip permutation p-value of the mean difference (exact when small)."""
+    d = d[d != 0]
+    n = d.size
+    if n == 0:
+        return 0.0, 1.0
+    observed = abs(d.sum())
+    if n <= _EXACT_FLIPS:
+        signs = 1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)
+        sums = np.abs(signs @ d)
+        return float(d.mean()), float(np.mean(sums >= observed * (1 - 1e-12)))
+    signs = rng.choice(np.array([-1.0, 1.0]), size=(n_resamples, n))
+    sums = np.abs(signs @ d)
+    hits = int(np.sum(sums >= observed * (1 - 1e-12)))
+    return float(d.mean()), (1 + hits) / (1 + n_resamples)
+
+
+def _pair_test(
+    x: np.ndarray, y: np.ndarray, method: str, options: dict
+) -> tuple[str, float, float]:
+    """(test name, statistic, p-value) of two continuous models on the items both have."""
+    if method == "permutation":
+        stat, p = _sign_flip(x - y, options["n_resamples"], options["rng"])
+        return "sign-flip permutation", stat, p
+    d = x - y
+    if np.all(d == d[0]):
+        return "paired t (constant differences)", math.nan, 1.0 if d[0] == 0 else 0.0
+    res = paired_t(x, y)
+    return "paired t", float(res.statistic), float(res.pvalue)
+
+
+def item_tests(
+    data: Any,
+    *,
+    method: str = "auto",
+    correction: str = "holm",
+    alpha: float | None = None,
+    exact_below: int = 25,
+    n_resamples: int = 9999,
+    random_state: int | None = None,
+) -> Any:
+    """Paired tests of every pair of models within every task, on the items both have.
+
+    Parameters
+    ----------
+    data : ComparisonResult or cdplot.io.ItemScores
+        A result of :func:`cdplot.compare` on item-level input (its ``items``), or the items.
+    method : {"auto", "paired-t", "permutation"}
+        "auto": McNemar's test on a task whose scores are all 0 or 1, else the paired t-test;
+        "paired-t": the paired t-test on every task; "permutation": the two-sided sign-flip
+        permutation test of the mean difference on continuous tasks (exact up to 16 nonzero
+        differences, else ``n_resamples`` random sign patterns, p = (1 + hits) / (1 + B)),
+        McNemar's on 0/1 tasks.
+    correction : {"holm", "none", "bonferroni", "hochberg", "hommel", "finner"}
+        Adjustment of the p-values of all pairs on all tasks, one family.
+    alpha : float, optional
+        Significance level; default the result's ``alpha`` (0.05 for bare items).
+    exact_below : int, default 25
+        McNemar's exact binomial test when fewer items than this are discordant (b + c),
+        else the continuity-corrected chi-square (R's ``mcnemar.test``).
+    n_resamples : int, default 9999
+        Random sign patterns of the permutation test above 16 nonzero differences.
+    random_state : int, optional
+        Seed of those patterns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per task and pair: ``task``, ``algorithm_1``, ``algorithm_2``, ``n_items``
+        (items both have), ``mean_1``, ``mean_2``, ``test``, ``statistic``, ``pvalue``,
+        ``adjusted_pvalue``, ``significant`` and ``better`` (the model with the better mean
+        when significant, else ``""``). ``attrs`` hold ``alpha`` and ``correction``.
+
+    Examples
+    --------
+    >>> import pandas as pd, cdplot
+    >>> rows = pd.DataFrame({"task": ["t"] * 60, "model": ["A", "B"] * 30,
+    ...     "doc_id": [i // 2 for i in range(60)], "acc": [1, 0] * 20 + [1, 1] * 10})
+    >>> tab = item_tests(cdplot.io.prepare_input(rows).items)
+    >>> tab.loc[0, ["test", "better"]].tolist()
+    ['McNemar exact', 'A']
+    """
+    method = check_in_list(ITEM_TEST_METHODS, method=method)
+    correction = check_in_list(_FAMILY_CORRECTIONS, correction=correction)
+    if alpha is None:
+        alpha = float(getattr(data, "alpha", 0.05))
+    tasks, models, mats, higher = _matrices(data)
+    options = {"n_resamples": int(n_resamples), "rng": np.random.default_rng(random_state)}
+    rows: list[tuple] = []
+    memo: dict[tuple[int, int], tuple[str, float, float]] = {}
+    for task, mat in zip(tasks, mats, strict=True):
+        binary = method != "paired-t" and _is_binary(mat)
+        if binary:
+            rows += _binary_task(task, mat, models, exact_below, memo)
+            continue
+        for i, j in itertools.combinations(range(len(models)), 2):
+            both = ~np.isnan(mat[:, i]) & ~np.isnan(mat[:, j])
+            x, y = mat[both, i], mat[both, j]
+            if x.size < 2:
+                name, stat, p = "too few common items", math.nan, math.nan
+            else:
+                name, stat, p = _pair_test(x, y, method, options)
+            rows.append(
+                (task, models[i], models[j], int(x.size), _mean(x), _mean(y), name, stat, p)
+            )
+    return _tests_frame(rows, correction, alpha, higher)
+
+
+def _binary_task(
+    task: str, mat: np.ndarray, models: list[str], exact_below: int, memo: dict
+) -> list[tuple]:
+    """McNemar's test of every pair of one 0/1 task, the counts from two matrix products.
+
+    ``b[i, j]`` = items both have where i is right and j wrong; each distinct ``(b, c)`` is
+    tested once (:func:`cdplot.stats.mcnemar`), so a large task costs a few products.
+    """
+    present = ~np.isnan(mat)
+    p = present.astype(float)
+    right = np.where(present, mat, 0.0)
+    b = right.T @ (p - right)  # i right, j wrong, both present
+    both = p.T @ p
+    hits = right.T @ p  # i's right answers on the items both have
+    rows = []
+    for i, j in itertools.combinations(range(len(models)), 2):
+        n = int(both[i, j])
+        if n < 2:
+            rows.append(
+                (
+                    task,
+                    models[i],
+                    models[j],
+                    n,
+                    math.nan,
+                    math.nan,
+                    "too few common items",
+                    math.nan,
+                    math.nan,
+                )
+            )
+            continue
+        key = (int(b[i, j]), int(b[j, i]))
+        if key not in memo:
+            memo[key] = _mcnemar_pair(*key, exact_below)
+        name, stat, pvalue = memo[key]
+        rows.append(
+            (task, models[i], models[j], n, hits[i, j] / n, hits[j, i] / n, name, stat, pvalue)
+        )
+    return rows
+
+
+def _mcnemar_pair(b: int, c: int, exact_below: int) -> tuple[str, float, float]:
+    if b + c == 0:
+        return "McNemar (no discordant item)", 0.0, 1.0
+    how = "exact" if b + c < exact_below else "corrected"
+    res = mcnemar(b, c, method=how)
+    name = "McNemar exact" if how == "exact" else "McNemar chi-square (corrected)"
+    return name, float(res.statistic), float(res.pvalue)
+
+
+def _mean(x: np.ndarray) -> float:
+    return float(x.mean()) if x.size else math.nan
+
+
+def _tests_frame(rows: list[tuple], correction: str, alpha: float, higher: bool) -> Any:
+    import pandas as pd
+
+    columns = [
+        "task",
+        "algorithm_1",
+        "algorithm_2",
+        "n_items",
+        "mean_1",
+        "mean_2",
+        "test",
+        "statistic",
+        "pvalue",
+    ]
+    frame = pd.DataFrame(rows, columns=columns)
+    p = frame["pvalue"].to_numpy(dtype=float)
+    adjusted = np.full(p.size, np.nan)
+    ok = ~np.isnan(p)
+    if ok.any():
+        adjusted[ok] = adjust_control(p[ok], correction) if correction != "none" else p[ok]
+    frame["adjusted_pvalue"] = adjusted
+    frame["significant"] = adjusted <= alpha
+    first_better = (frame["mean_1"] > frame["mean_2"]) == higher
+    frame["better"] = np.where(
+        frame["significant"],
+        np.where(first_better, frame["algorithm_1"], frame["algorithm_2"]),
+        "",
+    )
+    frame.attrs.update(alpha=alpha, correction=correction)
+    return frame
+
+
+def item_wins(tests: Any) -> Any:
+    """Tasks on which each model is significantly better than each other (k x k counts).
+
+    Parameters
+    ----------
+    tests : pandas.DataFrame
+        The table of :func:`item_tests`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``[a, b]``: the number of tasks where ``a`` is significantly better than ``b``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> tab = pd.DataFrame({"task": ["t1", "t2"], "algorithm_1": ["A", "A"],
+    ...     "algorithm_2": ["B", "B"], "better": ["A", ""]})
+    >>> int(item_wins(tab).loc["A", "B"])
+    1
+    """
+    import pandas as pd
+
+    models = list(dict.fromkeys([*tests["algorithm_1"], *tests["algorithm_2"]]))
+    wins = pd.DataFrame(0, index=pd.Index(models, name="better"), columns=models)
+    for a1, a2, better in zip(
+        tests["algorithm_1"], tests["algorithm_2"], tests["better"], strict=True
+    ):
+        if better:
+            worse = a2 if better == a1 else a1
+            wins.loc[better, worse] += 1
+    wins.columns.name = "than"
+    return wins
+
+
+def _average_ranks(means: np.ndarray) -> np.ndarray:
+    """Row-wise ranks (1 = highest mean, ties averaged) of a (rows x k) array."""
+    from scipy.stats import rankdata
+
+    return rankdata(-means, axis=1, method="average")
+
+
+def _resampled_means(
+    mat: np.ndarray, draws: int, rng: np.random.Generator, fallback: np.ndarray
+) -> np.ndarray:
+    """``draws`` item bootstraps of one task: model means (draws x k)."""
+    n = mat.shape[0]
+    present = ~np.isnan(mat)
+    values = np.where(present, mat, 0.0)
+    weights = rng.multinomial(n, np.full(n, 1.0 / n), size=draws).astype(float)
+    total = weights @ values
+    count = weights @ present.astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = total / count
+    return np.where(count > 0, means, fallback)
+
+
+def _task_means(mat: np.ndarray) -> np.ndarray:
+    """Each model's mean over the items it has (NaN for none), without warnings."""
+    present = ~np.isnan(mat)
+    n = present.sum(axis=0)
+    total = np.where(present, mat, 0.0).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, total / np.maximum(n, 1), np.nan)
+
+
+def _replicates(
+    data: Any, n_boot: int, rng: np.random.Generator
+) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
+    """Tasks, models, the observed average ranks and ``n_boot`` hierarchical replicates.
+
+    Each replicate draws the tasks with replacement and, for each draw of a task, its items
+    with replacement (multinomial counts as weights: a chunk of draws of one task is one
+    matrix product); ranks 1 = best, ties averaged.
+    """
+    tasks, models, mats, higher = _matrices(data)
+    sign = 1.0 if higher else -1.0
+    n_tasks, k = len(mats), len(models)
+    task_means = np.array([_task_means(m) for m in mats]).reshape(n_tasks, k)
+    drawn = rng.integers(0, n_tasks, size=(n_boot, n_tasks))
+    rank_sum = np.zeros((n_boot, k))
+    for t, mat in enumerate(mats):
+        reps = np.nonzero(drawn == t)[0]  # the replicate of each draw of task t
+        if reps.size == 0 or mat.shape[0] == 0:
+            if reps.size:
+                np.add.at(rank_sum, reps, _average_ranks(sign * task_means[t][None, :]))
+            continue
+        means = _resampled_means(mat, reps.size, rng, task_means[t])
+        np.add.at(rank_sum, reps, _average_ranks(sign * means))
+    observed = _average_ranks(sign * task_means).mean(axis=0)
+    return tasks, models, observed, rank_sum / n_tasks
+
+
+def hierarchical_bounds(
+    res: Any, order: list[str], confidence: float, simultaneous: bool, n_boot: int, rng: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rank positions ``low``, ``high``, the max-t critical value and ``p_best`` (in ``order``)
+    from the hierarchical replicates, for :func:`cdplot.rank_intervals` (``"hierarchical"``).
+
+    The construction of Mogstad et al. (2024) with the hierarchical replicates of the
+    average ranks in place of the paired bootstrap over datasets: ``se_jl`` is the standard
+    deviation of the replicates' ``D*_jl``, ``c`` the ``confidence`` quantile of
+    ``max |D*_jl - D_jl| / se_jl``; ``p_best`` the share of replicates in which each model
+    has the best average rank (a tie splits it).
+    """
+    _, models, observed, boot = _replicates(res, n_boot, rng)
+    cols = [models.index(a) for a in order]
+    theta, boot = observed[cols], boot[:, cols]
+    diff = theta[:, None] - theta[None, :]
+    star = boot[:, :, None] - boot[:, None, :]
+    se = star.std(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(se > 0, np.abs(star - diff) / np.where(se > 0, se, 1.0), 0.0)
+    per_model = t.max(axis=2)
+    if simultaneous:
+        critical = np.atleast_1d(
+            np.quantile(per_model.max(axis=1), confidence, method="inverted_cdf")
+        )
+        c = np.full(len(order), critical[0])
+    else:
+        critical = np.quantile(per_model, confidence, axis=0, method="inverted_cdf")
+        c = critical
+    margin = c[:, None] * se
+    better = ((diff - margin) > 0).sum(axis=1)
+    worse = ((diff + margin) < 0).sum(axis=1)
+    k = len(order)
+    best = boot == boot.min(axis=1, keepdims=True)
+    p_best = (best / best.sum(axis=1, keepdims=True)).mean(axis=0)
+    return (1 + better).astype(int), (k - worse).astype(int), critical.astype(float), p_best
+
+
+def hierarchical_rank_intervals(
+    data: Any,
+    *,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | None = None,
+) -> Any:
+    """Bootstrap intervals of the average ranks, resampling tasks, then items within tasks.
+
+    Each replicate draws the tasks with replacement and, independently for each drawn task,
+    its items with replacement; the models are ranked on each drawn task by their mean over
+    the drawn items (1 = best, ties averaged) and the ranks averaged over the drawn tasks.
+    The interval is the percentile interval of the replicates' average ranks (numpy's
+    default linear interpolation). Items a model lacks (``missing="keep"``) are left out of
+    its means.
+
+    Parameters
+    ----------
+    data : ComparisonResult or cdplot.io.ItemScores
+        A result of :func:`cdplot.compare` on item-level input, or its ``items``.
+    n_boot : int, default 1000
+        Number of bootstrap replicates.
+    confidence : float, default 0.95
+        Coverage of the percentile interval.
+    random_state : int, optional
+        Seed (the replicates are reproducible with it).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``algorithm`` (best average rank first), columns ``average_rank`` (on the
+        data), ``low`` and ``high``.
+
+    Examples
+    --------
+    >>> import pandas as pd, cdplot
+    >>> rows = pd.DataFrame({"task": ["t1"] * 4 + ["t2"] * 4, "model": ["A", "B"] * 4,
+    ...     "doc_id": [0, 0, 1, 1] * 2, "acc": [1, 0, 1, 0, 1, 0, 1, 1]})
+    >>> ci = hierarchical_rank_intervals(cdplot.io.prepare_input(rows).items, random_state=0)
+    >>> ci.loc["A"].tolist()
+    [1.0, 1.0, 1.25]
+    """
+    import pandas as pd
+
+    if not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, bool) or n_boot < 1:
+        raise CdplotInputError(f"n_boot must be a positive integer, got {n_boot!r}.")
+    if not 0 < float(confidence) < 1:
+        raise CdplotInputError(f"confidence must be between 0 and 1, got {confidence!r}.")
+    tasks, models, observed, boot = _replicates(data, n_boot, np.random.default_rng(random_state))
+    k = len(models)
+    tail = (1.0 - float(confidence)) / 2.0
+    low, high = np.quantile(boot, [tail, 1.0 - tail], axis=0)
+    frame = pd.DataFrame(
+        {"average_rank": observed, "low": low, "high": high},
+        index=pd.Index(models, name="algorithm"),
+    )
+    order = sorted(range(k), key=lambda j: (observed[j], models[j]))
+    frame = frame.iloc[order]
+    frame.attrs.update(n_boot=int(n_boot), confidence=float(confidence), tasks=tuple(tasks))
+    return frame
