@@ -556,6 +556,9 @@ def _studentized_max_t(values: np.ndarray, n_boot: int, rng: np.random.Generator
     squares = pairs**2
     estimate = pairs.mean(axis=0)
     degenerate = np.ptp(pairs, axis=0) == 0  # equal differences on every dataset
+    # a bootstrap sample that repeats one difference has no spread of its own: it is
+    # studentized by the full sample's standard error (finite), not divided by zero
+    fallback = np.sqrt(pairs.var(axis=0) / n)
     out = np.empty((n_boot, k))
     done = 0
     for weights in weight_chunks(multinomial_weights, n_boot, n, 3 * k * k, rng):
@@ -563,7 +566,7 @@ def _studentized_max_t(values: np.ndarray, n_boot: int, rng: np.random.Generator
         var = np.clip(weights @ squares - mean**2, 0.0, None)
         gap = np.abs(mean - estimate)
         with np.errstate(divide="ignore", invalid="ignore"):
-            t = np.where(var > 0, gap / np.sqrt(var / n), np.where(gap > 0, np.inf, 0.0))
+            t = np.where(var > 0, gap / np.sqrt(var / n), gap / fallback)
         t[:, degenerate] = 0.0
         full = np.zeros((len(weights), k, k))
         full[:, first, second] = t
@@ -626,7 +629,10 @@ def _bootstrap_intervals(
         c = critical
     theta = values.mean(axis=0)
     diff = theta[:, None] - theta[None, :]  # D_jl > 0: l is better than j
-    margin = c[:, None] * se
+    # a pair whose difference is the same on every dataset (se 0) is known exactly: no margin
+    # (also when a studentized critical value is infinite: inf * 0 is not a number)
+    with np.errstate(invalid="ignore"):
+        margin = np.where(se > 0, c[:, None] * se, 0.0)
     better = ((diff - margin) > 0).sum(axis=1)
     worse = ((diff + margin) < 0).sum(axis=1)
     k = values.shape[1]
