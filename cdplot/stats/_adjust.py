@@ -38,14 +38,15 @@ __all__ = [
 # procedures of the registries below run the same kernel on a single row.
 
 
-def _sorted_rows(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(p, axis=1, kind="stable")
-    return order, np.take_along_axis(p, order, axis=1)
+def _sorted_rows(p: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """Each row sorted ascending (stable) and the index that sorted it."""
+    index = (np.arange(p.shape[0])[:, None], np.argsort(p, axis=1, kind="stable"))
+    return index, p[index]
 
 
-def _unsort_rows(order: np.ndarray, values: np.ndarray) -> np.ndarray:
+def _unsort_rows(index: tuple[np.ndarray, np.ndarray], values: np.ndarray) -> np.ndarray:
     out = np.empty_like(values)
-    np.put_along_axis(out, order, values, axis=1)
+    out[index] = values
     return out
 
 
