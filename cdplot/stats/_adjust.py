@@ -38,15 +38,24 @@ __all__ = [
 # procedures of the registries below run the same kernel on a single row.
 
 
-def _sorted_rows(p: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
-    """Each row sorted ascending (stable) and the index that sorted it."""
-    index = (np.arange(p.shape[0])[:, None], np.argsort(p, axis=1, kind="stable"))
-    return index, p[index]
+def _sorted_rows(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row sorted ascending (stable) and the order that sorted it.
+
+    One row (a single table) by plain indexing, which is faster there than
+    ``take_along_axis`` (faster for many rows); the values are the same.
+    """
+    order = np.argsort(p, axis=1, kind="stable")
+    if p.shape[0] == 1:
+        return order, p[0, order[0]][None, :]
+    return order, np.take_along_axis(p, order, axis=1)
 
 
-def _unsort_rows(index: tuple[np.ndarray, np.ndarray], values: np.ndarray) -> np.ndarray:
+def _unsort_rows(order: np.ndarray, values: np.ndarray) -> np.ndarray:
     out = np.empty_like(values)
-    out[index] = values
+    if values.shape[0] == 1:
+        out[0, order[0]] = values[0]
+    else:
+        np.put_along_axis(out, order, values, axis=1)
     return out
 
 
