@@ -106,6 +106,8 @@ def require_tex_engine(engine: str, tmp_path_factory) -> None:
         _TEX_SMOKE[engine] = tail if failed else None
     if _TEX_SMOKE[engine] is not None:
         pytest.skip(f"{engine} is installed but cannot compile a smoke file: {_TEX_SMOKE[engine]}")
+
+
 def leaderboard(k: int, n: int = 30, seed: int = 28, test: str = "nemenyi", prefix: str = "model_"):
     """A seeded comparison of k models whose true scores are evenly spread over three
     standard deviations (higher is better), named ``<prefix>0000``... (4 digits)."""

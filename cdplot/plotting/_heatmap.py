@@ -786,7 +786,9 @@ def apv_heatmap(
     >>> ax = cdplot.apv_heatmap(res)
     >>> ax.figure.savefig("apv.pdf")  # doctest: +SKIP
     """
-    if getattr(result, "posterior_better", None) is not None:
+    from ..stats._results import is_bayesian
+
+    if is_bayesian(result):
         raise CdplotInputError(
             f"apv_heatmap draws p-values, but the {result.test} test gives posterior "
             "probabilities; draw them with cdplot.posterior_plot(result) (every pair) or "

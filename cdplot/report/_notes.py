@@ -1,9 +1,10 @@
-"""Sentences about facts that stats computes: the caveats of a comparison, pool sensitivity."""
+"""Sentences about facts that stats computes: caveats, the Bayesian decisions, pool sensitivity."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..stats._bayes import NSAMPLES, bayes_frame, decided_pairs
 from ..stats._caveats import Caveat, caveat_facts
 from ..stats._pool import depending_pairs
 
@@ -12,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..stats._results import ComparisonResult
 
-__all__ = ["caveat_sentence", "caveats", "pool_sensitivity_note"]
+__all__ = ["bayes_note", "caveat_sentence", "caveats", "pool_sensitivity_note"]
 
 _TITLES = {
     "wilcoxon": "Wilcoxon signed-rank test",
@@ -109,3 +110,53 @@ def pool_sensitivity_note(frame: pd.DataFrame) -> str:
         f"pools of {span} algorithms{sampled}): {'; '.join(parts)}. The other decisions are the "
         "same in every pool."
     )
+
+
+def bayes_note(result: ComparisonResult) -> str:
+    """Plain-language sentences on a Bayesian comparison's decisions, for summaries.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        Of ``compare(test="bayes-signed-rank" or "bayes-sign")``.
+
+    Returns
+    -------
+    str
+        The test, rope, threshold and sample size, then the pairs decided better
+        and equivalent (with their posterior probabilities) and how many are
+        undecided.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="bayes-signed-rank",
+    ...                      rope=0.01, random_state=1)
+    >>> print(bayes_note(res))  # doctest: +NORMALIZE_WHITESPACE
+    Post-hoc: Bayesian signed-rank test on every pair (rope = 0.01, decisions at posterior
+    probability >= 0.95, 50000 posterior samples; no p-values, no correction). Practically
+    better: C4.5+m+cf over C4.5 (P = 0.967). 5 of 6 pairs are undecided: the data do not
+    settle them at this threshold.
+    """
+    names = {"bayes-signed-rank": "Bayesian signed-rank test", "bayes-sign": "Bayesian sign test"}
+    frame = bayes_frame(result)
+    nsamples = result.test_options.get("nsamples", NSAMPLES)
+    text = [
+        f"Post-hoc: {names.get(result.test, result.test)} on every pair (rope = "
+        f"{result.rope:g}, decisions at posterior probability >= {result.threshold:g}, "
+        f"{nsamples} posterior samples; no p-values, no correction)."
+    ]
+    name = result.label  # display names given with labels=
+    decided = decided_pairs(result, frame)
+    better = [f"{name(a)} over {name(b)} (P = {p:.3f})" for a, b, p in decided.better]
+    if better:
+        text.append(f"Practically better: {'; '.join(better)}.")
+    equivalent = [f"{name(a)} and {name(b)} (P = {p:.3f})" for a, b, p in decided.equivalent]
+    if equivalent:
+        text.append(f"Practically equivalent: {'; '.join(equivalent)}.")
+    if decided.undecided:
+        text.append(
+            f"{decided.undecided} of {len(frame)} pairs are undecided: the data do not settle "
+            "them at this threshold."
+        )
+    return " ".join(text)

@@ -284,7 +284,7 @@ def _method_paragraphs(result: ComparisonResult, pool: pd.DataFrame | None) -> l
 
         out.append(pool_sensitivity_note(pool))
     if is_bayesian(result):
-        from ..stats._bayes import bayes_note
+        from ._notes import bayes_note
 
         out.append(bayes_note(result))
     if result.parametric:
