@@ -42,6 +42,10 @@ CORRECTION_TITLES = {
     "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
     "nemenyi": "Nemenyi",
     "tukey": "Tukey",
+    "holland": "Holland",
+    "rom": "Rom",
+    "fdr-bh": "Benjamini\N{EN DASH}Hochberg (FDR)",
+    "fdr-by": "Benjamini\N{EN DASH}Yekutieli (FDR)",
 }
 
 

@@ -174,7 +174,8 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         _STATS,
         metavar="NAME",
         help="none, bonferroni, holm (default; nemenyi for --test nemenyi), hochberg, "
-        "hommel, finner, shaffer, bergmann; with --control also bonferroni-dunn and li",
+        "hommel, finner, shaffer, bergmann; with --control also bonferroni-dunn and li; "
+        "holland, rom; fdr-bh, fdr-by (false discovery rate, no groups)",
     ),
     _flag("alpha", _STATS, type=float, help="significance level (default 0.05)"),
     _flag("control", _STATS, metavar="NAME", help="compare every algorithm with this one"),

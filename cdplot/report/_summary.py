@@ -98,6 +98,30 @@ _CORRECTION_WHY = {
         "pairs using every logically possible set of true hypotheses; it is the most "
         "powerful of the procedures García & Herrera (2008) compare."
     ),
+    # issue 30
+    "holland": (
+        "Holland's step-down Šidák procedure controls the family-wise error rate over the {m} "
+        "tests when they are independent or positively dependent; it rejects at least as "
+        "much as Holm's (García et al. 2010)."
+    ),
+    "rom": (
+        "Rom's step-up procedure controls the family-wise error rate over the {m} tests when "
+        "they are independent; its critical values (solved at each alpha) make it at least as "
+        "powerful as Hochberg's (Rom 1990)."
+    ),
+    "fdr-bh": (
+        "The Benjamini-Hochberg procedure controls the false discovery rate (the expected "
+        "share of false findings among the {m} tests' rejections) for independent or "
+        "positively dependent tests, not the family-wise error rate: some of the pairs "
+        "reported different are expected to be false positives, so no groups of "
+        "not-significantly-different algorithms are formed."
+    ),
+    "fdr-by": (
+        "The Benjamini-Yekutieli procedure controls the false discovery rate (the expected "
+        "share of false findings among the {m} tests' rejections) under any dependence, not "
+        "the family-wise error rate: some of the pairs reported different are expected to be "
+        "false positives, so no groups of not-significantly-different algorithms are formed."
+    ),
     "nemenyi": (
         "The Nemenyi test adjusts all {m} pairs in one step (studentized range), which "
         "controls the family-wise error rate but is conservative (García & Herrera 2008)."
@@ -225,7 +249,9 @@ def summary(result: ComparisonResult) -> str:
         text += f"; and {sig.more} more." if sig.more > 0 else "."
         paragraphs.append(text)
     inside = "no pair decided different" if bayesian else "no significant difference"
-    if result.control is None:
+    if result.control is None and result.correction in ("fdr-bh", "fdr-by"):
+        pass  # no groups from a false-discovery-rate procedure (said above)
+    elif result.control is None:
         groups = [g for g in result.groups if len(g) > 1]
         if groups:
             listed = "; ".join("{" + ", ".join(map(name, g)) + "}" for g in result.groups)

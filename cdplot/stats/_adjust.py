@@ -3,7 +3,8 @@
 Every procedure maps raw p-values to adjusted p-values with ``raw <= APV <= 1``; a
 hypothesis is rejected at level alpha when its APV is at most alpha. Formulas follow
 García & Herrera (2008) §3 and García, Fernández, Luengo & Herrera (2010) (Finner, Li);
-Hommel's procedure follows R's ``p.adjust``.
+Hommel's procedure follows R's ``p.adjust``. Holland and Rom are in ``_sidak_rom``,
+Benjamini-Hochberg and Benjamini-Yekutieli (FDR, not FWER) in ``_fdr``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def _unsort(order: np.ndarray, values: np.ndarray) -> np.ndarray:
     out = np.empty_like(values)
     out[order] = values
     return out
+
+
+_Simple = Callable[[np.ndarray], np.ndarray]
 
 
 def _none(p: np.ndarray) -> np.ndarray:
@@ -113,6 +117,30 @@ def _li(p: np.ndarray) -> np.ndarray:
     return np.minimum(1.0, np.maximum(apv, p))
 
 
+def _rows(kernel_name: str) -> _Simple:
+    """A row-wise kernel of ``_sidak_rom`` / ``_fdr`` applied to one family of p-values."""
+
+    def run(p: np.ndarray) -> np.ndarray:
+        from . import _fdr, _sidak_rom  # scipy.special on first use only
+
+        if kernel_name == "rom" and p.size > _sidak_rom.ROM_MAX_HYPOTHESES:
+            raise CdplotInputError(
+                f"exact Rom adjusted p-values are limited to "
+                f"{_sidak_rom.ROM_MAX_HYPOTHESES} hypotheses (all pairs of 20 algorithms), "
+                f"got {p.size}; use {spell('correction', 'hommel')} or "
+                f"{spell('correction', 'hochberg')} (step-up procedures valid for any number)."
+            )
+        kernel = {
+            "holland": _sidak_rom.holland_rows,
+            "rom": _sidak_rom.rom_rows,
+            "fdr-bh": _fdr.benjamini_hochberg_rows,
+            "fdr-by": _fdr.benjamini_yekutieli_rows,
+        }[kernel_name]
+        return kernel(p[None, :])[0]
+
+    return run
+
+
 def _shaffer(p: np.ndarray, k: int) -> np.ndarray:
     """Shaffer's static procedure: ``APV_(i) = min(1, max_{j<=i} t_j p_(j))``.
 
@@ -177,7 +205,8 @@ def check_bh_budget(budget: object) -> float | None:
     return None if value == float("inf") else value
 
 
-_Simple = Callable[[np.ndarray], np.ndarray]
+#: corrections of issue 30, all pairs and against a control
+_ISSUE30 = ("holland", "rom", "fdr-bh", "fdr-by")
 
 #: canonical name -> procedure on the m = k(k-1)/2 pairwise p-values (upper-triangle order)
 ALL_PAIRS_CORRECTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
@@ -189,6 +218,8 @@ ALL_PAIRS_CORRECTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
     "finner": lambda p, k: _finner(p),
     "shaffer": _shaffer,
     "bergmann-hommel": lambda p, k: _bergmann_hommel(p, k),
+    # issue 30: Holland, Rom, and the false-discovery-rate procedures (_sidak_rom, _fdr)
+    **{name: (lambda f: lambda p, k: f(p))(_rows(name)) for name in _ISSUE30},
 }
 
 #: canonical name -> procedure on the k - 1 p-values against a control
@@ -200,12 +231,18 @@ CONTROL_CORRECTIONS: dict[str, _Simple] = {
     "hommel": _hommel,
     "finner": _finner,
     "li": _li,
+    **{name: _rows(name) for name in _ISSUE30},
 }
 
 _ALIASES = {
     "bergmann": "bergmann-hommel",
     "shaffer-static": "shaffer",
     "dunn": "bonferroni-dunn",
+    "bh": "fdr-bh",
+    "benjamini-hochberg": "fdr-bh",
+    "by": "fdr-by",
+    "benjamini-yekutieli": "fdr-by",
+    "sidak-holland": "holland",
 }
 
 

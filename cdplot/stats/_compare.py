@@ -26,6 +26,7 @@ from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_
 from ._aligned import aligned_ranks_posthoc
 from ._bayes import BAYES_TESTS, bayes_comparison
 from ._exact_ranksum import exact_rank_sum_test
+from ._fdr import FDR_CORRECTIONS
 from ._groups import find_groups
 from ._lazy import Labelled
 from ._omnibus import (
@@ -197,10 +198,15 @@ def compare(
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
         "bergmann-hommel" (alias "bergmann"). Against a control: "none",
         "bonferroni-dunn" (alias "bonferroni"), "holm", "hochberg", "hommel",
-        "finner", "li". None (default): the test's own default, "holm" for
-        every test except ``test="nemenyi"``, which carries its own
-        single-step adjustment ("nemenyi"); naming any other correction with
-        it is refused, so a report never names a procedure that was not run.
+        "finner", "li". Both: "holland" (step-down Šidák), "rom" (Rom's
+        step-up, exact adjusted p-values, up to 190 hypotheses), and the
+        false-discovery-rate procedures "fdr-bh" (Benjamini-Hochberg) and
+        "fdr-by" (Benjamini-Yekutieli), equal to R's ``p.adjust``; these control
+        the FDR, not the family-wise error, so ``groups`` stays empty.
+        None (default): the test's own default, "holm" for every test except
+        ``test="nemenyi"``, which carries its own single-step adjustment
+        ("nemenyi"); naming any other correction with it is refused, so a
+        report never names a procedure that was not run.
     alpha : float, default 0.05
         Significance level for ``significant``, ``groups`` and the critical difference.
     control : str, optional
@@ -540,6 +546,8 @@ def compare(
         group_idx, uncovered_idx = find_groups(group_order, sig_mat)
         groups = tuple(tuple(algorithms[j] for j in g) for g in group_idx)
         uncovered = tuple((algorithms[a], algorithms[b]) for a, b in uncovered_idx)
+        if correction_name in FDR_CORRECTIONS:  # issue 30: groups need FWER control
+            groups, uncovered = (), ()
     else:
         c = algorithms.index(control)
         others = [j for j in range(k) if j != c]
