@@ -26,6 +26,7 @@ TEST_TITLES = {
     "exact-rank-sum": "exact rank-sum test",
     "paired-t": "paired t-test",
     "tukey": "Tukey HSD test",
+    "conover": "Conover test",
 }
 
 #: Display names of the p-value adjustments.

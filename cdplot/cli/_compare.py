@@ -125,7 +125,7 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         _STATS,
         metavar="TEST",
         help="wilcoxon (default), sign, mean-ranks, nemenyi, aligned-ranks, quade, "
-        "exact-rank-sum, paired-t, tukey, bayes-signed-rank or bayes-sign",
+        "exact-rank-sum, paired-t, tukey, conover, bayes-signed-rank or bayes-sign",
     ),
     _flag(
         "omnibus",

@@ -52,6 +52,12 @@ _TEST_WHY = {
         "Wilcoxon signed-rank or the sign test instead (test='wilcoxon' or 'sign'), whose "
         "decision on a pair depends only on those two algorithms."
     ),
+    "conover": (
+        "Conover's test compares the Friedman rank sums with a t-test whose variance comes "
+        "from all the ranks (Conover 1999), so, like the mean-ranks test, its decision on a "
+        "pair depends on which other algorithms are in the comparison (Benavoli, Corani & "
+        "Mangili 2016)."
+    ),
 }
 
 _CORRECTION_WHY = {

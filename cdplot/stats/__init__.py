@@ -8,6 +8,7 @@ from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pair
 from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
 from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
 from ._compare import TESTS, compare
+from ._conover import conover_friedman_test
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
@@ -37,6 +38,7 @@ from ._parametric import (
     tukey_critical_difference,
     tukey_test,
 )
+from ._page import page_test
 from ._pool import pool_sensitivity
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
@@ -78,6 +80,8 @@ __all__ = [
     "cv5x2_f",
     "cv5x2_t",
     "compare",
+    "conover_friedman_test",
+    "page_test",
     "compare_metrics",
     "count_exhaustive_sets",
     "exact_rank_sum_test",

@@ -25,6 +25,7 @@ from ..io import ScoreTable, parse_scores
 from ._adjust import adjust_all_pairs, adjust_control, check_bh_budget, resolve_correction
 from ._aligned import aligned_ranks_posthoc
 from ._bayes import BAYES_TESTS, bayes_comparison
+from ._conover import conover_friedman_test
 from ._exact_ranksum import exact_rank_sum_test
 from ._fdr import FDR_CORRECTIONS
 from ._groups import find_groups
@@ -77,6 +78,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "tukey": (),
     "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state"),
     "bayes-sign": ("rope", "threshold", "nsamples", "random_state"),
+    "conover": (),  # issue 30: Conover's t-test after Friedman (_conover)
 }
 _TEST_ALIASES = {
     "meanranks": "mean-ranks",
@@ -96,10 +98,18 @@ _TEST_ALIASES = {
     "bayesian-signed-rank": "bayes-signed-rank",
     "bayes-wilcoxon": "bayes-signed-rank",
     "bayesian-sign": "bayes-sign",
+    "conover-friedman": "conover",
 }
 #: tests that rank the algorithms within each dataset jointly: they need a complete table
 #: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
-_RANK_POOL_TESTS = ("mean-ranks", "nemenyi", "aligned-ranks", "quade", "exact-rank-sum")
+_RANK_POOL_TESTS = (
+    "mean-ranks",
+    "nemenyi",
+    "aligned-ranks",
+    "quade",
+    "exact-rank-sum",
+    "conover",
+)
 #: paired tests that run on an incomplete table, each pair on the datasets both have
 _COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
     "wilcoxon": wilcoxon_test,
@@ -189,6 +199,8 @@ def compare(
         that they assume commensurable scores across datasets, normal
         differences and (ANOVA) sphericity; check with
         :func:`cdplot.stats.check_assumptions`.
+        "conover" is Conover's t-test on Friedman rank sums (Conover 1999,
+        §5.8; ``(N - 1)(k - 1)`` df), all pairs or against ``control``.
         "bayes-signed-rank" and "bayes-sign" are the Bayesian signed-rank and
         sign tests (Benavoli et al. 2014, 2017; see
         :func:`cdplot.stats.bayes_signed_rank`): posterior probabilities
@@ -730,6 +742,8 @@ def _run_test(
         return paired_t_test(oriented)
     if test == "tukey":
         return tukey_test(oriented)
+    if test == "conover":
+        return conover_friedman_test(oriented)
     return nemenyi_test(avg, n)
 
 
