@@ -23,6 +23,7 @@ from ._onedataset import (
     mcnemar_table,
     paired_t,
 )
+from ._page import page_test
 from ._pairwise import (
     mean_ranks_test,
     nemenyi_q,
@@ -38,7 +39,6 @@ from ._parametric import (
     tukey_critical_difference,
     tukey_test,
 )
-from ._page import page_test
 from ._pool import pool_sensitivity
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows

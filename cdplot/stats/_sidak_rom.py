@@ -85,9 +85,9 @@ def _rom_recursion(alpha: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
         j = np.arange(1, i - 1)
         shape = (slice(None),) + (None,) * a.ndim
         expo = (i - j).astype(float)[shape]
-        log_binom = (
-            special.gammaln(i + 1) - special.gammaln(j + 1) - special.gammaln(i - j + 1)
-        )[shape]
+        log_binom = (special.gammaln(i + 1) - special.gammaln(j + 1) - special.gammaln(i - j + 1))[
+            shape
+        ]
         base = logc[j]  # log c_{j+1}
         with np.errstate(invalid="ignore"):
             terms = np.exp(log_binom + expo * base)
