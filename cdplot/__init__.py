@@ -36,6 +36,8 @@ __all__ = [
     "OmnibusResult",
     "PoolDependenceWarning",
     "__version__",
+    "aggregation_sensitivity",
+    "aggregation_sensitivity_plot",
     "apv_heatmap",
     "bayes_cd_diagram",
     "cd_diagram",
@@ -66,6 +68,7 @@ _PLOTTING = (
     "pool_sensitivity_plot",
     "multi_comparison_matrix",
     "power_plot",
+    "aggregation_sensitivity_plot",
 )
 _SIMULATION = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
 
@@ -75,6 +78,10 @@ def __getattr__(name: str) -> Any:
         from . import plotting
 
         return getattr(plotting, name)
+    if name == "aggregation_sensitivity":  # issue 30
+        from .stats._sensitivity import aggregation_sensitivity
+
+        return aggregation_sensitivity
     if name == "pool_sensitivity":
         from .stats._pool import pool_sensitivity
 

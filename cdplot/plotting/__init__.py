@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._mcm import multi_comparison_matrix
     from ._pool import pool_sensitivity_plot
     from ._report_figure import report_figure
+    from ._sensitivity import aggregation_sensitivity_plot
 
 #: Each public name and its module, imported on first use (drawing a CD diagram does not
 #: load the heatmap, the Bayesian figures or seaborn).
@@ -29,10 +30,12 @@ _MODULES = {
     "multi_comparison_matrix": "_mcm",
     "pool_sensitivity_plot": "_pool",
     "report_figure": "_report_figure",
+    "aggregation_sensitivity_plot": "_sensitivity",
 }
 
 __all__ = [
     "CDFigure",
+    "aggregation_sensitivity_plot",
     "apv_heatmap",
     "bayes_cd_diagram",
     "cd_diagram",
