@@ -189,6 +189,7 @@ CLI_FLAGS: dict[str, str] = {
     "threshold": "--threshold",
     "nsamples": "--nsamples",
     "random_state": "--seed",
+    "prior": "--prior",  # issue 30
     "method": "--quade-method",
     "bh_budget": "--bh-budget",
     "width": "--width",

@@ -151,6 +151,14 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
     ),
     _flag("random_state", _STATS, type=int, metavar="SEED", help="Bayesian tests: random seed"),
     _flag(
+        "prior",
+        _STATS,
+        type=float,
+        metavar="S",
+        help="Bayesian tests: strength of the prior pseudo-observation (default 1 for "
+        "bayes-sign, 0.5 for bayes-signed-rank)",
+    ),
+    _flag(
         "method",
         _STATS,
         choices=("garcia", "conover"),

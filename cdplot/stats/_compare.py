@@ -76,8 +76,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "exact-rank-sum": (),
     "paired-t": (),
     "tukey": (),
-    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state"),
-    "bayes-sign": ("rope", "threshold", "nsamples", "random_state"),
+    # issue 30: "prior", the strength of the prior pseudo-observation
+    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state", "prior"),
+    "bayes-sign": ("rope", "threshold", "nsamples", "random_state", "prior"),
     "conover": (),  # issue 30: Conover's t-test after Friedman (_conover)
 }
 _TEST_ALIASES = {
@@ -273,8 +274,12 @@ def compare(
         ``method`` ("garcia", "conover"). Bayesian tests: ``rope``
         (half-width of the region of practical equivalence in score units,
         default 0: no equivalence), ``threshold`` (posterior probability needed
-        for a decision, default 0.95), ``nsamples`` (default 50000) and
-        ``random_state`` (an integer seed reproduces baycomp's draws).
+        for a decision, default 0.95), ``nsamples`` (default 50000),
+        ``random_state`` (an integer seed reproduces baycomp's draws) and ``prior``
+        (strength of the prior pseudo-observation, in the rope / at 0: 1 for the
+        sign test, 0.5 for the signed-rank test, as Benavoli et al. 2017; a
+        directional prior, ``prior_place``, is for one pair:
+        :func:`cdplot.stats.bayes_sign`, :func:`cdplot.stats.bayes_signed_rank`).
 
     Returns
     -------
