@@ -9,6 +9,7 @@ from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
 from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
 from ._compare import TESTS, compare
 from ._conover import conover_friedman_test
+from ._durbin import durbin_posthoc, durbin_test
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
 from ._groups import find_groups
@@ -81,6 +82,8 @@ __all__ = [
     "cv5x2_t",
     "compare",
     "conover_friedman_test",
+    "durbin_posthoc",
+    "durbin_test",
     "page_test",
     "compare_metrics",
     "count_exhaustive_sets",
