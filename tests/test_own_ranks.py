@@ -1,0 +1,42 @@
+"""The aligned-ranks and Quade tests' own rankings (issue 30), as García et al. (2010)
+tabulate them. Reference: ``tests/reference/aligned_quade_demsar_table6.json`` (scmamp
+``friedmanAlignedRanksTest`` mean ranks and ``quadePost``'s T on Demšar's Table 6, exact
+decimal variant)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cdplot
+from cdplot.stats._own_ranks import own_ranks
+
+REF = json.loads(
+    (Path(__file__).parent / "reference" / "aligned_quade_demsar_table6.json").read_text()
+)
+X = cdplot.datasets.load("demsar2006")[REF["algorithms"]].to_numpy()
+
+
+def test_aligned_mean_ranks_equal_scmamp():
+    table, average, label = own_ranks("aligned-ranks", X)
+    exact = REF["aligned_ranks"]["exact_decimal"]
+    np.testing.assert_allclose(average, exact["mean_ranks"], rtol=1e-14)
+    np.testing.assert_array_equal(table, exact["ranks"])  # all N x k aligned ranks
+    assert label == "average aligned rank"
+
+
+def test_quade_weighted_ranks_equal_scmamp_quadepost():
+    table, average, label = own_ranks("quade", X)
+    exact = REF["quade"]["exact_decimal"]
+    np.testing.assert_allclose(average, exact["posthoc_garcia"]["T"], rtol=1e-14)
+    np.testing.assert_allclose(table.sum(axis=0), exact["W"], rtol=1e-14)
+    assert average.min() >= 1 and average.max() <= X.shape[1]
+    assert label == "Quade weighted rank"
+
+
+def test_unknown_test():
+    with pytest.raises(ValueError):
+        own_ranks("wilcoxon", X)
