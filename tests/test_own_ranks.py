@@ -40,3 +40,29 @@ def test_quade_weighted_ranks_equal_scmamp_quadepost():
 def test_unknown_test():
     with pytest.raises(ValueError):
         own_ranks("wilcoxon", X)
+
+
+def _quiet(**kwargs):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
+        return cdplot.compare(cdplot.datasets.load("demsar2006"), **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("test", "key", "label"),
+    [("aligned-ranks", "mean_ranks", "average aligned rank"), ("quade", "T", "Quade")],
+)
+def test_compare_reports_and_draws_the_tests_own_ranks(test, key, label):
+    res = _quiet(test=test)
+    ref = REF["aligned_ranks" if test == "aligned-ranks" else "quade"]["exact_decimal"]
+    expect = ref[key] if test == "aligned-ranks" else ref["posthoc_garcia"]["T"]
+    got = res.average_ranks[REF["algorithms"]].to_numpy()
+    np.testing.assert_allclose(got, expect, rtol=1e-14)  # scmamp (García et al. 2010)
+    assert label in res.average_ranks.name
+    assert res.average_ranks.is_monotonic_increasing
+    assert res.friedman.statistic == _quiet(test="wilcoxon").friedman.statistic  # unchanged
+    assert f"Best {res.average_ranks.name}s" in res.summary()
+    texts = [t.get_text() for t in res.plot().texts]
+    assert any(res.average_ranks.name in t and "lower is better" in t for t in texts), texts

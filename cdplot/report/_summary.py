@@ -180,9 +180,10 @@ def summary(result: ComparisonResult) -> str:
 
     average = labelled(result, "average_ranks")
     best = ", ".join(f"{name(a)} ({rank:.2f})" for a, rank in average.items()[:3])
+    kind = average.name if average.name and average.name != "average rank" else "average rank"
     paragraphs.append(
         f"{k} algorithms were compared on {n} datasets ({direction} scores are better; "
-        f"rank 1 is the best). Best average ranks: {best}."
+        f"rank 1 is the best). Best {kind}s: {best}."
     )
     paragraphs += _input_paragraphs(result)
     verdict = (

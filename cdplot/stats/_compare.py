@@ -39,6 +39,7 @@ from ._omnibus import (
     tie_correction_factor,
 )
 from ._options import check_alpha, check_control, check_labels
+from ._own_ranks import OWN_RANK_LABELS, own_ranks
 from ._pairwise import (
     SIGN_TIES,
     ZERO_METHODS,
@@ -514,8 +515,12 @@ def compare(
     pvalues = Labelled(pairwise.pvalue, names, names)
 
     critical_difference: float | None = None
+    # issue 30: the aligned-ranks and Quade tests report and draw their own ranking
+    shown_avg, shown_ranks, rank_name = avg, ranks, "average rank"
+    if test_name in OWN_RANK_LABELS and not n_missing:
+        shown_ranks, shown_avg, rank_name = own_ranks(test_name, oriented)
     # best first; equal average ranks (equal rank sums) in name order, not input order
-    order = sorted(range(k), key=lambda j: (avg[j], algorithms[j]))
+    order = sorted(range(k), key=lambda j: (shown_avg[j], algorithms[j]))
     group_order = order
     mean_scores: Labelled | None = None
     if not n_missing and (test_name in ("paired-t", "tukey") or omnibus_name == "rm-anova"):
@@ -586,12 +591,12 @@ def compare(
         uncovered = ()
 
     average_ranks = Labelled(
-        avg[order],
+        shown_avg[order],
         tuple(algorithms[j] for j in order),
         index_name="algorithm",
-        name="average rank",
+        name=rank_name,
     )
-    ranks_table = _by_dataset(ranks, datasets, algorithms)
+    ranks_table = _by_dataset(shown_ranks, datasets, algorithms)
     return ComparisonResult(
         algorithms=list(algorithms),
         datasets=list(datasets),
