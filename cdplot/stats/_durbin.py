@@ -58,12 +58,14 @@ def _design(scores: Any) -> tuple[np.ndarray, int, int, int, int]:
     return ranks, b, t, int(per_block[0]), int(per_algo[0])
 
 
-def _pieces(scores: Any) -> tuple[np.ndarray, float, float, int, int, int, int]:
+def _pieces(scores: Any) -> tuple[np.ndarray, float, float, float, int, int, int, int]:
+    """Rank sums, A, C, T1 (0 when every result ties within its dataset), b, t, k, r."""
     ranks, b, t, k, r = _design(scores)
     sums = np.nansum(ranks, axis=0)
     a = float(np.nansum(ranks**2))
     c = b * k * (k + 1) ** 2 / 4.0
-    return sums, a, c, b, t, k, r
+    t1 = (t - 1) * (float(np.sum(sums**2)) - r * c) / (a - c) if a > c else 0.0
+    return sums, a, c, t1, b, t, k, r
 
 
 def durbin_test(scores: Any) -> tuple[OmnibusResult, OmnibusResult]:
@@ -92,13 +94,12 @@ def durbin_test(scores: Any) -> tuple[OmnibusResult, OmnibusResult]:
     """
     from ._lazy import special
 
-    sums, a, c, b, t, k, r = _pieces(scores)
+    sums, a, c, t1, b, t, k, r = _pieces(scores)
     if a <= c:  # every result tied within its dataset: no evidence
         return (
             OmnibusResult(0.0, 1.0, float(t - 1), "Durbin chi-square"),
             OmnibusResult(0.0, 1.0, (float(t - 1), float(b * k - b - t + 1)), "Durbin F"),
         )
-    t1 = (t - 1) * (float(np.sum(sums**2)) - r * c) / (a - c)
     df2 = float(b * k - b - t + 1)
     chi2 = OmnibusResult(t1, float(special.chdtrc(t - 1, t1)), float(t - 1), "Durbin chi-square")
     rest = b * (k - 1) - t1
@@ -135,9 +136,8 @@ def durbin_posthoc(scores: Any) -> PairwiseResult:
     """
     from ._lazy import special
 
-    sums, a, c, b, t, k, r = _pieces(scores)
+    sums, a, c, t1, b, t, k, r = _pieces(scores)
     df = float(b * k - b - t + 1)
-    t1 = (t - 1) * (float(np.sum(sums**2)) - r * c) / (a - c) if a > c else 0.0
     var = (a - c) * 2 * r / df * (1 - t1 / (b * (k - 1)))
     diff = np.abs(sums[:, None] - sums[None, :])
     with np.errstate(divide="ignore", invalid="ignore"):

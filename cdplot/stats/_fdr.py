@@ -26,13 +26,12 @@ FDR_CORRECTIONS = ("fdr-bh", "fdr-by")
 
 def _step_up_rows(p: np.ndarray, factor: np.ndarray) -> np.ndarray:
     """``APV_(i) = min(1, min_{j >= i} factor_j p_(j))`` on each row, ``factor`` by rank."""
-    order = np.argsort(p, axis=1, kind="stable")
-    ps = np.take_along_axis(p, order, axis=1)
+    from ._batch import _sorted_rows, _unsort_rows
+
+    order, ps = _sorted_rows(p)
     scaled = factor * ps
     apv = np.minimum(1.0, np.minimum.accumulate(scaled[:, ::-1], axis=1)[:, ::-1])
-    out = np.empty_like(apv)
-    np.put_along_axis(out, order, apv, axis=1)
-    return out
+    return _unsort_rows(order, apv)
 
 
 def benjamini_hochberg_rows(pvalues: np.ndarray) -> np.ndarray:

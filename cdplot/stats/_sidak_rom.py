@@ -21,22 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._batch import _sorted_rows, _unsort_rows  # row-wise sort helpers of the batch path
+
 __all__ = ["ROM_MAX_HYPOTHESES", "holland_rows", "rom_critical_values", "rom_rows"]
 
 #: Rom's exact adjusted p-values cost O(m^3) per Newton step; beyond this many hypotheses
 #: (190 = all pairs of 20 algorithms) they are refused with a pointer to Hommel's procedure
 ROM_MAX_HYPOTHESES = 190
-
-
-def _sorted_rows(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(p, axis=1, kind="stable")
-    return order, np.take_along_axis(p, order, axis=1)
-
-
-def _unsort_rows(order: np.ndarray, values: np.ndarray) -> np.ndarray:
-    out = np.empty_like(values)
-    np.put_along_axis(out, order, values, axis=1)
-    return out
 
 
 def holland_rows(pvalues: np.ndarray) -> np.ndarray:
