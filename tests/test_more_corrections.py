@@ -131,3 +131,26 @@ def test_compare_with_fdr_draws_no_groups():
     assert res.groups == () and holm.groups != ()
     assert "false discovery rate" in res.summary()
     assert "not the family-wise" in res.summary()
+    notes = [t.get_text() for t in res.plot().texts]
+    assert any("no groups are drawn" in t for t in notes), notes
+
+
+def test_fdr_groups_on_request(capsys):
+    from _helpers import run
+
+    data = cdplot.datasets.load("demsar2006")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.CdplotWarning)
+        asked = cdplot.compare(data, correction="fdr-by", fdr_groups=True)
+        holm = cdplot.compare(data, correction="holm")
+    assert asked.groups == holm.groups  # no pair is significant under either here
+    notes = [t.get_text() for t in asked.plot().texts]
+    assert any("these groups come from it" in t for t in notes), notes
+    with pytest.raises(cdplot.CdplotInputError, match="fdr_groups"):
+        cdplot.compare(data, correction="holm", fdr_groups=True)
+    csv_path = Path(cdplot.__file__).parent / "datasets" / "demsar2006.csv"
+    code, out, err = run(["compare", csv_path, "--correction", "fdr-bh", "--fdr-groups"], capsys)
+    assert code == 0, err
+    assert "Groups of algorithms" in out
+    code, _, err = run(["compare", csv_path, "--fdr-groups"], capsys)
+    assert code != 0 and "--fdr-groups" in err

@@ -205,6 +205,12 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         "(Skillings-Mack test); default: error",
     ),
     _flag(
+        "fdr_groups",
+        _STATS,
+        action="store_true",
+        help="--correction fdr-bh|fdr-by: draw groups anyway (captioned as FDR)",
+    ),
+    _flag(
         "tie_correction",
         _STATS,
         action="store_true",

@@ -357,6 +357,12 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
             legend.append(("significant", f"significantly different from {shown_control}"))
         else:
             notes.append(f"No algorithm is significantly different from {shown_control}.")
+    if result.correction in ("fdr-bh", "fdr-by") and control is None:  # issue 30
+        procedure = CORRECTION_TITLES[result.correction].replace(" (FDR)", "")
+        notes.append(
+            f"{procedure} controls the false discovery rate, not the family-wise error: "
+            + ("these groups come from it." if result.groups else "no groups are drawn.")
+        )
     if result.uncovered_pairs and opts.footnote is not False and opts.footnote is not None:
         notes.append(_pair_note(result.uncovered_pairs, opts.footnote, shown))
 

@@ -119,14 +119,15 @@ _CORRECTION_WHY = {
         "The Benjamini-Hochberg procedure controls the false discovery rate (the expected "
         "share of false findings among the {m} tests' rejections) for independent or "
         "positively dependent tests, not the family-wise error rate: some of the pairs "
-        "reported different are expected to be false positives, so no groups of "
-        "not-significantly-different algorithms are formed."
+        "reported different are expected to be false positives, so groups of "
+        "not-significantly-different algorithms are formed only on request (fdr_groups)."
     ),
     "fdr-by": (
         "The Benjamini-Yekutieli procedure controls the false discovery rate (the expected "
         "share of false findings among the {m} tests' rejections) under any dependence, not "
         "the family-wise error rate: some of the pairs reported different are expected to be "
-        "false positives, so no groups of not-significantly-different algorithms are formed."
+        "false positives, so groups of not-significantly-different algorithms are formed only "
+        "on request (fdr_groups)."
     ),
     "nemenyi": (
         "The Nemenyi test adjusts all {m} pairs in one step (studentized range), which "
@@ -256,7 +257,7 @@ def summary(result: ComparisonResult) -> str:
         text += f"; and {sig.more} more." if sig.more > 0 else "."
         paragraphs.append(text)
     inside = "no pair decided different" if bayesian else "no significant difference"
-    if result.control is None and result.correction in ("fdr-bh", "fdr-by"):
+    if result.control is None and result.correction in ("fdr-bh", "fdr-by") and not result.groups:
         pass  # no groups from a false-discovery-rate procedure (said above)
     elif result.control is None:
         groups = [g for g in result.groups if len(g) > 1]

@@ -163,6 +163,7 @@ def compare(
     aggregate: str | Callable[[np.ndarray], float] | None = None,
     decimals: int | None = None,
     labels: Mapping[str, str] | None = None,
+    fdr_groups: bool = False,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -216,7 +217,8 @@ def compare(
         step-up, exact adjusted p-values, up to 190 hypotheses), and the
         false-discovery-rate procedures "fdr-bh" (Benjamini-Hochberg) and
         "fdr-by" (Benjamini-Yekutieli), equal to R's ``p.adjust``; these control
-        the FDR, not the family-wise error, so ``groups`` stays empty.
+        the FDR, not the family-wise error, so ``groups`` stays empty unless
+        ``fdr_groups=True``.
         None (default): the test's own default, "holm" for every test except
         ``test="nemenyi"``, which carries its own single-step adjustment
         ("nemenyi"); naming any other correction with it is refused, so a
@@ -268,6 +270,10 @@ def compare(
         Display names for figures and reports, e.g.
         ``{"RandomForest (500 trees)": "RF"}``; the data and the result keep
         the original names (``labels`` on the result).
+    fdr_groups : bool, default False
+        With ``correction="fdr-bh"`` or ``"fdr-by"``: form the groups of
+        not-significantly-different algorithms anyway (the diagram then says
+        they come from an FDR procedure). Refused with any other correction.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -451,6 +457,12 @@ def compare(
         correction_name = "none"
     else:
         correction_name = resolve_correction(correction, control=control is not None)
+    if check_bool(fdr_groups, "fdr_groups") and correction_name not in FDR_CORRECTIONS:
+        raise CdplotInputError(
+            f"{spell('fdr_groups', True)} applies to {spell('correction', 'fdr-bh')} or "
+            f"'fdr-by' only (the correction is {correction_name!r}, whose groups are always "
+            f"formed); drop {spell('fdr_groups')}."
+        )
     if bh_budget is not None and correction_name != "bergmann-hommel":
         raise CdplotInputError(
             f"{spell('bh_budget')} applies to {spell('correction', 'bergmann-hommel')} only; "
@@ -568,7 +580,7 @@ def compare(
         group_idx, uncovered_idx = find_groups(group_order, sig_mat)
         groups = tuple(tuple(algorithms[j] for j in g) for g in group_idx)
         uncovered = tuple((algorithms[a], algorithms[b]) for a, b in uncovered_idx)
-        if correction_name in FDR_CORRECTIONS:  # issue 30: groups need FWER control
+        if correction_name in FDR_CORRECTIONS and not fdr_groups:  # groups need FWER control
             groups, uncovered = (), ()
     else:
         c = algorithms.index(control)
