@@ -66,3 +66,12 @@ def test_compare_reports_and_draws_the_tests_own_ranks(test, key, label):
     assert f"Best {res.average_ranks.name}s" in res.summary()
     texts = [t.get_text() for t in res.plot().texts]
     assert any(res.average_ranks.name in t and "lower is better" in t for t in texts), texts
+
+
+def test_json_round_trip_keeps_the_ranking_name():
+    from cdplot._json import result_from_json, result_to_json
+
+    res = _quiet(test="aligned-ranks")
+    back = result_from_json(result_to_json(res))
+    assert back.average_ranks.name == "average aligned rank"
+    np.testing.assert_array_equal(back.average_ranks.to_numpy(), res.average_ranks.to_numpy())
