@@ -154,3 +154,16 @@ def test_fdr_groups_on_request(capsys):
     assert "Groups of algorithms" in out
     code, _, err = run(["compare", csv_path, "--fdr-groups"], capsys)
     assert code != 0 and "--fdr-groups" in err
+
+
+@pytest.mark.parametrize("name", ["holland", "rom", "fdr-bh", "fdr-by"])
+def test_batch_path_equals_the_single_path(name):
+    from cdplot.stats._batch import batch_adjust_all_pairs, batch_adjust_control
+
+    p = np.random.default_rng(4).uniform(0, 0.2, (6, 6))
+    np.testing.assert_array_equal(
+        batch_adjust_all_pairs(p, 4, name), [adjust_all_pairs(r, 4, name) for r in p]
+    )
+    np.testing.assert_array_equal(
+        batch_adjust_control(p[:, :3], name), [adjust_control(r, name) for r in p[:, :3]]
+    )

@@ -335,6 +335,16 @@ def _common(p: np.ndarray, name: str) -> np.ndarray | None:
         return _hommel(p)
     if name == "finner":
         return _finner(p)
+    if name in ("holland", "rom", "fdr-bh", "fdr-by"):  # issue 30: row-wise kernels
+        from . import _fdr, _sidak_rom  # they import this module's sort helpers
+
+        kernel = {
+            "holland": _sidak_rom.holland_rows,
+            "rom": _sidak_rom.rom_rows,
+            "fdr-bh": _fdr.benjamini_hochberg_rows,
+            "fdr-by": _fdr.benjamini_yekutieli_rows,
+        }[name]
+        return kernel(p)
     return None
 
 
