@@ -44,6 +44,42 @@ def _position_text(value: float) -> str:
     return f"{value:g}"
 
 
+def _annotate(ax: Axes, frame: Any, positions: np.ndarray, cmap_obj: Any, *, annot: bool) -> None:
+    """Write the positions into the cells and the leave-one-out ranges into the last column."""
+    k, cols = positions.shape
+    for i in range(k):
+        if annot:
+            for j in range(cols):
+                value = positions[i, j]
+                light = 1.0
+                if value == value:
+                    rgb = cmap_obj((value - 1.0) / max(k - 1.0, 1.0))[:3]
+                    light = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+                ax.text(
+                    j,
+                    i,
+                    _position_text(value),
+                    ha="center",
+                    va="center",
+                    fontsize=FONT_SIZE - 0.5,
+                    color="white" if light < 0.45 else "0.1",
+                    gid="sensitivity-annotation",
+                )
+        low, high = frame["lodo_low"].iloc[i], frame["lodo_high"].iloc[i]
+        text = _position_text(low) if low == high else f"{low:g}\N{EN DASH}{high:g}"
+        ax.text(
+            cols,
+            i,
+            text,
+            ha="center",
+            va="center",
+            fontsize=FONT_SIZE - 0.5,
+            color="0.1",
+            fontweight="bold" if low != high else "normal",
+            gid="sensitivity-lodo",
+        )
+
+
 def aggregation_sensitivity_plot(
     result: AggregationSensitivity,
     *,
@@ -128,38 +164,7 @@ def aggregation_sensitivity_plot(
     ax.tick_params(which="minor", length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    cmap_obj = image.get_cmap()
-    for i in range(k):
-        if annot:
-            for j in range(cols):
-                value = positions[i, j]
-                light = 1.0
-                if value == value:
-                    rgb = cmap_obj((value - 1.0) / max(k - 1.0, 1.0))[:3]
-                    light = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
-                ax.text(
-                    j,
-                    i,
-                    _position_text(value),
-                    ha="center",
-                    va="center",
-                    fontsize=FONT_SIZE - 0.5,
-                    color="white" if light < 0.45 else "0.1",
-                    gid="sensitivity-annotation",
-                )
-        low, high = frame["lodo_low"].iloc[i], frame["lodo_high"].iloc[i]
-        text = _position_text(low) if low == high else f"{low:g}\N{EN DASH}{high:g}"
-        ax.text(
-            cols,
-            i,
-            text,
-            ha="center",
-            va="center",
-            fontsize=FONT_SIZE - 0.5,
-            color="0.1",
-            fontweight="bold" if low != high else "normal",
-            gid="sensitivity-lodo",
-        )
+    _annotate(ax, frame, positions, image.get_cmap(), annot=annot)
     ax.set_title(
         "Position of each algorithm under each aggregation (1 = best)",
         fontsize=FONT_SIZE,

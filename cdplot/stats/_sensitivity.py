@@ -230,6 +230,37 @@ def _tau_matrix(ranks: dict[str, np.ndarray]) -> np.ndarray:
     return tau
 
 
+def _read(
+    data: Any,
+    higher_is_better: bool,
+    dataset: str | None,
+    algorithm: str | None,
+    score: str | None,
+    aggregate: str | None,
+) -> tuple[np.ndarray, list[str], bool]:
+    """The complete N x k scores, the algorithm names and the direction; refuses gaps."""
+    from ._results import ComparisonResult
+
+    if isinstance(data, ComparisonResult):
+        scores = data.scores.to_numpy(dtype=float)
+        names = [str(a) for a in data.algorithms]
+        better_high = data.higher_is_better
+    else:
+        table = parse_scores(
+            data, dataset=dataset, algorithm=algorithm, score=score, aggregate=aggregate
+        )
+        scores, names = table.scores, [str(a) for a in table.algorithms]
+        better_high = bool(higher_is_better)
+    n, k = scores.shape
+    if n < 2 or k < 2 or np.isnan(scores).any():
+        raise CdplotInputError(
+            f"aggregation sensitivity needs a complete table with at least 2 datasets and 2 "
+            f"algorithms (got {n} x {k}, {int(np.isnan(scores).sum())} missing); pass a "
+            "complete table (cdplot.compare(..., missing='drop') shows which rows are full)."
+        )
+    return scores, names, better_high
+
+
 def aggregation_sensitivity(
     data: Any,
     *,
@@ -278,29 +309,11 @@ def aggregation_sensitivity(
     >>> sens.to_frame().columns.tolist()[:3]
     ['average_rank', 'mean', 'median']
     """
-    from ._results import ComparisonResult
-
-    if isinstance(data, ComparisonResult):
-        scores = data.scores.to_numpy(dtype=float)
-        names = [str(a) for a in data.algorithms]
-        better_high = data.higher_is_better
-        datasets = [str(d) for d in data.datasets]
-    else:
-        table = parse_scores(
-            data, dataset=dataset, algorithm=algorithm, score=score, aggregate=aggregate
-        )
-        scores, names = table.scores, [str(a) for a in table.algorithms]
-        better_high, datasets = bool(higher_is_better), list(table.datasets)
+    scores, names, better_high = _read(data, higher_is_better, dataset, algorithm, score, aggregate)
     level = float(level)
     if not 0.0 < level < 1.0:
         raise CdplotInputError(f"level must be in (0, 1), e.g. level=0.95; got {level!r}.")
     n, k = scores.shape
-    if n < 2 or k < 2 or np.isnan(scores).any():
-        raise CdplotInputError(
-            f"aggregation sensitivity needs a complete table with at least 2 datasets and 2 "
-            f"algorithms (got {n} x {k}, {int(np.isnan(scores).sum())} missing); pass a "
-            "complete table (cdplot.compare(..., missing='drop') shows which rows are full)."
-        )
     x = scores if better_high else -scores
     within = rank_rows(-x)
     wins = _win_counts(x)
@@ -336,7 +349,6 @@ def aggregation_sensitivity(
         for key, v in oriented.items()
     }
     lodo_low, lodo_high = _leave_one_out(within) if n > 2 else (ranks["average_rank"],) * 2
-    del datasets
     names_t = tuple(names)
     bt = Labelled(
         np.column_stack([strength, low, high, se]),
