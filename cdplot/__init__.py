@@ -40,6 +40,8 @@ __all__ = [
     "PoolDependenceWarning",
     "RankIntervals",
     "__version__",
+    "aggregation_sensitivity",
+    "aggregation_sensitivity_plot",
     "apv_heatmap",
     "bayes_cd_diagram",
     "cd_diagram",
@@ -77,6 +79,7 @@ _PLOTTING = (
     "power_plot",
     "rank_plot",
     "choose_figure",
+    "aggregation_sensitivity_plot",
 )
 _SIMULATION = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
 
@@ -86,6 +89,10 @@ def __getattr__(name: str) -> Any:
         from . import plotting
 
         return getattr(plotting, name)
+    if name == "aggregation_sensitivity":  # issue 30
+        from .stats._sensitivity import aggregation_sensitivity
+
+        return aggregation_sensitivity
     if name == "pool_sensitivity":
         from .stats._pool import pool_sensitivity
 

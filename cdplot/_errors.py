@@ -190,6 +190,8 @@ CLI_FLAGS: dict[str, str] = {
     "threshold": "--threshold",
     "nsamples": "--nsamples",
     "random_state": "--seed",
+    "prior": "--prior",  # issue 30
+    "fdr_groups": "--fdr-groups",
     "method": "--quade-method",
     "bh_budget": "--bh-budget",
     "width": "--width",

@@ -66,6 +66,7 @@ from ._json_check import checked_document
 from ._version import __version__
 from .io import Aggregation
 from .stats._lazy import labelled
+from .stats._own_ranks import OWN_RANK_LABELS
 from .stats._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -432,7 +433,10 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
     avg = pd.Series(
         [_unnum(v) for v in doc["average_ranks"].values()],
         index=pd.Index(list(doc["average_ranks"]), dtype=object, name="algorithm"),
-        name="average rank",
+        # issue 30: the aligned-ranks and Quade tests report their own ranking
+        name="average rank"
+        if doc.get("n_missing")
+        else OWN_RANK_LABELS.get(doc["settings"]["test"], "average rank"),
     )
     cd = doc["critical_difference"]
     std = mat("score_std", dsets, algs) if doc.get("score_std") is not None else None

@@ -35,6 +35,7 @@ TEST_TITLES = {
     "exact-rank-sum": "exact rank-sum test",
     "paired-t": "paired t-test",
     "tukey": "Tukey HSD test",
+    "conover": "Conover test",
 }
 
 #: Display names of the p-value adjustments.
@@ -51,6 +52,10 @@ CORRECTION_TITLES = {
     "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
     "nemenyi": "Nemenyi",
     "tukey": "Tukey",
+    "holland": "Holland",
+    "rom": "Rom",
+    "fdr-bh": "Benjamini\N{EN DASH}Hochberg (FDR)",
+    "fdr-by": "Benjamini\N{EN DASH}Yekutieli (FDR)",
 }
 
 

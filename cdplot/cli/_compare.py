@@ -129,7 +129,7 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         _STATS,
         metavar="TEST",
         help="wilcoxon (default), sign, mean-ranks, nemenyi, aligned-ranks, quade, "
-        "exact-rank-sum, paired-t, tukey, bayes-signed-rank or bayes-sign",
+        "exact-rank-sum, paired-t, tukey, conover, bayes-signed-rank or bayes-sign",
     ),
     _flag(
         "omnibus",
@@ -155,6 +155,14 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
     ),
     _flag("random_state", _STATS, type=int, metavar="SEED", help="Bayesian tests: random seed"),
     _flag(
+        "prior",
+        _STATS,
+        type=float,
+        metavar="S",
+        help="Bayesian tests: strength of the prior pseudo-observation (default 1 for "
+        "bayes-sign, 0.5 for bayes-signed-rank)",
+    ),
+    _flag(
         "method",
         _STATS,
         choices=("garcia", "conover"),
@@ -178,7 +186,8 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         _STATS,
         metavar="NAME",
         help="none, bonferroni, holm (default; nemenyi for --test nemenyi), hochberg, "
-        "hommel, finner, shaffer, bergmann; with --control also bonferroni-dunn and li",
+        "hommel, finner, shaffer, bergmann; with --control also bonferroni-dunn and li; "
+        "holland, rom; fdr-bh, fdr-by (false discovery rate, no groups)",
     ),
     _flag("alpha", _STATS, type=float, help="significance level (default 0.05)"),
     _flag("control", _STATS, metavar="NAME", help="compare every algorithm with this one"),
@@ -198,6 +207,12 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         choices=("raise", "drop", "drop-algorithms", "keep"),
         help="missing results: drop the datasets, drop the algorithms, or keep them "
         "(Skillings-Mack test); default: error",
+    ),
+    _flag(
+        "fdr_groups",
+        _STATS,
+        action="store_true",
+        help="--correction fdr-bh|fdr-by: draw groups anyway (captioned as FDR)",
     ),
     _flag(
         "tie_correction",
@@ -357,11 +372,13 @@ def add_intervals(results: dict[str, Any], args: argparse.Namespace) -> None:
             )
 
 
-#: compare() keywords about reading the table, not the procedure
+#: compare() keywords about reading the table or drawing groups, not the procedure
 _READING = (
     "dataset",
     "algorithm",
     "score",
+    "item",
+    "fdr_groups",
     "higher_is_better",
     "tie_correction",
     "aggregate",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._power import power_plot
     from ._rank_plot import rank_plot
     from ._report_figure import report_figure
+    from ._sensitivity import aggregation_sensitivity_plot
 
 #: Each public name and its module, imported on first use (drawing a CD diagram does not
 #: load the heatmap, the Bayesian figures or seaborn).
@@ -37,10 +38,12 @@ _MODULES = {
     "rank_plot": "_rank_plot",
     "choose_figure": "_choose",
     "report_figure": "_report_figure",
+    "aggregation_sensitivity_plot": "_sensitivity",
 }
 
 __all__ = [
     "CDFigure",
+    "aggregation_sensitivity_plot",
     "apv_heatmap",
     "bayes_cd_diagram",
     "cd_diagram",

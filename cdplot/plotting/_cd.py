@@ -291,6 +291,8 @@ class _Content:
     higher_is_better: bool = True
     #: The labels drawn instead of the names (``compare(labels=...)``).
     shown: dict[str, str] = field(default_factory=dict)
+    #: Caption of the axis when it is not Friedman's average rank (issue 30).
+    axis_caption: str | None = None
 
 
 def _on_score_axis(result: ComparisonResult) -> bool:
@@ -300,11 +302,22 @@ def _on_score_axis(result: ComparisonResult) -> bool:
     )
 
 
+def _own_rank_caption(result: ComparisonResult) -> str | None:
+    """The axis caption of a test's own ranking (aligned ranks, Quade's), else None."""
+    from ..stats._own_ranks import OWN_RANK_LABELS
+
+    average = labelled(result, "average_ranks")
+    name = None if average is None else average.name
+    return f"{name} (lower is better)" if name in OWN_RANK_LABELS.values() else None
+
+
 def _content(result: ComparisonResult, opts: _Options, panel: str | None = None) -> _Content:
     score_axis = _on_score_axis(result)
     # Tukey's HSD is a difference of mean scores, its groups run in mean-score order
     # (read as labelled arrays: drawing a diagram never needs pandas)
     positions = labelled(result, "mean_scores" if score_axis else "average_ranks")
+    # issue 30: aligned ranks (1..N k) and Quade's weighted ranks go on a captioned axis
+    caption = None if score_axis else _own_rank_caption(result)
     names = [str(n) for n in positions.index]
     ranks = [float(r) for r in positions.values]
     shown = {a: result.label(a) for a in result.algorithms if result.label(a) != a}
@@ -347,6 +360,12 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
             legend.append(("significant", f"significantly different from {shown_control}"))
         else:
             notes.append(f"No algorithm is significantly different from {shown_control}.")
+    if result.correction in ("fdr-bh", "fdr-by") and control is None:  # issue 30
+        procedure = CORRECTION_TITLES[result.correction].replace(" (FDR)", "")
+        notes.append(
+            f"{procedure} controls the false discovery rate, not the family-wise error: "
+            + ("these groups come from it." if result.groups else "no groups are drawn.")
+        )
     if result.uncovered_pairs and opts.footnote is not False and opts.footnote is not None:
         notes.append(_pair_note(result.uncovered_pairs, opts.footnote, shown))
 
@@ -371,9 +390,10 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
         title=title,
         colors=colors,
         highlighted=highlighted,
-        score_axis=score_axis,
-        higher_is_better=bool(result.higher_is_better),
+        score_axis=score_axis or caption is not None,
+        higher_is_better=bool(result.higher_is_better) if caption is None else False,
         shown=shown,
+        axis_caption=caption,
     )
 
 
@@ -407,6 +427,7 @@ def _layout(
         params=LayoutParams(),
         score_axis=content.score_axis,
         higher_is_better=content.higher_is_better,
+        axis_caption=content.axis_caption,
         display_names=content.shown,
     )
 

@@ -55,6 +55,12 @@ _TEST_WHY = {
         "Wilcoxon signed-rank or the sign test instead (test='wilcoxon' or 'sign'), whose "
         "decision on a pair depends only on those two algorithms."
     ),
+    "conover": (
+        "Conover's test compares the Friedman rank sums with a t-test whose variance comes "
+        "from all the ranks (Conover 1999), so, like the mean-ranks test, its decision on a "
+        "pair depends on which other algorithms are in the comparison (Benavoli, Corani & "
+        "Mangili 2016)."
+    ),
 }
 
 _CORRECTION_WHY = {
@@ -100,6 +106,31 @@ _CORRECTION_WHY = {
         "The Bergmann-Hommel procedure controls the family-wise error rate over the {m} "
         "pairs using every logically possible set of true hypotheses; it is the most "
         "powerful of the procedures García & Herrera (2008) compare."
+    ),
+    # issue 30
+    "holland": (
+        "Holland's step-down Šidák procedure controls the family-wise error rate over the {m} "
+        "tests when they are independent or positively dependent; it rejects at least as "
+        "much as Holm's (García et al. 2010)."
+    ),
+    "rom": (
+        "Rom's step-up procedure controls the family-wise error rate over the {m} tests when "
+        "they are independent; its critical values (solved at each alpha) make it at least as "
+        "powerful as Hochberg's (Rom 1990)."
+    ),
+    "fdr-bh": (
+        "The Benjamini-Hochberg procedure controls the false discovery rate (the expected "
+        "share of false findings among the {m} tests' rejections) for independent or "
+        "positively dependent tests, not the family-wise error rate: some of the pairs "
+        "reported different are expected to be false positives, so groups of "
+        "not-significantly-different algorithms are formed only on request (fdr_groups)."
+    ),
+    "fdr-by": (
+        "The Benjamini-Yekutieli procedure controls the false discovery rate (the expected "
+        "share of false findings among the {m} tests' rejections) under any dependence, not "
+        "the family-wise error rate: some of the pairs reported different are expected to be "
+        "false positives, so groups of not-significantly-different algorithms are formed only "
+        "on request (fdr_groups)."
     ),
     "nemenyi": (
         "The Nemenyi test adjusts all {m} pairs in one step (studentized range), which "
@@ -157,9 +188,10 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
 
     average = labelled(result, "average_ranks")
     best = ", ".join(f"{name(a)} ({rank:.2f})" for a, rank in average.items()[:3])
+    kind = average.name if average.name and average.name != "average rank" else "average rank"
     paragraphs.append(
         f"{k} algorithms were compared on {n} datasets ({direction} scores are better; "
-        f"rank 1 is the best). Best average ranks: {best}."
+        f"rank 1 is the best). Best {kind}s: {best}."
     )
     paragraphs += _input_paragraphs(result)
     verdict = (
@@ -235,7 +267,9 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
         text += f"; and {sig.more} more." if sig.more > 0 else "."
         paragraphs.append(text)
     inside = "no pair decided different" if bayesian else "no significant difference"
-    if result.control is None:
+    if result.control is None and result.correction in ("fdr-bh", "fdr-by") and not result.groups:
+        pass  # no groups from a false-discovery-rate procedure (said above)
+    elif result.control is None:
         groups = [g for g in result.groups if len(g) > 1]
         if groups:
             listed = "; ".join("{" + ", ".join(map(name, g)) + "}" for g in result.groups)

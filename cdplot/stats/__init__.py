@@ -8,6 +8,8 @@ from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pair
 from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
 from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
 from ._compare import TESTS, compare
+from ._conover import conover_friedman_test
+from ._durbin import durbin_posthoc, durbin_test
 from ._effects import effect_sizes
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
@@ -25,6 +27,7 @@ from ._onedataset import (
     mcnemar_table,
     paired_t,
 )
+from ._page import page_test
 from ._pairwise import (
     mean_ranks_test,
     nemenyi_q,
@@ -86,6 +89,10 @@ __all__ = [
     "cv5x2_f",
     "cv5x2_t",
     "compare",
+    "conover_friedman_test",
+    "durbin_posthoc",
+    "durbin_test",
+    "page_test",
     "compare_metrics",
     "count_exhaustive_sets",
     "effect_sizes",

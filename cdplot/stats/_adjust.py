@@ -3,7 +3,8 @@
 Every procedure maps raw p-values to adjusted p-values with ``raw <= APV <= 1``; a
 hypothesis is rejected at level alpha when its APV is at most alpha. Formulas follow
 García & Herrera (2008) §3 and García, Fernández, Luengo & Herrera (2010) (Finner, Li);
-Hommel's procedure follows R's ``p.adjust``.
+Hommel's procedure follows R's ``p.adjust``. Holland and Rom are in ``_sidak_rom``,
+Benjamini-Hochberg and Benjamini-Yekutieli (FDR, not FWER) in ``_fdr``.
 """
 
 from __future__ import annotations
@@ -157,6 +158,39 @@ ROW_CORRECTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
+def _issue30_rows(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """Holland, Rom and the false-discovery-rate procedures (``_sidak_rom``, ``_fdr``), row-wise.
+
+    Imported on first use (Rom's exact critical values need ``scipy.special``).
+    """
+
+    def run(p: np.ndarray) -> np.ndarray:
+        from . import _fdr, _sidak_rom
+
+        if name == "rom" and p.shape[1] > _sidak_rom.ROM_MAX_HYPOTHESES:
+            raise CdplotInputError(
+                f"exact Rom adjusted p-values are limited to "
+                f"{_sidak_rom.ROM_MAX_HYPOTHESES} hypotheses (all pairs of 20 algorithms), "
+                f"got {p.shape[1]}; use {spell('correction', 'hommel')} or "
+                f"{spell('correction', 'hochberg')} (step-up procedures valid for any number)."
+            )
+        kernel = {
+            "holland": _sidak_rom.holland_rows,
+            "rom": _sidak_rom.rom_rows,
+            "fdr-bh": _fdr.benjamini_hochberg_rows,
+            "fdr-by": _fdr.benjamini_yekutieli_rows,
+        }[name]
+        return kernel(p)
+
+    return run
+
+
+#: corrections of issue 30 (Holland, Rom, Benjamini-Hochberg, Benjamini-Yekutieli), all pairs
+#: and against a control
+FWER_AND_FDR_EXTRA = ("holland", "rom", "fdr-bh", "fdr-by")
+ROW_CORRECTIONS.update({name: _issue30_rows(name) for name in FWER_AND_FDR_EXTRA})
+
+
 def _one_row(kernel: Callable[[np.ndarray], np.ndarray]) -> _Simple:
     """The 1-D procedure of a row-wise kernel."""
     return lambda p: kernel(np.asarray(p, dtype=float)[None, :])[0]
@@ -217,6 +251,7 @@ ALL_PAIRS_CORRECTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
     **{
         name: (lambda one: lambda p, k: one(p))(_one_row(ROW_CORRECTIONS[name]))
         for name in ("none", "bonferroni", "holm", "hochberg", "hommel", "finner")
+        + FWER_AND_FDR_EXTRA
     },
     "shaffer": lambda p, k: shaffer_rows(np.asarray(p, dtype=float)[None, :], k)[0],
     "bergmann-hommel": lambda p, k: _bergmann_hommel(p, k),
@@ -225,13 +260,27 @@ ALL_PAIRS_CORRECTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
 #: canonical name -> procedure on the k - 1 p-values against a control
 CONTROL_CORRECTIONS: dict[str, _Simple] = {
     name: _one_row(ROW_CORRECTIONS[name])
-    for name in ("none", "bonferroni-dunn", "holm", "hochberg", "hommel", "finner", "li")
+    for name in (
+        "none",
+        "bonferroni-dunn",
+        "holm",
+        "hochberg",
+        "hommel",
+        "finner",
+        "li",
+        *FWER_AND_FDR_EXTRA,
+    )
 }
 
 _ALIASES = {
     "bergmann": "bergmann-hommel",
     "shaffer-static": "shaffer",
     "dunn": "bonferroni-dunn",
+    "bh": "fdr-bh",
+    "benjamini-hochberg": "fdr-bh",
+    "by": "fdr-by",
+    "benjamini-yekutieli": "fdr-by",
+    "sidak-holland": "holland",
 }
 
 

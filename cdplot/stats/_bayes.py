@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, spell
+from .._errors import CdplotInputError, check_in_list, spell
 from ._values import ValueEquality
 
 __all__ = [
@@ -182,6 +182,45 @@ def check_ratio(test_train_ratio: Any) -> float:
     return ratio
 
 
+#: places of the sign test's pseudo-observation (baycomp's SignTest.LEFT/ROPE/RIGHT)
+SIGN_PLACES = ("left", "rope", "right")
+
+
+def check_prior(test: str, prior: Any, place: Any) -> tuple[float, float]:
+    """``(strength, place)`` of the prior pseudo-observation; None gives the default.
+
+    The sign test's place is a region (returned as 0, 1, 2 for left, rope, right), the
+    signed-rank test's a difference in score units.
+    """
+    sign = test == "bayes-sign"
+    strength = (SIGN_PRIOR if sign else SIGNED_RANK_PRIOR) if prior is None else prior
+    try:
+        value = float(strength)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if isinstance(strength, bool) or not (value > 0 and math.isfinite(value)):
+        raise CdplotInputError(
+            f"{spell('prior')} is the strength of the prior pseudo-observation, a positive "
+            f"number, got {strength!r} (e.g. {spell('prior', 1.0 if sign else 0.5)}, the "
+            "default of Benavoli et al. 2017)."
+        )
+    if sign:
+        where = check_in_list(SIGN_PLACES, prior_place="rope" if place is None else place)
+        return value, float(SIGN_PLACES.index(where))
+    z0 = 0.0 if place is None else place
+    try:
+        z = float(z0)
+    except (TypeError, ValueError):
+        z = float("nan")
+    if isinstance(z0, bool) or not math.isfinite(z):
+        raise CdplotInputError(
+            f"{spell('prior_place')} of the signed-rank test is the value of the prior "
+            f"pseudo-observation (a score difference), a finite number, got {z0!r} "
+            f"(e.g. {spell('prior_place', 0.0)}, the default)."
+        )
+    return value, z
+
+
 def check_nsamples(nsamples: Any) -> int:
     """A valid Monte Carlo sample size, or a :class:`CdplotInputError`."""
     if isinstance(nsamples, bool) or not isinstance(nsamples, (int, np.integer)) or nsamples < 1:
@@ -245,13 +284,19 @@ def _finish(counts: np.ndarray, nsamples: int, rope: float) -> tuple[float, floa
     return pl / total, 0.0, pr / total
 
 
-def _sign_alpha(diffs: np.ndarray, rope: float) -> np.ndarray:
-    """Dirichlet parameters (left, rope, right) of the sign test, per row of ``diffs``."""
+def _sign_alpha(
+    diffs: np.ndarray, rope: float, prior: float = SIGN_PRIOR, place: int = 1
+) -> np.ndarray:
+    """Dirichlet parameters (left, rope, right) of the sign test, per row of ``diffs``.
+
+    ``prior`` is the strength of the pseudo-observation, ``place`` its region (0 left,
+    1 rope, 2 right; baycomp's ``prior=(place, strength)``).
+    """
     nleft = np.count_nonzero(diffs < -rope, axis=-1)
     nright = np.count_nonzero(diffs > rope, axis=-1)
     nrope = diffs.shape[-1] - nleft - nright
     alpha = np.stack([nleft, nrope, nright], axis=-1).astype(float) + SIGN_EPSILON
-    alpha[..., 1] += SIGN_PRIOR
+    alpha[..., place] += prior
     return alpha
 
 
@@ -295,9 +340,9 @@ class _Staircase:
         )
 
 
-def _staircase(diffs: np.ndarray, rope: float) -> _Staircase:
+def _staircase(diffs: np.ndarray, rope: float, z0: float = 0.0) -> _Staircase:
     p, n = diffs.shape
-    values = np.concatenate([np.zeros((p, 1)), diffs], axis=1)
+    values = np.concatenate([np.full((p, 1), z0), diffs], axis=1)
     order = np.argsort(values, axis=1, kind="stable")
     s = np.take_along_axis(values, order, axis=1)
     size = n + 1
@@ -322,7 +367,9 @@ def _staircase(diffs: np.ndarray, rope: float) -> _Staircase:
     return _Staircase(order, gt, ge, lt, le, ties)
 
 
-def _dirichlet_chunks(seed: int, n: int, nsamples: int, rows: int) -> Iterator[np.ndarray]:
+def _dirichlet_chunks(
+    seed: int, n: int, nsamples: int, rows: int, prior: float = SIGNED_RANK_PRIOR
+) -> Iterator[np.ndarray]:
     """Dirichlet(prior, 1, ..., 1) weights of the pseudo-observation and N datasets, in chunks.
 
     Chunks are consecutive draws of one :class:`numpy.random.RandomState` stream, so their
@@ -330,7 +377,7 @@ def _dirichlet_chunks(seed: int, n: int, nsamples: int, rows: int) -> Iterator[n
     """
     rs = np.random.RandomState(seed)
     weights = np.ones(n + 1)
-    weights[0] = SIGNED_RANK_PRIOR
+    weights[0] = prior
     for start in range(0, nsamples, rows):
         yield rs.dirichlet(weights, min(rows, nsamples - start))
 
@@ -406,7 +453,12 @@ def _signed_rank_batch(
 
 
 def _signed_rank_counts(
-    diffs: np.ndarray, rope: float, nsamples: int, seed: int, keep: bool = False
+    diffs: np.ndarray,
+    rope: float,
+    nsamples: int,
+    seed: int,
+    keep: bool = False,
+    prior: tuple[float, float] = (SIGNED_RANK_PRIOR, 0.0),
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Winner counts (pairs x 3) of the signed-rank posterior; all pairs share the weights.
 
@@ -415,7 +467,7 @@ def _signed_rank_counts(
     """
     p, n = diffs.shape
     size = n + 1
-    stair = _staircase(diffs, rope)
+    stair = _staircase(diffs, rope, prior[1])
     counts = np.zeros((p, 3))
     pair_rows = max(1, min(p, CHUNK_VALUES // (PAIR_CHUNK_SAMPLES * (size + 1))))
     sample_rows = max(64, CHUNK_VALUES // (pair_rows * (size + 1)))
@@ -424,7 +476,7 @@ def _signed_rank_counts(
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=THREADS) as pool:
-        for w in _dirichlet_chunks(seed, n, nsamples, sample_rows):
+        for w in _dirichlet_chunks(seed, n, nsamples, sample_rows, prior[0]):
             wt = np.ascontiguousarray(w.T)
             jobs = [
                 (a, pool.submit(_signed_rank_batch, wt, batch, rope, keep and a == 0))
@@ -448,6 +500,8 @@ def bayes_sign(
     *,
     nsamples: int = NSAMPLES,
     random_state: int | np.random.Generator | None = None,
+    prior: float = SIGN_PRIOR,
+    prior_place: str = "rope",
 ) -> BayesianResult:
     """Bayesian sign test (Benavoli et al. 2014, 2017) of paired scores over datasets.
 
@@ -462,6 +516,11 @@ def bayes_sign(
         Number of posterior samples.
     random_state : int, numpy.random.Generator or None
         Seed. An integer gives the same draws as baycomp's ``random_state``.
+    prior : float, default 1.0
+        Strength of the Dirichlet-process prior's pseudo-observation (baycomp's
+        ``prior``; Benavoli et al. 2017).
+    prior_place : {"rope", "left", "right"}, default "rope"
+        Region of the pseudo-observation (baycomp's ``prior=(place, strength)``).
 
     Returns
     -------
@@ -507,7 +566,8 @@ def bayes_sign(
     xa, ya = _check_pair(x, y)
     rope = check_rope(rope)
     nsamples = check_nsamples(nsamples)
-    alpha = _sign_alpha(ya - xa, rope)
+    strength, place = check_prior("bayes-sign", prior, prior_place)
+    alpha = _sign_alpha(ya - xa, rope, strength, int(place))
     counts, samples = _sign_counts(alpha, nsamples, seed_of(random_state), keep=True)
     left, middle, right = _finish(counts, nsamples, rope)
     return BayesianResult(left, middle, right, rope, "bayes-sign", nsamples, samples)
@@ -520,6 +580,8 @@ def bayes_signed_rank(
     *,
     nsamples: int = NSAMPLES,
     random_state: int | np.random.Generator | None = None,
+    prior: float = SIGNED_RANK_PRIOR,
+    prior_place: float = 0.0,
 ) -> BayesianResult:
     """Bayesian signed-rank test (Benavoli et al. 2014, 2017) of paired scores over datasets.
 
@@ -533,6 +595,11 @@ def bayes_signed_rank(
         Number of posterior samples.
     random_state : int, numpy.random.Generator or None
         Seed. An integer gives the same draws as baycomp's ``random_state``.
+    prior : float, default 0.5
+        Strength of the prior pseudo-observation (baycomp's ``prior``).
+    prior_place : float, default 0.0
+        Value of the pseudo-observation ``d_0`` (a difference in score units;
+        Benavoli et al. 2014 put it at 0, as baycomp does).
 
     Returns
     -------
@@ -582,7 +649,12 @@ def bayes_signed_rank(
     rope = check_rope(rope)
     nsamples = check_nsamples(nsamples)
     counts, samples = _signed_rank_counts(
-        (ya - xa)[None, :], rope, nsamples, seed_of(random_state), keep=True
+        (ya - xa)[None, :],
+        rope,
+        nsamples,
+        seed_of(random_state),
+        keep=True,
+        prior=check_prior("bayes-signed-rank", prior, prior_place),
     )
     left, middle, right = _finish(counts[0], nsamples, rope)
     return BayesianResult(left, middle, right, rope, "bayes-signed-rank", nsamples, samples)
@@ -702,6 +774,7 @@ def all_pairs_posteriors(
     rope: float,
     nsamples: int,
     random_state: Any,
+    prior: tuple[float, float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """P(row practically better than column) and P(equivalent), k x k, for all pairs.
 
@@ -716,6 +789,8 @@ def all_pairs_posteriors(
     equivalent = np.full((k, k), np.nan)
     if len(iu) == 0:
         return better, equivalent
+    if prior is None:
+        prior = check_prior(test, None, None)
     probs = np.empty((len(iu), 3))
     # pair by pair diffs, in chunks so that pairs x N stays bounded
     rows = max(1, CHUNK_VALUES // max(n, 1))
@@ -723,7 +798,7 @@ def all_pairs_posteriors(
         cache: dict[tuple[float, float, float], tuple[float, float, float]] = {}
         for a in range(0, len(iu), rows):
             diffs = oriented[:, iu[a : a + rows]].T - oriented[:, ju[a : a + rows]].T
-            for r, alpha in enumerate(_sign_alpha(diffs, rope)):
+            for r, alpha in enumerate(_sign_alpha(diffs, rope, prior[0], int(prior[1]))):
                 key = tuple(alpha.tolist())
                 if key not in cache:
                     counts, _ = _sign_counts(alpha, nsamples, seed)
@@ -732,7 +807,7 @@ def all_pairs_posteriors(
     else:
         for a in range(0, len(iu), rows):
             diffs = oriented[:, iu[a : a + rows]].T - oriented[:, ju[a : a + rows]].T
-            counts, _ = _signed_rank_counts(diffs, rope, nsamples, seed)
+            counts, _ = _signed_rank_counts(diffs, rope, nsamples, seed, prior=prior)
             for r in range(len(counts)):
                 probs[a + r] = _finish(counts[r], nsamples, rope)
     better[iu, ju] = probs[:, 2]
@@ -769,7 +844,8 @@ def bayes_comparison(
     nsamples = check_nsamples(options.get("nsamples", NSAMPLES))
     threshold = check_threshold(options.get("threshold", 0.95))
     seed = seed_of(options.get("random_state"))  # one seed: every pair draws from it
-    better, equivalent = all_pairs_posteriors(oriented, test, rope, nsamples, seed)
+    prior = check_prior(test, options.get("prior"), None)  # a place would depend on pair order
+    better, equivalent = all_pairs_posteriors(oriented, test, rope, nsamples, seed, prior)
     decisions = decide(better, equivalent, threshold)
     worse = better.T
     different = (better >= threshold) | (worse >= threshold)

@@ -11,9 +11,11 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_bool, check_in_list, spell
 from ..io import ScoreTable, parse_scores, prepare_input
+from ._fdr import FDR_CORRECTIONS
 from ._lazy import Labelled
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
 from ._options import check_labels
+from ._own_ranks import OWN_RANK_LABELS, own_ranks
 from ._posthoc import Posthoc, Ranked, run_posthoc
 from ._procedure import MISSING, TESTS, Procedure, resolve_test
 from ._ranks import rank_rows
@@ -42,6 +44,7 @@ def compare(
     decimals: int | None = None,
     labels: Mapping[str, str] | None = None,
     item: str | None = None,
+    fdr_groups: bool = False,
     **test_options: Any,
 ) -> ComparisonResult:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -82,6 +85,8 @@ def compare(
         that they assume commensurable scores across datasets, normal
         differences and (ANOVA) sphericity; check with
         :func:`cdplot.stats.check_assumptions`.
+        "conover" is Conover's t-test on Friedman rank sums (Conover 1999,
+        §5.8; ``(N - 1)(k - 1)`` df), all pairs or against ``control``.
         "bayes-signed-rank" and "bayes-sign" are the Bayesian signed-rank and
         sign tests (Benavoli et al. 2014, 2017; see
         :func:`cdplot.stats.bayes_signed_rank`): posterior probabilities
@@ -91,7 +96,12 @@ def compare(
         "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer",
         "bergmann-hommel" (alias "bergmann"). Against a control: "none",
         "bonferroni-dunn" (alias "bonferroni"), "holm", "hochberg", "hommel",
-        "finner", "li". None (default): the test's own default, "holm" for
+        "finner", "li". Both: "holland" (step-down Šidák), "rom" (Rom's
+        step-up, exact adjusted p-values, up to 190 hypotheses), and the
+        false-discovery-rate procedures "fdr-bh" (Benjamini-Hochberg) and
+        "fdr-by" (Benjamini-Yekutieli), equal to R's ``p.adjust``; these control
+        the FDR, not the family-wise error, so ``groups`` stays empty unless
+        ``fdr_groups=True``. None (default): the test's own default, "holm" for
         every test except ``test="nemenyi"``, which carries its own
         single-step adjustment ("nemenyi"); naming any other correction with
         it is refused, so a report never names a procedure that was not run.
@@ -154,6 +164,10 @@ def compare(
         a Parquet or JSON Lines file or folder, lm-evaluation-harness output,
         an MLflow, W&B or OpenML export, or a Dask DataFrame (aggregated on its
         cluster); see :mod:`cdplot.io`.
+    fdr_groups : bool, default False
+        With ``correction="fdr-bh"`` or ``"fdr-by"``: form the groups of
+        not-significantly-different algorithms anyway (the diagram then says
+        they come from an FDR procedure). Refused with any other correction.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -161,8 +175,12 @@ def compare(
         ``method`` ("garcia", "conover"). Bayesian tests: ``rope``
         (half-width of the region of practical equivalence in score units,
         default 0: no equivalence), ``threshold`` (posterior probability needed
-        for a decision, default 0.95), ``nsamples`` (default 50000) and
-        ``random_state`` (an integer seed reproduces baycomp's draws).
+        for a decision, default 0.95), ``nsamples`` (default 50000),
+        ``random_state`` (an integer seed reproduces baycomp's draws) and ``prior``
+        (strength of the prior pseudo-observation, in the rope / at 0: 1 for the
+        sign test, 0.5 for the signed-rank test, as Benavoli et al. 2017; a
+        directional prior, ``prior_place``, is for one pair:
+        :func:`cdplot.stats.bayes_sign`, :func:`cdplot.stats.bayes_signed_rank`).
 
     Returns
     -------
@@ -258,6 +276,7 @@ def compare(
         **test_options,
     )
     missing = check_in_list(MISSING, missing=missing)  # checked by resolve(); canonical here
+    fdr_groups = _check_fdr_groups(fdr_groups, proc)
     direction_given = higher_is_better is not None  # None: True, warned on error-like names
     higher_is_better = check_bool(
         True if higher_is_better is None else higher_is_better, "higher_is_better"
@@ -294,8 +313,9 @@ def compare(
     ranked = _rank(oriented, table.algorithms)
     fried, iman, omnibus_res = _omnibus(oriented, ranked, proc, table, tie_correction)
     names = list(table.algorithms)
+    shown = _shown_ranking(proc, oriented, ranked)
     # best first; equal average ranks (equal rank sums) in name order, not input order
-    order = sorted(range(len(names)), key=lambda j: (ranked.average[j], names[j]))
+    order = sorted(range(len(names)), key=lambda j: (shown[1][j], names[j]))
     post = run_posthoc(
         proc,
         table.scores,
@@ -306,10 +326,12 @@ def compare(
         higher_is_better=higher_is_better,
         order=order,
     )
+    if proc.correction in FDR_CORRECTIONS and not fdr_groups:  # groups need FWER control
+        post = dataclasses.replace(post, groups=(), uncovered=())
     return _assemble(
         table,
         proc,
-        ranked,
+        shown,
         order,
         (fried, iman, omnibus_res),
         post,
@@ -317,6 +339,27 @@ def compare(
         higher_is_better,
         source,
     )
+
+
+def _check_fdr_groups(fdr_groups: Any, proc: Procedure) -> bool:
+    """``fdr_groups`` is a bool, and only for a false-discovery-rate correction."""
+    if check_bool(fdr_groups, "fdr_groups") and proc.correction not in FDR_CORRECTIONS:
+        raise CdplotInputError(
+            f"{spell('fdr_groups', True)} applies to {spell('correction', 'fdr-bh')} or "
+            f"'fdr-by' only (the correction is {proc.correction!r}, whose groups are always "
+            f"formed); drop {spell('fdr_groups')}."
+        )
+    return bool(fdr_groups)
+
+
+def _shown_ranking(
+    proc: Procedure, oriented: np.ndarray, ranked: Ranked
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """The ranking reported and drawn: the aligned-ranks and Quade tests' own (García et al.
+    2010), Friedman's otherwise; per-dataset ranks, averages and its name."""
+    if proc.test in OWN_RANK_LABELS and ranked.canon is not None:
+        return own_ranks(proc.test, oriented)
+    return ranked.ranks, ranked.average, "average rank"
 
 
 def _check_table(
@@ -383,7 +426,7 @@ def _omnibus(
 def _assemble(
     table: ScoreTable,
     proc: Procedure,
-    ranked: Ranked,
+    shown: tuple[np.ndarray, np.ndarray, str],
     order: list[int],
     omnibus: tuple[OmnibusResult | None, OmnibusResult | None, OmnibusResult],
     post: Posthoc,
@@ -400,12 +443,12 @@ def _assemble(
         algorithms=list(algorithms),
         datasets=list(datasets),
         scores=_by_dataset(table.scores, datasets, algorithms),
-        ranks=_by_dataset(ranked.ranks, datasets, algorithms),
+        ranks=_by_dataset(shown[0], datasets, algorithms),
         average_ranks=Labelled(
-            ranked.average[order],
+            shown[1][order],
             tuple(algorithms[j] for j in order),
             index_name="algorithm",
-            name="average rank",
+            name=shown[2],
         ),
         friedman=fried,
         iman_davenport=iman,

@@ -21,6 +21,7 @@ from ._adjust import adjust_all_pairs, adjust_control
 from ._aligned import aligned_ranks_posthoc
 from ._bayes import bayes_comparison
 from ._caveats import datasets_needed, min_attainable_pvalue
+from ._conover import conover_friedman_test
 from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
 from ._lazy import Labelled
@@ -53,6 +54,7 @@ POSTHOC_TESTS: dict[str, _Test] = {
     "exact-rank-sum": lambda x, avg, n, opts, ds: exact_rank_sum_test(x, datasets=ds),
     "paired-t": lambda x, avg, n, opts, ds: paired_t_test(x),
     "tukey": lambda x, avg, n, opts, ds: tukey_test(x),
+    "conover": lambda x, avg, n, opts, ds: conover_friedman_test(x),
 }
 #: tests run pair by pair on the datasets both algorithms have (incomplete tables)
 COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {

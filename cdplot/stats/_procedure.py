@@ -40,8 +40,10 @@ TESTS: dict[str, tuple[str, ...]] = {
     "exact-rank-sum": (),
     "paired-t": (),
     "tukey": (),
-    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state"),
-    "bayes-sign": ("rope", "threshold", "nsamples", "random_state"),
+    # "prior": the strength of the prior pseudo-observation (Benavoli et al. 2017)
+    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state", "prior"),
+    "bayes-sign": ("rope", "threshold", "nsamples", "random_state", "prior"),
+    "conover": (),  # Conover's t-test on Friedman rank sums (_conover)
 }
 TEST_ALIASES = {
     "meanranks": "mean-ranks",
@@ -61,10 +63,18 @@ TEST_ALIASES = {
     "bayesian-signed-rank": "bayes-signed-rank",
     "bayes-wilcoxon": "bayes-signed-rank",
     "bayesian-sign": "bayes-sign",
+    "conover-friedman": "conover",
 }
 #: tests that rank the algorithms within each dataset jointly: they need a complete table
 #: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
-RANK_POOL_TESTS = ("mean-ranks", "nemenyi", "aligned-ranks", "quade", "exact-rank-sum")
+RANK_POOL_TESTS = (
+    "mean-ranks",
+    "nemenyi",
+    "aligned-ranks",
+    "quade",
+    "exact-rank-sum",
+    "conover",
+)
 #: paired tests that run on an incomplete table, each pair on the datasets both have
 COMMON_DATASET_TESTS = ("wilcoxon", "sign")
 #: the correction of each test when none is named (correction=None)

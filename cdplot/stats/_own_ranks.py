@@ -1,0 +1,61 @@
+"""The rankings of the aligned-ranks and Quade tests, as García et al. (2010) tabulate them.
+
+Friedman's average ranks are what ``compare()`` reports and draws for every test; the
+aligned-ranks and Quade tests rank differently, and their post-hoc statistics compare their
+own rankings:
+
+* aligned ranks: all N k values ``x_ij - mean_i`` ranked together (1 = best), averaged
+  per algorithm (values in 1..N k);
+* Quade: ``W_ij = Q_i r_ij`` with ``Q_i`` the rank of dataset i's range, and the weighted
+  average rank ``T_j = sum_i W_ij / (N (N + 1) / 2)`` (values in 1..k).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._aligned import aligned_ranks
+from ._quade import quade_scores
+
+__all__ = ["OWN_RANK_LABELS", "own_ranks"]
+
+#: what each test's ranking is called (an axis or column title)
+OWN_RANK_LABELS = {"aligned-ranks": "average aligned rank", "quade": "Quade weighted rank"}
+
+
+def own_ranks(test: str, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]:
+    """The per-dataset table, the per-algorithm average and the name of a test's ranking.
+
+    Parameters
+    ----------
+    test : {"aligned-ranks", "quade"}
+        The test.
+    scores : array_like
+        N x k scores, oriented so that higher is better; complete.
+
+    Returns
+    -------
+    table : numpy.ndarray
+        N x k aligned ranks (1..N k), or Quade's ``W_ij = Q_i r_ij``.
+    average : numpy.ndarray
+        k average aligned ranks, or Quade's ``T_j`` (1 = best in both).
+    label : str
+        :data:`OWN_RANK_LABELS` of the test.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> x = cdplot.datasets.load("demsar2006").to_numpy()
+    >>> own_ranks("quade", x)[1].round(3).tolist()  # scmamp::quadePost's T
+    [3.167, 2.124, 3.071, 1.638]
+    """
+    x = np.asarray(scores, dtype=float)
+    n = x.shape[0]
+    if test == "aligned-ranks":
+        table = aligned_ranks(x)
+        return table, table.mean(axis=0), OWN_RANK_LABELS[test]
+    if test == "quade":
+        q, ranks, _ = quade_scores(x)
+        w = q[:, None] * ranks
+        return w, w.sum(axis=0) / (n * (n + 1) / 2.0), OWN_RANK_LABELS[test]
+    raise ValueError(f"no own ranking for test {test!r}")  # internal: callers check the test
