@@ -202,6 +202,7 @@ def _check_fields(doc: dict[str, Any]) -> None:
     _optional(doc, "decimals", lambda v: isinstance(v, int) and 0 <= v <= 15, "must be 0..15")
     _optional(doc, "n_missing", lambda v: isinstance(v, int) and v >= 0, "must be an int >= 0")
     _optional(doc, "critical_difference_units", lambda v: isinstance(v, str), "must be text")
+    _optional(doc, "source_note", lambda v: isinstance(v, str), "must be text or null")
     _optional(doc, "aggregation", lambda v: _aggregation_ok(v, datasets, algorithms), "is damaged")
 
 

@@ -63,7 +63,7 @@ def test_legibility_is_measured_on_the_layout():
         assert leg.legible == expected
         assert (leg.reason == "") == leg.legible
     # narrow: too little room between neighbours; wide: legible
-    narrow = compute_layout(names, ranks, width=1.6, measure=_measure, groups=groups)
+    narrow = compute_layout(names, ranks, width=2.0, measure=_measure, groups=groups)
     wide = compute_layout(names, ranks, width=7.0, measure=_measure, groups=groups)
     assert not narrow.legibility.legible and "pt apart on the axis" in narrow.legibility.reason
     assert wide.legibility.legible

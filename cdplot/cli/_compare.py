@@ -20,7 +20,6 @@ from typing import Any, TextIO
 from .._errors import CLI_FLAGS, CdplotInputError, PoolDependenceWarning, suggest
 from ..io import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES
 from ._figures import (
-    COLUMN_WIDTHS,
     FIGURE_KINDS,
     add_figure_options,
     check_figure_options,
@@ -829,11 +828,15 @@ def _figure_kind(result: Any, args: argparse.Namespace, out: TextIO | None) -> s
         return "cd"
     if args.figure != "auto":
         return args.figure
-    if result.posterior_better is not None:
+    from ..plotting._cd import SINGLE_COLUMN_WIDTH
+    from ..stats._results import is_bayesian
+
+    if is_bayesian(result):
         return "cd"  # the Bayesian CD diagram
     from ..plotting._choose import figure_reason
 
-    kind, reason = figure_reason(result, figure_width(args) or COLUMN_WIDTHS["single"])
+    # the width the figure is drawn at: cd_diagram's own default when none is given
+    kind, reason = figure_reason(result, figure_width(args) or SINGLE_COLUMN_WIDTH)
     if out is not None:
         print(f"figure: {reason} (--figure cd|ranks|mcm to choose)", file=out)
     return kind

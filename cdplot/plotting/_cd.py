@@ -843,7 +843,7 @@ def _warn_if_illegible(layout: CDLayout, k: int, width: float) -> None:
     if measured is None or measured.legible:
         return
     warnings.warn(
-        f"the CD diagram of {k} algorithms is not legible at {width:g} in: {measured.reason}. "
+        f"the CD diagram of {k} algorithms is not legible at {width:.3g} in: {measured.reason}. "
         "Draw the rank-interval plot instead (cdplot.rank_plot(res) or "
         "res.plot(kind='ranks'); kind='auto' chooses), or pass a larger width=.",
         CdplotWarning,

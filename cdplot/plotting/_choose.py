@@ -56,7 +56,7 @@ def figure_reason(result: ComparisonResult, width: float) -> tuple[Choice, str]:
         if measured is not None
         else f"{k} algorithms leave under {MIN_LINE_SPACING:g} pt between neighbours"
     )
-    return "ranks", f"the CD diagram is not legible at {width:g} in ({why}): rank plot"
+    return "ranks", f"the CD diagram is not legible at {width:.3g} in ({why}): rank plot"
 
 
 def choose_figure(result: ComparisonResult, width: float = 3.3) -> Choice:

@@ -86,9 +86,9 @@ def _constants(result: ComparisonResult) -> dict[str, Any]:
         out["qAlpha"] = nemenyi_q(k, alpha)
         out["quadrature"] = _quadrature()
     if result.control is not None and result.correction == "bonferroni-dunn":
-        from ..stats._compare import _normal_quantile
+        from ..stats._posthoc import bonferroni_dunn_quantile
 
-        out["zDunn"] = _normal_quantile(1.0 - alpha / (2.0 * (k - 1)))
+        out["zDunn"] = bonferroni_dunn_quantile(k, alpha)
     if result.correction == "shaffer":
         from ..stats._exhaustive import shaffer_multipliers
 

@@ -245,11 +245,15 @@ def _against_control(
     )
     cd = None
     if proc.correction == "bonferroni-dunn" and proc.test == "mean-ranks":
-        from ._lazy import special
-
-        q = float(special.ndtri(1.0 - proc.alpha / (2.0 * (k - 1))))
-        cd = q * rank_standard_error(k, n)
+        cd = bonferroni_dunn_quantile(k, proc.alpha) * rank_standard_error(k, n)
     return adjusted, significant, cd
+
+
+def bonferroni_dunn_quantile(k: int, alpha: float) -> float:
+    """Bonferroni-Dunn's critical value ``z_{1 - alpha / (2 (k - 1))}`` (Demšar 2006, Table 5b)."""
+    from ._lazy import special
+
+    return float(special.ndtri(1.0 - alpha / (2.0 * (k - 1))))
 
 
 def run_posthoc(
