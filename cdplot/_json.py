@@ -242,6 +242,8 @@ def _omnibus(o: OmnibusResult | None) -> dict[str, Any] | None:
 def result_to_json(result: ComparisonResult, *, indent: int | None = 2) -> str:
     """Serialise a result: settings, scores, ranks, omnibus tests, p-values, APVs, groups.
 
+    Also ``result.to_json()``; :func:`cdplot.load_result` reads the text back.
+
     >>> import cdplot
     >>> text = result_to_json(cdplot.compare(cdplot.datasets.load("demsar2006")))
     >>> result_from_json(text).groups == cdplot.compare(cdplot.datasets.load("demsar2006")).groups

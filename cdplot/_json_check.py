@@ -304,9 +304,8 @@ def load_result(path_or_doc: Any) -> Any:
     Examples
     --------
     >>> import cdplot
-    >>> from cdplot._json import result_to_json
     >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
-    >>> cdplot.load_result(result_to_json(res)).groups == res.groups
+    >>> cdplot.load_result(res.to_json()) == res
     True
     """
     from ._json import result_from_json

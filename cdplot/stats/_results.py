@@ -505,6 +505,7 @@ class ComparisonResult(ValueEquality):
     to_latex = Seam("cdplot.report", "to_latex")
     to_markdown = Seam("cdplot.report", "to_markdown")
     to_html = Seam("cdplot.report", "to_html")
+    to_json = Seam("cdplot._json", "result_to_json")
     summary = Seam("cdplot.report", "summary")
     _repr_html_ = Seam("cdplot.report._html", "notebook_html")
     __str__ = Seam("cdplot.report", "result_text")
