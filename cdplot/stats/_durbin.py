@@ -122,7 +122,7 @@ def durbin_posthoc(scores: Any) -> PairwiseResult:
     Returns
     -------
     PairwiseResult
-        ``statistic`` the symmetric |t|, ``pvalue`` two-sided on ``b k - b - t + 1`` df;
+        ``statistic`` the symmetric ``|t|``, ``pvalue`` two-sided on ``b k - b - t + 1`` df;
         adjust them with :func:`cdplot.stats.adjust_all_pairs` or ``adjust_control``.
 
     Examples

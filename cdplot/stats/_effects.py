@@ -155,9 +155,9 @@ def effect_sizes(
         "equivalent" (inside it) or "undecided" (straddling an edge). Defaults to the
         Bayesian tests' ``res.rope`` for "mean" and "hodges-lehmann".
     labels : bool, default False
-        Add a column ``magnitude``: Cohen's (1988) labels for "cohen-d" (|d| < 0.2
+        Add a column ``magnitude``: Cohen's (1988) labels for "cohen-d" (``|d| < 0.2``
         negligible, < 0.5 small, < 0.8 medium, else large), Vargha & Delaney's (2000) for
-        "superiority" (|A - 0.5| < 0.06, < 0.14, < 0.21).
+        "superiority" (``|A - 0.5|`` < 0.06, < 0.14, < 0.21).
 
     Returns
     -------
