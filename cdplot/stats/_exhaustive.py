@@ -1060,10 +1060,10 @@ class _GeneralEngine:
         """Upper bound on f(U) from a greedy colouring of G[U] (see _colour_bound)."""
         return _colour_bound(self.adj, u)
 
-    def _component(self, u: int) -> int:
-        """Connected component of G[U] holding U's lowest vertex."""
+    def _component(self, u: int, start: int = 0) -> int:
+        """Connected component of G[U] holding ``start`` (a bit; default U's lowest)."""
         adj = self.adj
-        comp = u & -u
+        comp = start or u & -u
         frontier = comp
         while frontier:
             nb = 0
@@ -1507,13 +1507,31 @@ class _GeneralEngine:
                 return found[0] if found[0] > floor else 0
             best = self._branch_floor
         if best < g:
-            deg = {v: adj[v].bit_count() for v in range(self.k)}
-            for a, b in special:
-                value, _ = self._best_group(self.full, deg, edges, (1 << a) | (1 << b), best, g)
-                best = max(best, value)
-                if best >= g:
-                    break
+            best = self._best_with_pair(special, best, g)
         return best if best > floor else 0
+
+    def _best_with_pair(self, special: Sequence[tuple[int, int]], best: int, cap: int) -> int:
+        """c(t) by the search over cliques, if above ``best``: the best partition of G
+        with some pair of ``special`` inside one group; stops once ``cap`` is reached.
+
+        Groups are cliques, so a partition splits along the connected components of G:
+        with a and b in one group, the value is the best partition of a's component K
+        holding a and b together, plus f(V - K), computed exactly once (memoised and
+        split into components by f). The search over cliques then runs on K alone,
+        where its edge bounds are not diluted by the edges of the other components.
+        """
+        adj = self.adj
+        deg = {v: adj[v].bit_count() for v in range(self.k)}
+        for a, b in special:
+            comp = self._component(self.full, 1 << a)
+            others = self.f(self.full & ~comp)
+            edges = sum(deg[v] for v in _bits(comp)) // 2
+            pair = (1 << a) | (1 << b)
+            value, _ = self._best_group(comp, deg, edges, pair, best - others, cap - others)
+            best = max(best, value + others)
+            if best >= cap:
+                break
+        return best
 
 
 def _uses(groups: list[int], pairs: Sequence[tuple[int, int]]) -> bool:
