@@ -32,6 +32,7 @@ limit (BergmannHommelLimitError: the engine refuses instead of hanging).
 from __future__ import annotations
 
 import argparse
+import inspect
 import multiprocessing
 import os
 import resource
@@ -97,7 +98,7 @@ def _run(kind: str, k: int, repeats: int) -> tuple[list[float], float] | None:
     try:
         for p in tables:
             start = time.perf_counter()
-            bergmann_hommel(p, budget_seconds=None, max_steps=10_000_000, progress=False)
+            bergmann_hommel(p, bh_budget=None, max_steps=10_000_000, progress=False)
             times.append(time.perf_counter() - start)
     except BergmannHommelLimitError:
         return None
@@ -144,7 +145,9 @@ def previous_engine(commit: str):
 
 def _timed(engine, p: np.ndarray) -> tuple[np.ndarray, float, float]:
     start, cpu = time.perf_counter(), time.process_time()
-    apv = engine(p, budget_seconds=None, progress=False)
+    # the budget keyword is bh_budget since the centre rework (budget_seconds before)
+    name = "bh_budget" if "bh_budget" in inspect.signature(engine).parameters else "budget_seconds"
+    apv = engine(p, progress=False, **{name: None})
     return apv, time.perf_counter() - start, time.process_time() - cpu
 
 

@@ -83,7 +83,7 @@ def test_budget_in_seconds_is_honoured():
     assert _robinson_order(p) is None
     start = time.perf_counter()
     with pytest.raises(BergmannHommelLimitError, match=r"time budget of 0.5 s.*'shaffer'"):
-        bergmann_hommel(p, budget_seconds=0.5)
+        bergmann_hommel(p, bh_budget=0.5)
     elapsed = time.perf_counter() - start
     assert 0.5 <= elapsed <= 0.6  # within 20 %
 
@@ -91,7 +91,7 @@ def test_budget_in_seconds_is_honoured():
 @pytest.mark.parametrize("budget", [0, -1, float("nan"), "ten"])
 def test_bad_budget(budget):
     with pytest.raises(CdplotInputError, match="time budget must be a positive number"):
-        bergmann_hommel(np.full((3, 3), 0.5), budget_seconds=budget)
+        bergmann_hommel(np.full((3, 3), 0.5), bh_budget=budget)
 
 
 def test_compare_uses_the_average_rank_hint():

@@ -741,7 +741,7 @@ def test_previous_engine_reference(table):
     p = _sym(k, upper)
     assert _robinson_order(p) is None  # the general engine
     rows, cols = np.triu_indices(k, 1)
-    np.testing.assert_array_equal(bergmann_hommel(p, budget_seconds=None)[rows, cols], expected)
+    np.testing.assert_array_equal(bergmann_hommel(p, bh_budget=None)[rows, cols], expected)
 
 
 def _brute_cluster_deletion(adj: list[int], u: int) -> int:

@@ -146,3 +146,40 @@ def test_equivalence_groups_are_computed_in_stats(demsar):
     from cdplot.plotting._bayes import equivalence_groups
 
     assert equivalence_groups(wide) == wide.equivalence_groups
+
+
+def test_caveats_are_facts_in_stats_and_words_in_report(demsar):
+    from cdplot.stats._caveats import Caveat, caveat_facts
+
+    res = _quiet(demsar.iloc[:5], test="sign")
+    facts = caveat_facts(res)
+    # the sign test's smallest two-sided p on 5 datasets is 2/2**5 = 0.0625 > 0.05; on 6 it is
+    # 2/2**6 = 0.03125 (binomial: scipy.stats.binomtest(0, 6).pvalue), so 6 are needed
+    unreachable = [c for c in facts if c.kind == "unreachable-alpha"]
+    assert unreachable == [Caveat("unreachable-alpha", "sign", 5, False, 0.0625, 0.05, 0, 6)]
+    assert len(res.caveats) == len(facts)
+    assert any("at least 6 datasets are needed" in text for text in res.caveats)
+
+
+def test_a_result_knows_its_procedure_and_simulate_accepts_it(demsar):
+    from cdplot.simulation import NormalModel, simulate
+    from cdplot.stats import Procedure
+
+    res = _quiet(demsar, test="mean-ranks", correction="finner", control="C4.5")
+    proc = res.procedure
+    assert proc == Procedure.resolve(
+        "mean-ranks", "finner", "C4.5", algorithms=res.algorithms, bh_budget=None
+    )
+    assert proc.label == "mean-ranks+finner vs C4.5"
+    model = NormalModel(dict.fromkeys(res.algorithms, 0.0), n_datasets=14)
+    sim = simulate(model, [proc, ("sign", "holm")], n_replicates=20, random_state=0)
+    assert list(sim.to_frame().procedure.unique()) == [proc.label, "sign+holm"]
+
+
+def test_bergmann_hommel_budget_has_one_name():
+    from cdplot.stats import bergmann_hommel
+
+    p = np.array([[np.nan, 0.01, 0.04], [0.01, np.nan, 0.5], [0.04, 0.5, np.nan]])
+    with pytest.warns(DeprecationWarning, match="renamed bh_budget="):
+        old = bergmann_hommel(p, budget_seconds=5.0)
+    np.testing.assert_array_equal(old, bergmann_hommel(p, bh_budget=5.0))

@@ -276,6 +276,29 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
     return cmp_
 
 
+#: compare() keywords about reading the table, not the procedure
+_READING = (
+    "dataset",
+    "algorithm",
+    "score",
+    "higher_is_better",
+    "tie_correction",
+    "aggregate",
+    "decimals",
+    "labels",
+)
+
+
+def _check_procedure(options: dict[str, Any]) -> None:
+    """Refuse a bad test/correction/control/option combination before reading any input.
+
+    The same :class:`cdplot.stats.Procedure` that compare() builds, with its messages.
+    """
+    from ..stats._procedure import Procedure
+
+    Procedure.resolve(**{k: v for k, v in options.items() if k not in _READING})
+
+
 def compare_options(args: argparse.Namespace) -> dict[str, Any]:
     """The ``compare()`` keywords the user gave (and only those).
 
@@ -555,6 +578,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 
     # 2. the statistics, one result per file (or per metric of one file)
     options = compare_options(args)
+    _check_procedure(options)
     _check_names_not_labels(args, options.get("labels") or {})
     results: dict[str, Any] = {}
     if metrics is not None:

@@ -21,7 +21,7 @@ from .._labels import TEST_TITLES
 from ..stats._results import is_bayesian
 from . import _style
 from ._cd import cd_diagram
-from ._figures import new_axes
+from ._figure import new_axes
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

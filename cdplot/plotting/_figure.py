@@ -8,13 +8,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import matplotlib as mpl
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from . import _pgf, _style
 
-__all__ = ["CDFigure", "new_figure"]
+__all__ = ["CDFigure", "new_axes", "new_figure"]
 
 
 class CDFigure(Figure):
@@ -85,3 +86,12 @@ def new_figure(width: float, height: float, *, pyplot: bool | None = None) -> Fi
     fig = CDFigure(figsize=(width, height))
     FigureCanvasAgg(fig)
     return fig
+
+
+def new_axes(width: float, height: float, rect: tuple[float, float, float, float]) -> Axes:
+    """Axes at ``rect`` (figure fractions) of a new ``width`` x ``height`` inch figure.
+
+    The figure is a :func:`new_figure` (managed by pyplot when the user has imported it);
+    it saves with TrueType fonts.
+    """
+    return new_figure(width, height).add_axes(rect)

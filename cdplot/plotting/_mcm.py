@@ -9,7 +9,7 @@ from matplotlib.colors import TwoSlopeNorm
 
 from .._errors import CdplotInputError
 from .._labels import TEST_TITLES, format_pvalue
-from ._figures import new_axes
+from ._figure import new_axes
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

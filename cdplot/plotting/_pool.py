@@ -8,7 +8,7 @@ import numpy as np
 
 from .._errors import CdplotInputError
 from . import _style
-from ._figures import new_axes
+from ._figure import new_axes
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -95,8 +95,7 @@ def check_pvalues(pvalues: object) -> bool | None:
 
 def display_name(result: ComparisonResult, name: str) -> str:
     """The name reports show for an algorithm: its label (``labels=``), else its name."""
-    label = getattr(result, "label", None)
-    return str(label(name)) if callable(label) else str(name)
+    return str(result.label(name))
 
 
 def input_line(result: ComparisonResult) -> str:
@@ -104,7 +103,7 @@ def input_line(result: ComparisonResult) -> str:
 
     How the table was read (``result.input_notes``), in the words every report prints.
     """
-    notes = tuple(getattr(result, "input_notes", ()))
+    notes = result.input_notes
     return "Input: " + "; ".join(notes) + "." if notes else ""
 
 

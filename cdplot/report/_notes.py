@@ -1,15 +1,69 @@
-"""Sentences about diagnostics that stats computes as facts (the pool-sensitivity frame)."""
+"""Sentences about facts that stats computes: caveats, the Bayesian decisions, pool sensitivity."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..stats._bayes import NSAMPLES, bayes_frame, decided_pairs
+from ..stats._caveats import Caveat, caveat_facts
 from ..stats._pool import depending_pairs
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["pool_sensitivity_note"]
+    from ..stats._results import ComparisonResult
+
+__all__ = ["bayes_note", "caveat_sentence", "caveats", "pool_sensitivity_note"]
+
+_TITLES = {
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "mean-ranks": "mean-ranks test",
+    "nemenyi": "Nemenyi test",
+}
+_FRIEDMAN_ROUGH = (
+    "only {n} datasets: Friedman's chi-square approximation is rough below about 10 "
+    "datasets (Demšar 2006); treat the omnibus p-values as approximate."
+)
+
+
+def caveat_sentence(caveat: Caveat) -> str:
+    """The plain-language sentence of one :class:`~cdplot.stats._caveats.Caveat`."""
+    title = _TITLES.get(caveat.test, caveat.test)
+    few = f"only {caveat.n} datasets" + (" for some pairs" if caveat.some_pairs else "")
+    if caveat.kind == "omnibus-not-rejected":
+        return (
+            "the omnibus test did not reject, yet post-hoc results are reported. The usual "
+            "procedure (Demšar 2006; García & Herrera 2008) reads the post-hoc tests only "
+            "after the omnibus test rejects; treat any difference as unconfirmed."
+        )
+    if caveat.kind == "unreachable-alpha":
+        return (
+            f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
+            f"{caveat.smallest:.2g}, above alpha = {caveat.level:g}, so no pair can be "
+            f"significant however large the differences; at least {caveat.needed} datasets "
+            "are needed."
+        )
+    if caveat.kind == "unreachable-first-step":
+        return (
+            f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
+            f"{caveat.smallest:.2g}, above alpha / {caveat.m} = {caveat.level:.2g}, so the "
+            "correction may leave no pair significant however large the differences; more "
+            "datasets are needed."
+        )
+    if caveat.kind == "rough-rank-tests":
+        return (
+            f"only {caveat.n} datasets: the {title} and Friedman's test use normal and "
+            "chi-square approximations that are rough below about 10 datasets "
+            "(Demšar 2006: N > 10 and k > 5 as a rule of thumb); treat the p-values as "
+            "approximate."
+        )
+    return _FRIEDMAN_ROUGH.format(n=caveat.n)
+
+
+def caveats(result: ComparisonResult) -> tuple[str, ...]:
+    """The caveats of ``result`` (:func:`~cdplot.stats._caveats.caveat_facts`) in words."""
+    return tuple(caveat_sentence(c) for c in caveat_facts(result))
 
 
 def pool_sensitivity_note(frame: pd.DataFrame) -> str:
@@ -56,3 +110,53 @@ def pool_sensitivity_note(frame: pd.DataFrame) -> str:
         f"pools of {span} algorithms{sampled}): {'; '.join(parts)}. The other decisions are the "
         "same in every pool."
     )
+
+
+def bayes_note(result: ComparisonResult) -> str:
+    """Plain-language sentences on a Bayesian comparison's decisions, for summaries.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        Of ``compare(test="bayes-signed-rank" or "bayes-sign")``.
+
+    Returns
+    -------
+    str
+        The test, rope, threshold and sample size, then the pairs decided better
+        and equivalent (with their posterior probabilities) and how many are
+        undecided.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="bayes-signed-rank",
+    ...                      rope=0.01, random_state=1)
+    >>> print(bayes_note(res))  # doctest: +NORMALIZE_WHITESPACE
+    Post-hoc: Bayesian signed-rank test on every pair (rope = 0.01, decisions at posterior
+    probability >= 0.95, 50000 posterior samples; no p-values, no correction). Practically
+    better: C4.5+m+cf over C4.5 (P = 0.967). 5 of 6 pairs are undecided: the data do not
+    settle them at this threshold.
+    """
+    names = {"bayes-signed-rank": "Bayesian signed-rank test", "bayes-sign": "Bayesian sign test"}
+    frame = bayes_frame(result)
+    nsamples = result.test_options.get("nsamples", NSAMPLES)
+    text = [
+        f"Post-hoc: {names.get(result.test, result.test)} on every pair (rope = "
+        f"{result.rope:g}, decisions at posterior probability >= {result.threshold:g}, "
+        f"{nsamples} posterior samples; no p-values, no correction)."
+    ]
+    name = result.label  # display names given with labels=
+    decided = decided_pairs(result, frame)
+    better = [f"{name(a)} over {name(b)} (P = {p:.3f})" for a, b, p in decided.better]
+    if better:
+        text.append(f"Practically better: {'; '.join(better)}.")
+    equivalent = [f"{name(a)} and {name(b)} (P = {p:.3f})" for a, b, p in decided.equivalent]
+    if equivalent:
+        text.append(f"Practically equivalent: {'; '.join(equivalent)}.")
+    if decided.undecided:
+        text.append(
+            f"{decided.undecided} of {len(frame)} pairs are undecided: the data do not settle "
+            "them at this threshold."
+        )
+    return " ".join(text)

@@ -167,7 +167,7 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
         else "does not reject the hypothesis that all algorithms perform alike"
     )
     deciding = deciding_omnibus(result)
-    friedman = getattr(result, "friedman", None)
+    friedman = result.friedman
     if deciding is not None and deciding is result.iman_davenport and friedman is not None:
         im, fr = deciding, friedman
         paragraphs.append(
@@ -254,7 +254,7 @@ def _input_paragraphs(result: ComparisonResult) -> list[str]:
     out = []
     if input_line(result):
         out.append(input_line(result))
-    if getattr(result, "n_missing", 0):
+    if result.n_missing:
         total = result.n_algorithms * result.n_datasets
         text = (
             f"{result.n_missing} of {total} results are missing: the omnibus test is "
@@ -281,7 +281,7 @@ def _method_paragraphs(result: ComparisonResult, pool: pd.DataFrame | None) -> l
 
         out.append(pool_sensitivity_note(pool))
     if is_bayesian(result):
-        from ..stats._bayes import bayes_note
+        from ._notes import bayes_note
 
         out.append(bayes_note(result))
     if result.parametric:

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._errors import CdplotInputError
-from ..stats._procedure import Procedure, resolve_test
+from ..stats._bayes import BAYES_TESTS
+from ..stats._procedure import TESTS, Procedure, resolve_test
 
 __all__ = ["DEFAULT_PROCEDURES", "Procedure", "parse_procedures"]
 
@@ -14,7 +15,8 @@ DEFAULT_PROCEDURES = (("wilcoxon", "holm"), ("sign", "holm"), ("mean-ranks", "ho
 
 
 _FORMAT_HINT = (
-    "give each procedure as a (test, correction) tuple, a (test, correction, control) tuple, a "
+    "give each procedure as a cdplot.stats.Procedure, a (test, correction) tuple, a "
+    "(test, correction, control) tuple, a "
     "dict {'test': ..., 'correction': ..., 'control': ..., **test_options} or a string "
     "'test:correction[:control]', e.g. [('wilcoxon', 'holm'), ('sign', 'none')]"
 )
@@ -23,7 +25,14 @@ _FORMAT_HINT = (
 def _one(item: Any, algorithms: Sequence[str]) -> Procedure:
     options: dict[str, Any] = {}
     control: Any = None
-    if isinstance(item, str):
+    if isinstance(item, Procedure):  # e.g. result.procedure of a compare() run
+        test, correction, control, options = (
+            item.test,
+            item.correction,
+            item.control,
+            dict(item.options),
+        )
+    elif isinstance(item, str):
         parts = [p.strip() for p in item.split(":")]
         if len(parts) not in (2, 3) or not all(parts):
             raise CdplotInputError(f"cannot read the procedure {item!r}; {_FORMAT_HINT}.")
@@ -50,15 +59,17 @@ def _one(item: Any, algorithms: Sequence[str]) -> Procedure:
     test_name = resolve_test(test)
     if test_name not in SIMULATED_TESTS:
         raise CdplotInputError(
-            f"test={test_name!r} is not available in simulations yet; the vectorised tests "
-            f"are {', '.join(repr(t) for t in SIMULATED_TESTS)}."
+            f"test={test_name!r} is not available in simulations yet (a Bayesian test "
+            f"decides by posterior probabilities, not p-values); the tests are "
+            f"{', '.join(repr(t) for t in SIMULATED_TESTS)}."
         )
     control = None if control is None else str(control)
     return Procedure.resolve(test_name, correction, control, algorithms=algorithms, **options)
 
 
-#: the tests the simulation runs vectorised over replicates (stats/_batch.py)
-SIMULATED_TESTS = ("wilcoxon", "sign", "mean-ranks", "nemenyi")
+#: the tests a simulation runs: every frequentist test of compare() (vectorised over
+#: replicates where stats/_batch.py has a kernel, else table by table)
+SIMULATED_TESTS = tuple(t for t in TESTS if t not in BAYES_TESTS)
 
 
 def parse_procedures(procedures: Any, algorithms: Sequence[str]) -> list[Procedure]:

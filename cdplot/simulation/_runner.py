@@ -14,6 +14,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list
 from ..stats._batch import (
+    BATCH_TESTS,
     batch_adjust_all_pairs,
     batch_adjust_control,
     batch_average_ranks,
@@ -21,6 +22,7 @@ from ..stats._batch import (
 )
 from ..stats._caveats import datasets_needed, min_attainable_pvalue
 from ..stats._options import check_alpha
+from ..stats._posthoc import POSTHOC_TESTS
 from ._models import as_model
 from ._procedures import DEFAULT_PROCEDURES, Procedure, parse_procedures
 from ._result import PowerCurveResult, SimulationResult
@@ -99,11 +101,11 @@ def _run_chunk(
     for proc in procedures:
         key = proc.test_key()
         if key not in raw:
-            raw[key] = batch_pvalues(tables, proc.test, proc.options, avg_ranks=avg)
+            raw[key] = _raw_pvalues(tables, proc, avg, algorithms)
         p_all = raw[key]
         a, b = proc.hypotheses(k, algorithms)
         if proc.control is None:
-            if proc.correction == "nemenyi":
+            if proc.single_step:  # Nemenyi's and Tukey's p-values are adjusted already
                 apv = p_all
             else:
                 apv = batch_adjust_all_pairs(p_all, k, proc.correction, bh_max_steps=bh_max_steps)
@@ -128,6 +130,32 @@ def _run_chunk(
         squares = np.stack([np.square(apv[lo:hi]).sum(axis=0) for lo, hi in blocks])
         out[proc.label] = (counts, false, true, sums, squares)
     return out, time.process_time() - cpu_start
+
+
+def _raw_pvalues(
+    tables: np.ndarray, proc: Procedure, avg: np.ndarray | None, algorithms: Sequence[str]
+) -> np.ndarray:
+    """R x m raw p-values (pairs in ``triu_indices`` order) of ``proc``'s test on each table.
+
+    The vectorised kernels where there are some (stats/_batch.py); else the test of
+    :func:`cdplot.compare` run table by table, in compare()'s canonical (by name) order of
+    the algorithms, so that each row equals ``compare(table).pvalues`` to the last bit.
+    """
+    if proc.test in BATCH_TESTS:
+        return batch_pvalues(tables, proc.test, proc.options, avg_ranks=avg)
+    r, n, k = tables.shape
+    canon = sorted(range(k), key=lambda j: algorithms[j])
+    inverse = np.argsort(canon)
+    iu, ju = np.triu_indices(k, 1)
+    rows, cols = inverse[iu], inverse[ju]  # the pairs' positions in canonical order
+    run = POSTHOC_TESTS[proc.test]
+    datasets = [str(i) for i in range(n)]
+    no_ranks = np.zeros(k)  # only the mean-ranks tests read average ranks (batch kernels)
+    out = np.empty((r, iu.size))
+    for i in range(r):
+        result = run(tables[i][:, canon], no_ranks, n, proc.options, datasets)
+        out[i] = result.pvalue[rows, cols]
+    return out
 
 
 def _chunks(n_blocks: int, blocks_per_chunk: int) -> list[tuple[int, int]]:
@@ -220,8 +248,11 @@ def simulate(
     procedures : list, default [("wilcoxon", "holm"), ("sign", "holm"), ("mean-ranks", "holm")]
         Any (test, correction) pair :func:`cdplot.compare` accepts, as a tuple, a
         ``(test, correction, control)`` tuple (control mode), a dict
-        ``{"test", "correction", "control", **test_options}`` or a string
-        ``"test:correction[:control]"``.
+        ``{"test", "correction", "control", **test_options}``, a string
+        ``"test:correction[:control]"`` or a :class:`cdplot.stats.Procedure`. Every
+        frequentist test runs (the Wilcoxon, sign, mean-ranks and Nemenyi tests vectorised
+        over replicates, the others table by table, each with :func:`cdplot.compare`'s
+        p-values); the Bayesian tests are not simulated yet.
     n_replicates : int, default 10000
         Number of simulated tables.
     alpha : float, default 0.05

@@ -39,13 +39,23 @@ __all__ = [
 
 
 def _sorted_rows(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row sorted ascending (stable) and the order that sorted it.
+
+    One row (a single table) by plain indexing, which is faster there than
+    ``take_along_axis`` (faster for many rows); the values are the same.
+    """
     order = np.argsort(p, axis=1, kind="stable")
+    if p.shape[0] == 1:
+        return order, p[0, order[0]][None, :]
     return order, np.take_along_axis(p, order, axis=1)
 
 
 def _unsort_rows(order: np.ndarray, values: np.ndarray) -> np.ndarray:
     out = np.empty_like(values)
-    np.put_along_axis(out, order, values, axis=1)
+    if values.shape[0] == 1:
+        out[0, order[0]] = values[0]
+    else:
+        np.put_along_axis(out, order, values, axis=1)
     return out
 
 
@@ -170,7 +180,7 @@ def _bergmann_hommel(
     mat[i, j] = p
     mat[j, i] = p
     try:
-        return np.asarray(bergmann_hommel(mat, budget_seconds=bh_budget, order=order))[i, j]
+        return np.asarray(bergmann_hommel(mat, bh_budget=bh_budget, order=order))[i, j]
     except BergmannHommelLimitError:
         raise BergmannHommelLimitError(
             f"exact Bergmann-Hommel adjusted p-values for k = {k} algorithms did not finish "

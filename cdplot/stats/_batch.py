@@ -33,11 +33,15 @@ from ._ranks import rank_rows
 from ._studentized import range_sf
 
 __all__ = [
+    "BATCH_TESTS",
     "batch_adjust_all_pairs",
     "batch_adjust_control",
     "batch_average_ranks",
     "batch_pvalues",
 ]
+
+#: the tests with kernels vectorised over replicates (the others run table by table)
+BATCH_TESTS = ("wilcoxon", "sign", "mean-ranks", "nemenyi")
 
 #: (pair x dataset) cells of pairwise differences processed at once, in work arrays reused
 #: from slice to slice (about 70 bytes a cell: 4.5 MB)

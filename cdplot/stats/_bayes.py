@@ -36,7 +36,6 @@ __all__ = [
     "BayesianResult",
     "bayes_comparison",
     "bayes_frame",
-    "bayes_note",
     "Decided",
     "decided_pairs",
     "DECISIONS",
@@ -822,51 +821,10 @@ def decided_pairs(result: Any, frame: Any = None) -> Decided:
     return Decided(better, equivalent, undecided)
 
 
-def bayes_note(result: Any) -> str:
-    """Plain-language sentences on a Bayesian comparison's decisions, for summaries.
+def __getattr__(name: str) -> Any:
+    # the sentences moved to the report layer (facts in stats, words in report)
+    if name == "bayes_note":
+        from ..report._notes import bayes_note
 
-    Parameters
-    ----------
-    result : ComparisonResult
-        Of ``compare(test="bayes-signed-rank" or "bayes-sign")``.
-
-    Returns
-    -------
-    str
-        The test, rope, threshold and sample size, then the pairs decided better
-        and equivalent (with their posterior probabilities) and how many are
-        undecided.
-
-    Examples
-    --------
-    >>> import cdplot
-    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="bayes-signed-rank",
-    ...                      rope=0.01, random_state=1)
-    >>> print(bayes_note(res))  # doctest: +NORMALIZE_WHITESPACE
-    Post-hoc: Bayesian signed-rank test on every pair (rope = 0.01, decisions at posterior
-    probability >= 0.95, 50000 posterior samples; no p-values, no correction). Practically
-    better: C4.5+m+cf over C4.5 (P = 0.967). 5 of 6 pairs are undecided: the data do not
-    settle them at this threshold.
-    """
-    names = {"bayes-signed-rank": "Bayesian signed-rank test", "bayes-sign": "Bayesian sign test"}
-    frame = bayes_frame(result)
-    nsamples = result.test_options.get("nsamples", NSAMPLES)
-    text = [
-        f"Post-hoc: {names.get(result.test, result.test)} on every pair (rope = "
-        f"{result.rope:g}, decisions at posterior probability >= {result.threshold:g}, "
-        f"{nsamples} posterior samples; no p-values, no correction)."
-    ]
-    name = getattr(result, "label", str)  # display names given with labels=
-    decided = decided_pairs(result, frame)
-    better = [f"{name(a)} over {name(b)} (P = {p:.3f})" for a, b, p in decided.better]
-    if better:
-        text.append(f"Practically better: {'; '.join(better)}.")
-    equivalent = [f"{name(a)} and {name(b)} (P = {p:.3f})" for a, b, p in decided.equivalent]
-    if equivalent:
-        text.append(f"Practically equivalent: {'; '.join(equivalent)}.")
-    if decided.undecided:
-        text.append(
-            f"{decided.undecided} of {len(frame)} pairs are undecided: the data do not settle "
-            "them at this threshold."
-        )
-    return " ".join(text)
+        return bayes_note
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

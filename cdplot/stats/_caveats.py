@@ -9,7 +9,8 @@ re-deciding it with a threshold of its own.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "MIN_DATASETS_APPROXIMATION",
-    "caveats",
+    "Caveat",
+    "caveat_facts",
     "datasets_needed",
     "deciding_omnibus",
     "min_attainable_pvalue",
@@ -32,13 +34,6 @@ __all__ = [
 #: mean-ranks and Nemenyi tests are rough (Demšar 2006, §3.2.2: "as a rule of a thumb,
 #: N > 10 and k > 5").
 MIN_DATASETS_APPROXIMATION = 11
-
-_TITLES = {
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "mean-ranks": "mean-ranks test",
-    "nemenyi": "Nemenyi test",
-}
 
 
 def min_attainable_pvalue(test: str, n: int) -> float | None:
@@ -72,11 +67,11 @@ def deciding_omnibus(result: ComparisonResult) -> OmnibusResult | None:
     chosen for the comparison (``result.omnibus``, where results carry one: e.g. Quade's
     F, Friedman's aligned ranks, Skillings-Mack).
     """
-    friedman = getattr(result, "friedman", None)
-    chosen = getattr(result, "omnibus", None)
+    friedman = result.friedman
+    chosen = result.omnibus
     if chosen is not None and chosen is not friedman and chosen.name != "Friedman chi-square":
         return chosen
-    iman = getattr(result, "iman_davenport", None)
+    iman = result.iman_davenport
     return iman if iman is not None else (friedman if friedman is not None else chosen)
 
 
@@ -92,8 +87,45 @@ def omnibus_rejects(result: ComparisonResult) -> bool:
     return bool(p == p and p <= result.alpha)
 
 
-def caveats(result: ComparisonResult) -> tuple[str, ...]:
-    """The caveats a reader of ``result`` must know, as plain-language sentences.
+@dataclass(frozen=True)
+class Caveat:
+    """One fact a reader of a comparison must know; ``report/`` words it.
+
+    Attributes
+    ----------
+    kind : str
+        ``"omnibus-not-rejected"``; ``"unreachable-alpha"`` (the Wilcoxon or sign test
+        cannot reach ``alpha`` on ``n`` datasets); ``"unreachable-first-step"`` (nor
+        ``alpha / m``, the first step of the correction); ``"rough-rank-tests"`` (the
+        mean-ranks or Nemenyi test and Friedman's on few datasets); ``"rough-friedman"``.
+    test : str
+        The pairwise test concerned (canonical name), or "".
+    n : int
+        The number of datasets concerned (the fewest any pair shares).
+    some_pairs : bool
+        Whether ``n`` is for some pairs only (missing results).
+    smallest : float or None
+        The smallest attainable p-value on ``n`` datasets.
+    level : float or None
+        The level it does not reach: ``alpha``, or ``alpha / m``.
+    m : int
+        The number of hypotheses (``"unreachable-first-step"``).
+    needed : int or None
+        Datasets needed to reach ``alpha`` (``"unreachable-alpha"``).
+    """
+
+    kind: str
+    test: str = ""
+    n: int = 0
+    some_pairs: bool = False
+    smallest: float | None = None
+    level: float | None = None
+    m: int = 0
+    needed: int | None = None
+
+
+def caveat_facts(result: ComparisonResult) -> tuple[Caveat, ...]:
+    """The caveats a reader of ``result`` must know, as facts (:class:`Caveat`).
 
     Rules (one judgement, used by every report):
 
@@ -108,16 +140,12 @@ def caveats(result: ComparisonResult) -> tuple[str, ...]:
       and normal approximations of Friedman's, the mean-ranks and the Nemenyi
       tests are rough (Demšar 2006's rule of thumb N > 10).
     """
-    out: list[str] = []
+    out: list[Caveat] = []
     n, k, alpha = result.n_datasets, result.n_algorithms, result.alpha
     if deciding_omnibus(result) is not None and not omnibus_rejects(result):
-        out.append(
-            "the omnibus test did not reject, yet post-hoc results are reported. The usual "
-            "procedure (Demšar 2006; García & Herrera 2008) reads the post-hoc tests only "
-            "after the omnibus test rejects; treat any difference as unconfirmed."
-        )
-    title = _TITLES.get(result.test, result.test)
-    friedman_used = getattr(result, "friedman", None) is not None
+        out.append(Caveat("omnibus-not-rejected"))
+    friedman_used = result.friedman is not None
+    rough_friedman = friedman_used and n < MIN_DATASETS_APPROXIMATION and k > 2
     per_pair = labelled(result, "n_per_pair")  # datasets per pair, with missing results
     if per_pair is not None and k > 1:
         counts = np.asarray(per_pair.values, dtype=float)
@@ -127,37 +155,25 @@ def caveats(result: ComparisonResult) -> tuple[str, ...]:
     smallest = min_attainable_pvalue(result.test, n_pair)
     if smallest is None:
         if result.test in ("mean-ranks", "nemenyi") and n < MIN_DATASETS_APPROXIMATION:
-            out.append(
-                f"only {n} datasets: the {title} and Friedman's test use normal and "
-                "chi-square approximations that are rough below about 10 datasets "
-                "(Demšar 2006: N > 10 and k > 5 as a rule of thumb); treat the p-values as "
-                "approximate."
-            )
-        elif friedman_used and n < MIN_DATASETS_APPROXIMATION and k > 2:
-            out.append(_FRIEDMAN_ROUGH.format(n=n))
+            out.append(Caveat("rough-rank-tests", result.test, n))
+        elif rough_friedman:
+            out.append(Caveat("rough-friedman", n=n))
         return tuple(out)
     m = n_hypotheses(result)
-    few = f"only {n_pair} datasets" + (" for some pairs" if n_pair < n else "")
+    few = {"test": result.test, "n": n_pair, "some_pairs": n_pair < n, "smallest": smallest}
     if smallest > alpha:
-        need = datasets_needed(alpha)
-        out.append(
-            f"{few}: the smallest p-value the {title} can give is 2/2^{n_pair} = "
-            f"{smallest:.2g}, above alpha = {alpha:g}, so no pair can be significant however "
-            f"large the differences; at least {need} datasets are needed."
-        )
+        out.append(Caveat("unreachable-alpha", level=alpha, needed=datasets_needed(alpha), **few))
     elif result.correction not in ("none",) and m > 1 and smallest > alpha / m:
-        out.append(
-            f"{few}: the smallest p-value the {title} can give is 2/2^{n_pair} = "
-            f"{smallest:.2g}, above alpha / {m} = {alpha / m:.2g}, so the correction may "
-            "leave no pair significant however large the differences; more datasets are "
-            "needed."
-        )
-    elif friedman_used and n < MIN_DATASETS_APPROXIMATION and k > 2:
-        out.append(_FRIEDMAN_ROUGH.format(n=n))
+        out.append(Caveat("unreachable-first-step", level=alpha / m, m=m, **few))
+    elif rough_friedman:
+        out.append(Caveat("rough-friedman", n=n))
     return tuple(out)
 
 
-_FRIEDMAN_ROUGH = (
-    "only {n} datasets: Friedman's chi-square approximation is rough below about 10 "
-    "datasets (Demšar 2006); treat the omnibus p-values as approximate."
-)
+def __getattr__(name: str) -> Any:
+    # the sentences moved to the report layer (facts in stats, words in report)
+    if name == "caveats":
+        from ..report._notes import caveats
+
+        return caveats
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

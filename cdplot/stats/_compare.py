@@ -158,10 +158,11 @@ def compare(
         ``n_missing``, ``n_per_pair`` and ``ignored_datasets``; ``aggregation``,
         ``score_std``, ``dropped_datasets``, ``dropped_algorithms``, ``labels``
         and ``input_notes`` say how the table was read.
-        A Bayesian
-        test adds ``rope``, ``threshold``, ``posterior_better``,
-        ``posterior_equivalent``, ``posterior_worse`` (k x k: P(row practically
-        better than / equivalent to / worse than column)) and ``decisions``
+        A Bayesian test returns a
+        :class:`~cdplot.stats.BayesianComparisonResult` (a subclass) with
+        ``rope``, ``threshold``, ``posterior_better``, ``posterior_equivalent``,
+        ``posterior_worse`` (k x k: P(row practically better than / equivalent
+        to / worse than column)) and ``decisions``
         ("A better", "equivalent", "B better" or "undecided", A = row); its
         ``statistics`` are ``posterior_better``, its p-values NaN,
         ``significant`` marks the pairs decided different (either direction

@@ -20,7 +20,9 @@ import bisect
 import math
 import sys
 import time
+import warnings
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +36,9 @@ __all__ = [
     "shaffer_counts",
     "shaffer_multipliers",
 ]
+
+#: marks a keyword that was not passed (the deprecated ``budget_seconds``)
+_RENAMED: Any = object()
 
 #: default time budget of :func:`bergmann_hommel`, in seconds (one constant: _adjust's)
 DEFAULT_BUDGET_S = BH_DEFAULT_BUDGET
@@ -1572,10 +1577,11 @@ def _validate(pvalues: np.ndarray) -> np.ndarray:
 def bergmann_hommel(
     pvalues: np.ndarray,
     *,
-    budget_seconds: float | None = DEFAULT_BUDGET_S,
+    bh_budget: float | None = DEFAULT_BUDGET_S,
     max_steps: int | None = None,
     progress: bool | None = None,
     order: Sequence[int] | None = None,
+    budget_seconds: Any = _RENAMED,
 ) -> np.ndarray:
     """Bergmann-Hommel adjusted p-values for all pairwise comparisons, exact for any k.
 
@@ -1584,12 +1590,12 @@ def bergmann_hommel(
     pvalues : array_like, shape (k, k)
         Symmetric matrix of raw pairwise p-values in [0, 1]; the diagonal is ignored
         (it may be NaN).
-    budget_seconds : float or None, default 10
+    bh_budget : float or None, default 10
         Time budget in seconds (wall clock, from the call). The search stops with
         :class:`BergmannHommelLimitError` once it is exceeded, so a request that
         cannot finish fails instead of hanging; the clock is read every few
         milliseconds of work, so the budget is kept to well within 20 %. None means
-        no limit. :func:`cdplot.compare` passes its ``bh_budget``.
+        no limit. :func:`cdplot.compare` passes its ``bh_budget`` (the same name).
     max_steps : int or None, optional
         A budget in search steps instead of (or as well as) seconds, machine
         independent (about a million steps a second); None (default) means no limit.
@@ -1671,6 +1677,15 @@ def bergmann_hommel(
            [0.03,  nan, 0.5 ],
            [0.04, 0.5 ,  nan]])
     """
+    if budget_seconds is not _RENAMED:
+        warnings.warn(
+            "bergmann_hommel(budget_seconds=...) is renamed bh_budget=, as in compare(); "
+            "budget_seconds will be removed in the next release.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        bh_budget = budget_seconds
+    budget_seconds = bh_budget
     if budget_seconds is not None:
         try:
             seconds = float(budget_seconds)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -73,7 +74,7 @@ class Ranked:
     average: np.ndarray
     canon: list[int] | None
 
-    @property
+    @cached_property
     def back(self) -> Any:
         """Index that maps a canonical-order k x k matrix back to input order."""
         inverse = np.argsort(self.canon)

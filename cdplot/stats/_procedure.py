@@ -243,20 +243,18 @@ class Procedure(ValueEquality):
             omnibus_name = "skillings-mack" if missing == "keep" else "friedman"
         else:
             omnibus_name = resolve_omnibus(omnibus)
-        proc = cls(test_name, "", control, checked, alpha, None, omnibus_name)
         if algorithms is not None:
-            proc = proc.with_algorithms(algorithms)
-        return proc._settle(correction, bh_budget)
-
-    def _settle(self, correction: Any, bh_budget: Any) -> Procedure:
-        """Check the control against the test, then resolve correction and budget."""
-        if self.control is not None and self.test in _NO_CONTROL:
-            raise CdplotInputError(_NO_CONTROL[self.test]())
-        name = _resolve_correction(self.test, correction, self.control)
-        return replace(self, correction=name, bh_budget=_resolve_budget(bh_budget, name))
+            control = check_control(control, algorithms)
+        if control is not None and test_name in _NO_CONTROL:
+            raise CdplotInputError(_NO_CONTROL[test_name]())
+        name = _resolve_correction(test_name, correction, control)
+        budget = _resolve_budget(bh_budget, name)
+        return cls(test_name, name, control, checked, alpha, budget, omnibus_name)
 
     def with_algorithms(self, algorithms: Sequence[str]) -> Procedure:
         """The same procedure with its control checked against ``algorithms``."""
+        if self.control is None:
+            return self
         return replace(self, control=check_control(self.control, algorithms))
 
     def check_incomplete(self, n_missing: int) -> None:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from ..io import Aggregation
+    from ._procedure import Procedure
     from ._wins import WinTieLossResult
 
 __all__ = [
@@ -81,6 +82,16 @@ class PairwiseResult(ValueEquality):
 
     statistic: np.ndarray
     pvalue: np.ndarray
+
+
+#: the ``name`` of each omnibus result -> its canonical ``compare(omnibus=...)`` name
+_OMNIBUS_NAMES = {
+    "Friedman chi-square": "friedman",
+    "Friedman aligned-ranks": "aligned-ranks",
+    "Quade F": "quade",
+    "Skillings-Mack chi-square": "skillings-mack",
+    "repeated-measures ANOVA F": "rm-anova",
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -349,6 +360,28 @@ class ComparisonResult(ValueEquality):
         return win_tie_loss(self.scores, higher_is_better=self.higher_is_better)
 
     @property
+    def procedure(self) -> Procedure:
+        """The procedure that was run: test, correction, control, options, alpha.
+
+        Examples
+        --------
+        >>> import cdplot
+        >>> cdplot.compare(cdplot.datasets.load("demsar2006"), test="sign").procedure.label
+        'sign+holm'
+        """
+        from ._procedure import Procedure
+
+        omnibus = self.omnibus
+        return Procedure(
+            self.test,
+            self.correction,
+            self.control,
+            dict(self.test_options),
+            self.alpha,
+            omnibus=_OMNIBUS_NAMES.get(omnibus.name, omnibus.name) if omnibus else "friedman",
+        )
+
+    @property
     def parametric(self) -> bool:
         """Whether the analysis compares mean scores (paired t, Tukey, repeated-measures ANOVA)."""
         omnibus = self.omnibus
@@ -414,7 +447,7 @@ class ComparisonResult(ValueEquality):
         sign test to reach ``alpha`` or the first step of the correction; too
         few for the approximations of Friedman's and the rank tests. Every
         report prints these, so they are decided once, here; the rules are in
-        :func:`cdplot.stats._caveats.caveats`.
+        :func:`cdplot.stats._caveats.caveat_facts` and worded in ``report/``.
 
         Examples
         --------
@@ -423,7 +456,7 @@ class ComparisonResult(ValueEquality):
         >>> res.caveats
         ()
         """
-        from ._caveats import caveats
+        from ..report._notes import caveats  # the facts are stats', the words report's
 
         return caveats(self)
 
