@@ -1020,6 +1020,10 @@ class _GeneralEngine:
     #: searches seldom need more than a few graphs)
     BRANCH_NODES_PAIR = 4
 
+    #: a component is dense (the maximal-clique search of _pair_by_largest_group) when
+    #: it misses at most this many edges per vertex
+    DENSE_MISSING = 2
+
     def __init__(
         self, level: np.ndarray, n_levels: int, budget: _Budget, line: list[int] | None = None
     ) -> None:
@@ -1517,26 +1521,101 @@ class _GeneralEngine:
 
     def _best_with_pair(self, special: Sequence[tuple[int, int]], best: int, cap: int) -> int:
         """c(t) by the search over cliques, if above ``best``: the best partition of G
-        with some pair of ``special`` inside one group; stops once ``cap`` is reached.
-
-        Groups are cliques, so a partition splits along the connected components of G:
-        with a and b in one group, the value is the best partition of a's component K
-        holding a and b together, plus f(V - K), computed exactly once (memoised and
-        split into components by f). The search over cliques then runs on K alone,
-        where its edge bounds are not diluted by the edges of the other components.
-        """
-        adj = self.adj
-        deg = {v: adj[v].bit_count() for v in range(self.k)}
+        with some pair of ``special`` inside one group; stops once ``cap`` is reached."""
         for a, b in special:
-            comp = self._component(self.full, 1 << a)
-            others = self.f(self.full & ~comp)
-            edges = sum(deg[v] for v in _bits(comp)) // 2
-            pair = (1 << a) | (1 << b)
-            value, _ = self._best_group(comp, deg, edges, pair, best - others, cap - others)
-            best = max(best, value + others)
+            best = max(best, self._pair_value(self.full, a, b, best, cap))
             if best >= cap:
                 break
         return best
+
+    def _pair_value(self, u: int, a: int, b: int, floor: int, cap: int) -> int:
+        """Best partition of G[U] with a and b in one group, if above ``floor`` (else
+        ``floor``); stops once ``cap`` is reached. a and b are adjacent.
+
+        Groups are cliques, so a partition splits along the connected components of
+        G[U]: the value is the best partition of a's component K holding a and b
+        together, plus f(U - K) (memoised, split into components by f). On K: the
+        search over cliques holding a and b (_best_group), or, when K is dense,
+        _pair_by_largest_group.
+        """
+        comp = self._component(u, 1 << a)
+        others = self.f(u & ~comp) if u != comp else 0
+        adj = self.adj
+        deg = {v: (adj[v] & comp).bit_count() for v in _bits(comp)}
+        edges = sum(deg.values()) // 2
+        n = len(deg)
+        if n * (n - 1) // 2 - edges <= self.DENSE_MISSING * n:
+            value = self._pair_by_largest_group(comp, a, b, floor - others, cap - others)
+        else:
+            pair = (1 << a) | (1 << b)
+            value, _ = self._best_group(comp, deg, edges, pair, floor - others, cap - others)
+        return max(floor, value + others)
+
+    def _pair_by_largest_group(self, u: int, a: int, b: int, floor: int, cap: int) -> int:
+        """_pair_value on a dense G[U], by the largest group of an optimal partition.
+
+        Let L be the largest group of an optimal partition with a and b together. A
+        vertex w outside L adjacent to all of L, in group B, could move into L for a
+        gain of |L| - (|B| - 1) >= 1 without separating a and b, unless w is a or b
+        and L holds neither. So either L holds a and b and is a maximal clique of G[U],
+        worth C(|L|, 2) + f(U - L); or L holds neither and is a maximal clique of
+        G[U - a - b], worth C(|L|, 2) + (the same problem on U - L). Every such L gives
+        a feasible partition, so the maximum over both families is exact. On a dense
+        graph the maximal cliques (the maximal independent sets of the sparse
+        complement) are few, while the cliques holding a and b are exponentially many.
+        """
+        adj = self.adj
+        pair = (1 << a) | (1 << b)
+        common = u & adj[a] & adj[b]
+        best = floor
+        families = [
+            (True, _maximal_cliques(adj, pair, common)),
+            (False, _maximal_cliques(adj, 0, u & ~pair)),
+        ]
+        for holds_pair, cliques in families:
+            for clique in sorted(cliques, key=int.bit_count, reverse=True):
+                size = clique.bit_count()
+                base = size * (size - 1) // 2
+                rest = u & ~clique
+                self.budget.spend(4)
+                if base + min(rest.bit_count() ** 2, self._colour_bound(rest)) <= best:
+                    continue
+                if holds_pair:
+                    value = base + self.f(rest)
+                else:
+                    value = base + self._pair_value(rest, a, b, best - base, cap - base)
+                if value > best:
+                    best = value
+                    if best >= cap:
+                        return best
+        return best
+
+def _maximal_cliques(adj: list[int], r: int, p: int) -> list[int]:
+    """Every maximal clique of G[R + P] that contains R (R a clique, P its common
+    neighbours), by Bron-Kerbosch with a pivot of most neighbours in P."""
+    out = []
+    stack = [(r, p, 0)]
+    while stack:
+        r, p, x = stack.pop()
+        if not p:
+            if not x:
+                out.append(r)
+            continue
+        cand = p | x
+        pivot, most = -1, -1
+        while cand:
+            low = cand & -cand
+            v = low.bit_length() - 1
+            count = (adj[v] & p).bit_count()
+            if count > most:
+                pivot, most = v, count
+            cand ^= low
+        for v in _bits(p & ~adj[pivot]):
+            bit = 1 << v
+            stack.append((r | bit, p & adj[v], x & adj[v]))
+            p &= ~bit
+            x |= bit
+    return out
 
 
 def _uses(groups: list[int], pairs: Sequence[tuple[int, int]]) -> bool:
