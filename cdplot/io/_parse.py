@@ -182,7 +182,13 @@ def _from_array(data: Any, dataset: Any, algorithm: Any) -> tuple[np.ndarray, li
             f"the array holds {problem}, not scores; scores must be real numbers."
         )
     if arr.dtype.kind in "iuf":
-        return arr.astype(float), algorithms, datasets
+        if arr.dtype != np.float64:
+            return arr.astype(float), algorithms, datasets
+        # a float64 array is not copied (a copy would double compare()'s working memory on
+        # a large table): the analysis reads it through a read-only view
+        view = arr.view()
+        view.flags.writeable = False
+        return view, algorithms, datasets
     scores = (
         np.column_stack(
             [
