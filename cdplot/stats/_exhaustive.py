@@ -21,7 +21,7 @@ import math
 import sys
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -1191,17 +1191,29 @@ class _GeneralEngine:
         of |L| - (|B| - 1) >= 1), so f(U) = max of C(|L|, 2) + f(U - L) over the maximal
         cliques L of G[U], few on a dense graph.
         Returns (value, L) if the value exceeds ``floor``, else (floor, 0); stops at ``cap``."""
+        cliques = _maximal_cliques(self.budget, self.adj, 0, u)
+        return self._over_cliques(u, cliques, lambda rest, base, best: self.f(rest), floor, cap)
+
+    def _over_cliques(
+        self,
+        u: int,
+        cliques: list[int],
+        rest_value: Callable[[int, int, int], int],
+        floor: int,
+        cap: int,
+    ) -> tuple[int, int]:
+        """max of C(|L|, 2) + rest_value(U - L, C(|L|, 2), best so far) over ``cliques``,
+        largest first, each skipped when the colouring bound of U - L cannot beat the best.
+        Returns (value, L) if the value exceeds ``floor``, else (floor, 0); stops at ``cap``."""
         best, best_c = floor, 0
-        for clique in sorted(
-            _maximal_cliques(self.budget, self.adj, 0, u), key=int.bit_count, reverse=True
-        ):
+        for clique in sorted(cliques, key=int.bit_count, reverse=True):
             size = clique.bit_count()
             base = size * (size - 1) // 2
             rest = u & ~clique
             self.budget.spend(4)
-            if base + min(rest.bit_count() ** 2, self._colour_bound(rest)) <= best:
+            if base + self._colour_bound(rest) <= best:
                 continue
-            value = base + self.f(rest)
+            value = base + rest_value(rest, base, best)
             if value > best:
                 best, best_c = value, clique
                 if best >= cap:
@@ -1471,27 +1483,18 @@ class _GeneralEngine:
         adj = self.adj
         pair = (1 << a) | (1 << b)
         common = u & adj[a] & adj[b]
-        best = floor
-        families = [
-            (True, _maximal_cliques(self.budget, adj, pair, common)),
-            (False, _maximal_cliques(self.budget, adj, 0, u & ~pair)),
-        ]
-        for holds_pair, cliques in families:
-            for clique in sorted(cliques, key=int.bit_count, reverse=True):
-                size = clique.bit_count()
-                base = size * (size - 1) // 2
-                rest = u & ~clique
-                self.budget.spend(4)
-                if base + min(rest.bit_count() ** 2, self._colour_bound(rest)) <= best:
-                    continue
-                if holds_pair:
-                    value = base + self.f(rest)
-                else:
-                    value = base + self._pair_value(rest, a, b, best - base, cap - base)
-                if value > best:
-                    best = value
-                    if best >= cap:
-                        return best
+        holding = _maximal_cliques(self.budget, adj, pair, common)
+        best, _ = self._over_cliques(u, holding, lambda rest, base, best: self.f(rest), floor, cap)
+        if best >= cap:
+            return best
+        avoiding = _maximal_cliques(self.budget, adj, 0, u & ~pair)
+        best, _ = self._over_cliques(
+            u,
+            avoiding,
+            lambda rest, base, best: self._pair_value(rest, a, b, best - base, cap - base),
+            best,
+            cap,
+        )
         return best
 
 
