@@ -48,6 +48,13 @@ def _check_df(*dfs: float) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _edge(x: float) -> float:
+    """An upper tail at x outside (0, inf): NaN for NaN, 1 at or below 0, 0 at infinity."""
+    if math.isnan(x):
+        return math.nan
+    return 1.0 if x <= 0.0 else 0.0
+
+
 def chi2_sf(df: float, x: float) -> float:
     """``P(X >= x)`` for X chi-square with an integer number ``df`` of degrees of freedom.
 
@@ -60,12 +67,8 @@ def chi2_sf(df: float, x: float) -> float:
     0.367879441171
     """
     (n,) = _check_df(df)
-    if math.isnan(x):
-        return math.nan
-    if x <= 0.0:
-        return 1.0
-    if math.isinf(x):
-        return 0.0
+    if not 0.0 < x < math.inf:
+        return _edge(x)
     y = 0.5 * x
     m, odd = divmod(n, 2)
     if odd:
@@ -206,12 +209,8 @@ def f_sf(df1: float, df2: float, x: float) -> float:
     0.5
     """
     d1, d2 = _check_df(df1, df2)
-    if math.isnan(x):
-        return math.nan
-    if x <= 0.0:
-        return 1.0
-    if math.isinf(x):
-        return 0.0
+    if not 0.0 < x < math.inf:
+        return _edge(x)
     a, b = 0.5 * d2, 0.5 * d1
     # x_beta = d2 / (d2 + d1 x), 1 - x_beta = d1 x / (d2 + d1 x), without cancellation
     s = d1 * x

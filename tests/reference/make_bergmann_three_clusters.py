@@ -18,9 +18,7 @@ Run from the repository root: ``python tests/reference/make_bergmann_three_clust
 
 from __future__ import annotations
 
-import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +26,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bergmann import large_n_pvalues, previous_engine, pvalues  # noqa: E402
+from benchmarks.bergmann import large_n_pvalues, pvalues  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_bergmann_previous_engine import write_reference  # noqa: E402
 
 COMMIT = "9c73ebe"
 OUT = Path(__file__).with_name("bergmann_three_clusters.json")
@@ -39,32 +40,12 @@ TABLES = [
 ]
 
 
+def _pvalues(kind: str, k: int, n: int, seed: int) -> np.ndarray:
+    return large_n_pvalues(kind, k, seed, n) if kind == "wilcoxon-3c" else pvalues(kind, k, seed)
+
+
 def main() -> None:
-    old = previous_engine(COMMIT)
-    tables = []
-    for kind, k, n, seed in TABLES:
-        p = large_n_pvalues(kind, k, seed, n) if kind == "wilcoxon-3c" else pvalues(kind, k, seed)
-        start = time.process_time()
-        apv = old(p, budget_seconds=None, progress=False)
-        iu = np.triu_indices(k, 1)
-        print(f"{kind} k = {k}, N = {n}, seed {seed}: {time.process_time() - start:.1f} s CPU")
-        tables.append(
-            {
-                "kind": kind,
-                "k": k,
-                "N": n,
-                "seed": seed,
-                "pvalues": [float(x).hex() for x in p[iu]],
-                "apv": [float(x).hex() for x in apv[iu]],
-            }
-        )
-    doc = {
-        "generated_by": "tests/reference/make_bergmann_three_clusters.py, do not edit",
-        "engine": f"cdplot/stats/_exhaustive.py at commit {COMMIT}, general engine",
-        "format": "upper triangles, row-major, float.hex",
-        "tables": tables,
-    }
-    OUT.write_text(json.dumps(doc, indent=1) + "\n")
+    write_reference(COMMIT, TABLES, _pvalues, OUT, "make_bergmann_three_clusters.py")
 
 
 if __name__ == "__main__":
