@@ -15,7 +15,8 @@ normal noise), ranks every data set (1 = best), and computes the p-values of
 
 With ``--large-n`` it runs instead the large-N families of issue 15, where most pairs are
 extremely significant and many p-values underflow to 0: mean-ranks p-values at k = 50 and
-100 and Wilcoxon p-values at k = 24 and 30, all on N = 1000 data sets (``--large-n-tables``
+100 and Wilcoxon p-values at k = 24 and 30 (on realistic tables, and as ``wilcoxon-3c`` on
+tables of three clusters of near-equal algorithms), all on N = 1000 data sets (``--large-n-tables``
 tables each; p-values from cdplot's own kernels, as ``compare()`` computes them, without
 any hint). It prints every table's time without a budget and whether it fits the default
 10 s budget. ``--previous COMMIT`` also times the engine of that commit on every table,
@@ -58,6 +59,8 @@ def skills(kind: str, k: int) -> np.ndarray:
         return np.linspace(0.0, 0.3, k)
     if kind == "clustered":
         return np.arange(k) * 4 // k + np.linspace(0.0, 0.1, k)
+    if kind == "three-clusters":
+        return np.arange(k) * 3 // k + np.linspace(0.0, 0.1, k)
     return np.linspace(0.0, 3.0, k)  # realistic, wilcoxon
 
 
@@ -105,16 +108,26 @@ def _run(kind: str, k: int, repeats: int) -> tuple[list[float], float] | None:
     return times, _peak_rss_mib()
 
 
-LARGE_N = (("mean-ranks", 50), ("mean-ranks", 100), ("wilcoxon", 24), ("wilcoxon", 30))
+LARGE_N = (
+    ("mean-ranks", 50),
+    ("mean-ranks", 100),
+    ("wilcoxon", 24),
+    ("wilcoxon", 30),
+    ("wilcoxon-3c", 24),
+    ("wilcoxon-3c", 30),
+)
 
 
 def large_n_pvalues(kind: str, k: int, seed: int, n: int = 1000) -> np.ndarray:
-    """P-values of cdplot's kernels on a realistic table of N = 1000 data sets."""
+    """P-values of cdplot's kernels on a table of N = 1000 data sets: realistic skills, or
+    for ``wilcoxon-3c`` three clusters of near-equal algorithms (skills within 0.1 of
+    each other) one noise standard deviation apart."""
     from cdplot.stats import mean_ranks_test, rank_rows, wilcoxon_test
 
     rng = np.random.default_rng([k, seed])
-    scores = skills("realistic", k) + rng.normal(size=(n, k))
-    if kind == "wilcoxon":
+    spread = skills("three-clusters" if kind == "wilcoxon-3c" else "realistic", k)
+    scores = spread + rng.normal(size=(n, k))
+    if kind in ("wilcoxon", "wilcoxon-3c"):
         return wilcoxon_test(scores).pvalue
     return mean_ranks_test(rank_rows(-scores).mean(axis=0), n).pvalue
 
@@ -237,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--large-n-kinds",
         default=None,
-        help="comma-separated subset of mean-ranks-50,mean-ranks-100,wilcoxon-24,wilcoxon-30",
+        help="comma-separated subset of mean-ranks-50,mean-ranks-100,wilcoxon-24,wilcoxon-30,"
+        "wilcoxon-3c-24,wilcoxon-3c-30",
     )
     parser.add_argument(
         "--previous",

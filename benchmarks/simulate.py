@@ -99,12 +99,21 @@ def main(argv: list[str] | None = None) -> int:
 
     # scaling, interleaved: in process / loky 2 / dask 1 worker / dask 2 workers take turns,
     # round after round, so that a busy machine slows all alike; medians over the rounds
+    import dask
     from dask.distributed import Client, LocalCluster
 
+    # loky's reusable workers start first: a LocalCluster's nannies write distributed's
+    # pre-spawn environment (MALLOC_TRIM_THRESHOLD_=65536, ...) into this process's
+    # os.environ, which workers started later would inherit. The clusters leave the trim
+    # threshold out, as cdplot.simulate does for the clusters it starts.
+    cdplot.simulate(m, PROCEDURES, 400, random_state=0, n_jobs=2, backend="loky")
+    no_trim = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+
     def cluster(workers):
-        return LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
-        )
+        with dask.config.set(no_trim):
+            return LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+            )
 
     with cluster(1) as c1, cluster(2) as c2, Client(c1) as client1, Client(c2) as client2:
         runs = {

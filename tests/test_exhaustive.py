@@ -30,7 +30,11 @@ Consistency only (no external reference):
 
 Against the previous engine (tests/reference/bergmann_previous_engine.json, made by
 tests/reference/make_bergmann_previous_engine.py from the engine at commit 2e6876a): the
-APVs of 18 Wilcoxon tables with k = 12 to 30, bit for bit.
+APVs of 18 Wilcoxon tables with k = 12 to 30, bit for bit; and against the engine before
+the largest-group search (tests/reference/bergmann_three_clusters.json, made by
+tests/reference/make_bergmann_three_clusters.py from commit 9c73ebe): 9 tables of three
+clusters of near-equal algorithms (k = 20 to 24, N = 1000) and 4 small-N Wilcoxon tables
+(k = 22 and 24, N = 30 and 50), bit for bit.
 """
 
 from __future__ import annotations
@@ -718,23 +722,25 @@ def _previous_engine_tables():
     import json
     from pathlib import Path
 
-    doc = json.loads(
-        (Path(__file__).parent / "reference/bergmann_previous_engine.json").read_text()
-    )
-    for table in doc["tables"]:
-        slow = table["k"] == 30 and table["seed"] != 2  # about 1-3 s each
-        yield pytest.param(
-            table,
-            id=f"k{table['k']}-N{table['N']}-seed{table['seed']}",
-            marks=[pytest.mark.slow] if slow else [],
-        )
+    for name in ("bergmann_previous_engine.json", "bergmann_three_clusters.json"):
+        doc = json.loads((Path(__file__).parent / "reference" / name).read_text())
+        for table in doc["tables"]:
+            slow = table["k"] == 30 and table["seed"] != 2  # about 1-3 s each
+            kind = table.get("kind", "wilcoxon")
+            yield pytest.param(
+                table,
+                id=f"{kind}-k{table['k']}-N{table['N']}-seed{table['seed']}",
+                marks=[pytest.mark.slow] if slow else [],
+            )
 
 
 @pytest.mark.parametrize("table", list(_previous_engine_tables()))
 def test_previous_engine_reference(table):
-    """Identical, bit for bit, to the APVs of the engine before the unit interval views
-    and edge branching (tests/reference/make_bergmann_previous_engine.py: the general
-    engine of commit 2e6876a, read from git) on Wilcoxon tables with k = 12 to 30."""
+    """Identical, bit for bit, to the APVs of earlier engines: before the unit interval
+    views and edge branching (tests/reference/make_bergmann_previous_engine.py: commit
+    2e6876a) on Wilcoxon tables with k = 12 to 30, and before the largest-group search
+    (tests/reference/make_bergmann_three_clusters.py: commit 9c73ebe) on three-cluster
+    and small-N Wilcoxon tables with k = 20 to 24."""
     k = table["k"]
     upper = np.array([float.fromhex(x) for x in table["pvalues"]])
     expected = np.array([float.fromhex(x) for x in table["apv"]])

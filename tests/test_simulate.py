@@ -27,6 +27,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
 import subprocess
 import sys
 import warnings
@@ -276,11 +277,25 @@ def test_dask_without_a_client_starts_and_stops_a_localcluster():
     distributed = pytest.importorskip("dask.distributed")
     model = NormalModel(means=[0.0, 0.5, 1.0], n_datasets=10)
     ref = simulate(model, PROCS[:2], n_replicates=400, random_state=3)
+    environ_before = dict(os.environ)
     out = simulate(model, PROCS[:2], n_replicates=400, random_state=3, backend="dask", n_jobs=2)
     _assert_same(ref, out)
     assert out.settings["workers"] == 2
     with pytest.raises(ValueError, match="No global client found"):
         distributed.get_client()
+    # distributed's nanny writes its pre-spawn environment (MALLOC_TRIM_THRESHOLD_,
+    # OMP_NUM_THREADS, ...) into os.environ: simulate restores this process's environment
+    assert os.environ == environ_before
+
+
+def test_small_study_with_n_jobs_runs_in_process():
+    """Too little work to share (here 600 replicates x 3 pairs x 10 datasets): with n_jobs
+    but neither backend nor chunk_size, the study runs in this process, same numbers."""
+    model = NormalModel(means=[0.0, 0.5, 1.0], n_datasets=10)
+    ref = simulate(model, PROCS[:2], n_replicates=600, random_state=3)
+    out = simulate(model, PROCS[:2], n_replicates=600, random_state=3, n_jobs=2)
+    _assert_same(ref, out)
+    assert out.settings["backend"] == "sequential" and out.settings["workers"] == 1
 
 
 def test_progress_bar(capsys):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import sys
 import time
 import warnings
@@ -37,6 +38,10 @@ BLOCK = 100
 #: worker's memory (about 60 bytes a cell)
 CHUNK_CELLS = 1 << 22
 BACKENDS = ("loky", "dask", "ray", "threading", "sequential")
+#: with ``backend=None``, ``n_jobs != 1`` and no ``chunk_size``, a study of fewer pairwise-
+#: difference cells than this runs in this process: about a second of work in one
+#: process, less than starting worker processes costs (so parallel is never much slower)
+PARALLEL_MIN_CELLS = 40_000_000
 #: the progress bar appears after this many seconds
 PROGRESS_DELAY_S = 2.0
 
@@ -218,14 +223,32 @@ def _dask_client(scheduler: Any, n_jobs: int) -> Iterator[Any]:
     if current is not None:
         yield current
         return
+    import dask
+
     workers = n_jobs if n_jobs > 0 else None
-    with (
-        LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        yield client
+    # The nannies of a LocalCluster run in this process and write distributed's
+    # "pre-spawn-environ" (MALLOC_TRIM_THRESHOLD_=65536, OMP_NUM_THREADS=1, ...) into
+    # os.environ before starting each worker. That trim threshold makes glibc return every
+    # freed chunk-sized buffer at once, so the workers spend far more CPU per replicate:
+    # it is left out, and this process's environment is restored afterwards (processes
+    # started later, such as loky workers, would inherit it).
+    environ = dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {}
+    saved = {key: os.environ.get(key) for key in environ}
+    try:
+        with (
+            dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}),
+            LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            yield client
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _progress_bar(progress: bool | None, total: int) -> Any:
@@ -291,7 +314,11 @@ def simulate(
         ``result.settings["random_state"]``.
     n_jobs : int, default 1
         Worker processes (-1: all cores). With ``backend="dask"`` and no running client, the
-        number of workers of the LocalCluster started for the study.
+        number of workers of the LocalCluster started for the study. Without ``backend``
+        and ``chunk_size``, a study too small to share (under about a second of work:
+        :data:`PARALLEL_MIN_CELLS` replicates x pairs x datasets) runs in this process,
+        which is faster than starting workers; ``settings["backend"]`` then says
+        ``"sequential"``.
     backend : {None, "loky", "dask", "ray", "threading", "sequential"}, optional
         joblib back end. None: in this process when ``n_jobs == 1``, else loky. "dask" runs
         on a dask.distributed client: ``scheduler`` if given (a Client or an address such as
@@ -387,6 +414,13 @@ def simulate(
     started = time.perf_counter()
     outputs: list[dict[str, Any]] = []
     cpu_seconds = 0.0
+    if (
+        backend_name is None
+        and n_jobs != 1
+        and chunk_size is None
+        and n_replicates * cells_per_rep < PARALLEL_MIN_CELLS
+    ):
+        backend_name = "sequential"  # too little work to share
     with _executor(backend_name, n_jobs, scheduler) as (run_tasks, workers, used):
         if chunk_size is not None:
             per_chunk = math.ceil(int(chunk_size) / BLOCK)
@@ -481,8 +515,6 @@ def _warn_unreachable(procs: Sequence[Procedure], n: int | None, alpha: float) -
 
 
 def _cpu_count() -> int:
-    import os
-
     return os.cpu_count() or 1
 
 

@@ -18,7 +18,7 @@ from ._options import check_labels
 from ._own_ranks import OWN_RANK_LABELS, own_ranks
 from ._posthoc import Posthoc, Ranked, run_posthoc
 from ._procedure import MISSING, TESTS, Procedure, resolve_test
-from ._ranks import rank_rows
+from ._ranks import CHUNK_VALUES, rank_rows
 from ._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
 from ._skillings_mack import scaled_ranks, skillings_mack
 
@@ -393,7 +393,12 @@ def _rank(oriented: np.ndarray, algorithms: list[str]) -> Ranked:
     if np.isnan(oriented).any():
         ranks = scaled_ranks(oriented)
         return Ranked(ranks, np.nanmean(ranks, axis=0), None)
-    ranks = rank_rows(-oriented)  # rank 1 = best
+    # rank 1 = best: rank the negated scores, a block of rows at a time (a whole negated
+    # copy would double the working memory of a large table)
+    ranks = np.empty(oriented.shape)
+    rows = max(1, CHUNK_VALUES // max(1, oriented.shape[1]))
+    for start in range(0, oriented.shape[0], rows):
+        ranks[start : start + rows] = rank_rows(-oriented[start : start + rows])
     canon = sorted(range(len(algorithms)), key=lambda j: algorithms[j])
     return Ranked(ranks, ranks.mean(axis=0), canon)
 

@@ -21,7 +21,7 @@ import math
 import sys
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -977,32 +977,26 @@ class _GeneralEngine:
     level_count first tries G_t as a unit interval graph (_IntervalView: polynomial),
     then the edge branching (_branch), then the search over cliques described here.
 
-    ``f(U)`` is the cluster-deletion optimum of the induced graph G[U] (U a bit mask):
-    f(U) = max over cliques C of G[U] containing a chosen vertex v of
-    C(|C|, 2) + f(U - C), a dynamic programme over vertex sets (v's group is some
-    clique; the rest is partitioned optimally). Refinements, all exact:
+    ``f(U)`` is the cluster-deletion optimum of the induced graph G[U] (U a bit mask).
+    Largest-group rule: the largest group L of an optimal partition is a maximal clique
+    of G[U] (a vertex w adjacent to all of L, in a group B with |B| <= |L|, could move
+    into L for a gain of |L| - (|B| - 1) >= 1). So f(U) = max over the maximal cliques L
+    of G[U] of C(|L|, 2) + f(U - L), a dynamic programme over vertex sets whose choices
+    are the maximal cliques (Bron-Kerbosch with pivoting), far fewer than all cliques:
+    on the dense graphs of low thresholds they are the maximal independent sets of a
+    sparse complement. c(t) (a level-t pair a, b in one group) follows the same rule:
+    the largest group either holds a and b and is maximal, or holds neither and is
+    maximal in G[U - a - b] (see _pair_by_largest_group). Refinements, all exact:
 
-    * f is additive over the connected components of G[U]; a clique U gives C(|U|, 2).
+    * f is additive over the connected components of G[U]; a clique U gives C(|U|, 2);
+      c(t) is the pair's component's value plus f of the rest.
     * Memo key: U and G[U]'s adjacency packed into one int, so values stay valid while
       the threshold rises, whenever the induced graph did not change.
-    * v has the smallest degree in G[U] (fewest cliques to try).
     * Bounds: f(W) <= |E(G[W])|, and f(W) <= sum_j C(a*_j, 2) from a greedy colouring
       of G[W] (see _colour_bound; far tighter on the dense graphs of low thresholds).
-      C(|C|, 2) + bound(U - C) <= best-so-far skips the recursion into f(U - C); the
-      colouring bound of f(U) stops f's own search as soon as it is reached.
-    * Subtree bound: every clique C + S of the enumeration below C (S among the
-      remaining candidates) is worth C(|C| + |S|, 2) + f(U - C - S)
-      <= C(|C|, 2) + |C| |S| + f(U - C), as C(|S|, 2) + f(U - C - S) <= f(U - C) (S is a
-      clique of G[U - C]). With |S| <= the number of candidates and f(U - C) replaced
-      by its memoised value or a bound, a result <= best-so-far skips the subtree.
-    * Dominance: among optimal partitions take one whose group C of v is largest. If w
-      outside C is adjacent to all of C and sits in group B, moving w into C changes
-      the objective by |C| - (|B| - 1); optimality and maximality of |C| force
-      |B| >= |C| + 2, so w needs at least |C| + 1 neighbours in U - C. Cliques with
-      such a deficient w are skipped. The same w stays a deficient common neighbour
-      of every larger clique C + S with S inside w's neighbourhood and w not in S, so
-      when no remaining candidate can add w or a non-neighbour of w, the whole subtree
-      of larger cliques is skipped.
+      Maximal cliques are tried largest first; C(|L|, 2) + bound(U - L) <= best-so-far
+      skips the recursion into U - L, and the colouring bound of f(U) stops f's own
+      search as soon as it is reached.
     * Reuse across levels: an optimal partition of G_t that uses no level-t edge is
       also optimal for the next level (G shrinks, its value cannot rise), so g is only
       recomputed when the previous optimum used a removed edge.
@@ -1031,7 +1025,6 @@ class _GeneralEngine:
         self.k = k
         self.budget = budget
         self.memo: dict[int, int] = {}
-        self.upper: dict[int, int] = {}  # colouring bounds of f, same keys as memo
         self.choice: dict[int, int] = {}
         self.full = (1 << k) - 1
         self.edges_at: list[list[tuple[int, int]]] = [[] for _ in range(n_levels)]
@@ -1065,10 +1058,10 @@ class _GeneralEngine:
         """Upper bound on f(U) from a greedy colouring of G[U] (see _colour_bound)."""
         return _colour_bound(self.adj, u)
 
-    def _component(self, u: int) -> int:
-        """Connected component of G[U] holding U's lowest vertex."""
+    def _component(self, u: int, start: int = 0) -> int:
+        """Connected component of G[U] holding ``start`` (a bit; default U's lowest)."""
         adj = self.adj
-        comp = u & -u
+        comp = start or u & -u
         frontier = comp
         while frontier:
             nb = 0
@@ -1176,119 +1169,55 @@ class _GeneralEngine:
             value = self.f(comp) + self.f(u & ~comp)
         else:
             adj = self.adj
-            deg: dict[int, int] = {}
-            total2 = 0
-            x = u
-            while x:
-                low = x & -x
-                v = low.bit_length() - 1
-                d = (adj[v] & u).bit_count()
-                deg[v] = d
-                total2 += d
-                x ^= low
-            edges = total2 // 2
-            n = len(deg)
+            edges = sum((adj[v] & u).bit_count() for v in _bits(u)) // 2
+            n = u.bit_count()
             if edges == n * (n - 1) // 2:
                 value = edges
             else:
-                v0 = min(deg, key=deg.__getitem__)
                 cap = min(edges, self._colour_bound(u))
-                value, group = self._best_group(u, deg, edges, 1 << v0, floor, cap)
-        if len(self.memo) >= self.MEMO_LIMIT or len(self.upper) >= self.MEMO_LIMIT:
+                value, group = self._by_largest_group(u, floor, cap)
+        if len(self.memo) >= self.MEMO_LIMIT:
             self.memo.clear()
             self.choice.clear()
-            self.upper.clear()
         # stored together, so a memoised connected non-clique always has its choice
         self.memo[key] = value
         if group:
             self.choice[key] = group
         return value
 
-    def _best_group(
-        self, u: int, deg: dict[int, int], edges: int, group: int, floor: int, cap: int
-    ) -> tuple[int, int]:
-        """max of C(|C|,2) + f(U - C) over cliques C of G[U] containing ``group``.
+    def _by_largest_group(self, u: int, floor: int, cap: int) -> tuple[int, int]:
+        """f(U) on a dense G[U]: the largest group of an optimal partition is a maximal
+        clique (a vertex adjacent to all of it, in a group B, could move in for a gain
+        of |L| - (|B| - 1) >= 1), so f(U) = max of C(|L|, 2) + f(U - L) over the maximal
+        cliques L of G[U], few on a dense graph.
+        Returns (value, L) if the value exceeds ``floor``, else (floor, 0); stops at ``cap``."""
+        cliques = _maximal_cliques(self.budget, self.adj, 0, u)
+        return self._over_cliques(u, cliques, lambda rest, base, best: self.f(rest), floor, cap)
 
-        Returns (value, C) for the best C if its value exceeds ``floor``, else
-        (floor, 0). Stops early once a value reaches ``cap``, an upper bound.
-        """
-        adj = self.adj
-        f = self.f
-        key_of = self._key
-        memo = self.memo
-        upper = self.upper
-        colour_bound = self._colour_bound
+    def _over_cliques(
+        self,
+        u: int,
+        cliques: list[int],
+        rest_value: Callable[[int, int, int], int],
+        floor: int,
+        cap: int,
+    ) -> tuple[int, int]:
+        """max of C(|L|, 2) + rest_value(U - L, C(|L|, 2), best so far) over ``cliques``,
+        largest first, each skipped when the colouring bound of U - L cannot beat the best.
+        Returns (value, L) if the value exceeds ``floor``, else (floor, 0); stops at ``cap``."""
         best, best_c = floor, 0
-        common = u
-        size = 0
-        degsum = 0
-        x = group
-        while x:
-            low = x & -x
-            v = low.bit_length() - 1
-            common &= adj[v]
-            size += 1
-            degsum += deg[v]
-            x ^= low
-        # stack of (clique, size, sum of degrees, candidates above, common neighbours)
-        stack = [(group, size, degsum, common, common)]
-        steps = 0
-        while stack:
-            c, s, dsum, cand, ext = stack.pop()
-            steps += 1
-            if steps >= 4096:
-                self.budget.spend(steps)
-                steps = 0
-            pairs = s * (s - 1) // 2
-            # |E(G[U - C])| = |E(G[U])| - (edges touching C) = edges - dsum + pairs
-            rest_edges = edges - dsum + pairs
-            # C and every larger clique C + S of this subtree (S within cand) is worth at
-            # most C(|C|, 2) + |C| |S| + f(U - C): C(|S|, 2) + f(U - C - S) <= f(U - C)
-            grow = s * cand.bit_count()
-            if pairs + grow + rest_edges <= best:
+        for clique in sorted(cliques, key=int.bit_count, reverse=True):
+            size = clique.bit_count()
+            base = size * (size - 1) // 2
+            rest = u & ~clique
+            self.budget.spend(4)
+            if base + self._colour_bound(rest) <= best:
                 continue
-            rest = u & ~c
-            evaluate = True
-            x = ext
-            while x:
-                low = x & -x
-                w = low.bit_length() - 1
-                if (adj[w] & rest).bit_count() <= s:  # w: deficient common neighbour
-                    evaluate = False
-                    if not cand & low and cand & ~adj[w] == 0:
-                        cand = 0  # every larger clique keeps w deficient
-                        break
-                x ^= low
-            if evaluate and pairs + rest_edges > best:
-                if rest & (rest - 1) == 0:
-                    value = pairs
-                else:
-                    key = key_of(rest)
-                    value = memo.get(key)
-                    steps += 2  # a key costs about two clique steps
-                    if value is None:
-                        # a miss costs a search: first try the colouring bound
-                        bound = upper.get(key)
-                        if bound is None:
-                            bound = upper[key] = colour_bound(rest)
-                            steps += 4  # a colouring about four
-                        if pairs + grow + bound <= best:
-                            continue  # neither C nor a larger clique can beat best
-                        # C itself cannot beat best (value -1 keeps it out); larger may
-                        value = f(rest) if pairs + bound > best else -1
-                    elif pairs + grow + value <= best:
-                        continue
-                    value += pairs
-                if value > best:
-                    best, best_c = value, c
-                    if best >= cap:
-                        break
-            while cand:
-                low = cand & -cand
-                w = low.bit_length() - 1
-                cand ^= low
-                stack.append((c | low, s + 1, dsum + deg[w], cand & adj[w], ext & adj[w]))
-        self.budget.spend(steps)
+            value = base + rest_value(rest, base, best)
+            if value > best:
+                best, best_c = value, clique
+                if best >= cap:
+                    break
         return best, best_c
 
     def _partition(self, u: int) -> list[int]:
@@ -1512,13 +1441,90 @@ class _GeneralEngine:
                 return found[0] if found[0] > floor else 0
             best = self._branch_floor
         if best < g:
-            deg = {v: adj[v].bit_count() for v in range(self.k)}
-            for a, b in special:
-                value, _ = self._best_group(self.full, deg, edges, (1 << a) | (1 << b), best, g)
-                best = max(best, value)
-                if best >= g:
-                    break
+            best = self._best_with_pair(special, best, g)
         return best if best > floor else 0
+
+    def _best_with_pair(self, special: Sequence[tuple[int, int]], best: int, cap: int) -> int:
+        """c(t) by the search over cliques, if above ``best``: the best partition of G
+        with some pair of ``special`` inside one group; stops once ``cap`` is reached."""
+        for a, b in special:
+            best = max(best, self._pair_value(self.full, a, b, best, cap))
+            if best >= cap:
+                break
+        return best
+
+    def _pair_value(self, u: int, a: int, b: int, floor: int, cap: int) -> int:
+        """Best partition of G[U] with a and b in one group, if above ``floor`` (else
+        ``floor``); stops once ``cap`` is reached. a and b are adjacent.
+
+        Groups are cliques, so a partition splits along the connected components of
+        G[U]: the value is the best partition of a's component K holding a and b
+        together (_pair_by_largest_group), plus f(U - K) (memoised, split into
+        components by f).
+        """
+        comp = self._component(u, 1 << a)
+        others = self.f(u & ~comp) if u != comp else 0
+        value = self._pair_by_largest_group(comp, a, b, floor - others, cap - others)
+        return max(floor, value + others)
+
+    def _pair_by_largest_group(self, u: int, a: int, b: int, floor: int, cap: int) -> int:
+        """_pair_value on a dense G[U], by the largest group of an optimal partition.
+
+        Let L be the largest group of an optimal partition with a and b together. A
+        vertex w outside L adjacent to all of L, in group B, could move into L for a
+        gain of |L| - (|B| - 1) >= 1 without separating a and b, unless w is a or b
+        and L holds neither. So either L holds a and b and is a maximal clique of G[U],
+        worth C(|L|, 2) + f(U - L); or L holds neither and is a maximal clique of
+        G[U - a - b], worth C(|L|, 2) + (the same problem on U - L). Every such L gives
+        a feasible partition, so the maximum over both families is exact. On a dense
+        graph the maximal cliques (the maximal independent sets of the sparse
+        complement) are few, while the cliques holding a and b are exponentially many.
+        """
+        adj = self.adj
+        pair = (1 << a) | (1 << b)
+        common = u & adj[a] & adj[b]
+        holding = _maximal_cliques(self.budget, adj, pair, common)
+        best, _ = self._over_cliques(u, holding, lambda rest, base, best: self.f(rest), floor, cap)
+        if best >= cap:
+            return best
+        avoiding = _maximal_cliques(self.budget, adj, 0, u & ~pair)
+        best, _ = self._over_cliques(
+            u,
+            avoiding,
+            lambda rest, base, best: self._pair_value(rest, a, b, best - base, cap - base),
+            best,
+            cap,
+        )
+        return best
+
+
+def _maximal_cliques(budget: _Budget, adj: list[int], r: int, p: int) -> list[int]:
+    """Every maximal clique of G[R + P] that contains R (R a clique, P its common
+    neighbours), by Bron-Kerbosch with a pivot of most neighbours in P."""
+    out = []
+    stack = [(r, p, 0)]
+    while stack:
+        r, p, x = stack.pop()
+        budget.spend()
+        if not p:
+            if not x:
+                out.append(r)
+            continue
+        cand = p | x
+        pivot, most = -1, -1
+        while cand:
+            low = cand & -cand
+            v = low.bit_length() - 1
+            count = (adj[v] & p).bit_count()
+            if count > most:
+                pivot, most = v, count
+            cand ^= low
+        for v in _bits(p & ~adj[pivot]):
+            bit = 1 << v
+            stack.append((r | bit, p & adj[v], x & adj[v]))
+            p &= ~bit
+            x |= bit
+    return out
 
 
 def _uses(groups: list[int], pairs: Sequence[tuple[int, int]]) -> bool:

@@ -19,6 +19,7 @@ from ._quade import quade_test
 from ._ranks import rank_rows
 from ._results import OmnibusResult
 from ._skillings_mack import skillings_mack
+from ._tails import chi2_sf, f_sf
 
 __all__ = [
     "INCOMPLETE_OMNIBUS",
@@ -124,12 +125,24 @@ def iman_davenport(chi2: float, k: int, n_datasets: int) -> OmnibusResult:
 
 
 def _chi2_sf(df: float, x: float) -> float:
-    """``P(X >= x)`` for X chi-square with ``df`` degrees of freedom (R's ``pchisq``)."""
+    """``P(X >= x)`` for X chi-square with ``df`` degrees of freedom (R's ``pchisq``).
+
+    Integer ``df`` (always, for Friedman's test) by :func:`chi2_sf`, without
+    ``scipy.special``; any other by ``scipy.special.chdtrc``.
+    """
+    if float(df).is_integer() and df >= 1:
+        return chi2_sf(df, x)
     return float(special.chdtrc(df, x))
 
 
 def _f_sf(df1: float, df2: float, x: float) -> float:
-    """``P(F >= x)`` for F with ``(df1, df2)`` degrees of freedom (R's ``pf``)."""
+    """``P(F >= x)`` for F with ``(df1, df2)`` degrees of freedom (R's ``pf``).
+
+    Integer degrees of freedom (always, for Iman-Davenport) by :func:`f_sf`, without
+    ``scipy.special``; any others by ``scipy.special.fdtrc``.
+    """
+    if float(df1).is_integer() and float(df2).is_integer() and min(df1, df2) >= 1:
+        return f_sf(df1, df2, x)
     return float(special.fdtrc(df1, df2, x))
 
 

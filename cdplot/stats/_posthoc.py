@@ -56,6 +56,8 @@ POSTHOC_TESTS: dict[str, _Test] = {
     "tukey": lambda x, avg, n, opts, ds: tukey_test(x),
     "conover": lambda x, avg, n, opts, ds: conover_friedman_test(x),
 }
+#: tests of POSTHOC_TESTS computed from the average ranks alone (they ignore the table)
+RANKS_ONLY_TESTS = frozenset({"mean-ranks", "nemenyi"})
 #: tests run pair by pair on the datasets both algorithms have (incomplete tables)
 COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
     "wilcoxon": wilcoxon_test,
@@ -129,7 +131,9 @@ def _raw_tests(
         return _Raw(pairwise, None, n_pair, n, decided, bayes)
     canon, back = ranked.canon, ranked.back
     run = POSTHOC_TESTS[proc.test]
-    result_c = run(oriented[:, canon], ranked.average[canon], n, proc.options, datasets)
+    # the columns in canonical order: a copy of the table, made only for tests that read it
+    table = oriented if proc.test in RANKS_ONLY_TESTS else oriented[:, canon]
+    result_c = run(table, ranked.average[canon], n, proc.options, datasets)
     pairwise = PairwiseResult(result_c.statistic[back], result_c.pvalue[back])
     return _Raw(pairwise, result_c, n_pair, n)
 

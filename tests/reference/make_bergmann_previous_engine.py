@@ -41,31 +41,49 @@ TABLES = [
 ]
 
 
-def main() -> None:
-    old = previous_engine(COMMIT)
-    tables = []
-    for k, n, seed in TABLES:
-        p = large_n_pvalues("wilcoxon", k, seed, n)
+def write_reference(commit: str, tables: list[tuple], pvalues_of, out: Path, script: str) -> None:
+    """Run the engine of ``commit`` on each table (``pvalues_of(*table)`` gives its p-value
+    matrix; the table's fields are named by its length: (k, N, seed) or (kind, k, N,
+    seed)) and write the JSON reference ``out``."""
+    old = previous_engine(commit)
+    rows = []
+    for table in tables:
+        fields = dict(
+            zip(
+                ("k", "N", "seed") if len(table) == 3 else ("kind", "k", "N", "seed"),
+                table,
+                strict=True,
+            )
+        )
+        p = pvalues_of(*table)
         start = time.process_time()
         apv = old(p, budget_seconds=None, progress=False)
-        iu = np.triu_indices(k, 1)
-        print(f"k = {k}, N = {n}, seed {seed}: {time.process_time() - start:.1f} s CPU")
-        tables.append(
+        iu = np.triu_indices(fields["k"], 1)
+        print(f"{fields}: {time.process_time() - start:.1f} s CPU")
+        rows.append(
             {
-                "k": k,
-                "N": n,
-                "seed": seed,
+                **fields,
                 "pvalues": [float(x).hex() for x in p[iu]],
                 "apv": [float(x).hex() for x in apv[iu]],
             }
         )
     doc = {
-        "generated_by": "tests/reference/make_bergmann_previous_engine.py, do not edit",
-        "engine": f"cdplot/stats/_exhaustive.py at commit {COMMIT}, general engine",
+        "generated_by": f"tests/reference/{script}, do not edit",
+        "engine": f"cdplot/stats/_exhaustive.py at commit {commit}, general engine",
         "format": "upper triangles, row-major, float.hex",
-        "tables": tables,
+        "tables": rows,
     }
-    OUT.write_text(json.dumps(doc, indent=1) + "\n")
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def main() -> None:
+    write_reference(
+        COMMIT,
+        TABLES,
+        lambda k, n, seed: large_n_pvalues("wilcoxon", k, seed, n),
+        OUT,
+        "make_bergmann_previous_engine.py",
+    )
 
 
 if __name__ == "__main__":
