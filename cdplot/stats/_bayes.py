@@ -20,18 +20,16 @@ bounded for any k, N and ``nsamples``.
 
 from __future__ import annotations
 
-import functools
 import math
 import numbers
 import os
-import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list, spell
+from .._errors import CdplotInputError, check_in_list, renamed_keywords, spell
 from ._values import ValueEquality
 
 __all__ = [
@@ -145,30 +143,6 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     if not (np.isfinite(xa).all() and np.isfinite(ya).all()):
         raise CdplotInputError("x and y must be finite numbers; remove or fill missing scores.")
     return xa, ya
-
-
-def _renamed_samples(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Accept the old keywords ``x=``/``y=`` for ``a=``/``b=`` with a DeprecationWarning."""
-    old_to_new = {"x": ("a", 0), "y": ("b", 1)}
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        for old, (new, position) in old_to_new.items():
-            if old not in kwargs:
-                continue
-            if new in kwargs or len(args) > position:
-                raise CdplotInputError(
-                    f"{func.__name__}: pass {new}= only; {old}= is its deprecated old name."
-                )
-            warnings.warn(
-                f"{func.__name__}({old}=...) is deprecated; pass {new}=... (same meaning).",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            kwargs[new] = kwargs.pop(old)
-        return func(*args, **kwargs)
-
-    return wrapper
 
 
 def check_real(value: Any, option: str, meaning: str) -> float:
@@ -519,7 +493,7 @@ def _signed_rank_counts(
 # --------------------------------------------------------------------------- public tests
 
 
-@_renamed_samples
+@renamed_keywords(x="a", y="b")
 def bayes_sign(
     a: Any,
     b: Any,
@@ -602,7 +576,7 @@ def bayes_sign(
     return BayesianResult(left, middle, right, rope, "bayes-sign", nsamples, samples)
 
 
-@_renamed_samples
+@renamed_keywords(x="a", y="b")
 def bayes_signed_rank(
     a: Any,
     b: Any,
@@ -692,7 +666,7 @@ def bayes_signed_rank(
     return BayesianResult(left, middle, right, rope, "bayes-signed-rank", nsamples, samples)
 
 
-@_renamed_samples
+@renamed_keywords(x="a", y="b")
 def bayes_correlated_t(
     a: Any, b: Any, rope: float = 0.0, *, test_train_ratio: float
 ) -> BayesianResult:
