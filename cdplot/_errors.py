@@ -285,3 +285,20 @@ def renamed_keywords(**old_to_new: str) -> Callable[[Callable[..., Any]], Callab
         return wrapper
 
     return decorate
+
+
+def renamed_function(func: Callable[..., Any], old_name: str) -> Callable[..., Any]:
+    """``func`` under its old name ``old_name``, warning (DeprecationWarning) at every call."""
+
+    @functools.wraps(func)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(
+            f"{old_name} is deprecated; use {func.__name__} (same arguments, same numbers).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return func(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old_name
+    alias.__doc__ = f"Deprecated alias of :func:`{func.__name__}`."
+    return alias
