@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import difflib
-from collections.abc import Iterable, Iterator, Mapping
+import functools
+import inspect
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 __all__ = [
@@ -249,3 +252,53 @@ def silence_hint(category: str) -> str:
     if _CLI_MODE.get():
         return ""
     return f" Silence with warnings.simplefilter('ignore', cdplot.{category})."
+
+
+def renamed_keywords(**old_to_new: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Keep old keyword names of a function working for one release (DeprecationWarning).
+
+    ``@renamed_keywords(x="a")`` makes ``f(x=1)`` call ``f(a=1)`` with a warning; passing
+    both the old and the new name (by keyword or by position) raises CdplotInputError.
+    """
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        names = list(inspect.signature(func).parameters)
+        position = {new: names.index(new) for new in old_to_new.values()}
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old not in kwargs:
+                    continue
+                if new in kwargs or len(args) > position[new]:
+                    raise CdplotInputError(
+                        f"{func.__name__}: pass {new}= only; {old}= is its deprecated old name."
+                    )
+                warnings.warn(
+                    f"{func.__name__}({old}=...) is deprecated; pass {new}=... (same meaning).",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def renamed_function(func: Callable[..., Any], old_name: str) -> Callable[..., Any]:
+    """``func`` under its old name ``old_name``, warning (DeprecationWarning) at every call."""
+
+    @functools.wraps(func)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(
+            f"{old_name} is deprecated; use {func.__name__} (same arguments, same numbers).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return func(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old_name
+    alias.__doc__ = f"Deprecated alias of :func:`{func.__name__}`."
+    return alias

@@ -48,7 +48,7 @@ hm.figure.savefig(out / "heatmap.pgf")
 (out / "ranks.tex").write_text(result.to_latex(compact=True, label="tab:ranks"), "utf-8")
 results = cdplot.results_table(result, control="Ours #1")
 (out / "results.tex").write_text(
-    results.to_latex(env="table*", size="footnotesize", label="tab:results"), "utf-8"
+    results.to_latex(table_environment="table*", size="footnotesize", label="tab:results"), "utf-8"
 )
 
 # %%

@@ -37,7 +37,9 @@ print(res.to_latex(compact=True, size="small", label="tab:c45-ranks"))
 # The scores themselves: best per data set in bold, second underlined, average
 # ranks, wins/ties/losses and Holm-adjusted p-values against C4.5.
 scores = cdplot.results_table(res, control="C4.5")
-(out / "results_table.tex").write_text(scores.to_latex(env="table*"), encoding="utf-8")
+(out / "results_table.tex").write_text(
+    scores.to_latex(table_environment="table*"), encoding="utf-8"
+)
 print(scores.to_markdown())
 
 # %%

@@ -101,7 +101,8 @@ def _tables(directory: Path, result) -> str:
     (directory / "ranks.tex").write_text(result.to_latex(compact=True, label="tab:ranks"), "utf-8")
     table = cdplot.results_table(result, control="Ours #1")
     (directory / "results.tex").write_text(
-        table.to_latex(env="table*", size="footnotesize", label="tab:results"), "utf-8"
+        table.to_latex(table_environment="table*", size="footnotesize", label="tab:results"),
+        "utf-8",
     )
     return "\\input{ranks.tex}\n\\input{results.tex}\n"
 

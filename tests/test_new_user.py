@@ -1,7 +1,7 @@
 """Issue 26: what a new user trips over (wording of figures, refusals of the stats layer).
 
 Consistency and wording only: no statistic is computed here except the refusal of
-``rm_anova`` on an incomplete table, which must match ``compare()``'s refusal (R's ``aov``
+``rm_anova_test`` on an incomplete table, which must match ``compare()``'s refusal (R's ``aov``
 silently drops the incomplete dataset's whole stratum; cdplot asks the user instead).
 """
 
@@ -68,16 +68,16 @@ def test_rm_anova_refuses_a_missing_cell_as_compare_does(demsar):
         cdplot.compare(table, omnibus="rm-anova", missing="keep")
     with pytest.raises(
         cdplot.CdplotInputError,
-        match=r"rm_anova needs a score for every algorithm on every dataset, but 1 cell\(s\) "
+        match=r"rm_anova_test needs a score for every algorithm on every dataset, but 1 cell\(s\) "
         r"are missing or not finite \(the first at row 3, column 2\); drop the incomplete "
         r"datasets .*missing='keep'",
     ):
-        cdplot.stats.rm_anova(x)
+        cdplot.stats.rm_anova_test(x)
     x[3, 2] = np.inf
     with pytest.raises(cdplot.CdplotInputError, match="missing or not finite"):
-        cdplot.stats.rm_anova(x)
+        cdplot.stats.rm_anova_test(x)
     with pytest.raises(cdplot.CdplotInputError, match=r"got shape \(14,\)"):
-        cdplot.stats.rm_anova(x[:, 0])
+        cdplot.stats.rm_anova_test(x[:, 0])
 
 
 # ------------------------------------------------- drawing into the user's own Axes

@@ -34,7 +34,7 @@ import cdplot
 from cdplot.stats import (
     check_assumptions,
     paired_t_test,
-    rm_anova,
+    rm_anova_test,
     tukey_critical_difference,
     tukey_test,
 )
@@ -130,9 +130,9 @@ def test_paired_t_huge_scores(rng):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         big = paired_t_test(x * 1e307)
-        anova = rm_anova(x * 1e307)
+        anova = rm_anova_test(x * 1e307)
     np.testing.assert_allclose(big.pvalue, paired_t_test(x).pvalue, rtol=1e-12)
-    assert anova.statistic == pytest.approx(rm_anova(x).statistic, rel=1e-12)
+    assert anova.statistic == pytest.approx(rm_anova_test(x).statistic, rel=1e-12)
     x[:, 0] = 1.7e308
     x[:, 1] = -1.7e308  # differences of 3.4e308 are not representable
     with warnings.catch_warnings():
@@ -148,7 +148,7 @@ def test_rm_anova_matches_r_and_statsmodels():
     from statsmodels.stats.anova import AnovaRM
 
     x = table6()
-    res = rm_anova(x.to_numpy())
+    res = rm_anova_test(x.to_numpy())
     ref = TABLE6["rm_anova"]
     # R: summary(aov(score ~ algorithm + Error(dataset/algorithm))), stratum dataset:algorithm
     assert res.statistic == pytest.approx(ref["F"], rel=1e-12)
@@ -162,7 +162,7 @@ def test_rm_anova_matches_r_and_statsmodels():
 
 
 def test_rm_anova_matches_r_benavoli(benavoli):
-    res = rm_anova(benavoli.to_numpy())
+    res = rm_anova_test(benavoli.to_numpy())
     # R: summary(aov(score ~ algorithm + Error(dataset/algorithm))) (parametric_r.csv)
     assert res.statistic == pytest.approx(R[("benavoli", "rm_anova_F", "NA", "NA")], rel=1e-12)
     assert res.pvalue == pytest.approx(R[("benavoli", "rm_anova_p", "NA", "NA")], rel=1e-11)
@@ -180,8 +180,8 @@ def test_compare_omnibus_rm_anova():
 
 def test_rm_anova_degenerate():
     x = np.array([[1.0, 2.0, 3.0], [2.0, 3.0, 4.0]])  # additive: residuals vanish
-    assert tuple(rm_anova(x)) == (math.inf, 0.0)
-    assert tuple(rm_anova(np.ones((3, 3)))) == (0.0, 1.0)
+    assert tuple(rm_anova_test(x)) == (math.inf, 0.0)
+    assert tuple(rm_anova_test(np.ones((3, 3)))) == (0.0, 1.0)
 
 
 # --- Tukey HSD ------------------------------------------------------------------------------
@@ -274,7 +274,7 @@ def test_greenhouse_geisser_epsilon_reproduces_r(benavoli):
     for case, table in (("demsar", table6()), ("benavoli", benavoli)):
         res = quiet_compare(table, test="tukey")
         check = check_assumptions(res)
-        f = rm_anova(table.to_numpy())
+        f = rm_anova_test(table.to_numpy())
         df1, df2 = f.df
         # R: anova(lm(X ~ 1), X = ~1, test="Spherical")[1, "G-G Pr"] is
         # pf(F, eps df1, eps df2, lower.tail=FALSE) with R's epsilon

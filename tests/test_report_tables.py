@@ -147,7 +147,11 @@ def test_compact_latex_fits_three_columns_and_names_uncovered_pairs():
 def test_latex_float_options(demsar):
     res = cdplot.compare(demsar)
     tex = res.to_latex(
-        env="table*", size="footnotesize", resize=True, caption="My caption", label="t"
+        table_environment="table*",
+        size="footnotesize",
+        resize=True,
+        caption="My caption",
+        label="t",
     )
     lines = tex.splitlines()
     assert lines[0] == r"\begin{table*}[htbp]" and lines[-1] == r"\end{table*}"
@@ -156,8 +160,8 @@ def test_latex_float_options(demsar):
     assert r"\resizebox{\textwidth}{!}{%" in tex
     assert r"\resizebox{\columnwidth}{!}{%" in res.to_latex(resize=True)
     assert res.to_latex(size=r"\small").splitlines()[2] == r"\small"
-    with pytest.raises(cdplot.CdplotInputError, match="not a valid value for env"):
-        res.to_latex(env="figure")
+    with pytest.raises(cdplot.CdplotInputError, match="not a valid value for table_environment"):
+        res.to_latex(table_environment="figure")
     with pytest.raises(cdplot.CdplotInputError, match="not a valid value for size"):
         res.to_latex(size="huge-ish")
     with pytest.raises(cdplot.CdplotInputError, match="not a valid value for mark"):
@@ -323,3 +327,14 @@ def test_results_table_shows_display_names_escaped_per_format(demsar):
     assert r"Tuned \& pruned\_C4.5" in table.to_latex(environment=False)
     assert "vs Tuned &amp; pruned_C4.5" in table.to_html()
     assert "C4.5+m+cf" not in table.to_markdown()
+
+
+def test_env_keyword_is_a_deprecated_alias_of_table_environment():
+    # issue 24 naming pass: ``environment`` spelled out; ``env=`` warns and means the same
+    res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    new = res.to_latex(table_environment="table*")
+    with pytest.warns(DeprecationWarning, match=r"env=\.\.\.\) is deprecated"):
+        old = res.to_latex(env="table*")
+    assert old == new and r"\begin{table*}" in new
+    with pytest.raises(cdplot.CdplotInputError, match="pass table_environment= only"):
+        res.to_latex(env="table*", table_environment="table")

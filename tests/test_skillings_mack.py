@@ -26,7 +26,7 @@ from scipy import stats
 
 import cdplot
 from cdplot import CdplotInputError, CdplotWarning
-from cdplot.stats._skillings_mack import incomplete_ranks, scaled_ranks, skillings_mack
+from cdplot.stats._skillings_mack import incomplete_ranks, scaled_ranks, skillings_mack_test
 
 REF = Path(__file__).parent / "reference"
 
@@ -44,7 +44,7 @@ def sm_ref():
 def test_statistic_matches_pmcmrplus(sm_ref):
     table, ref = sm_ref
     sm = ref["skillings_mack"]
-    res = skillings_mack(table.to_numpy())
+    res = skillings_mack_test(table.to_numpy())
     # PMCMRplus::skillingsMackTest(Y): T = 10.81287754235969, p = 0.012781969125110102
     assert res.statistic == pytest.approx(sm["statistic"], rel=1e-12)
     assert res.pvalue == pytest.approx(sm["p"], rel=1e-12)
@@ -67,8 +67,8 @@ def test_block_ranks_match_reference(sm_ref):
 
 def test_orientation_does_not_change_statistic(sm_ref):
     table, ref = sm_ref
-    a = skillings_mack(table.to_numpy())
-    b = skillings_mack(-table.to_numpy())
+    a = skillings_mack_test(table.to_numpy())
+    b = skillings_mack_test(-table.to_numpy())
     assert b.statistic == pytest.approx(a.statistic, rel=1e-12)
     np.testing.assert_allclose(b.adjusted_rank_sums, -a.adjusted_rank_sums, rtol=1e-12)
 
@@ -114,7 +114,7 @@ def test_equals_friedman_on_complete_tables(rows):
     n, k = x.shape
     r = stats.rankdata(-x, axis=1)
     demsar = 12 * n / (k * (k + 1)) * np.sum((r.mean(axis=0) - (k + 1) / 2) ** 2)
-    res = skillings_mack(x)
+    res = skillings_mack_test(x)
     assert res.statistic == pytest.approx(demsar, rel=1e-9, abs=1e-9)
     assert res.df == k - 1
 
@@ -124,7 +124,7 @@ def test_equals_scipy_friedman_without_ties(rng):
         n, k = int(rng.integers(3, 30)), int(rng.integers(3, 9))
         x = rng.normal(size=(n, k))
         expected = stats.friedmanchisquare(*x.T)
-        res = skillings_mack(x)
+        res = skillings_mack_test(x)
         assert res.statistic == pytest.approx(expected.statistic, rel=1e-10)
         assert res.pvalue == pytest.approx(expected.pvalue, rel=1e-8)
 
@@ -246,7 +246,7 @@ def test_all_missing_table_is_refused():
 def test_no_comparable_dataset_is_refused():
     x = np.array([[0.5, np.nan, np.nan], [np.nan, 0.4, np.nan], [np.nan, np.nan, 0.3]])
     with pytest.raises(CdplotInputError, match="no dataset has results for two or more"):
-        skillings_mack(x)
+        skillings_mack_test(x)
 
 
 def test_only_one_algorithm_with_results_is_refused():
@@ -262,7 +262,7 @@ def test_only_one_algorithm_with_results_is_refused():
 def test_algorithm_only_on_lonely_datasets_is_refused():
     x = np.array([[0.5, 0.4, np.nan], [0.6, 0.3, np.nan], [np.nan, np.nan, 0.9]])
     with pytest.raises(CdplotInputError, match="algorithm\\(s\\) 'A3' have no result on any"):
-        skillings_mack(x)
+        skillings_mack_test(x)
 
 
 def test_disconnected_groups_are_refused():
@@ -271,7 +271,7 @@ def test_disconnected_groups_are_refused():
     )
     groups = r"split into groups.*\{'A1', 'A2'\}; \{'A3', 'A4'\}"
     with pytest.raises(CdplotInputError, match=groups):
-        skillings_mack(x, algorithms=["A1", "A2", "A3", "A4"])
+        skillings_mack_test(x, algorithms=["A1", "A2", "A3", "A4"])
 
 
 def test_scaled_ranks_keep_complete_rows():
@@ -376,7 +376,7 @@ def _sm_oracle(x):
 def test_matches_definition_on_incomplete_tables(rows):
     x = np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
     try:
-        res = skillings_mack(x)
+        res = skillings_mack_test(x)
     except CdplotInputError:
         return  # disconnected or empty designs: refused (tested above)
     assert res.statistic == pytest.approx(_sm_oracle(x), rel=1e-9, abs=1e-9)

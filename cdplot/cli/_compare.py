@@ -614,7 +614,7 @@ def _latex_options(args: argparse.Namespace, report_kind: str | None) -> dict[st
         )
     options: dict[str, Any] = {"compact": True} if args.compact else {}
     if args.table_env:
-        options["env"] = args.table_env
+        options["table_environment"] = args.table_env
     return options
 
 

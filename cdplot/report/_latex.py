@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from .._errors import check_in_list
+from .._errors import check_in_list, renamed_keywords
 from .._labels import TEST_TITLES, correction_title
 from ._intervals import intervals_latex
 from ._model import (
@@ -128,12 +128,13 @@ def wrap_float(
 
 def check_float_options(env: str, size: str | None) -> tuple[str, str | None]:
     """Canonical ``env`` and ``size`` options (an unknown value raises CdplotInputError)."""
-    env = check_in_list(LATEX_ENVS, env=env)
+    env = check_in_list(LATEX_ENVS, table_environment=env)
     if size is not None:
         size = check_in_list(LATEX_SIZES, size=str(size).lstrip("\\"))
     return env, size
 
 
+@renamed_keywords(env="table_environment")
 def to_latex(
     result: ComparisonResult,
     *,
@@ -148,7 +149,7 @@ def to_latex(
     environment: bool = True,
     position: str = "htbp",
     compact: bool = False,
-    env: Literal["table", "table*"] = "table",
+    table_environment: Literal["table", "table*"] = "table",
     size: str | None = None,
     resize: bool = False,
 ) -> str:
@@ -197,7 +198,7 @@ def to_latex(
     compact : bool, default False
         Ranks and group letters (all pairs) or ranks and the p-value column
         (against a control) instead of the matrix of p-values.
-    env : {"table", "table*"}, default "table"
+    table_environment : {"table", "table*"}, default "table"
         The float: one column wide, or ``table*`` across both columns of a
         two-column paper.
     size : {"tiny", "scriptsize", "footnotesize", "small", "normalsize"}, optional
@@ -215,7 +216,7 @@ def to_latex(
     Raises
     ------
     CdplotInputError
-        An unknown ``mark``, ``column_labels``, ``env`` or ``size``.
+        An unknown ``mark``, ``column_labels``, ``table_environment`` or ``size``.
 
     Notes
     -----
@@ -258,7 +259,7 @@ def to_latex(
     mark = check_mark(mark)
     pvalues = check_pvalues(pvalues)
     column_labels = check_in_list(("names", "numbers"), column_labels=column_labels)
-    env, size = check_float_options(env, size)
+    env, size = check_float_options(table_environment, size)
     fmt_p = pvalue_formatter(pvalue_format)
     fmt_r = rank_formatter(rank_format)
     if compact and result.control is None:

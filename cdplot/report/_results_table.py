@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, renamed_keywords
 from .._labels import TEST_TITLES, format_pvalue, pvalue_label
 from ._latex import check_float_options, escape_latex, latex_number, wrap_float
 from ._markdown import escape_markdown
@@ -181,12 +181,13 @@ class ResultsTable:
             columns=pd.Index(heads, name="algorithm"),
         )
 
+    @renamed_keywords(env="table_environment")
     def to_latex(
         self,
         *,
         caption: str | bool | None = True,
         label: str | None = None,
-        env: Literal["table", "table*"] = "table",
+        table_environment: Literal["table", "table*"] = "table",
         size: str | None = None,
         resize: bool = False,
         position: str = "htbp",
@@ -201,7 +202,7 @@ class ResultsTable:
             (LaTeX, not escaped); False/None: none.
         label : str, optional
             ``\label`` of the table.
-        env : {"table", "table*"}, default "table"
+        table_environment : {"table", "table*"}, default "table"
             One column, or both columns of a two-column paper.
         size : {"tiny", "scriptsize", "footnotesize", "small", "normalsize"}, optional
             Font size inside the float.
@@ -216,7 +217,7 @@ class ResultsTable:
         -------
         str
         """
-        env, size = check_float_options(env, size)
+        env, size = check_float_options(table_environment, size)
         heads, rows, summary = self._cells(_LATEX)
         spec = "l" + "r" * len(heads)
         body = [rf"\begin{{tabular}}{{{spec}}}", r"\toprule"]

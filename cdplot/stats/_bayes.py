@@ -1,11 +1,11 @@
 """Bayesian comparisons: the Bayesian sign and signed-rank tests and the correlated t-test.
 
 Conventions follow baycomp (Benavoli, Corani, Demšar & Zaffalon 2017) so that its numbers
-can be reproduced exactly: differences are ``d = y - x``, and
+can be reproduced exactly: differences are ``d = b - a`` (baycomp's ``y - x``), and
 
-- ``left``  = P(y - x < -rope)   (x practically better when higher is better),
-- ``rope``  = P(|y - x| <= rope) (practically equivalent),
-- ``right`` = P(y - x > rope)    (y practically better).
+- ``left``  = P(b - a < -rope)   (a practically better when higher is better),
+- ``rope``  = P(|b - a| <= rope) (practically equivalent),
+- ``right`` = P(b - a > rope)    (b practically better).
 
 The sign and signed-rank tests are Monte Carlo estimates from a Dirichlet-process posterior
 (Benavoli et al. 2014, 2017): ``nsamples`` draws of the posterior probabilities of the
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list, spell
+from .._errors import CdplotInputError, check_in_list, renamed_keywords, spell
 from ._values import ValueEquality
 
 __all__ = [
@@ -493,9 +493,10 @@ def _signed_rank_counts(
 # --------------------------------------------------------------------------- public tests
 
 
+@renamed_keywords(x="a", y="b")
 def bayes_sign(
-    x: Any,
-    y: Any,
+    a: Any,
+    b: Any,
     rope: float = 0.0,
     *,
     nsamples: int = NSAMPLES,
@@ -507,8 +508,10 @@ def bayes_sign(
 
     Parameters
     ----------
-    x, y : array_like
-        Scores of two algorithms, one per dataset (paired). Differences are ``y - x``.
+    a, b : array_like
+        Scores of two algorithms, one per dataset (paired). Differences are ``b - a``
+        (baycomp's ``y - x``): ``left`` favours ``a``, ``right`` favours ``b``. The
+        keywords ``x=``/``y=`` are deprecated aliases of ``a=``/``b=``.
     rope : float, default 0.0
         Half-width of the region of practical equivalence, in score units
         (e.g. 0.01 for one point of accuracy on a 0-1 scale).
@@ -525,8 +528,8 @@ def bayes_sign(
     Returns
     -------
     BayesianResult
-        ``left`` = P(y - x < -rope), ``rope`` = P(\\|y - x\\| <= rope), ``right`` =
-        P(y - x > rope), and the posterior ``samples``.
+        ``left`` = P(b - a < -rope), ``rope`` = P(\\|b - a\\| <= rope), ``right`` =
+        P(b - a > rope), and the posterior ``samples``.
 
     Raises
     ------
@@ -563,7 +566,7 @@ def bayes_sign(
     >>> round(res.rope, 2), round(res.right, 2)
     (0.79, 0.21)
     """
-    xa, ya = _check_pair(x, y)
+    xa, ya = _check_pair(a, b)
     rope = check_rope(rope)
     nsamples = check_nsamples(nsamples)
     strength, place = check_prior("bayes-sign", prior, prior_place)
@@ -573,9 +576,10 @@ def bayes_sign(
     return BayesianResult(left, middle, right, rope, "bayes-sign", nsamples, samples)
 
 
+@renamed_keywords(x="a", y="b")
 def bayes_signed_rank(
-    x: Any,
-    y: Any,
+    a: Any,
+    b: Any,
     rope: float = 0.0,
     *,
     nsamples: int = NSAMPLES,
@@ -587,8 +591,10 @@ def bayes_signed_rank(
 
     Parameters
     ----------
-    x, y : array_like
-        Scores of two algorithms, one per dataset (paired). Differences are ``y - x``.
+    a, b : array_like
+        Scores of two algorithms, one per dataset (paired). Differences are ``b - a``
+        (baycomp's ``y - x``): ``left`` favours ``a``, ``right`` favours ``b``. The
+        keywords ``x=``/``y=`` are deprecated aliases of ``a=``/``b=``.
     rope : float, default 0.0
         Half-width of the region of practical equivalence, in score units.
     nsamples : int, default 50000
@@ -604,8 +610,8 @@ def bayes_signed_rank(
     Returns
     -------
     BayesianResult
-        ``left`` = P(y - x < -rope), ``rope`` = P(\\|y - x\\| <= rope), ``right`` =
-        P(y - x > rope), and the posterior ``samples``.
+        ``left`` = P(b - a < -rope), ``rope`` = P(\\|b - a\\| <= rope), ``right`` =
+        P(b - a > rope), and the posterior ``samples``.
 
     Raises
     ------
@@ -645,7 +651,7 @@ def bayes_signed_rank(
     >>> round(res.left, 3), round(res.rope, 3), round(res.right, 3)
     (0.0, 0.331, 0.669)
     """
-    xa, ya = _check_pair(x, y)
+    xa, ya = _check_pair(a, b)
     rope = check_rope(rope)
     nsamples = check_nsamples(nsamples)
     counts, samples = _signed_rank_counts(
@@ -660,16 +666,19 @@ def bayes_signed_rank(
     return BayesianResult(left, middle, right, rope, "bayes-signed-rank", nsamples, samples)
 
 
+@renamed_keywords(x="a", y="b")
 def bayes_correlated_t(
-    x: Any, y: Any, rope: float = 0.0, *, test_train_ratio: float
+    a: Any, b: Any, rope: float = 0.0, *, test_train_ratio: float
 ) -> BayesianResult:
     """Bayesian correlated t-test of two classifiers' cross-validation scores on one dataset.
 
     Parameters
     ----------
-    x, y : array_like
+    a, b : array_like
         Scores of the two classifiers on the same folds (all runs of a repeated
-        cross-validation, concatenated). Differences are ``y - x``.
+        cross-validation, concatenated). Differences are ``b - a`` (baycomp's ``y - x``):
+        ``left`` favours ``a``, ``right`` favours ``b``. The keywords ``x=``/``y=`` are
+        deprecated aliases of ``a=``/``b=``.
     rope : float, default 0.0
         Half-width of the region of practical equivalence, in score units.
     test_train_ratio : float
@@ -721,7 +730,7 @@ def bayes_correlated_t(
     >>> res.right > 0.9
     True
     """
-    xa, ya = _check_pair(x, y)
+    xa, ya = _check_pair(a, b)
     rope = check_rope(rope)
     n = len(xa)
     if n < 2:

@@ -20,7 +20,7 @@ from ._posthoc import Posthoc, Ranked, run_posthoc
 from ._procedure import MISSING, TESTS, Procedure, resolve_test
 from ._ranks import CHUNK_VALUES, rank_rows
 from ._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
-from ._skillings_mack import scaled_ranks, skillings_mack
+from ._skillings_mack import scaled_ranks, skillings_mack_test
 
 __all__ = ["MISSING", "TESTS", "compare", "resolve_test"]
 
@@ -408,7 +408,7 @@ def _omnibus(
 ) -> tuple[OmnibusResult | None, OmnibusResult | None, OmnibusResult]:
     """Step 3: Friedman and Iman-Davenport (complete tables) and the chosen omnibus test."""
     if ranked.canon is None:  # incomplete table: Skillings-Mack
-        sm = skillings_mack(oriented, algorithms=table.algorithms, datasets=table.datasets)
+        sm = skillings_mack_test(oriented, algorithms=table.algorithms, datasets=table.datasets)
         if sm.ignored_datasets:
             warnings.warn(
                 f"ignored {len(sm.ignored_datasets)} dataset(s) with fewer than two results "

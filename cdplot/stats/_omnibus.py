@@ -14,11 +14,11 @@ import numpy as np
 from .._errors import CdplotInputError, check_in_list
 from ._aligned import aligned_ranks_test
 from ._lazy import Deferred, special
-from ._parametric import rm_anova
+from ._parametric import rm_anova_test
 from ._quade import quade_test
 from ._ranks import rank_rows
 from ._results import OmnibusResult
-from ._skillings_mack import skillings_mack
+from ._skillings_mack import skillings_mack_test
 from ._tails import chi2_sf, f_sf
 
 __all__ = [
@@ -170,8 +170,8 @@ OMNIBUS_TESTS: dict[str, Callable[[np.ndarray], OmnibusResult]] = {
     "friedman": friedman_test,
     "aligned-ranks": aligned_ranks_test,
     "quade": quade_test,
-    "skillings-mack": skillings_mack,
-    "rm-anova": rm_anova,
+    "skillings-mack": skillings_mack_test,
+    "rm-anova": rm_anova_test,
 }
 
 #: Alternative spellings (already normalised) -> canonical omnibus name.

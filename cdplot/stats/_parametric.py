@@ -33,12 +33,12 @@ __all__ = [
     "check_assumptions",
     "column_means",
     "paired_t_test",
-    "rm_anova",
+    "rm_anova_test",
     "tukey_critical_difference",
     "tukey_test",
 ]
 
-#: ``name`` of the :class:`OmnibusResult` returned by :func:`rm_anova`
+#: ``name`` of the :class:`OmnibusResult` returned by :func:`rm_anova_test`
 RM_ANOVA_NAME = "repeated-measures ANOVA F"
 
 
@@ -147,7 +147,7 @@ def _complete_table(scores: Any, func: str) -> np.ndarray:
     return x
 
 
-def rm_anova(scores: Any) -> OmnibusResult:
+def rm_anova_test(scores: Any) -> OmnibusResult:
     """Repeated-measures (within-datasets) ANOVA of k algorithms over N datasets.
 
     Parameters
@@ -187,11 +187,11 @@ def rm_anova(scores: Any) -> OmnibusResult:
     Examples
     --------
     >>> import cdplot
-    >>> res = rm_anova(cdplot.datasets.load("demsar2006").to_numpy())
+    >>> res = rm_anova_test(cdplot.datasets.load("demsar2006").to_numpy())
     >>> round(res.statistic, 3), res.df  # R: aov(score ~ algorithm + Error(dataset/algorithm))
     (4.447, (3.0, 39.0))
     """
-    x, _ = _scaled(_complete_table(scores, "rm_anova"))
+    x, _ = _scaled(_complete_table(scores, "rm_anova_test"))
     n, k = x.shape
     _, ss_alg, resid = _two_way(x)
     ss_err = float(np.sum(resid * resid))

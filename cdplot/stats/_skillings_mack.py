@@ -19,7 +19,7 @@ from ._lazy import special
 from ._ranks import rank_rows
 from ._results import PairwiseResult, SkillingsMackResult
 
-__all__ = ["incomplete_ranks", "pairs_on_common_datasets", "scaled_ranks", "skillings_mack"]
+__all__ = ["incomplete_ranks", "pairs_on_common_datasets", "scaled_ranks", "skillings_mack_test"]
 
 #: Relative tolerance below which an eigenvalue of the covariance counts as zero.
 _RANK_TOL = 1e-10
@@ -71,7 +71,7 @@ def _components(co_observed: np.ndarray) -> list[list[int]]:
     return out
 
 
-def skillings_mack(
+def skillings_mack_test(
     scores: np.ndarray,
     *,
     algorithms: list[str] | None = None,
@@ -131,7 +131,7 @@ def skillings_mack(
     >>> import numpy as np
     >>> x = np.array([[0.9, 0.8, np.nan], [0.7, 0.6, 0.5], [0.8, np.nan, 0.4],
     ...               [0.6, 0.5, 0.7], [0.9, 0.7, 0.8]])
-    >>> res = skillings_mack(x)
+    >>> res = skillings_mack_test(x)
     >>> round(res.statistic, 4), res.df
     (4.3321, 2.0)
     """
