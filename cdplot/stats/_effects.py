@@ -14,6 +14,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, check_in_list
 from ._hodges_lehmann import hodges_lehmann
+from ._memo import recall, remember
 from ._options import check_confidence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -201,17 +202,13 @@ def effect_sizes(
         ]
     if labels:
         frame["magnitude"] = [magnitude_label(measure, e) for e in frame["estimate"]]
-    object.__setattr__(res, STORED, frame)  # for summary(), reports and JSON
+    remember(res, "effect_sizes", frame)  # for summary(), reports and JSON
     return frame
-
-
-#: the attribute of a result that holds its last effect sizes
-STORED = "_effect_sizes"
 
 
 def computed_effect_sizes(res: ComparisonResult) -> pd.DataFrame | None:
     """The effect sizes last computed on ``res`` (None if none were)."""
-    return getattr(res, STORED, None)
+    return recall(res, "effect_sizes")
 
 
 def _check_rope(rope: Any) -> float | None:

@@ -26,6 +26,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, check_in_list, spell
 from ._lazy import labelled
+from ._memo import recall, remember
 from ._options import check_confidence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -310,17 +311,13 @@ def rank_intervals(
         critical_value=critical,
         labels=dict(res.labels),
     )
-    object.__setattr__(res, STORED, out)  # for summary(), reports and JSON (as pool_sensitivity)
+    remember(res, "rank_intervals", out)  # for summary(), reports and JSON
     return out
-
-
-#: the attribute of a result that holds its last rank intervals
-STORED = "_rank_intervals"
 
 
 def computed_rank_intervals(res: ComparisonResult) -> RankIntervals | None:
     """The rank intervals last computed on ``res`` (None if none were)."""
-    return getattr(res, STORED, None)
+    return recall(res, "rank_intervals")
 
 
 # --------------------------------------------------------------------------- checks

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from .._errors import CdplotInputError
 from ..io import parse_scores
 from ._lazy import special
+from ._memo import recall, remember
 from ._options import check_alpha
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -215,25 +215,13 @@ def pool_sensitivity(
         algorithms=list(names),
     )
     if result is not None:
-        _remember(result, frame)
+        remember(result, "pool_sensitivity", frame)
     return frame
-
-
-#: the last frame computed from each result, by the result's id; an entry goes with its
-#: result. The result itself is never changed (it is frozen and compares by value).
-_FRAMES: dict[int, pd.DataFrame] = {}
-
-
-def _remember(result: Any, frame: pd.DataFrame) -> None:
-    key = id(result)
-    if key not in _FRAMES:
-        weakref.finalize(result, _FRAMES.pop, key, None)
-    _FRAMES[key] = frame
 
 
 def last_pool_sensitivity(result: Any) -> pd.DataFrame | None:
     """The frame :func:`pool_sensitivity` last computed from ``result`` (None if never)."""
-    return _FRAMES.get(id(result))
+    return recall(result, "pool_sensitivity")
 
 
 def _check_others(others: Any, k: int) -> list[int]:
