@@ -48,7 +48,8 @@ from scipy.stats import rankdata, wilcoxon
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cdplot.stats._exhaustive import BergmannHommelLimitError, bergmann_hommel  # noqa: E402
+from cdplot._errors import BergmannHommelLimitError  # noqa: E402
+from cdplot.stats._exhaustive import bergmann_hommel  # noqa: E402
 
 KINDS = ("realistic", "near-equal", "clustered", "wilcoxon")
 KS = [*range(5, 26), 30, 40, 50, 75, 100]

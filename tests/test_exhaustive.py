@@ -1,4 +1,4 @@
-"""Tests of cdplot.stats._exhaustive: Shaffer's S(k) and Bergmann-Hommel APVs.
+"""Tests of the exact Bergmann-Hommel engine (stats/_exhaustive.py, _bh_*.py) and Shaffer's S(k).
 
 Verified against published values:
 - S(4) and S(5): the sizes of the exhaustive sets listed in García & Herrera (2008), §2.1
@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 import itertools
 import time
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -50,24 +51,76 @@ from hypothesis import strategies as st
 from scipy.special import ndtr
 from scipy.stats import wilcoxon
 
-from cdplot.stats._exhaustive import (
-    BergmannHommelLimitError,
-    _bergmann_hommel,
+from cdplot._errors import BergmannHommelLimitError
+from cdplot.stats._bh_general import _GeneralEngine
+from cdplot.stats._bh_staircase import (
     _closure_view,
-    _GeneralEngine,
     _interval_view,
     _p3,
     _robinson_order,
     _RobinsonEngine,
-    bergmann_hommel,
-    count_exhaustive_sets,
-    exhaustive_sets,
-    shaffer_counts,
-    shaffer_multipliers,
 )
+from cdplot.stats._exhaustive import _bergmann_hommel, bergmann_hommel
+from cdplot.stats._shaffer import count_exhaustive_sets, shaffer_counts, shaffer_multipliers
 
 # ---------------------------------------------------------------------------------------
 # helpers and the oracle
+
+
+def _set_partitions(k: int) -> Iterator[list[int]]:
+    """Every set partition of range(k) as a restricted growth string (group labels)."""
+    labels = [0] * k
+    if k == 0:
+        yield []
+        return
+
+    def extend(i: int, top: int) -> Iterator[list[int]]:
+        if i == k:
+            yield labels
+            return
+        for g in range(top + 2):
+            labels[i] = g
+            yield from extend(i + 1, max(top, g))
+
+    yield from extend(1, 0)
+
+
+def exhaustive_sets(k: int) -> Iterator[frozenset[tuple[int, int]]]:
+    """Generate every exhaustive set of pairwise hypotheses for k algorithms.
+
+    Each set is a frozenset of pairs ``(i, j)``, ``0 <= i < j < k``: the
+    within-group pairs of one partition of the algorithms into groups. All
+    ``Bell(k) - 1`` of them are yielded (the all-singletons partition gives the
+    empty set and is skipped), each once. This grows faster than exponentially
+    (21146 sets for k = 9, 10^9 for k = 15) and is meant for documentation, tests
+    and small k only; cdplot's Bergmann-Hommel engine never lists
+    the sets: this enumerator is the test oracle it is checked against.
+
+    Parameters
+    ----------
+    k : int
+        Number of algorithms.
+
+    Yields
+    ------
+    frozenset of tuple of int
+        One exhaustive set.
+
+    See Also
+    --------
+    count_exhaustive_sets : their number, without listing them.
+
+    Examples
+    --------
+    >>> sorted(sorted(s) for s in exhaustive_sets(3))
+    [[(0, 1)], [(0, 1), (0, 2), (1, 2)], [(0, 2)], [(1, 2)]]
+    """
+    for labels in _set_partitions(k):
+        pairs = frozenset(
+            (i, j) for i in range(k) for j in range(i + 1, k) if labels[i] == labels[j]
+        )
+        if pairs:
+            yield pairs
 
 
 def _sym(k: int, upper: np.ndarray) -> np.ndarray:
@@ -486,7 +539,7 @@ def test_oracle_agreement_wilcoxon_k9():
 def _engine_settings():
     """The general engine as shipped, with its edge branching always run to the end, and
     with neither unit interval views nor branching (the search over cliques alone)."""
-    import cdplot.stats._exhaustive as ex
+    import cdplot.stats._bh_general as ex
 
     yield "default", []
     yield (
@@ -824,7 +877,7 @@ def test_robinson_constrained_step_against_brute_force():
 
 
 def _unlimited(k: int):
-    from cdplot.stats._exhaustive import _Budget
+    from cdplot.stats._bh_budget import _Budget
 
     return _Budget(None, k)
 

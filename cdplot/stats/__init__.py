@@ -13,7 +13,7 @@ from ._conover import conover_friedman_test
 from ._durbin import durbin_posthoc, durbin_test
 from ._effects import effect_sizes
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
-from ._exhaustive import bergmann_hommel, count_exhaustive_sets, shaffer_multipliers
+from ._exhaustive import bergmann_hommel
 from ._groups import find_groups
 from ._intervals import RankIntervals, rank_intervals
 from ._items import hierarchical_rank_intervals, item_tests, item_wins
@@ -57,6 +57,7 @@ from ._results import (
     PairwiseResult,
     SkillingsMackResult,
 )
+from ._shaffer import count_exhaustive_sets, shaffer_multipliers
 from ._skillings_mack import skillings_mack_test
 from ._wins import WinTieLossResult
 

@@ -140,7 +140,7 @@ def shaffer_rows(p: np.ndarray, k: int) -> np.ndarray:
     ``t_j`` is the largest number of hypotheses that can be true once j - 1 are
     rejected, from the S(k) recursion (García & Herrera 2008 §2.1).
     """
-    from ._exhaustive import shaffer_multipliers
+    from ._shaffer import shaffer_multipliers
 
     return step_down_rows(p, np.asarray(shaffer_multipliers(k), dtype=float))
 
