@@ -13,12 +13,11 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import run
 
 import cdplot
 from cdplot.simulation import BLOCK, GeneratorModel, NormalModel, ResampleModel, simulate
 from cdplot.stats._batch_bayes import BayesSettings, batch_posteriors
-
-from _helpers import run
 
 NAMES = ["a", "b", "c", "d"]
 #: scores on one decimal: resampled rows repeat datasets, so the differences tie and some
@@ -87,7 +86,9 @@ def _decisions_by_compare(model, n_rep, seed, test, options, control=None):
         pairs = (
             [(control, b) for b in names if b != control]
             if control
-            else [(names[i], names[j]) for i, j in zip(*np.triu_indices(len(names), 1))]
+            else [
+                (names[i], names[j]) for i, j in zip(*np.triu_indices(len(names), 1), strict=True)
+            ]
         )
         decided = {}
         for a, b in pairs:
@@ -184,7 +185,7 @@ def test_a_named_seed_is_used_for_every_table():
         res = cdplot.compare(
             pd.DataFrame(table, columns=NAMES), test="bayes-signed-rank", **options
         )
-        for a, b in [(NAMES[i], NAMES[j]) for i, j in zip(*np.triu_indices(4, 1))]:
+        for a, b in [(NAMES[i], NAMES[j]) for i, j in zip(*np.triu_indices(4, 1), strict=True)]:
             expected[a, b] = expected.get((a, b), 0) + (res.decisions.loc[a, b] == "A better")
     got = {(r.a, r.b): round(r.a_better_rate * 40) for r in sim.to_frame().itertuples()}
     assert got == expected
