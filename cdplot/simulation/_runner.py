@@ -450,30 +450,7 @@ def simulate(
                 bar.close()
     elapsed = time.perf_counter() - started
 
-    labels = [p.label for p in procs if not p.bayesian]
-    counts = {lab: sum(o[lab][0] for o in outputs) for lab in labels}
-    bayes = {
-        p.label: (
-            sum(o[p.label][0] for o in outputs),
-            np.concatenate([o[p.label][1] for o in outputs], axis=1),
-        )
-        for p in procs
-        if p.bayesian
-    }
-    false = {lab: np.concatenate([o[lab][1] for o in outputs]) for lab in labels}
-    true = {lab: np.concatenate([o[lab][2] for o in outputs]) for lab in labels}
-    apv_sums = {
-        lab: np.array(
-            [
-                [
-                    math.fsum(col)
-                    for col in np.concatenate([o[lab][which] for o in outputs]).T.tolist()
-                ]
-                for which in (3, 4)
-            ]
-        )
-        for lab in labels
-    }
+    counts, false, true, apv_sums, bayes = _combine(outputs, procs)
     pairs = {p.label: p.hypotheses(k, model.algorithms) for p in procs}
     specs = {p.label: (p.test, p.correction, p.control) for p in procs}
     settings = {
@@ -517,6 +494,35 @@ def simulate(
         _bayes=bayes,
         _direction_known=effects is not None,
     )
+
+
+def _combine(outputs: list[dict[str, Any]], procs: Sequence[Procedure]) -> tuple[dict, ...]:
+    """The chunks' counts summed (and the per-replicate arrays joined) per procedure."""
+    labels = [p.label for p in procs if not p.bayesian]
+    counts = {lab: sum(o[lab][0] for o in outputs) for lab in labels}
+    bayes = {
+        p.label: (
+            sum(o[p.label][0] for o in outputs),
+            np.concatenate([o[p.label][1] for o in outputs], axis=1),
+        )
+        for p in procs
+        if p.bayesian
+    }
+    false = {lab: np.concatenate([o[lab][1] for o in outputs]) for lab in labels}
+    true = {lab: np.concatenate([o[lab][2] for o in outputs]) for lab in labels}
+    apv_sums = {
+        lab: np.array(
+            [
+                [
+                    math.fsum(col)
+                    for col in np.concatenate([o[lab][which] for o in outputs]).T.tolist()
+                ]
+                for which in (3, 4)
+            ]
+        )
+        for lab in labels
+    }
+    return counts, false, true, apv_sums, bayes
 
 
 def _posterior_settings(proc: Procedure) -> dict[str, Any]:
