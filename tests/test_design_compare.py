@@ -149,3 +149,16 @@ def test_cli_durbin_and_page(tmp_path, capsys):
     code, _, err = run(["compare", src, "--omnibus", "page"], capsys)
     assert code == 2
     assert "--order" in err
+
+
+def test_the_procedure_and_json_keep_the_design_and_the_order():
+    data = cdplot.datasets.load("demsar2006")
+    order = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
+    res = cdplot.compare(data, omnibus="page", order=order)
+    assert res.procedure.omnibus == "page" and res.procedure.order == tuple(order)
+    back = cdplot.load_result(res.to_json())
+    assert back.procedure == res.procedure
+    assert back.omnibus.statistic == 369  # R: pageTest L (conover_page_r.csv case 1)
+    durbin = _quiet(_frame(DURBIN_TABLES[1]), test="durbin")
+    assert durbin.procedure.omnibus == "durbin"
+    assert cdplot.load_result(durbin.to_json()).iman_davenport.name == "Durbin F"

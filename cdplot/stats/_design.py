@@ -17,7 +17,7 @@ from ._page import page_test
 from ._procedure import Procedure
 from ._results import OmnibusResult
 
-__all__ = ["DESIGN_OMNIBUS", "design_omnibus", "page_hypothesis"]
+__all__ = ["DESIGN_OMNIBUS", "design_omnibus", "omnibus_of", "page_hypothesis"]
 
 #: omnibus tests computed by :func:`design_omnibus`
 DESIGN_OMNIBUS = ("durbin", "page")
@@ -27,6 +27,20 @@ def page_hypothesis(order: Sequence[str]) -> str:
     """The ordered alternative in words: ``"A < B < C"`` (each expected to perform better
     than the one before)."""
     return " < ".join(order)
+
+
+#: how :func:`design_omnibus` names Page's result before the hypothesis
+_ORDER_WORDS = " of the order "
+
+
+def omnibus_of(name: str) -> tuple[str, tuple[str, ...] | None] | None:
+    """``(canonical omnibus name, order)`` of a Durbin or Page result's ``name``, else None
+    (a result read back from JSON keeps only the name)."""
+    if name == "Durbin chi-square":
+        return "durbin", None
+    if name.startswith("Page's L") and _ORDER_WORDS in name:
+        return "page", tuple(name.split(_ORDER_WORDS, 1)[1].split(" < "))
+    return None
 
 
 def design_omnibus(
@@ -47,5 +61,5 @@ def design_omnibus(
     assert proc.order is not None  # Procedure.resolve requires it with omnibus="page"
     columns = [names.index(a) for a in proc.order]
     res = page_test(oriented[:, columns], alternative="greater")
-    name = f"{res.name} of the order {page_hypothesis(proc.order)}"
+    name = f"{res.name}{_ORDER_WORDS}{page_hypothesis(proc.order)}"
     return OmnibusResult(res.statistic, res.pvalue, res.df, name), None
