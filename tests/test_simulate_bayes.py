@@ -244,3 +244,14 @@ def test_cli_simulates_a_bayesian_test(capsys, tmp_path):
     code, _, err = run(["simulate", "--k", "3", "--rope", "0.1", "--replicates", "5"], capsys)
     assert code == 2
     assert "apply to the Bayesian tests only" in err
+
+
+@pytest.mark.mpl_image_compare(filename="simulation_bayes_rates.png")
+def test_image_bayesian_and_frequentist_procedures():
+    model = NormalModel({"A": 0.0, "B": 0.0, "C": 0.5, "D": 1.0}, n_datasets=30)
+    procs = [
+        ("bayes-signed-rank", "none", {"rope": 0.1, "nsamples": 1000}),
+        ("bayes-sign", "none", {"rope": 0.1, "nsamples": 1000}),
+        ("wilcoxon", "holm"),
+    ]
+    return simulate(model, procs, n_replicates=300, random_state=3).plot().figure

@@ -47,6 +47,10 @@ FIG_WIDTH = 6.4
 ROW_HEIGHT = 0.45
 FIG_MARGIN = 1.3
 CURVE_HEIGHT = 4.0
+#: more measures than this (frequentist and Bayesian together) put the legend below the dots
+LEGEND_BESIDE_MAX = 5
+#: height (inches) added to a figure for a legend below the dots
+LEGEND_BELOW_HEIGHT = 1.2
 MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*", "h")
 ALPHA_LINE_KWS: dict[str, Any] = {"color": "0.4", "linestyle": "--", "linewidth": 1.0}
 
@@ -226,7 +230,19 @@ def power_plot(
         ax.axvline(first.alpha, gid="alpha-line", label=f"α = {first.alpha:g}", **ALPHA_LINE_KWS)
     ax.grid(True, axis="x", color="0.9")
     ax.set_axisbelow(True)
-    ax.legend(frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
+    if len(chosen) > LEGEND_BESIDE_MAX:  # frequentist and Bayesian measures: legend below
+        ax.legend(
+            frameon=False,
+            fontsize="small",
+            loc="upper right",
+            bbox_to_anchor=(1.0, -0.18),
+            ncol=2,
+        )
+        ax.xaxis.set_label_position("bottom")
+        ax.set_xlabel(ax.get_xlabel(), loc="right")  # the long label ends with the axis
+        ax.figure.set_size_inches(FIG_WIDTH, ax.figure.get_size_inches()[1] + LEGEND_BELOW_HEIGHT)
+    else:
+        ax.legend(frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
     return ax
 
 

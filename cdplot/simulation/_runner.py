@@ -309,7 +309,10 @@ def simulate(
         ``"test:correction[:control]"`` or a :class:`cdplot.stats.Procedure`. Every
         frequentist test runs (the Wilcoxon, sign, mean-ranks and Nemenyi tests vectorised
         over replicates, the others table by table, each with :func:`cdplot.compare`'s
-        p-values); the Bayesian tests are not simulated yet.
+        p-values). The Bayesian tests ("bayes-signed-rank", "bayes-sign", correction
+        "none") run vectorised over replicates with compare()'s posteriors (5,000
+        posterior samples per pair unless ``nsamples`` is given) and report decision
+        rates instead of rejections (see :class:`SimulationResult`).
     n_replicates : int, default 10000
         Number of simulated tables, at most ``MAX_REPLICATES`` (10,000,000) per call; a
         larger study is several calls with seeds spawned from one
@@ -349,7 +352,9 @@ def simulate(
     SimulationResult
         ``to_frame()`` (per-pair rejection rates with standard errors), ``fwer`` and
         ``fwer_se``, ``power_any``, ``power_all``, ``power_avg``, ``fdr`` (each with
-        ``_se``), ``summary()``, ``settings``.
+        ``_se``), ``summary()``, ``settings``; for Bayesian procedures
+        ``wrong_better_rate``, ``correct_better_rate``, ``equivalent_rate_equal`` and
+        ``equivalent_rate_different`` (each with ``_se``).
 
     Raises
     ------
