@@ -106,7 +106,6 @@ class SimulationResult:
             if label in self._bayes:
                 rows.extend(self._bayes_rows(label))
                 continue
-            test, correction, control = self._specs[label]
             a, b = self._pairs[label]
             s1, s2 = self._apv_sums[label]
             mean = s1 / n
@@ -117,13 +116,7 @@ class SimulationResult:
                 rate = count / n
                 rows.append(
                     {
-                        "procedure": label,
-                        "test": test,
-                        "correction": correction,
-                        "control": control,
-                        "a": self.algorithms[i],
-                        "b": self.algorithms[j],
-                        "true_null": None if self._truth is None else bool(self._truth[i, j]),
+                        **self._row_head(label, i, j),
                         "rejections": count,
                         "rejection_rate": rate,
                         "se": _binomial_se(rate, n),
@@ -135,21 +128,25 @@ class SimulationResult:
                     rows[-1].update(dict.fromkeys(DECISION_COLUMNS, math.nan))
         return pd.DataFrame(rows)
 
-    def _bayes_rows(self, label: str) -> list[dict[str, Any]]:
+    def _row_head(self, label: str, i: int, j: int) -> dict[str, Any]:
+        """The columns that name a frame row: procedure, its parts, the pair, the truth."""
         test, correction, control = self._specs[label]
+        return {
+            "procedure": label,
+            "test": test,
+            "correction": correction,
+            "control": control,
+            "a": self.algorithms[i],
+            "b": self.algorithms[j],
+            "true_null": None if self._truth is None else bool(self._truth[i, j]),
+        }
+
+    def _bayes_rows(self, label: str) -> list[dict[str, Any]]:
         a, b = self._pairs[label]
         counts = self._bayes[label][0]
         rows = []
         for h, (i, j) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
-            row: dict[str, Any] = {
-                "procedure": label,
-                "test": test,
-                "correction": correction,
-                "control": control,
-                "a": self.algorithms[i],
-                "b": self.algorithms[j],
-                "true_null": None if self._truth is None else bool(self._truth[i, j]),
-            }
+            row = self._row_head(label, i, j)
             row.update(dict.fromkeys(("rejections", "rejection_rate", "se", "mean_apv"), math.nan))
             row["mean_apv_se"] = math.nan
             for column, count in zip(DECISION_COLUMNS, counts[:, h].tolist(), strict=True):
@@ -223,8 +220,7 @@ class SimulationResult:
                     est, se = _mean_se(s / m1)
             values.append(est)
             ses.append(se)
-        index = pd.Index(self.procedures, name="procedure", dtype=object)
-        return pd.Series(values, index=index, name=name), pd.Series(ses, index=index, name=name)
+        return self._by_procedure(values, ses, name)
 
     @property
     def fwer(self) -> pd.Series:
@@ -276,6 +272,12 @@ class SimulationResult:
         """Monte Carlo standard error of :attr:`fdr`."""
         return self._measure("fdr")[1]
 
+    def _by_procedure(
+        self, values: list[float], ses: list[float], name: str
+    ) -> tuple[pd.Series, pd.Series]:
+        index = pd.Index(self.procedures, name="procedure", dtype=object)
+        return pd.Series(values, index=index, name=name), pd.Series(ses, index=index, name=name)
+
     def _bayes_measure(self, name: str) -> tuple[pd.Series, pd.Series]:
         """A Bayesian measure (see the class notes); NaN for the frequentist procedures."""
         which = BAYES_MEASURES.index(name)
@@ -291,8 +293,7 @@ class SimulationResult:
                     est, se = _mean_se(self._bayes[label][1][which] / sizes[which])
             values.append(est)
             ses.append(se)
-        index = pd.Index(self.procedures, name="procedure", dtype=object)
-        return pd.Series(values, index=index, name=name), pd.Series(ses, index=index, name=name)
+        return self._by_procedure(values, ses, name)
 
     @property
     def wrong_better_rate(self) -> pd.Series:
