@@ -255,3 +255,15 @@ def test_image_bayesian_and_frequentist_procedures():
         ("wilcoxon", "holm"),
     ]
     return simulate(model, procs, n_replicates=300, random_state=3).plot().figure
+
+
+def test_grid_of_bayesian_procedures_draws_correct_decisions_without_alpha():
+    grid = {d: NormalModel({"A": 0.0, "B": d, "C": 0.0}, n_datasets=15) for d in (0.0, 1.0)}
+    proc = [("bayes-signed-rank", "none", {"rope": 0.1, "nsamples": 300})]
+    curve = cdplot.simulate_grid(grid, proc, n_replicates=100, random_state=0)
+    ax = curve.plot()
+    assert ax.get_ylabel() == "correct 'better' decisions"
+    assert not [a for a in ax.get_children() if a.get_gid() == "alpha-line"]
+    summary = curve.summary().set_index("effect")
+    assert math.isnan(summary.loc[0.0, "correct_better_rate"])  # no truly different pair
+    assert summary.loc[1.0, "correct_better_rate"] > summary.loc[1.0, "wrong_better_rate"]
