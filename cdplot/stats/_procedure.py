@@ -191,15 +191,15 @@ def _check_order(
                 f"L test); add {spell('omnibus', 'page')} or drop {spell('order')}."
             )
         return None
-    example = "['small', 'base', 'large']" if not in_cli() else "small,base,large"
+    example = spell("order", "small,base,large" if in_cli() else ["small", "base", "large"])
     if order is None or isinstance(order, (str, bytes)) and not in_cli():
         raise CdplotInputError(
             f"{spell('omnibus', 'page')} tests an expected order of the algorithms: pass "
             f"{spell('order')} with every algorithm, from the one expected to perform worst "
-            f"to the one expected to perform best, e.g. {spell('order')} {example}."
+            f"to the one expected to perform best, e.g. {example}."
             if order is None
             else f"{spell('order')} must be a list of algorithm names, got the string "
-            f"{order!r}; e.g. {spell('order')} {example}."
+            f"{order!r}; e.g. {example}."
         )
     names = tuple(str(a) for a in order)
     if len(names) < 3:
