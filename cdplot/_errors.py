@@ -194,6 +194,7 @@ CLI_FLAGS: dict[str, str] = {
     "nsamples": "--nsamples",
     "random_state": "--seed",
     "prior": "--prior",  # issue 30
+    "order": "--order",  # Page's test: the expected order (issue 30)
     "fdr_groups": "--fdr-groups",
     "method": "--quade-method",
     "bh_budget": "--bh-budget",

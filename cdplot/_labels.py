@@ -36,6 +36,7 @@ TEST_TITLES = {
     "paired-t": "paired t-test",
     "tukey": "Tukey HSD test",
     "conover": "Conover test",
+    "durbin": "Durbin all-pairs test",
 }
 
 #: Display names of the p-value adjustments.

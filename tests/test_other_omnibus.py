@@ -371,6 +371,8 @@ def test_registry_names_and_aliases():
         "quade",
         "skillings-mack",
         "rm-anova",
+        "durbin",
+        "page",
     ]
     assert resolve_omnibus("Friedman_Aligned_Ranks") == "aligned-ranks"
     assert resolve_omnibus("SM") == "skillings-mack"

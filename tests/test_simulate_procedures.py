@@ -64,9 +64,3 @@ def test_every_frequentist_test_is_simulated_as_compare_decides(procedures, n_re
     }
     assert got == expected
     assert {label for label, _, _ in got} == set(sim.procedures)  # every procedure rejects
-
-
-def test_bayesian_tests_are_refused_with_the_reason():
-    model = NormalModel([0.0, 1.0, 2.0])
-    with pytest.raises(cdplot.CdplotInputError, match="posterior probabilities, not p-values"):
-        simulate(model, [("bayes-sign", "none")], n_replicates=5)

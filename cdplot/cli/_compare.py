@@ -128,14 +128,24 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         _STATS,
         metavar="TEST",
         help="wilcoxon (default), sign, mean-ranks, nemenyi, aligned-ranks, quade, "
-        "exact-rank-sum, paired-t, tukey, conover, bayes-signed-rank or bayes-sign",
+        "exact-rank-sum, paired-t, tukey, conover, durbin (balanced incomplete designs), "
+        "bayes-signed-rank or bayes-sign",
     ),
     _flag(
         "omnibus",
         _STATS,
         metavar="TEST",
         help="omnibus test: friedman (default), aligned-ranks, quade, skillings-mack "
-        "(default with --missing keep) or rm-anova",
+        "(default with --missing keep), rm-anova, durbin (balanced incomplete designs; "
+        "default with --test durbin) or page (with --order)",
+    ),
+    _flag(
+        "order",
+        _STATS,
+        type=lambda text: [x.strip() for x in text.split(",") if x.strip()],
+        metavar="A,B,C",
+        help="--omnibus page: the algorithms from the one expected to perform worst to "
+        "the one expected to perform best",
     ),
     _flag("rope", _STATS, type=float, help="Bayesian tests: region of practical equivalence"),
     _flag(

@@ -35,8 +35,13 @@ examples:
   # Demšar's scheme: resample 10 datasets of a real table, shift one algorithm
   cdplot simulate --table results.csv --n 10 --shift C4.5=0.01 --procedures wilcoxon:holm
 
-procedures are test:correction[:control], separated by commas; tests: wilcoxon, sign,
-mean-ranks, nemenyi; corrections as for 'cdplot compare'.
+  # Bayesian signed-rank test: wrong and correct 'better' decisions, 'equivalent' ones
+  cdplot simulate --means 0,0,0.5,1 --n 30 --procedures bayes-signed-rank:none,wilcoxon:holm \
+      --rope 0.1 --nsamples 5000 --seed 1
+
+procedures are test:correction[:control], separated by commas; tests and corrections as
+for 'cdplot compare' (the Bayesian tests take the correction 'none'); --rope, --threshold,
+--nsamples and --prior apply to the Bayesian tests.
 """
 
 
@@ -93,6 +98,13 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> argparse.Arg
     )
     st.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address")
     st.add_argument("--no-progress", action="store_true", help="no progress bar")
+    bayes = p.add_argument_group("Bayesian tests (bayes-signed-rank, bayes-sign)")
+    bayes.add_argument("--rope", type=float, help="half-width of the rope (0)")
+    bayes.add_argument("--threshold", type=float, help="posterior threshold of a decision (0.95)")
+    bayes.add_argument(
+        "--nsamples", type=int, help="posterior samples per pair (5000 in a simulation)"
+    )
+    bayes.add_argument("--prior", type=float, help="strength of the prior pseudo-observation")
     out = p.add_argument_group("outputs")
     out.add_argument("-o", "--output", metavar="FIGURE", help="figure (.pdf, .svg, .png, ...)")
     out.add_argument("--json", metavar="FILE", help="the estimates and settings as JSON")
@@ -185,10 +197,7 @@ def pair_rates(result: Any, pair: Sequence[str]) -> str:
     frame = result.to_frame()
     rows = frame[((frame.a == a) & (frame.b == b)) | ((frame.a == b) & (frame.b == a))]
     cells = {
-        (
-            row.procedure,
-            getattr(row, "effect", None),
-        ): f"{row.rejection_rate:.4f} \u00b1 {row.se:.4f}"
+        (row.procedure, getattr(row, "effect", None)): _pair_cell(row, a)
         for row in rows.itertuples()
     }
     effects = list(getattr(result, "effects", [None]))
@@ -203,7 +212,19 @@ def pair_rates(result: Any, pair: Sequence[str]) -> str:
         for r in [heads, *table]
     ]
     title = f"Rejection rate of {a} vs {b} (estimate \u00b1 Monte Carlo standard error):"
+    if any(t in ("bayes-signed-rank", "bayes-sign") for t in frame["test"]):
+        title += f"\n(Bayesian tests: rate of the decisions {a} better / equivalent / {a} worse)"
     return "\n".join([title, *lines])
+
+
+def _pair_cell(row: Any, a: str) -> str:
+    """A frequentist row's rejection rate, or a Bayesian row's decision rates."""
+    if row.test not in ("bayes-signed-rank", "bayes-sign"):
+        return f"{row.rejection_rate:.4f} \u00b1 {row.se:.4f}"
+    first, second = (row.a_better_rate, row.b_better_rate)
+    if row.a != a:
+        first, second = second, first
+    return f"better {first:.4f} / equivalent {row.equivalent_rate:.4f} / worse {second:.4f}"
 
 
 def _pm(rate: float, se: float) -> str:
@@ -224,10 +245,37 @@ def _figure_format(path: str) -> str:
     return ext
 
 
+def _procedures(args: argparse.Namespace) -> list[Any]:
+    """The --procedures, with the Bayesian options given to the Bayesian tests."""
+    from ..stats._bayes import BAYES_TESTS
+    from ..stats._procedure import resolve_test
+
+    names = ("rope", "threshold", "nsamples", "prior")
+    options = {n: getattr(args, n) for n in names if getattr(args, n) is not None}
+    out: list[Any] = []
+    for text in (p.strip() for p in args.procedures.split(",") if p.strip()):
+        test, _, rest = text.partition(":")
+        if resolve_test(test.strip()) not in BAYES_TESTS:
+            out.append(text)
+            continue
+        correction, _, control = rest.partition(":")
+        spec = {"test": test.strip(), "correction": correction.strip() or None, **options}
+        if control.strip():
+            spec["control"] = control.strip()
+        out.append(spec)
+    if options and all(isinstance(p, str) for p in out):
+        given = ", ".join(f"--{n}" for n in options)
+        raise _InputError(
+            f"{given} apply to the Bayesian tests only; add one to --procedures (e.g. "
+            "bayes-signed-rank:none) or drop them"
+        )
+    return out
+
+
 def _study(args: argparse.Namespace) -> Any:
     from ..simulation import simulate, simulate_grid
 
-    procedures = [p.strip() for p in args.procedures.split(",") if p.strip()]
+    procedures = _procedures(args)
     common: dict[str, Any] = {
         "procedures": procedures,
         "n_replicates": args.replicates,

@@ -17,7 +17,14 @@ from ._style import OKABE_ITO
 
 __all__ = ["power_plot"]
 
-MEASURES = ("fwer", "power_any", "power_all", "power_avg", "fdr", "rejection_rate")
+#: the Bayesian procedures' decision rates (never called FWER or power)
+BAYES_MEASURES = (
+    "wrong_better_rate",
+    "correct_better_rate",
+    "equivalent_rate_equal",
+    "equivalent_rate_different",
+)
+MEASURES = ("fwer", "power_any", "power_all", "power_avg", "fdr", "rejection_rate", *BAYES_MEASURES)
 #: axis and legend text of each measure
 MEASURE_LABELS = {
     "fwer": "FWER",
@@ -26,6 +33,10 @@ MEASURE_LABELS = {
     "power_avg": "average power",
     "fdr": "FDR",
     "rejection_rate": "rejection rate",
+    "wrong_better_rate": "wrong 'better' decisions",
+    "correct_better_rate": "correct 'better' decisions",
+    "equivalent_rate_equal": "'equivalent' | truly equal",
+    "equivalent_rate_different": "'equivalent' | truly different",
 }
 #: z of the Monte Carlo error bars: 1.96 gives 95 % intervals
 ERRORBAR_Z = 1.96
@@ -36,7 +47,11 @@ FIG_WIDTH = 6.4
 ROW_HEIGHT = 0.45
 FIG_MARGIN = 1.3
 CURVE_HEIGHT = 4.0
-MARKERS = ("o", "s", "D", "^", "v", "P")
+#: more measures than this (frequentist and Bayesian together) put the legend below the dots
+LEGEND_BESIDE_MAX = 5
+#: height (inches) added to a figure for a legend below the dots
+LEGEND_BELOW_HEIGHT = 1.2
+MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*", "h")
 ALPHA_LINE_KWS: dict[str, Any] = {"color": "0.4", "linestyle": "--", "linewidth": 1.0}
 
 
@@ -70,10 +85,11 @@ def _resolve_measures(
     if measures is None:
         if pair is not None or not result.truth_known:
             return ["rejection_rate"]
+        shown = ("fwer", "power_any", "power_all", "fdr", *BAYES_MEASURES)
         chosen = [
             m
-            for m in ("fwer", "power_any", "power_all", "fdr")
-            if not np.isnan(getattr(result, m).to_numpy(dtype=float)).all()
+            for m in shown
+            if hasattr(result, m) and not np.isnan(getattr(result, m).to_numpy(dtype=float)).all()
         ]
         return chosen or ["fwer"]
     items = [measures] if isinstance(measures, str) else list(measures)
@@ -100,16 +116,19 @@ def power_plot(
         From :func:`cdplot.simulate` (a dot per procedure and measure) or
         :func:`cdplot.simulate_grid` (a curve per procedure over the effect sizes).
     measures : str or sequence of str, optional
-        Among "fwer", "power_any", "power_all", "power_avg", "fdr", "rejection_rate".
-        Default: for one study, FWER, power (any), power (all) and FDR when the model
-        knows the truth, else the rejection rate of ``pair``; for a grid, "power_any" (or
-        the rejection rate of ``pair``). A grid draws the first measure only.
+        Among "fwer", "power_any", "power_all", "power_avg", "fdr", "rejection_rate" and
+        the Bayesian procedures' "wrong_better_rate", "correct_better_rate",
+        "equivalent_rate_equal", "equivalent_rate_different". Default: for one study, FWER,
+        power (any), power (all), FDR and the Bayesian rates that the study has, when the
+        model knows the truth, else the rejection rate of ``pair``; for a grid,
+        "power_any" (or the rejection rate of ``pair``). A grid draws the first measure
+        only.
     pair : tuple of two str, optional
         Draw the rejection rate of this pair of algorithms.
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure sized for the number of procedures.
     alpha_line : bool, default True
-        A dashed line at the significance level.
+        A dashed line at the significance level (none when every procedure is Bayesian).
     errorbar_kws : dict, optional
         Passed to :meth:`matplotlib.axes.Axes.errorbar`.
 
@@ -135,8 +154,11 @@ def power_plot(
     is_curve = hasattr(result, "effects") and hasattr(result, "results")
     first = next(iter(result.results.values())) if is_curve else result
     chosen = _resolve_measures(first, measures, pair)
+    # Bayesian procedures decide by posterior probabilities: no significance level to draw
+    bayes_only = all(p in getattr(first, "_bayes", {}) for p in first.procedures)
+    alpha_line = alpha_line and not bayes_only
     if is_curve and measures is None and chosen != ["rejection_rate"]:
-        chosen = ["power_any"]
+        chosen = ["correct_better_rate" if bayes_only else "power_any"]
     kws = {"capsize": 3.0, "linewidth": 1.2}
     kws.update(errorbar_kws or {})
     procedures = list(first.procedures)
@@ -208,7 +230,19 @@ def power_plot(
         ax.axvline(first.alpha, gid="alpha-line", label=f"α = {first.alpha:g}", **ALPHA_LINE_KWS)
     ax.grid(True, axis="x", color="0.9")
     ax.set_axisbelow(True)
-    ax.legend(frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
+    if len(chosen) > LEGEND_BESIDE_MAX:  # frequentist and Bayesian measures: legend below
+        ax.legend(
+            frameon=False,
+            fontsize="small",
+            loc="upper right",
+            bbox_to_anchor=(1.0, -0.18),
+            ncol=2,
+        )
+        ax.xaxis.set_label_position("bottom")
+        ax.set_xlabel(ax.get_xlabel(), loc="right")  # the long label ends with the axis
+        ax.figure.set_size_inches(FIG_WIDTH, ax.figure.get_size_inches()[1] + LEGEND_BELOW_HEIGHT)
+    else:
+        ax.legend(frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
     return ax
 
 

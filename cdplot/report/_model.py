@@ -188,6 +188,11 @@ def omnibus_text(test: OmnibusResult, markup: str = "text", digits: int = 3) -> 
     name's own trailing "chi-square" or "F" is replaced by the symbol.
     """
     name = test.name or "omnibus test"
+    if name.startswith("Page's L"):  # L is neither a chi-square nor an F statistic
+        clause = p_clause("p", test.pvalue)
+        if markup == "latex":
+            return f"{name}: $L = {test.statistic:g}$, ${clause}$"
+        return f"{name}: L = {test.statistic:g}, {clause}"
     for suffix in (" chi-square", " F"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]

@@ -298,10 +298,18 @@ def _input_paragraphs(result: ComparisonResult) -> list[str]:
             "Skillings-Mack's, average ranks are taken over the algorithms present on each "
             "dataset, and each pairwise test uses the datasets where both have a result"
         )
+        design = result.omnibus is not None and result.omnibus.name.startswith("Durbin")
+        if design:
+            text = (
+                f"{result.n_missing} of {total} results are missing by design (a balanced "
+                "incomplete block design): the omnibus test is Durbin's, average ranks are "
+                "taken over the algorithms present on each dataset, and every pair of "
+                "algorithms meets on the same number of datasets"
+            )
         per_pair = labelled(result, "n_per_pair")
         if per_pair is not None:
             values = np.asarray(per_pair.values)[~np.eye(result.n_algorithms, dtype=bool)]
-            text += f" (at least {int(values.min())})"
+            text += f" ({int(values.min())})" if design else f" (at least {int(values.min())})"
         text += "."
         if result.ignored_datasets:
             text += " Ignored (fewer than two results): " + ", ".join(result.ignored_datasets)

@@ -161,6 +161,11 @@ class NormalModel:
         """k x k boolean matrix: True where two algorithms have equal means."""
         return self.means[:, None] == self.means[None, :]
 
+    @property
+    def true_effects(self) -> np.ndarray:
+        """The true mean score of each algorithm (its ``means``): who is truly better."""
+        return self.means.copy()
+
     def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` tables stacked into a size x N x k array."""
         k, n = len(self.algorithms), self.n_datasets
@@ -304,6 +309,14 @@ class ResampleModel:
     def true_null(self) -> np.ndarray | None:
         """k x k boolean matrix of the pairs that truly perform alike, or None (unknown)."""
         return self._truth
+
+    @property
+    def true_effects(self) -> np.ndarray:
+        """Each algorithm's mean score over the datasets drawn from (weighted as drawn, with
+        ``bias``; higher is better): the population the simulated tables sample."""
+        if self.weights is None:
+            return self.scores.mean(axis=0)
+        return self.weights @ self.scores
 
     def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` tables (oriented so that higher is better) as a size x N x k array."""

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._errors import CdplotInputError
-from ..stats._bayes import BAYES_TESTS
-from ..stats._procedure import TESTS, Procedure, resolve_test
+from ..stats._procedure import TESTS, Procedure
+from ._bayes_run import check_bayes
 
 __all__ = ["DEFAULT_PROCEDURES", "Procedure", "parse_procedures"]
 
@@ -56,20 +56,16 @@ def _one(item: Any, algorithms: Sequence[str]) -> Procedure:
                 control = third
     else:
         raise CdplotInputError(f"cannot read the procedure {item!r}; {_FORMAT_HINT}.")
-    test_name = resolve_test(test)
-    if test_name not in SIMULATED_TESTS:
-        raise CdplotInputError(
-            f"test={test_name!r} is not available in simulations yet (a Bayesian test "
-            f"decides by posterior probabilities, not p-values); the tests are "
-            f"{', '.join(repr(t) for t in SIMULATED_TESTS)}."
-        )
     control = None if control is None else str(control)
-    return Procedure.resolve(test_name, correction, control, algorithms=algorithms, **options)
+    proc = Procedure.resolve(test, correction, control, algorithms=algorithms, **options)
+    if proc.bayesian:
+        check_bayes(proc)  # rope, threshold, nsamples, prior and seed, before any work
+    return proc
 
 
-#: the tests a simulation runs: every frequentist test of compare() (vectorised over
-#: replicates where stats/_batch.py has a kernel, else table by table)
-SIMULATED_TESTS = tuple(t for t in TESTS if t not in BAYES_TESTS)
+#: the tests a simulation runs: every test of compare() (vectorised over replicates where
+#: stats/_batch.py or stats/_batch_bayes.py has a kernel, else table by table)
+SIMULATED_TESTS = tuple(TESTS)
 
 
 def parse_procedures(procedures: Any, algorithms: Sequence[str]) -> list[Procedure]:

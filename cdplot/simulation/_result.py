@@ -15,6 +15,15 @@ __all__ = ["PowerCurveResult", "SimulationResult"]
 
 #: summary measures, in the order of :meth:`SimulationResult.summary`
 MEASURES = ("fwer", "power_any", "power_all", "power_avg", "fdr")
+#: the Bayesian procedures' measures (decisions, not rejections), in summary order
+BAYES_MEASURES = (
+    "wrong_better_rate",
+    "correct_better_rate",
+    "equivalent_rate_equal",
+    "equivalent_rate_different",
+)
+#: column of the frame per decision of a Bayesian test on a pair (a, b)
+DECISION_COLUMNS = ("a_better_rate", "equivalent_rate", "b_better_rate")
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,6 +55,20 @@ class SimulationResult:
     ``power_all = mean(S_r = m_1)``, ``power_avg = mean(S_r) / m_1`` and
     ``FDR = mean(V_r / max(V_r + S_r, 1))``. A proportion p has standard error
     ``sqrt(p (1 - p) / R)``; a mean of per-replicate values has ``sd / sqrt(R)``.
+
+    A Bayesian procedure (``bayes-signed-rank``, ``bayes-sign``) rejects nothing: it decides
+    each pair "a better", "equivalent", "b better" or "undecided" (its FWER, power and FDR
+    are NaN). Its measures, over the replicates and the tested pairs, are with m pairs of
+    which m_0 are truly equivalent (``true_null``) and m_1 truly different (the truly
+    better one has the larger ``model.true_effects``):
+    ``wrong_better_rate = mean(W_r) / m``, W_r the pairs decided "better" for an algorithm
+    not truly better (the pair is truly equivalent, or the other one is truly better);
+    ``correct_better_rate = mean(C_r) / m_1``, C_r the pairs decided "better" for the truly
+    better one; ``equivalent_rate_equal = mean(E0_r) / m_0`` and
+    ``equivalent_rate_different = mean(E1_r) / m_1``, E0_r and E1_r the truly equivalent
+    and truly different pairs decided "equivalent". Each is NaN when its denominator is
+    zero or the model does not know the truth it needs; standard errors as above (means of
+    per-replicate proportions).
     """
 
     procedures: tuple[str, ...]
@@ -61,6 +84,8 @@ class SimulationResult:
     _true: dict[str, np.ndarray] = field(repr=False)
     _apv_sums: dict[str, np.ndarray] = field(repr=False)
     _truth: np.ndarray | None = field(repr=False)
+    _bayes: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _direction_known: bool = field(default=False, repr=False)
 
     # ---------------------------------------------------------------- tidy tables
     def to_frame(self) -> pd.DataFrame:
@@ -70,12 +95,17 @@ class SimulationResult:
         ``true_null`` (None when unknown), ``rejections``, ``rejection_rate`` and ``se``
         (its binomial Monte Carlo standard error), ``mean_apv`` and ``mean_apv_se`` (the
         average adjusted p-value, Demšar's (2006, §4.1.2) second measure of power, and its
-        standard error).
+        standard error). With Bayesian procedures, also ``a_better_rate``,
+        ``equivalent_rate`` and ``b_better_rate``: the share of replicates in which the pair
+        was decided so (NaN for the frequentist rows; the rejection columns are NaN for the
+        Bayesian rows).
         """
         rows = []
         n = self.n_replicates
         for label in self.procedures:
-            test, correction, control = self._specs[label]
+            if label in self._bayes:
+                rows.extend(self._bayes_rows(label))
+                continue
             a, b = self._pairs[label]
             s1, s2 = self._apv_sums[label]
             mean = s1 / n
@@ -86,13 +116,7 @@ class SimulationResult:
                 rate = count / n
                 rows.append(
                     {
-                        "procedure": label,
-                        "test": test,
-                        "correction": correction,
-                        "control": control,
-                        "a": self.algorithms[i],
-                        "b": self.algorithms[j],
-                        "true_null": None if self._truth is None else bool(self._truth[i, j]),
+                        **self._row_head(label, i, j),
                         "rejections": count,
                         "rejection_rate": rate,
                         "se": _binomial_se(rate, n),
@@ -100,11 +124,47 @@ class SimulationResult:
                         "mean_apv_se": float(mean_se[h]),
                     }
                 )
+                if self._bayes:
+                    rows[-1].update(dict.fromkeys(DECISION_COLUMNS, math.nan))
         return pd.DataFrame(rows)
+
+    def _row_head(self, label: str, i: int, j: int) -> dict[str, Any]:
+        """The columns that name a frame row: procedure, its parts, the pair, the truth."""
+        test, correction, control = self._specs[label]
+        return {
+            "procedure": label,
+            "test": test,
+            "correction": correction,
+            "control": control,
+            "a": self.algorithms[i],
+            "b": self.algorithms[j],
+            "true_null": None if self._truth is None else bool(self._truth[i, j]),
+        }
+
+    def _bayes_rows(self, label: str) -> list[dict[str, Any]]:
+        a, b = self._pairs[label]
+        counts = self._bayes[label][0]
+        rows = []
+        for h, (i, j) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+            row = self._row_head(label, i, j)
+            row.update(dict.fromkeys(("rejections", "rejection_rate", "se", "mean_apv"), math.nan))
+            row["mean_apv_se"] = math.nan
+            for column, count in zip(DECISION_COLUMNS, counts[:, h].tolist(), strict=True):
+                row[column] = count / self.n_replicates
+            rows.append(row)
+        return rows
 
     def rejection_rates(self, procedure: str) -> pd.DataFrame:
         """k x k matrix of one procedure's per-pair rejection rates (NaN where untested)."""
         label = self._label(procedure)
+        if label in self._bayes:
+            from .._errors import CdplotInputError
+
+            raise CdplotInputError(
+                f"{label!r} is a Bayesian procedure: it decides, it does not reject; read its "
+                "decision rates from to_frame() (a_better_rate, equivalent_rate, "
+                "b_better_rate) or summary()."
+            )
         k = len(self.algorithms)
         mat = np.full((k, k), np.nan)
         a, b = self._pairs[label]
@@ -135,10 +195,14 @@ class SimulationResult:
         values, ses = [], []
         n = self.n_replicates
         for label in self.procedures:
+            est, se = math.nan, math.nan
+            if label in self._bayes:  # decides, rejects nothing
+                values.append(est)
+                ses.append(se)
+                continue
             v = self._false[label]
             s = self._true[label]
             m1 = self._n_false(label)
-            est, se = math.nan, math.nan
             if self.truth_known:
                 if name == "fwer":
                     est = float(np.count_nonzero(v)) / n
@@ -156,8 +220,7 @@ class SimulationResult:
                     est, se = _mean_se(s / m1)
             values.append(est)
             ses.append(se)
-        index = pd.Index(self.procedures, name="procedure", dtype=object)
-        return pd.Series(values, index=index, name=name), pd.Series(ses, index=index, name=name)
+        return self._by_procedure(values, ses, name)
 
     @property
     def fwer(self) -> pd.Series:
@@ -209,17 +272,103 @@ class SimulationResult:
         """Monte Carlo standard error of :attr:`fdr`."""
         return self._measure("fdr")[1]
 
+    def _by_procedure(
+        self, values: list[float], ses: list[float], name: str
+    ) -> tuple[pd.Series, pd.Series]:
+        index = pd.Index(self.procedures, name="procedure", dtype=object)
+        return pd.Series(values, index=index, name=name), pd.Series(ses, index=index, name=name)
+
+    def _bayes_measure(self, name: str) -> tuple[pd.Series, pd.Series]:
+        """A Bayesian measure (see the class notes); NaN for the frequentist procedures."""
+        which = BAYES_MEASURES.index(name)
+        values, ses = [], []
+        for label in self.procedures:
+            est, se = math.nan, math.nan
+            if label in self._bayes and self.truth_known:
+                a, b = self._pairs[label]
+                equal = int(self._truth[a, b].sum())  # type: ignore[index]
+                sizes = (a.size, a.size - equal, equal, a.size - equal)
+                known = self._direction_known or which >= 2
+                if known and sizes[which] > 0:
+                    est, se = _mean_se(self._bayes[label][1][which] / sizes[which])
+            values.append(est)
+            ses.append(se)
+        return self._by_procedure(values, ses, name)
+
+    @property
+    def wrong_better_rate(self) -> pd.Series:
+        """Bayesian procedures: share of (replicate, pair) decisions "better" for an
+        algorithm that is not truly better (NaN for the frequentist ones)."""
+        return self._bayes_measure("wrong_better_rate")[0]
+
+    @property
+    def wrong_better_rate_se(self) -> pd.Series:
+        """Monte Carlo standard error of :attr:`wrong_better_rate`."""
+        return self._bayes_measure("wrong_better_rate")[1]
+
+    @property
+    def correct_better_rate(self) -> pd.Series:
+        """Bayesian procedures: share of truly different pairs decided "better" for the
+        truly better algorithm."""
+        return self._bayes_measure("correct_better_rate")[0]
+
+    @property
+    def correct_better_rate_se(self) -> pd.Series:
+        """Monte Carlo standard error of :attr:`correct_better_rate`."""
+        return self._bayes_measure("correct_better_rate")[1]
+
+    @property
+    def equivalent_rate_equal(self) -> pd.Series:
+        """Bayesian procedures: share of truly equivalent pairs decided "equivalent"."""
+        return self._bayes_measure("equivalent_rate_equal")[0]
+
+    @property
+    def equivalent_rate_equal_se(self) -> pd.Series:
+        """Monte Carlo standard error of :attr:`equivalent_rate_equal`."""
+        return self._bayes_measure("equivalent_rate_equal")[1]
+
+    @property
+    def equivalent_rate_different(self) -> pd.Series:
+        """Bayesian procedures: share of truly different pairs decided "equivalent"."""
+        return self._bayes_measure("equivalent_rate_different")[0]
+
+    @property
+    def equivalent_rate_different_se(self) -> pd.Series:
+        """Monte Carlo standard error of :attr:`equivalent_rate_different`."""
+        return self._bayes_measure("equivalent_rate_different")[1]
+
     def summary(self) -> pd.DataFrame:
-        """One row per procedure: each measure and its standard error (``<measure>_se``)."""
+        """One row per procedure: each measure and its standard error (``<measure>_se``).
+
+        With Bayesian procedures, also the :data:`BAYES_MEASURES` columns (see the class
+        notes) and ``decisions_per_table`` (pairs decided "better" or "equivalent").
+        """
         cols: dict[str, pd.Series] = {}
         for name in MEASURES:
             est, se = self._measure(name)
             cols[name] = est
             cols[name + "_se"] = se
         cols["rejections_per_table"] = pd.Series(
-            [float(np.mean(self._false[p] + self._true[p])) for p in self.procedures],
+            [
+                math.nan if p in self._bayes else float(np.mean(self._false[p] + self._true[p]))
+                for p in self.procedures
+            ],
             index=cols["fwer"].index,
         )
+        if self._bayes:
+            for name in BAYES_MEASURES:
+                est, se = self._bayes_measure(name)
+                cols[name] = est
+                cols[name + "_se"] = se
+            cols["decisions_per_table"] = pd.Series(
+                [
+                    float(self._bayes[p][0].sum()) / self.n_replicates
+                    if p in self._bayes
+                    else math.nan
+                    for p in self.procedures
+                ],
+                index=cols["fwer"].index,
+            )
         return pd.DataFrame(cols)
 
     def __str__(self) -> str:
@@ -229,18 +378,36 @@ class SimulationResult:
         )
         if not self.truth_known:
             frame = self.to_frame()
-            body = frame[["procedure", "a", "b", "rejection_rate", "se"]].to_string(index=False)
-            return head + "\n(truth unknown: per-pair rejection rates)\n" + body
+            shown = ["procedure", "a", "b", "rejection_rate", "se"]
+            if self._bayes:
+                shown += list(DECISION_COLUMNS)
+            body = frame[shown].to_string(index=False)
+            return head + "\n(truth unknown: per-pair rejection and decision rates)\n" + body
         table = self.summary()
         lines = [head, ""]
         width = max(len(p) for p in self.procedures)
-        lines.append(
-            f"{'procedure':<{width}}  {'FWER':>15}  {'power (any)':>15}  {'power (all)':>15}  "
-            f"{'FDR':>15}"
-        )
-        for label, row in table.iterrows():
-            cells = [_pm(row[m], row[m + "_se"]) for m in ("fwer", "power_any", "power_all", "fdr")]
-            lines.append(f"{label:<{width}}  " + "  ".join(f"{c:>15}" for c in cells))
+        frequentist = [p for p in self.procedures if p not in self._bayes]
+        if frequentist:
+            lines.append(
+                f"{'procedure':<{width}}  {'FWER':>15}  {'power (any)':>15}  "
+                f"{'power (all)':>15}  {'FDR':>15}"
+            )
+            for label in frequentist:
+                row = table.loc[label]
+                names = ("fwer", "power_any", "power_all", "fdr")
+                cells = [_pm(row[m], row[m + "_se"]) for m in names]
+                lines.append(f"{label:<{width}}  " + "  ".join(f"{c:>15}" for c in cells))
+        if self._bayes:
+            if frequentist:
+                lines.append("")
+            lines.append(
+                f"{'Bayesian procedure':<{width}}  {'wrong better':>15}  {'correct better':>15}  "
+                f"{'equiv. | equal':>15}  {'equiv. | diff.':>15}"
+            )
+            for label in self._bayes:
+                row = table.loc[label]
+                cells = [_pm(row[m], row[m + "_se"]) for m in BAYES_MEASURES]
+                lines.append(f"{label:<{width}}  " + "  ".join(f"{c:>15}" for c in cells))
         lines.append("(estimate ± Monte Carlo standard error)")
         return "\n".join(lines)
 

@@ -24,6 +24,7 @@ from ..stats._batch import (
 from ..stats._caveats import datasets_needed, min_attainable_pvalue
 from ..stats._options import check_alpha
 from ..stats._posthoc import POSTHOC_TESTS
+from ._bayes_run import bayes_counts, check_bayes
 from ._models import as_model
 from ._procedures import DEFAULT_PROCEDURES, Procedure, parse_procedures
 from ._result import PowerCurveResult, SimulationResult
@@ -103,13 +104,15 @@ def _run_chunk(
     sizes: Sequence[int],
     truth: np.ndarray | None,
     bh_max_steps: int | None,
+    effects: np.ndarray | None = None,
 ) -> tuple[dict[str, tuple[np.ndarray, ...]], float]:
     """Simulate the blocks of one chunk and run every procedure on the same tables.
 
     Returns ``{label: (rejections per hypothesis, false rejections per replicate, true
     rejections per replicate, per-block sums of the APVs, per-block sums of their
     squares)}`` (integers, and float sums over the fixed seed blocks, so the chunks combine
-    to the same numbers however they are cut) and the CPU seconds the chunk took.
+    to the same numbers however they are cut; a Bayesian procedure's entry is that of
+    :func:`~cdplot.simulation._bayes_run.bayes_counts`) and the CPU seconds the chunk took.
     """
     cpu_start = time.process_time()
     tables = np.concatenate(
@@ -128,8 +131,13 @@ def _run_chunk(
     if any(p.test in ("mean-ranks", "nemenyi") for p in procedures):
         avg = batch_average_ranks(tables)
     raw: dict[Any, np.ndarray] = {}
-    out: dict[str, tuple[np.ndarray, ...]] = {}
+    bayes = [p for p in procedures if p.bayesian]
+    out: dict[str, tuple[np.ndarray, ...]] = dict(
+        bayes_counts(tables, bayes, seeds, blocks, truth, effects, algorithms)
+    )
     for proc in procedures:
+        if proc.bayesian:
+            continue
         key = proc.test_key()
         if key not in raw:
             raw[key] = _raw_pvalues(tables, proc, avg, algorithms)
@@ -301,7 +309,10 @@ def simulate(
         ``"test:correction[:control]"`` or a :class:`cdplot.stats.Procedure`. Every
         frequentist test runs (the Wilcoxon, sign, mean-ranks and Nemenyi tests vectorised
         over replicates, the others table by table, each with :func:`cdplot.compare`'s
-        p-values); the Bayesian tests are not simulated yet.
+        p-values). The Bayesian tests ("bayes-signed-rank", "bayes-sign", correction
+        "none") run vectorised over replicates with compare()'s posteriors (5,000
+        posterior samples per pair unless ``nsamples`` is given) and report decision
+        rates instead of rejections (see :class:`SimulationResult`).
     n_replicates : int, default 10000
         Number of simulated tables, at most ``MAX_REPLICATES`` (10,000,000) per call; a
         larger study is several calls with seeds spawned from one
@@ -341,7 +352,9 @@ def simulate(
     SimulationResult
         ``to_frame()`` (per-pair rejection rates with standard errors), ``fwer`` and
         ``fwer_se``, ``power_any``, ``power_all``, ``power_avg``, ``fdr`` (each with
-        ``_se``), ``summary()``, ``settings``.
+        ``_se``), ``summary()``, ``settings``; for Bayesian procedures
+        ``wrong_better_rate``, ``correct_better_rate``, ``equivalent_rate_equal`` and
+        ``equivalent_rate_different`` (each with ``_se``).
 
     Raises
     ------
@@ -391,6 +404,9 @@ def simulate(
     truth = model.true_null
     if truth is not None:
         truth = np.asarray(truth, dtype=bool)
+    effects = getattr(model, "true_effects", None)
+    if effects is not None:
+        effects = np.asarray(effects, dtype=float)
 
     k = len(model.algorithms)
     _check_size(k, getattr(model, "n_datasets", None) or 0)
@@ -409,7 +425,7 @@ def simulate(
 
     def args(task: tuple[int, int]) -> tuple[Any, ...]:
         lo, hi = task
-        return (model, procs, alpha, children[lo:hi], sizes[lo:hi], truth, bh_max_steps)
+        return (model, procs, alpha, children[lo:hi], sizes[lo:hi], truth, bh_max_steps, effects)
 
     started = time.perf_counter()
     outputs: list[dict[str, Any]] = []
@@ -439,22 +455,7 @@ def simulate(
                 bar.close()
     elapsed = time.perf_counter() - started
 
-    labels = [p.label for p in procs]
-    counts = {lab: sum(o[lab][0] for o in outputs) for lab in labels}
-    false = {lab: np.concatenate([o[lab][1] for o in outputs]) for lab in labels}
-    true = {lab: np.concatenate([o[lab][2] for o in outputs]) for lab in labels}
-    apv_sums = {
-        lab: np.array(
-            [
-                [
-                    math.fsum(col)
-                    for col in np.concatenate([o[lab][which] for o in outputs]).T.tolist()
-                ]
-                for which in (3, 4)
-            ]
-        )
-        for lab in labels
-    }
+    counts, false, true, apv_sums, bayes = _combine(outputs, procs)
     pairs = {p.label: p.hypotheses(k, model.algorithms) for p in procs}
     specs = {p.label: (p.test, p.correction, p.control) for p in procs}
     settings = {
@@ -466,6 +467,7 @@ def simulate(
                 "correction": p.correction,
                 "control": p.control,
                 "options": dict(p.options),
+                **(_posterior_settings(p) if p.bayesian else {}),
             }
             for p in procs
         ],
@@ -481,7 +483,7 @@ def simulate(
         "cpu_s": cpu_seconds,
     }
     return SimulationResult(
-        procedures=tuple(labels),
+        procedures=tuple(p.label for p in procs),
         algorithms=tuple(model.algorithms),
         n_replicates=n_replicates,
         alpha=alpha,
@@ -494,7 +496,50 @@ def simulate(
         _true=true,
         _apv_sums=apv_sums,
         _truth=truth,
+        _bayes=bayes,
+        _direction_known=effects is not None,
     )
+
+
+def _combine(outputs: list[dict[str, Any]], procs: Sequence[Procedure]) -> tuple[dict, ...]:
+    """The chunks' counts summed (and the per-replicate arrays joined) per procedure."""
+    labels = [p.label for p in procs if not p.bayesian]
+    counts = {lab: sum(o[lab][0] for o in outputs) for lab in labels}
+    bayes = {
+        p.label: (
+            sum(o[p.label][0] for o in outputs),
+            np.concatenate([o[p.label][1] for o in outputs], axis=1),
+        )
+        for p in procs
+        if p.bayesian
+    }
+    false = {lab: np.concatenate([o[lab][1] for o in outputs]) for lab in labels}
+    true = {lab: np.concatenate([o[lab][2] for o in outputs]) for lab in labels}
+    apv_sums = {
+        lab: np.array(
+            [
+                [
+                    math.fsum(col)
+                    for col in np.concatenate([o[lab][which] for o in outputs]).T.tolist()
+                ]
+                for which in (3, 4)
+            ]
+        )
+        for lab in labels
+    }
+    return counts, false, true, apv_sums, bayes
+
+
+def _posterior_settings(proc: Procedure) -> dict[str, Any]:
+    """What a Bayesian procedure ran with: its options, defaults filled in, and its seeds."""
+    settings = check_bayes(proc)
+    return {
+        "rope": settings.rope,
+        "threshold": settings.threshold,
+        "nsamples": settings.nsamples,
+        "prior": settings.prior[0],
+        "posterior_seed": "per seed block" if settings.seed is None else settings.seed,
+    }
 
 
 def _warn_unreachable(procs: Sequence[Procedure], n: int | None, alpha: float) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_bool, check_in_list, spell
 from ..io import ScoreTable, parse_scores, prepare_input
+from ._design import DESIGN_OMNIBUS, design_omnibus
 from ._fdr import FDR_CORRECTIONS
 from ._lazy import Labelled
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
@@ -39,6 +40,7 @@ def compare(
     missing: str = "raise",
     tie_correction: bool = False,
     omnibus: str | None = None,
+    order: Sequence[str] | None = None,
     bh_budget: float | None = None,
     aggregate: str | Callable[[np.ndarray], float] | None = None,
     decimals: int | None = None,
@@ -87,6 +89,10 @@ def compare(
         :func:`cdplot.stats.check_assumptions`.
         "conover" is Conover's t-test on Friedman rank sums (Conover 1999,
         §5.8; ``(N - 1)(k - 1)`` df), all pairs or against ``control``.
+        "durbin" is Durbin's all-pairs t-test for a balanced incomplete block
+        design (PMCMRplus ``durbinAllPairsTest``; ``b k - b - t + 1`` df; the
+        table's missing results are the design's, kept without
+        ``missing="keep"``).
         "bayes-signed-rank" and "bayes-sign" are the Bayesian signed-rank and
         sign tests (Benavoli et al. 2014, 2017; see
         :func:`cdplot.stats.bayes_signed_rank`): posterior probabilities
@@ -121,14 +127,25 @@ def compare(
         Correct Friedman's chi-square for ties within datasets (the value of R's
         ``friedman.test`` and ``scipy.stats.friedmanchisquare``). The default is
         Demšar's formula without correction.
-    omnibus : {"friedman", "aligned-ranks", "quade", "skillings-mack", "rm-anova"}
+    omnibus : {"friedman", "aligned-ranks", "quade", "skillings-mack", "rm-anova", \
+"durbin", "page"}
         The omnibus test reported as ``omnibus``: Friedman's chi-square (the
         default), Friedman's aligned-ranks test, Quade's F, Skillings-Mack
-        (the default with ``missing="keep"``; the only one that accepts
-        missing results), or the repeated-measures ANOVA F (R's
-        ``aov(score ~ algorithm + Error(dataset/algorithm))``). ``friedman``
-        and ``iman_davenport`` are computed whenever the table is complete,
+        (the default with ``missing="keep"``; it accepts missing results), the
+        repeated-measures ANOVA F (R's
+        ``aov(score ~ algorithm + Error(dataset/algorithm))``), Durbin's
+        chi-square for a balanced incomplete block design (PMCMRplus
+        ``durbinTest``; the default with ``test="durbin"``; its missing results
+        are the design's, its F form is ``iman_davenport``; a table that is not
+        such a design is refused), or Page's L test of the ordered alternative
+        given by ``order`` (PMCMRplus ``pageTest``). ``friedman`` and
+        ``iman_davenport`` are computed whenever the table is complete,
         whatever ``omnibus`` is.
+    order : sequence of str, optional
+        With ``omnibus="page"`` (and only then): every algorithm, from the one
+        expected to perform worst to the one expected to perform best (e.g.
+        model sizes, smallest first). Page's L is that of the scores (oriented
+        so that higher is better) with the columns in this order.
     bh_budget : float, optional
         Time budget in seconds of the exact Bergmann-Hommel search (default
         10; ``math.inf`` for no limit). Only with
@@ -272,10 +289,12 @@ def compare(
         alpha=alpha,
         bh_budget=bh_budget,
         omnibus=omnibus,
+        order=order,
         missing=missing,
         **test_options,
     )
-    missing = check_in_list(MISSING, missing=missing)  # checked by resolve(); canonical here
+    # checked by resolve(); canonical here (a design test keeps its missing results)
+    missing = proc.table_missing(check_in_list(MISSING, missing=missing))
     fdr_groups = _check_fdr_groups(fdr_groups, proc)
     direction_given = higher_is_better is not None  # None: True, warned on error-like names
     higher_is_better = check_bool(
@@ -370,7 +389,7 @@ def _check_table(
         table = _drop_empty_algorithms(table)
     n_missing = int(np.isnan(table.scores).sum())
     if n_missing:
-        proc.check_incomplete(n_missing)
+        proc.check_incomplete(n_missing, ~np.isnan(table.scores))
         if tie_correction:
             raise CdplotInputError(
                 f"{spell('tie_correction', True)} corrects Friedman's chi-square, which is not "
@@ -407,6 +426,9 @@ def _omnibus(
     oriented: np.ndarray, ranked: Ranked, proc: Procedure, table: ScoreTable, tie_correction: bool
 ) -> tuple[OmnibusResult | None, OmnibusResult | None, OmnibusResult]:
     """Step 3: Friedman and Iman-Davenport (complete tables) and the chosen omnibus test."""
+    if ranked.canon is None and proc.omnibus == "durbin":  # a balanced incomplete design
+        chi2, f = design_omnibus(proc, oriented, table.algorithms)
+        return None, f, chi2  # Durbin's F in Iman-Davenport's place (its F form)
     if ranked.canon is None:  # incomplete table: Skillings-Mack
         sm = skillings_mack_test(oriented, algorithms=table.algorithms, datasets=table.datasets)
         if sm.ignored_datasets:
@@ -425,6 +447,8 @@ def _omnibus(
     iman = iman_davenport(fried.statistic, k, n)
     if proc.omnibus == "friedman":
         return fried, iman, fried
+    if proc.omnibus in DESIGN_OMNIBUS:
+        return fried, iman, design_omnibus(proc, oriented, table.algorithms)[0]
     return fried, iman, OMNIBUS_TESTS[proc.omnibus](oriented[:, canon])
 
 

@@ -23,16 +23,18 @@ from .._errors import CdplotInputError
 from ._ranks import rank_rows
 from ._results import OmnibusResult, PairwiseResult
 
-__all__ = ["durbin_posthoc", "durbin_test"]
+__all__ = ["bibd_problem", "durbin_posthoc", "durbin_test"]
 
 
-def _design(scores: Any) -> tuple[np.ndarray, int, int, int, int]:
-    """Ranks within datasets (NaN where missing) and (b, t, k, r); refuses a non-BIBD."""
-    x = np.asarray(scores, dtype=float)
-    if x.ndim != 2:
-        raise CdplotInputError(f"Durbin's test needs a 2-D table, got {x.ndim} dimension(s).")
-    present = ~np.isnan(x)
-    b, t = x.shape
+def bibd_problem(present: np.ndarray) -> str | None:
+    """Why the b x t presence pattern is not a balanced incomplete block design, or None.
+
+    A BIBD (as Durbin's test needs it): every dataset has results for the same number
+    k >= 2 of algorithms, every algorithm has results on the same number of datasets, and
+    every pair of algorithms meets on the same number of datasets.
+    """
+    present = np.asarray(present, dtype=bool)
+    t = present.shape[1]
     per_block = present.sum(axis=1)
     per_algo = present.sum(axis=0)
     meets = present.T.astype(int) @ present.astype(int)
@@ -43,15 +45,31 @@ def _design(scores: Any) -> tuple[np.ndarray, int, int, int, int]:
         or len(set(off.tolist())) != 1
         or per_block[0] < 2
     ):
-        raise CdplotInputError(
-            "Durbin's test needs a balanced incomplete block design: every dataset with "
-            "results for the same number of algorithms (got "
-            f"{sorted(set(per_block.tolist()))}), every algorithm on the same number of "
-            f"datasets (got {sorted(set(per_algo.tolist()))}) and every pair of algorithms "
-            f"together on the same number of datasets (got {sorted(set(off.tolist()))}); "
-            "for another incomplete table use cdplot.compare(..., missing='keep') "
-            "(Skillings-Mack)."
+        return (
+            "it needs a balanced incomplete block design: every dataset with results for "
+            f"the same number (>= 2) of algorithms (got {sorted(set(per_block.tolist()))}), "
+            "every algorithm on the same number of datasets (got "
+            f"{sorted(set(per_algo.tolist()))}) and every pair of algorithms together on the "
+            f"same number of datasets (got {sorted(set(off.tolist()))})"
         )
+    return None
+
+
+def _design(scores: Any) -> tuple[np.ndarray, int, int, int, int]:
+    """Ranks within datasets (NaN where missing) and (b, t, k, r); refuses a non-BIBD."""
+    x = np.asarray(scores, dtype=float)
+    if x.ndim != 2:
+        raise CdplotInputError(f"Durbin's test needs a 2-D table, got {x.ndim} dimension(s).")
+    present = ~np.isnan(x)
+    b, t = x.shape
+    problem = bibd_problem(present)
+    if problem is not None:
+        raise CdplotInputError(
+            f"Durbin's test cannot run: {problem}; for another incomplete table use "
+            "cdplot.compare(..., missing='keep') (Skillings-Mack)."
+        )
+    per_block = present.sum(axis=1)
+    per_algo = present.sum(axis=0)
     ranks = np.full(x.shape, np.nan)
     for i in range(b):
         ranks[i, present[i]] = rank_rows(x[i, present[i]][None, :])[0]

@@ -13,7 +13,9 @@ import numpy as np
 
 from .._errors import CdplotInputError, check_in_list
 from ._aligned import aligned_ranks_test
+from ._durbin import durbin_test
 from ._lazy import Deferred, special
+from ._page import page_test
 from ._parametric import rm_anova_test
 from ._quade import quade_test
 from ._ranks import rank_rows
@@ -172,6 +174,10 @@ OMNIBUS_TESTS: dict[str, Callable[[np.ndarray], OmnibusResult]] = {
     "quade": quade_test,
     "skillings-mack": skillings_mack_test,
     "rm-anova": rm_anova_test,
+    # Durbin's chi-square (PMCMRplus durbinTest) for a balanced incomplete block design
+    "durbin": lambda x: durbin_test(x)[0],
+    # Page's L for scores increasing along the columns; compare() orders them by ``order``
+    "page": page_test,
 }
 
 #: Alternative spellings (already normalised) -> canonical omnibus name.
@@ -184,10 +190,16 @@ OMNIBUS_ALIASES: dict[str, str] = {
     "sm": "skillings-mack",
     "anova": "rm-anova",
     "repeated-measures-anova": "rm-anova",
+    "durbin-test": "durbin",
+    "page-l": "page",
+    "page-test": "page",
+    "page-trend": "page",
 }
 
 #: Omnibus tests that accept missing results (NaN cells).
-INCOMPLETE_OMNIBUS: frozenset[str] = frozenset({"skillings-mack"})
+INCOMPLETE_OMNIBUS: frozenset[str] = frozenset({"skillings-mack", "durbin"})
+#: Omnibus tests whose hypothesis needs more than the table: Page's the expected order
+ORDERED_OMNIBUS: frozenset[str] = frozenset({"page"})
 
 
 def resolve_omnibus(name: str) -> str:

@@ -22,6 +22,7 @@ from ._aligned import aligned_ranks_posthoc
 from ._bayes import bayes_comparison
 from ._caveats import datasets_needed, min_attainable_pvalue
 from ._conover import conover_friedman_test
+from ._durbin import durbin_posthoc
 from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
 from ._lazy import Labelled
@@ -55,6 +56,7 @@ POSTHOC_TESTS: dict[str, _Test] = {
     "paired-t": lambda x, avg, n, opts, ds: paired_t_test(x),
     "tukey": lambda x, avg, n, opts, ds: tukey_test(x),
     "conover": lambda x, avg, n, opts, ds: conover_friedman_test(x),
+    "durbin": lambda x, avg, n, opts, ds: durbin_posthoc(x),
 }
 #: tests of POSTHOC_TESTS computed from the average ranks alone (they ignore the table)
 RANKS_ONLY_TESTS = frozenset({"mean-ranks", "nemenyi"})
@@ -118,6 +120,8 @@ def _raw_tests(
 ) -> _Raw:
     """Step 1: the pairwise test on every pair (or the Bayesian posteriors)."""
     n, k = oriented.shape
+    if ranked.canon is None and proc.test == "durbin":  # a balanced incomplete design
+        return _durbin_raw(oriented, names)
     if ranked.canon is None:  # incomplete table: each pair on the datasets both have
         pairwise, n_pair = pairs_on_common_datasets(
             COMMON_DATASET_TESTS[proc.test], oriented, algorithms=names, **proc.options
@@ -136,6 +140,20 @@ def _raw_tests(
     result_c = run(table, ranked.average[canon], n, proc.options, datasets)
     pairwise = PairwiseResult(result_c.statistic[back], result_c.pvalue[back])
     return _Raw(pairwise, result_c, n_pair, n)
+
+
+def _durbin_raw(oriented: np.ndarray, names: list[str]) -> _Raw:
+    """Durbin's all-pairs t-tests on a BIBD, computed in canonical (name) order."""
+    canon = sorted(range(len(names)), key=lambda j: names[j])
+    back = np.argsort(canon)
+    result_c = durbin_posthoc(oriented[:, canon])
+    pairwise = PairwiseResult(
+        result_c.statistic[np.ix_(back, back)], result_c.pvalue[np.ix_(back, back)]
+    )
+    present = (~np.isnan(oriented)).astype(np.int64)
+    n_pair = present.T @ present  # datasets each pair meets on
+    k = len(names)
+    return _Raw(pairwise, None, n_pair, int(n_pair[~np.eye(k, dtype=bool)].min()))
 
 
 def _warn_questionable(proc: Procedure, n: int, *, incomplete: bool) -> None:

@@ -19,7 +19,8 @@ import numpy as np
 from .._errors import CLI_FLAGS, CdplotInputError, check_bool, check_in_list, in_cli, spell
 from ._adjust import BH_DEFAULT_BUDGET, check_bh_budget, resolve_correction
 from ._bayes import BAYES_TESTS
-from ._omnibus import INCOMPLETE_OMNIBUS, resolve_omnibus
+from ._durbin import bibd_problem
+from ._omnibus import INCOMPLETE_OMNIBUS, ORDERED_OMNIBUS, resolve_omnibus
 from ._options import check_alpha, check_control
 from ._pairwise import SIGN_TIES, ZERO_METHODS
 from ._values import ValueEquality
@@ -44,6 +45,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state", "prior"),
     "bayes-sign": ("rope", "threshold", "nsamples", "random_state", "prior"),
     "conover": (),  # Conover's t-test on Friedman rank sums (_conover)
+    "durbin": (),  # Durbin's all-pairs t-test for balanced incomplete block designs
 }
 TEST_ALIASES = {
     "meanranks": "mean-ranks",
@@ -64,6 +66,8 @@ TEST_ALIASES = {
     "bayes-wilcoxon": "bayes-signed-rank",
     "bayesian-sign": "bayes-sign",
     "conover-friedman": "conover",
+    "durbin-all-pairs": "durbin",
+    "durbin-posthoc": "durbin",
 }
 #: tests that rank the algorithms within each dataset jointly: they need a complete table
 #: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
@@ -74,7 +78,11 @@ RANK_POOL_TESTS = (
     "quade",
     "exact-rank-sum",
     "conover",
+    "durbin",
 )
+#: tests (and omnibus tests) for a balanced incomplete block design: they run on a table
+#: whose missing results form one (a complete table is one too)
+BIBD_TESTS = ("durbin",)
 #: paired tests that run on an incomplete table, each pair on the datasets both have
 COMMON_DATASET_TESTS = ("wilcoxon", "sign")
 #: the correction of each test when none is named (correction=None)
@@ -172,6 +180,55 @@ def _resolve_correction(test: str, correction: Any, control: Any) -> str:
     return resolve_correction(correction, control=control is not None)
 
 
+def _check_order(
+    order: Any, omnibus: str, algorithms: Sequence[str] | None
+) -> tuple[str, ...] | None:
+    """The expected order of Page's test, as a tuple; only with that omnibus test."""
+    if omnibus not in ORDERED_OMNIBUS:
+        if order is not None:
+            raise CdplotInputError(
+                f"{spell('order')} is the expected order of {spell('omnibus', 'page')} (Page's "
+                f"L test); add {spell('omnibus', 'page')} or drop {spell('order')}."
+            )
+        return None
+    example = spell("order", "small,base,large" if in_cli() else ["small", "base", "large"])
+    if order is None or isinstance(order, (str, bytes)) and not in_cli():
+        raise CdplotInputError(
+            f"{spell('omnibus', 'page')} tests an expected order of the algorithms: pass "
+            f"{spell('order')} with every algorithm, from the one expected to perform worst "
+            f"to the one expected to perform best, e.g. {example}."
+            if order is None
+            else f"{spell('order')} must be a list of algorithm names, got the string "
+            f"{order!r}; e.g. {example}."
+        )
+    names = tuple(str(a) for a in order)
+    if len(names) < 3:
+        raise CdplotInputError(
+            f"{spell('order')} must list at least three algorithms (Page's test needs k >= 3), "
+            f"got {list(names)}."
+        )
+    if algorithms is not None:
+        known = [str(a) for a in algorithms]
+        unknown = [a for a in names if a not in known]
+        absent = [a for a in known if a not in names]
+        twice = sorted({a for a in names if names.count(a) > 1})
+        if unknown or absent or twice:
+            raise CdplotInputError(
+                f"{spell('order')} must list every algorithm once ({', '.join(known)}); "
+                + "; ".join(
+                    text
+                    for text in (
+                        f"unknown {unknown}" if unknown else "",
+                        f"missing {absent}" if absent else "",
+                        f"given twice {twice}" if twice else "",
+                    )
+                    if text
+                )
+                + "."
+            )
+    return names
+
+
 def _resolve_budget(bh_budget: Any, correction: str) -> float | None:
     """The Bergmann-Hommel budget in seconds (None: no limit); only with that correction."""
     if bh_budget is not None and correction != "bergmann-hommel":
@@ -206,6 +263,9 @@ class Procedure(ValueEquality):
         Time budget (seconds) of the exact Bergmann-Hommel search; None for no limit.
     omnibus : str
         Canonical name of the omnibus test reported.
+    order : tuple of str or None
+        With ``omnibus="page"``: the algorithms in their expected order, from the one
+        expected to perform worst to the one expected to perform best.
 
     Examples
     --------
@@ -223,6 +283,7 @@ class Procedure(ValueEquality):
     alpha: float = 0.05
     bh_budget: float | None = BH_DEFAULT_BUDGET
     omnibus: str = "friedman"
+    order: tuple[str, ...] | None = None
 
     @classmethod
     def resolve(
@@ -234,6 +295,7 @@ class Procedure(ValueEquality):
         alpha: float = 0.05,
         bh_budget: float | None = None,
         omnibus: str | None = None,
+        order: Sequence[str] | None = None,
         missing: str = "raise",
         algorithms: Sequence[str] | None = None,
         **options: Any,
@@ -241,9 +303,11 @@ class Procedure(ValueEquality):
         """The procedure for these settings, checked, with defaults filled in.
 
         ``correction=None`` is the test's own default ("holm"; "nemenyi", "tukey" and
-        "none" for the Nemenyi, Tukey and Bayesian tests). ``omnibus=None`` is
-        Skillings-Mack with ``missing="keep"``, else Friedman. With ``algorithms`` the
-        control must be one of them. Raises :class:`~cdplot.CdplotInputError`.
+        "none" for the Nemenyi, Tukey and Bayesian tests). ``omnibus=None`` is Durbin's
+        with ``test="durbin"``, Skillings-Mack with ``missing="keep"``, else Friedman.
+        ``order`` (the algorithms from the expected worst to the expected best) goes with
+        ``omnibus="page"`` and with it only. With ``algorithms`` the control must be one
+        of them and ``order`` must list each once. Raises :class:`~cdplot.CdplotInputError`.
         """
         test_name = resolve_test(test)
         alpha = check_alpha(alpha)
@@ -251,36 +315,55 @@ class Procedure(ValueEquality):
         missing = check_in_list(MISSING, missing=missing)
         if omnibus is None:
             omnibus_name = "skillings-mack" if missing == "keep" else "friedman"
+            if test_name in BIBD_TESTS:
+                omnibus_name = test_name
         else:
             omnibus_name = resolve_omnibus(omnibus)
+        order = _check_order(order, omnibus_name, algorithms)
         if algorithms is not None:
             control = check_control(control, algorithms)
         if control is not None and test_name in _NO_CONTROL:
             raise CdplotInputError(_NO_CONTROL[test_name]())
         name = _resolve_correction(test_name, correction, control)
         budget = _resolve_budget(bh_budget, name)
-        return cls(test_name, name, control, checked, alpha, budget, omnibus_name)
+        return cls(test_name, name, control, checked, alpha, budget, omnibus_name, order)
 
     def with_algorithms(self, algorithms: Sequence[str]) -> Procedure:
-        """The same procedure with its control checked against ``algorithms``."""
+        """The same procedure with its control and order checked against ``algorithms``."""
+        out = self
+        if self.order is not None:
+            out = replace(out, order=_check_order(self.order, self.omnibus, algorithms))
         if self.control is None:
-            return self
-        return replace(self, control=check_control(self.control, algorithms))
+            return out
+        return replace(out, control=check_control(self.control, algorithms))
 
-    def check_incomplete(self, n_missing: int) -> None:
-        """Refuse a test or omnibus test that needs a complete table (``n_missing`` > 0)."""
+    @property
+    def design(self) -> bool:
+        """Whether the test or omnibus test is for a balanced incomplete block design."""
+        return self.test in BIBD_TESTS or self.omnibus in BIBD_TESTS
+
+    def table_missing(self, missing: str) -> str:
+        """How the table's missing results are read: a design test keeps them by default
+        (``missing="raise"``): they are the datasets an algorithm was not run on."""
+        return "keep" if self.design and missing == "raise" else missing
+
+    def check_incomplete(self, n_missing: int, present: np.ndarray | None = None) -> None:
+        """Refuse a test or omnibus test that needs a complete table (``n_missing`` > 0);
+        a design test refuses a table whose ``present`` results are not a BIBD."""
         fixes = (
             f"use {spell('test', 'wilcoxon')} or {spell('test', 'sign')} (each pair is tested "
             f"on the datasets where both have a result), or {spell('missing', 'drop')} to drop "
             "the incomplete datasets"
         )
-        if self.test in RANK_POOL_TESTS:
+        if self.design and present is not None:
+            self._check_design(present, fixes)
+        if self.test in RANK_POOL_TESTS and self.test not in BIBD_TESTS:
             raise CdplotInputError(
                 f"{spell('test', self.test)} needs every algorithm ranked on every dataset (its "
                 f"null distribution assumes complete rankings), but {n_missing} result(s) are "
                 f"missing; {fixes}."
             )
-        if self.test not in COMMON_DATASET_TESTS:
+        if self.test not in COMMON_DATASET_TESTS and self.test not in BIBD_TESTS:
             raise CdplotInputError(
                 f"{spell('test', self.test)} is not available for a table with missing results "
                 f"({n_missing} missing); {fixes}."
@@ -292,6 +375,21 @@ class Procedure(ValueEquality):
                 f"with {spell('missing', 'keep')}), or {spell('missing', 'drop')} to drop the "
                 "incomplete datasets."
             )
+
+    def _check_design(self, present: np.ndarray, fixes: str) -> None:
+        problem = bibd_problem(present)
+        if problem is None:
+            return
+        which = (
+            f"{spell('test', self.test)}"
+            if self.test in BIBD_TESTS
+            else f"{spell('omnibus', self.omnibus)}"
+        )
+        raise CdplotInputError(
+            f"{which} (Durbin's test) cannot run on this table: {problem}; for another "
+            f"incomplete table use {spell('missing', 'keep')} with "
+            f"{spell('omnibus', 'skillings-mack')}, and {fixes}."
+        )
 
     @property
     def bayesian(self) -> bool:

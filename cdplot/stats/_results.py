@@ -380,16 +380,23 @@ class ComparisonResult(ValueEquality):
         >>> cdplot.compare(cdplot.datasets.load("demsar2006"), test="sign").procedure.label
         'sign+holm'
         """
+        from ._design import omnibus_of
         from ._procedure import Procedure
 
         omnibus = self.omnibus
+        design = omnibus_of(omnibus.name) if omnibus else None  # Durbin, Page (and its order)
         return Procedure(
             self.test,
             self.correction,
             self.control,
             dict(self.test_options),
             self.alpha,
-            omnibus=_OMNIBUS_NAMES.get(omnibus.name, omnibus.name) if omnibus else "friedman",
+            omnibus=design[0]
+            if design
+            else _OMNIBUS_NAMES.get(omnibus.name, omnibus.name)
+            if omnibus
+            else "friedman",
+            order=design[1] if design else None,
         )
 
     @property

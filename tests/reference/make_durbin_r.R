@@ -9,7 +9,8 @@
 # lower = FALSE); T2 = (T1 / (t - 1)) / ((b (k - 1) - T1) / (b k - b - t + 1)),
 # p2 = pf(T2, t - 1, b k - b - t + 1, lower = FALSE); pairwise
 # t = |Ri - Rj| / sqrt((A - C) 2 r / (b k - b - t + 1) (1 - T1 / (b (k - 1)))),
-# p = 2 pt(t, b k - b - t + 1, lower = FALSE). Missing cells are written as NA.
+# p = 2 pt(t, b k - b - t + 1, lower = FALSE); p_holm = p.adjust(p, "holm") over all pairs
+# (durbinAllPairsTest's default adjustment). Missing cells are written as NA.
 set.seed(1951)
 g <- function(x) sprintf("%.17g", x)
 emit <- function(case, y) {
@@ -31,10 +32,15 @@ emit <- function(case, y) {
   }
   line("T1", 0, 0, T1); line("p1", 0, 0, pchisq(T1, t - 1, lower.tail = FALSE))
   line("T2", 0, 0, T2); line("p2", 0, 0, pf(T2, t - 1, df, lower.tail = FALSE))
+  ii <- c(); jj <- c(); pp <- c()
   for (i in 1:(t - 1)) for (j in (i + 1):t) {
     tv <- abs(Rj[i] - Rj[j]) / denom
     line("t", i, j, tv); line("p", i, j, 2 * pt(tv, df, lower.tail = FALSE))
+    ii <- c(ii, i); jj <- c(jj, j); pp <- c(pp, 2 * pt(tv, df, lower.tail = FALSE))
   }
+  # the all-pairs family adjusted by base R: p.adjust(p, "holm") (PMCMRplus's default)
+  ph <- p.adjust(pp, "holm")
+  for (h in seq_along(pp)) line("p_holm", ii[h], jj[h], ph[h])
 }
 design <- function(blocks, t, levels) {
   y <- matrix(NA_real_, length(blocks), t)
