@@ -26,6 +26,7 @@ from scipy import special, stats
 import cdplot
 import cdplot.stats._pairwise as pw
 import cdplot.stats._ranks as rk
+import cdplot.stats._tiles as tiles
 from cdplot.stats import mean_ranks_test, nemenyi_test, rank_rows, sign_test, wilcoxon_test
 from cdplot.stats._studentized import range_sf
 
@@ -203,6 +204,50 @@ def test_wilcoxon_chunk_boundaries(rng, monkeypatch, chunk, kind):
         stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
         assert_same_bits(res.statistic, stat)
         assert_same_bits(res.pvalue, p)
+
+
+@pytest.mark.parametrize(("tile", "chunk"), [(40, 40), (3 * 40, 2 * 40), (4 * 40, 7 * 40)])
+@pytest.mark.parametrize("kind", ["continuous", "few-values", "signed-zeros"])
+def test_wilcoxon_and_sign_tiles(rng, monkeypatch, tile, chunk, kind):
+    # tiles of 1, 3 and 4 of the 10 columns (the last one short), each filled a few rows at
+    # a time, and chunks that cut the pairs between two tiles: the pairs are numbered as
+    # numpy.triu_indices and every one equals the per-pair definition
+    x = make_scores(rng, 40, 10, kind)
+    monkeypatch.setattr(tiles, "TILE_VALUES", tile)
+    monkeypatch.setattr(tiles, "_GATHER_VALUES", 30)
+    monkeypatch.setattr(pw, "CHUNK_CELLS", chunk)
+    for zero_method in ("wilcox", "pratt", "zsplit"):
+        res, _ = run_wilcoxon(x, zero_method=zero_method)
+        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
+        assert_same_bits(res.statistic, stat)
+        assert_same_bits(res.pvalue, p)
+    res = sign_test(x)
+    for i, j in itertools.combinations(range(10), 2):
+        wins, losses, p = sign_pair(x[:, i], x[:, j], "split")
+        assert res.statistic[i, j] == wins and res.statistic[j, i] == losses
+        assert res.pvalue[i, j] == p
+
+
+def test_columns_in_order_equal_the_reordered_table(rng, monkeypatch):
+    # compare() hands the kernels the canonical column order instead of a reordered copy
+    x = make_scores(rng, 30, 7, "few-ties")
+    order = [4, 0, 6, 2, 5, 1, 3]
+    monkeypatch.setattr(tiles, "TILE_VALUES", 2 * 30)  # tiles of 2 columns
+    for zero_method in ("wilcox", "pratt", "zsplit"):
+        got = pw.wilcoxon_columns(x, order, zero_method=zero_method)
+        want = wilcoxon_test(x[:, order], zero_method=zero_method)
+        assert_same_bits(got.statistic, want.statistic)
+        assert_same_bits(got.pvalue, want.pvalue)
+    got, want = pw.sign_columns(x, order), sign_test(x[:, order])
+    assert_same_bits(got.statistic, want.statistic)
+    assert_same_bits(got.pvalue, want.pvalue)
+
+
+def test_pair_index_is_triu_order():
+    for k in (2, 3, 7):
+        rows, cols = np.triu_indices(k, 1)
+        got = [tiles.pair_index(int(i), int(j), k) for i, j in zip(rows, cols, strict=True)]
+        assert got == list(range(rows.size))
 
 
 @pytest.mark.parametrize("dense", [0.0, 2.0])  # every chunk walked as dense / as sparse ties
