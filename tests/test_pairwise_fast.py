@@ -192,6 +192,15 @@ def test_wilcoxon_exact_boundary_counts_nonzero_differences(rng, n_nonzero):
         assert_same_bits(res.pvalue, p)
 
 
+def assert_wilcoxon_per_pair(x):
+    """Every zero_method's statistics and p-values equal the per-pair code's, bit for bit."""
+    for zero_method in ("wilcox", "pratt", "zsplit"):
+        res, _ = run_wilcoxon(x, zero_method=zero_method)
+        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
+        assert_same_bits(res.statistic, stat)
+        assert_same_bits(res.pvalue, p)
+
+
 @pytest.mark.parametrize("chunk", [1, 7, 3 * 40, 5 * 40 - 1, 11 * 40 + 3, 1 << 18])
 @pytest.mark.parametrize("kind", KINDS)
 def test_wilcoxon_chunk_boundaries(rng, monkeypatch, chunk, kind):
@@ -199,11 +208,7 @@ def test_wilcoxon_chunk_boundaries(rng, monkeypatch, chunk, kind):
     # of one algorithm and straddle two algorithms
     x = make_scores(rng, 40, 9, kind)
     monkeypatch.setattr(pw, "CHUNK_CELLS", chunk)
-    for zero_method in ("wilcox", "pratt", "zsplit"):
-        res, _ = run_wilcoxon(x, zero_method=zero_method)
-        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
-        assert_same_bits(res.statistic, stat)
-        assert_same_bits(res.pvalue, p)
+    assert_wilcoxon_per_pair(x)
 
 
 @pytest.mark.parametrize(("tile", "chunk"), [(40, 40), (3 * 40, 2 * 40), (4 * 40, 7 * 40)])
@@ -216,11 +221,7 @@ def test_wilcoxon_and_sign_tiles(rng, monkeypatch, tile, chunk, kind):
     monkeypatch.setattr(tiles, "TILE_VALUES", tile)
     monkeypatch.setattr(tiles, "_GATHER_VALUES", 30)
     monkeypatch.setattr(pw, "CHUNK_CELLS", chunk)
-    for zero_method in ("wilcox", "pratt", "zsplit"):
-        res, _ = run_wilcoxon(x, zero_method=zero_method)
-        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
-        assert_same_bits(res.statistic, stat)
-        assert_same_bits(res.pvalue, p)
+    assert_wilcoxon_per_pair(x)
     res = sign_test(x)
     for i, j in itertools.combinations(range(10), 2):
         wins, losses, p = sign_pair(x[:, i], x[:, j], "split")
@@ -256,11 +257,7 @@ def test_wilcoxon_both_tie_walks(rng, monkeypatch, dense, kind):
     x = make_scores(rng, 60, 6, kind)
     monkeypatch.setattr(pw, "_DENSE_TIES", dense)
     monkeypatch.setattr(pw, "CHUNK_CELLS", 4 * 60)
-    for zero_method in ("wilcox", "pratt", "zsplit"):
-        res, _ = run_wilcoxon(x, zero_method=zero_method)
-        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
-        assert_same_bits(res.statistic, stat)
-        assert_same_bits(res.pvalue, p)
+    assert_wilcoxon_per_pair(x)
 
 
 def test_wilcoxon_tie_runs_do_not_cross_pairs(monkeypatch):
@@ -281,11 +278,7 @@ def test_wilcoxon_tie_runs_do_not_cross_pairs(monkeypatch):
 def test_wilcoxon_negative_zero_is_a_zero():
     # lower-is-better scores are negated: 0.0 becomes -0.0, and -0.0 - 0.0 is -0.0
     x = np.array([[-0.0, 0.0], [-0.0, -0.0], [1.0, -2.0], [3.0, 1.0], [-1.0, 0.5]] * 3)
-    for zero_method in ("wilcox", "pratt", "zsplit"):
-        res, _ = run_wilcoxon(x, zero_method=zero_method)
-        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
-        assert_same_bits(res.statistic, stat)
-        assert_same_bits(res.pvalue, p)
+    assert_wilcoxon_per_pair(x)
 
 
 @pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
