@@ -374,3 +374,13 @@ def test_rank_rows_equals_rankdata(rng, monkeypatch, chunk):
         assert_same_bits(rank_rows(x), stats.rankdata(x, axis=1))
     assert rank_rows(np.zeros((3, 0))).shape == (3, 0)
     assert rank_rows(np.zeros((0, 4))).shape == (0, 4)
+
+
+def test_undefined_exact_p_warning_points_at_the_caller():
+    # tied differences: exact=True falls back to the normal approximation, with a warning
+    # that names the caller's line, whether it called compare() or wilcoxon_test()
+    x = np.round(np.random.default_rng(0).normal(size=(12, 3)), 1)
+    for call in (lambda: cdplot.compare(x, exact=True), lambda: wilcoxon_test(x, exact=True)):
+        with pytest.warns(cdplot.CdplotWarning, match="exact Wilcoxon p-values") as caught:
+            call()
+        assert [w.filename for w in caught] == [__file__]
