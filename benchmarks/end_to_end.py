@@ -9,10 +9,10 @@ ratio; a single time does not mean much on a shared machine).
 
 Commands:
 
-- ``cdplot CLI``: ``python -m cdplot compare RESULTS.csv -o cd.pdf -q`` (Wilcoxon + Holm;
-  ``-q``: no summary on the terminal, like the peers' scripts);
-- ``cdplot CLI + summary``: the same without ``-q`` (the summary's omnibus p-values need
-  scipy.special, which the quiet run never imports);
+- ``cdplot CLI``: ``python -m cdplot compare RESULTS.csv -o cd.pdf``, the default run
+  (Wilcoxon + Holm, the summary printed: the reference of every ratio);
+- ``cdplot CLI -q``: the same with nothing printed, like the peers' scripts;
+- ``cdplot CLI nemenyi``: the default run with ``--test nemenyi`` (summary printed);
 - ``cdplot script``: the same through the Python API (``compare`` + ``cd_diagram`` + savefig);
 - ``fair floor``: numpy reads the CSV and ranks it, matplotlib draws as many texts and lines
   as cdplot's diagram (2k + 5 texts, k + 7 lines) and saves a PDF with TrueType fonts;
@@ -29,6 +29,7 @@ minutes) or ``--quick``.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -39,10 +40,11 @@ from pathlib import Path
 import numpy as np
 from _common import bench_env, format_seconds, installed, machine_summary, markdown_table, scores
 
-CASES = ((5, 30), (10, 30), (20, 100), (50, 500))
+CASES = ((5, 30), (10, 30), (20, 100), (50, 500), (100, 1000))
 QUICK_CASES = ((10, 30),)
-#: Issue 15's targets at k = 10, N = 30 (ratios to cdplot's CLI time).
-TARGET_FLOOR_RATIO = 1.3  # cdplot CLI <= 1.3 x the fair floor
+#: Issue 32's targets (ratios to cdplot's CLI time, summary printed).
+TARGET_FLOOR_RATIO = 1.3  # cdplot CLI <= 1.3 x the fair floor at k = 10, 50 and 100
+FLOOR_TARGET_K = (10, 50, 100)
 TARGET_PEER_SPEEDUP = 2.0  # fastest matplotlib peer >= 2 x cdplot CLI
 
 SCRIPT_CDPLOT = """\
@@ -203,10 +205,9 @@ def main(argv: list[str] | None = None) -> int:
             csv = write_csv(k, n, folder)
             cli = [python, "-m", "cdplot", "compare", str(csv), "-o"]
             commands = {
-                "cdplot CLI": [*cli, str(folder / "cli.pdf"), "-q"],
-                # the same, printing the summary: Friedman's and Iman-Davenport's p-values
-                # are then read, which imports scipy.special
-                "cdplot CLI + summary": [*cli, str(folder / "cli_summary.pdf")],
+                "cdplot CLI": [*cli, str(folder / "cli.pdf")],
+                "cdplot CLI -q": [*cli, str(folder / "cli_quiet.pdf"), "-q"],
+                "cdplot CLI nemenyi": [*cli, str(folder / "cli_nemenyi.pdf"), "--test", "nemenyi"],
             }
             for name, path in paths.items():
                 commands[name] = [python, str(path), str(csv), str(folder / f"{name}.pdf")]
@@ -229,13 +230,14 @@ def main(argv: list[str] | None = None) -> int:
                         f"{lo:.2f}-{hi:.2f}",
                     ]
                 )
-            if (k, n) == (10, 30):
+            if k in FLOOR_TARGET_K:
                 lo, med, hi = ratio_summary(times, "cdplot CLI", "fair floor")
                 targets.append(
-                    f"- k = 10, N = 30: cdplot CLI / fair floor = {med:.2f} ({lo:.2f}-{hi:.2f}); "
-                    f"target <= {TARGET_FLOOR_RATIO}: "
+                    f"- k = {k}, N = {n}: cdplot CLI / fair floor = {med:.2f} "
+                    f"({lo:.2f}-{hi:.2f}); target <= {TARGET_FLOOR_RATIO}: "
                     f"{'met' if med <= TARGET_FLOOR_RATIO else 'MISSED'}"
                 )
+            if (k, n) == (10, 30):
                 mpl = [p for p in MATPLOTLIB_PEERS if p in times]
                 if mpl:
                     best = min(mpl, key=lambda p: statistics.median(times[p]))
@@ -245,17 +247,20 @@ def main(argv: list[str] | None = None) -> int:
                         f"{med:.2f} ({lo:.2f}-{hi:.2f}); target >= {TARGET_PEER_SPEEDUP}: "
                         f"{'met' if med >= TARGET_PEER_SPEEDUP else 'MISSED'}"
                     )
-            if "cddiagram (SVG)" in times and k <= 50:
-                lo, med, hi = ratio_summary(times, "cddiagram (SVG)", "cdplot CLI")
+            for cli_run in ("cdplot CLI", "cdplot CLI nemenyi"):
+                if "cddiagram (SVG)" not in times:
+                    break
+                lo, med, hi = ratio_summary(times, "cddiagram (SVG)", cli_run)
                 targets.append(
-                    f"- k = {k}, N = {n}: cddiagram / cdplot CLI = {med:.2f} ({lo:.2f}-{hi:.2f}); "
-                    f"target > 1: {'met' if med > 1 else 'MISSED'}"
+                    f"- k = {k}, N = {n}: cddiagram / {cli_run} = {med:.2f} "
+                    f"({lo:.2f}-{hi:.2f}); target > 1: {'met' if med > 1 else 'MISSED'}"
                 )
 
+    print(f"load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     print("\n### CSV -> figure, whole process\n")
     head = ["k x N", "command", "median time", "ratio to cdplot CLI (median)", "min-max"]
     print(markdown_table(head, rows))
-    print("\n### Targets (issue 15)\n")
+    print("\n### Targets (issues 15 and 32)\n")
     print("\n".join(targets) if targets else "(no target case run)")
     return 0
 

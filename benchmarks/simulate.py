@@ -1,6 +1,9 @@
 """How fast is a simulation study, and how does it scale with workers?
 
-Run as ``python benchmarks/simulate.py`` (``--quick`` for a short run, ``--help``). It times
+Run as ``python benchmarks/simulate.py`` (``--quick`` for a short run, ``--help``); the
+parallel scaling alone, on an idle machine (one command, per-round speed-ups with their
+spread): ``python benchmarks/simulate.py --scaling-only --scaling-replicates 200000
+--rounds 5``. It times
 
 1. the target of issue 19: 10,000 replicates of k = 10 algorithms on N = 30 datasets,
    Wilcoxon + Holm and mean-ranks + Bonferroni on the same tables, in this process
@@ -73,6 +76,12 @@ def naive(n_tables: int, seed: int = 0) -> float:
     return (time.perf_counter() - t0) / n_tables
 
 
+def ratios(times: dict[str, list[float]], slow: str, fast: str) -> tuple[float, float, float]:
+    """min, median, max over the rounds of time[slow] / time[fast] (a speed-up)."""
+    per_round = [a / b for a, b in zip(times[slow], times[fast], strict=True)]
+    return min(per_round), statistics.median(per_round), max(per_round)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer replicates everywhere")
@@ -81,6 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=3, help="interleaved scaling rounds")
     parser.add_argument("--json", metavar="FILE", help="write the numbers as JSON")
+    parser.add_argument(
+        "--scaling-only",
+        action="store_true",
+        help="only the interleaved scaling runs (e.g. --scaling-only --scaling-replicates "
+        "200000 --rounds 5 on an idle machine)",
+    )
     args = parser.parse_args(argv)
     target_n = 2_000 if args.quick else 10_000
     scale_n = 20_000 if args.quick else args.scaling_replicates
@@ -89,13 +104,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()}", flush=True)
 
     cdplot.simulate(m, PROCEDURES, 200, random_state=0)  # warm-up: imports, caches
-    t_serial, ref = timed(lambda: cdplot.simulate(m, PROCEDURES, target_n, random_state=1))
-    rows.append(("target, in process (n_jobs=1)", target_n, t_serial, ref.settings["cpu_s"]))
-    t_loky, par = timed(lambda: cdplot.simulate(m, PROCEDURES, target_n, random_state=1, n_jobs=2))
-    assert same(ref, par)
-    rows.append(("target, loky n_jobs=2 (incl. start-up)", target_n, t_loky, par.settings["cpu_s"]))
-    per_table = naive(50 if args.quick else 300)
-    rows.append(("compare() per table, extrapolated", target_n, per_table * target_n, None))
+    t_serial = per_table = None
+    if not args.scaling_only:
+        t_serial, ref = timed(lambda: cdplot.simulate(m, PROCEDURES, target_n, random_state=1))
+        rows.append(("target, in process (n_jobs=1)", target_n, t_serial, ref.settings["cpu_s"]))
+        t_loky, par = timed(
+            lambda: cdplot.simulate(m, PROCEDURES, target_n, random_state=1, n_jobs=2)
+        )
+        assert same(ref, par)
+        rows.append(
+            ("target, loky n_jobs=2 (incl. start-up)", target_n, t_loky, par.settings["cpu_s"])
+        )
+        per_table = naive(50 if args.quick else 300)
+        rows.append(("compare() per table, extrapolated", target_n, per_table * target_n, None))
 
     # scaling, interleaved: in process / loky 2 / dask 1 worker / dask 2 workers take turns,
     # round after round, so that a busy machine slows all alike; medians over the rounds
@@ -154,7 +175,22 @@ def main(argv: list[str] | None = None) -> int:
     cpu_per_rep = cpu["dask LocalCluster, 2 workers"] / scale_n
     overhead = cpu["dask LocalCluster, 2 workers"] / cpu["in process (1 core)"]
     projected = 1e6 * cpu_per_rep / 100
-    print(f"\nwall-clock speed-up 1 -> 2 workers: dask {d1 / d2:.2f}x, loky {loky_speedup:.2f}x")
+    print(
+        f"\nwall-clock speed-up 1 -> 2 workers (of the medians): dask {d1 / d2:.2f}x, loky "
+        f"{loky_speedup:.2f}x"
+    )
+    # per-round ratios (the runs of a round took turns, so they shared the machine's load)
+    spread = {
+        "dask 1 -> 2 workers": ratios(
+            times, "dask LocalCluster, 1 worker", "dask LocalCluster, 2 workers"
+        ),
+        "loky n_jobs=2 vs in process": ratios(times, "in process (1 core)", "loky, n_jobs=2"),
+        "dask 2 workers vs in process": ratios(
+            times, "in process (1 core)", "dask LocalCluster, 2 workers"
+        ),
+    }
+    for name, (lo, med, hi) in spread.items():
+        print(f"per-round speed-up, {name}: {med:.2f}x (min {lo:.2f}, max {hi:.2f})")
     print(
         f"CPU per replicate on a dask worker: {cpu_per_rep * 1e3:.3f} ms "
         f"({overhead:.2f}x the CPU per replicate in process)"
@@ -163,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         f"projected: 1,000,000 replicates on 100 dedicated workers ~ {projected:.1f} s "
         f"(+ cluster start-up); {1e6 * cpu_per_rep / 3600:.2f} CPU-hours in all"
     )
-    print(f"vectorised vs compare() per table: {per_table * target_n / t_serial:.0f}x faster")
+    if per_table is not None:
+        print(f"vectorised vs compare() per table: {per_table * target_n / t_serial:.0f}x faster")
     print(f"load average after: {os.getloadavg()}")
     if args.json:
         Path(args.json).write_text(
@@ -174,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                     ],
                     "speedup_dask_1_to_2": d1 / d2,
                     "speedup_loky_1_to_2": loky_speedup,
+                    "per_round_speedups_min_median_max": spread,
                     "cpu_per_replicate_s": cpu_per_rep,
                     "projected_1e6_on_100_workers_s": projected,
                     "load_average_after": os.getloadavg(),

@@ -398,9 +398,17 @@ def csv_cases(draw):
     return text, options
 
 
-@settings(max_examples=800)
+@settings(max_examples=200)  # 800 in the whole suite (below)
 @given(case=csv_cases())
 def test_generated_files_read_like_the_same_dataframe(case):
+    text, options = case
+    assert_one_logic(text, **options)
+
+
+@pytest.mark.slow
+@settings(max_examples=800)
+@given(case=csv_cases())
+def test_generated_files_read_like_the_same_dataframe_more_files(case):
     text, options = case
     assert_one_logic(text, **options)
 

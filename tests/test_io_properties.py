@@ -191,9 +191,21 @@ def person_reading(frame: pd.DataFrame):
     return values, names, index
 
 
-@settings(max_examples=1300)
+@settings(max_examples=300)  # 1300 in the whole suite (below)
 @given(frame=frames())
 def test_generated_frames_are_read_right_or_refused(frame):
+    check_generated_frame(frame)
+
+
+@pytest.mark.slow
+@settings(max_examples=1300)
+@given(frame=frames())
+def test_generated_frames_are_read_right_or_refused_more_frames(frame):
+    check_generated_frame(frame)
+
+
+def check_generated_frame(frame) -> None:
+    """``frame`` is read as a person reads it, or refused with a CdplotInputError."""
     expected = person_reading(frame)
     try:
         res = run(frame, tie_correction=True, test="sign", correction="none")

@@ -52,6 +52,7 @@ def test_nan_and_infinite_values_are_written_as_documented():
     assert result_from_json(result_to_json(res)).n_missing == 1
 
 
+@pytest.mark.slow  # a 10 MB document traced by tracemalloc (seconds)
 def test_large_result_is_streamed_in_chunks_without_a_second_copy():
     """A result whose JSON is ~10 MB is written in 256 KiB pieces: the peak memory of writing
     it is a few pieces, not the text (nor nested lists of the scores, ~15 MB here)."""

@@ -61,6 +61,7 @@ def _errors(cell) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # starts a Jupyter kernel (seconds)
 def test_fresh_kernel_displays_every_figure(tmp_path, monkeypatch):
     for var in ("JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR"):
         monkeypatch.setenv(var, str(tmp_path / var.lower()))

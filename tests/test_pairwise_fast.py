@@ -26,6 +26,7 @@ from scipy import special, stats
 import cdplot
 import cdplot.stats._pairwise as pw
 import cdplot.stats._ranks as rk
+import cdplot.stats._tiles as tiles
 from cdplot.stats import mean_ranks_test, nemenyi_test, rank_rows, sign_test, wilcoxon_test
 from cdplot.stats._studentized import range_sf
 
@@ -191,6 +192,15 @@ def test_wilcoxon_exact_boundary_counts_nonzero_differences(rng, n_nonzero):
         assert_same_bits(res.pvalue, p)
 
 
+def assert_wilcoxon_per_pair(x):
+    """Every zero_method's statistics and p-values equal the per-pair code's, bit for bit."""
+    for zero_method in ("wilcox", "pratt", "zsplit"):
+        res, _ = run_wilcoxon(x, zero_method=zero_method)
+        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
+        assert_same_bits(res.statistic, stat)
+        assert_same_bits(res.pvalue, p)
+
+
 @pytest.mark.parametrize("chunk", [1, 7, 3 * 40, 5 * 40 - 1, 11 * 40 + 3, 1 << 18])
 @pytest.mark.parametrize("kind", KINDS)
 def test_wilcoxon_chunk_boundaries(rng, monkeypatch, chunk, kind):
@@ -198,11 +208,47 @@ def test_wilcoxon_chunk_boundaries(rng, monkeypatch, chunk, kind):
     # of one algorithm and straddle two algorithms
     x = make_scores(rng, 40, 9, kind)
     monkeypatch.setattr(pw, "CHUNK_CELLS", chunk)
+    assert_wilcoxon_per_pair(x)
+
+
+@pytest.mark.parametrize(("tile", "chunk"), [(40, 40), (3 * 40, 2 * 40), (4 * 40, 7 * 40)])
+@pytest.mark.parametrize("kind", ["continuous", "few-values", "signed-zeros"])
+def test_wilcoxon_and_sign_tiles(rng, monkeypatch, tile, chunk, kind):
+    # tiles of 1, 3 and 4 of the 10 columns (the last one short), each filled a few rows at
+    # a time, and chunks that cut the pairs between two tiles: the pairs are numbered as
+    # numpy.triu_indices and every one equals the per-pair definition
+    x = make_scores(rng, 40, 10, kind)
+    monkeypatch.setattr(tiles, "TILE_VALUES", tile)
+    monkeypatch.setattr(tiles, "_GATHER_VALUES", 30)
+    monkeypatch.setattr(pw, "CHUNK_CELLS", chunk)
+    assert_wilcoxon_per_pair(x)
+    res = sign_test(x)
+    for i, j in itertools.combinations(range(10), 2):
+        wins, losses, p = sign_pair(x[:, i], x[:, j], "split")
+        assert res.statistic[i, j] == wins and res.statistic[j, i] == losses
+        assert res.pvalue[i, j] == p
+
+
+def test_columns_in_order_equal_the_reordered_table(rng, monkeypatch):
+    # compare() hands the kernels the canonical column order instead of a reordered copy
+    x = make_scores(rng, 30, 7, "few-ties")
+    order = [4, 0, 6, 2, 5, 1, 3]
+    monkeypatch.setattr(tiles, "TILE_VALUES", 2 * 30)  # tiles of 2 columns
     for zero_method in ("wilcox", "pratt", "zsplit"):
-        res, _ = run_wilcoxon(x, zero_method=zero_method)
-        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
-        assert_same_bits(res.statistic, stat)
-        assert_same_bits(res.pvalue, p)
+        got = pw.wilcoxon_columns(x, order, zero_method=zero_method)
+        want = wilcoxon_test(x[:, order], zero_method=zero_method)
+        assert_same_bits(got.statistic, want.statistic)
+        assert_same_bits(got.pvalue, want.pvalue)
+    got, want = pw.sign_columns(x, order), sign_test(x[:, order])
+    assert_same_bits(got.statistic, want.statistic)
+    assert_same_bits(got.pvalue, want.pvalue)
+
+
+def test_pair_index_is_triu_order():
+    for k in (2, 3, 7):
+        rows, cols = np.triu_indices(k, 1)
+        got = [tiles.pair_index(int(i), int(j), k) for i, j in zip(rows, cols, strict=True)]
+        assert got == list(range(rows.size))
 
 
 @pytest.mark.parametrize("dense", [0.0, 2.0])  # every chunk walked as dense / as sparse ties
@@ -211,11 +257,7 @@ def test_wilcoxon_both_tie_walks(rng, monkeypatch, dense, kind):
     x = make_scores(rng, 60, 6, kind)
     monkeypatch.setattr(pw, "_DENSE_TIES", dense)
     monkeypatch.setattr(pw, "CHUNK_CELLS", 4 * 60)
-    for zero_method in ("wilcox", "pratt", "zsplit"):
-        res, _ = run_wilcoxon(x, zero_method=zero_method)
-        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
-        assert_same_bits(res.statistic, stat)
-        assert_same_bits(res.pvalue, p)
+    assert_wilcoxon_per_pair(x)
 
 
 def test_wilcoxon_tie_runs_do_not_cross_pairs(monkeypatch):
@@ -236,11 +278,7 @@ def test_wilcoxon_tie_runs_do_not_cross_pairs(monkeypatch):
 def test_wilcoxon_negative_zero_is_a_zero():
     # lower-is-better scores are negated: 0.0 becomes -0.0, and -0.0 - 0.0 is -0.0
     x = np.array([[-0.0, 0.0], [-0.0, -0.0], [1.0, -2.0], [3.0, 1.0], [-1.0, 0.5]] * 3)
-    for zero_method in ("wilcox", "pratt", "zsplit"):
-        res, _ = run_wilcoxon(x, zero_method=zero_method)
-        stat, p, _ = all_pairs(x, wilcoxon_pair, zero_method, None, True)
-        assert_same_bits(res.statistic, stat)
-        assert_same_bits(res.pvalue, p)
+    assert_wilcoxon_per_pair(x)
 
 
 @pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
@@ -336,3 +374,13 @@ def test_rank_rows_equals_rankdata(rng, monkeypatch, chunk):
         assert_same_bits(rank_rows(x), stats.rankdata(x, axis=1))
     assert rank_rows(np.zeros((3, 0))).shape == (3, 0)
     assert rank_rows(np.zeros((0, 4))).shape == (0, 4)
+
+
+def test_undefined_exact_p_warning_points_at_the_caller():
+    # tied differences: exact=True falls back to the normal approximation, with a warning
+    # that names the caller's line, whether it called compare() or wilcoxon_test()
+    x = np.round(np.random.default_rng(0).normal(size=(12, 3)), 1)
+    for call in (lambda: cdplot.compare(x, exact=True), lambda: wilcoxon_test(x, exact=True)):
+        with pytest.warns(cdplot.CdplotWarning, match="exact Wilcoxon p-values") as caught:
+            call()
+        assert [w.filename for w in caught] == [__file__]

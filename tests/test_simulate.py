@@ -90,12 +90,27 @@ def test_benavoli_example_2():
     assert sign_se == pytest.approx(math.sqrt(sign * (1 - sign) / 20_000), rel=1e-12)
 
 
-@pytest.mark.parametrize("k", [5, 10])
-def test_fwer_under_complete_null(k):
+#: Bergmann-Hommel's exact search runs per replicate (about 1 ms a table at k = 10): its
+#: simulation sweeps are in the whole suite, not in the inner loop (-m "not slow")
+_SLOW_BH = pytest.mark.slow
+
+
+@pytest.mark.parametrize(
+    ("k", "with_bh"),
+    [
+        (5, False),
+        (10, False),
+        pytest.param(5, True, marks=_SLOW_BH),
+        pytest.param(10, True, marks=_SLOW_BH),
+    ],
+)
+def test_fwer_under_complete_null(k, with_bh):
     n_rep = 4000
     alpha = 0.05
     model = NormalModel(means=[0.0] * k, n_datasets=20)
-    procs = [("nemenyi", "nemenyi")] + [("wilcoxon", c) for c in ALL_PAIRS if c != "finner"]
+    # every procedure runs on the same tables: leaving Bergmann-Hommel out changes no other
+    corrections = [c for c in ALL_PAIRS if c != "finner" and (with_bh or c != "bergmann-hommel")]
+    procs = [("nemenyi", "nemenyi")] + [("wilcoxon", c) for c in corrections]
     sim = simulate(model, procs, n_replicates=n_rep, alpha=alpha, random_state=10 + k)
     fwer, se = sim.fwer, sim.fwer_se
     for label in sim.procedures:
@@ -110,14 +125,20 @@ def test_fwer_under_complete_null(k):
     assert se.to_numpy() == pytest.approx(np.sqrt(fwer * (1 - fwer) / n_rep).to_numpy())
 
 
-def test_fwer_under_a_partial_null():
+@pytest.mark.parametrize(
+    "order",
+    [
+        ("bonferroni", "holm", "shaffer"),
+        pytest.param(("bonferroni", "holm", "shaffer", "bergmann-hommel"), marks=_SLOW_BH),
+    ],
+)
+def test_fwer_under_a_partial_null(order):
     # true nulls within {A1, A2, A3} and within {A4, A5}; the corrections control the FWER
     # under every configuration (strong control), so also here; their power is ordered as
     # the procedures are (García & Herrera 2008 §2: Bergmann-Hommel >= Shaffer >= Holm >=
     # Bonferroni, rejection by rejection on the same tables)
     n_rep, alpha = 3000, 0.05
     model = NormalModel(means=[0.0, 0.0, 0.0, 0.8, 0.8, 1.6], n_datasets=20)
-    order = ("bonferroni", "holm", "shaffer", "bergmann-hommel")
     sim = simulate(model, [("wilcoxon", c) for c in order], n_replicates=n_rep, random_state=4)
     assert (sim.fwer <= alpha + 3 * sim.fwer_se).all()
     avg = sim.power_avg.to_numpy()
@@ -239,6 +260,7 @@ def test_same_result_for_any_chunk_size():
     _assert_same(ref, simulate(model, PROCS, n_replicates=950, random_state=seq))
 
 
+@pytest.mark.slow  # starts worker processes (seconds)
 def test_same_result_with_two_loky_workers():
     model = NormalModel(means=[0.0, 0.0, 0.5, 1.0], n_datasets=15)
     ref = simulate(model, PROCS, n_replicates=1000, random_state=7)
@@ -247,6 +269,7 @@ def test_same_result_with_two_loky_workers():
     assert par.settings["backend"] == "loky"
 
 
+@pytest.mark.slow  # starts worker processes (seconds)
 def test_same_result_on_a_dask_localcluster():
     distributed = pytest.importorskip("dask.distributed")
     model = NormalModel(means=[0.0, 0.0, 0.5, 1.0], n_datasets=15)
@@ -273,6 +296,7 @@ def test_same_result_on_a_dask_localcluster():
     assert on_dask.settings["workers"] == 2
 
 
+@pytest.mark.slow  # starts worker processes (seconds)
 def test_dask_without_a_client_starts_and_stops_a_localcluster():
     distributed = pytest.importorskip("dask.distributed")
     model = NormalModel(means=[0.0, 0.5, 1.0], n_datasets=10)

@@ -41,6 +41,8 @@ def as_pandas(data: Any) -> Any:
     >>> as_pandas(pl.DataFrame({'A': [0.8, 0.7], 'B': [0.9, 0.6]})).shape
     (2, 2)
     """
+    if isinstance(data, (np.ndarray, list, tuple)):  # arrays: no pandas import (its time
+        return None  # and memory) for input that is not a data frame
     import pandas as pd
 
     if isinstance(data, pd.DataFrame):

@@ -11,7 +11,14 @@ import numpy as np
 from .._errors import CdplotInputError, CdplotWarning, spell
 from ._aggregate import Aggregation, named_frame
 
-__all__ = ["MISSING_OPTIONS", "ScoreTable", "finish_table", "round_scores"]
+__all__ = [
+    "MISSING_OPTIONS",
+    "ScoreTable",
+    "all_finite",
+    "count_missing",
+    "finish_table",
+    "round_scores",
+]
 
 #: Values of ``missing=`` understood by the reader ("keep" leaves NaN in the table for the
 #: tests that handle incomplete tables; callers choose which values they offer).
@@ -134,6 +141,23 @@ def round_scores(scores: np.ndarray, decimals: int) -> np.ndarray:
     return np.array(flat, dtype=float).reshape(scores.shape)
 
 
+def all_finite(values: np.ndarray) -> bool:
+    """No NaN and no infinity in ``values``, decided without a mask of the array's size.
+
+    A finite sum proves it (NaN and infinities propagate); an overflowing sum of finite
+    values falls back to the exact check.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(values)):
+            return True
+    return bool(np.isfinite(values).all())
+
+
+def count_missing(values: np.ndarray) -> int:
+    """The number of NaN in ``values`` (without a mask of its size when there are none)."""
+    return 0 if all_finite(values) else int(np.isnan(values).sum())
+
+
 def finish_table(
     scores: np.ndarray,
     algorithms: list[str],
@@ -147,16 +171,19 @@ def finish_table(
 ) -> ScoreTable:
     """Check sizes, infinities and missing results; drop incomplete rows or columns if asked."""
     scores = np.asarray(scores, dtype=float)
-    inf = np.isinf(scores)
-    if inf.any():
-        i, j = np.argwhere(inf)[0]
-        raise CdplotInputError(
-            f"infinite score ({scores[i, j]}) for algorithm {algorithms[j]!r} on dataset "
-            f"{datasets[i]!r}; scores must be finite numbers."
-        )
+    clean = all_finite(scores)  # the usual case: no N x k masks of inf and NaN
+    if not clean:
+        inf = np.isinf(scores)
+        if inf.any():
+            i, j = np.argwhere(inf)[0]
+            raise CdplotInputError(
+                f"infinite score ({scores[i, j]}) for algorithm {algorithms[j]!r} on dataset "
+                f"{datasets[i]!r}; scores must be finite numbers."
+            )
+        del inf
     if decimals is not None:
         scores = round_scores(scores, decimals)
-    nan = np.isnan(scores)
+    nan = np.zeros((0, 0), dtype=bool) if clean else np.isnan(scores)
     dropped_d: tuple[str, ...] = ()
     dropped_a: tuple[str, ...] = ()
     if missing == "keep" and nan.size and nan.all():

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_bool, check_in_list, spell
 from ..io import ScoreTable, parse_scores, prepare_input
+from ..io._table import all_finite, count_missing
 from ._design import DESIGN_OMNIBUS, design_omnibus
 from ._fdr import FDR_CORRECTIONS
 from ._lazy import Labelled
@@ -387,7 +388,7 @@ def _check_table(
     """Step 1: the score table as analysed; an incomplete one must suit the procedure."""
     if missing == "keep":
         table = _drop_empty_algorithms(table)
-    n_missing = int(np.isnan(table.scores).sum())
+    n_missing = count_missing(table.scores)
     if n_missing:
         proc.check_incomplete(n_missing, ~np.isnan(table.scores))
         if tie_correction:
@@ -409,7 +410,7 @@ def _rank(oriented: np.ndarray, algorithms: list[str]) -> Ranked:
     that permuting the input columns permutes the result and changes no bit of it
     (floating-point sums depend on their order).
     """
-    if np.isnan(oriented).any():
+    if not all_finite(oriented):  # NaN: missing results (infinities were refused)
         ranks = scaled_ranks(oriented)
         return Ranked(ranks, np.nanmean(ranks, axis=0), None)
     # rank 1 = best: rank the negated scores, a block of rows at a time (a whole negated

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterator
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -25,6 +25,7 @@ from .._errors import CdplotInputError, CdplotWarning
 from ._lazy import special
 from ._results import PairwiseResult
 from ._studentized import range_ppf, range_sf
+from ._tiles import pair_chunks
 
 __all__ = [
     "ZERO_METHODS",
@@ -33,8 +34,10 @@ __all__ = [
     "nemenyi_test",
     "nemenyi_q",
     "rank_standard_error",
+    "sign_columns",
     "sign_test",
     "signed_rank_cdf",
+    "wilcoxon_columns",
     "wilcoxon_test",
 ]
 
@@ -267,31 +270,6 @@ def signed_rank_cdf(v: np.ndarray | float, n: int) -> np.ndarray:
     return out
 
 
-def _pair_chunks(k: int, rows: int) -> Iterator[tuple[int, int, list[tuple[int, int, int, int]]]]:
-    """Cut the k (k - 1) / 2 pairs into chunks of at most ``rows`` consecutive pairs.
-
-    Pairs are numbered as ``numpy.triu_indices(k, 1)``: (0, 1), (0, 2), ..., (1, 2), ...
-    Yields ``(start, stop, segments)``: the chunk holds pairs ``start..stop - 1``, and each
-    segment ``(i, j0, j1, row)`` says that its rows ``row..row + j1 - j0 - 1`` are the pairs
-    ``(i, j0), ..., (i, j1 - 1)``, whose differences one broadcast subtraction computes.
-    """
-    m = k * (k - 1) // 2
-    i, j = 0, 1
-    for start in range(0, m, rows):
-        stop = min(m, start + rows)
-        segments = []
-        row = 0
-        while row < stop - start:
-            take = min(k - j, stop - start - row)
-            segments.append((i, j, j + take, row))
-            row += take
-            j += take
-            if j == k:
-                i += 1
-                j = i + 1
-        yield start, stop, segments
-
-
 def _rank_weights(n: int) -> tuple[np.ndarray, int]:
     """Weights that give a row's count of flags and the sum of their ranks in one pass.
 
@@ -309,15 +287,17 @@ def _rank_weights(n: int) -> tuple[np.ndarray, int]:
 
 
 def _signed_rank_sums(
-    cols: np.ndarray,
+    scores: np.ndarray, order: Sequence[int] | None, halve: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rank sums and tie terms of ``|x_i - x_j|`` for every pair i < j.
 
     Parameters
     ----------
-    cols : numpy.ndarray
-        k x N scores (one row per algorithm) without negative zeros, so that a difference
-        is zero exactly when its bits are all zero.
+    scores : numpy.ndarray
+        N x k scores; the pairs are those of the columns in ``order`` (see
+        :func:`~cdplot.stats._tiles.pair_chunks`, which also turns -0.0 into +0.0, so that a
+        difference is zero exactly when its bits are all zero, and halves the scores when
+        ``halve``).
 
     Returns
     -------
@@ -345,7 +325,8 @@ def _signed_rank_sums(
     half-integer below 2**53 (for the tie terms, while N**3 < 2**53: N up to 208,000),
     hence exact in float64 whatever the order of summation.
     """
-    k, n = cols.shape
+    n = scores.shape[0]
+    k = scores.shape[1] if order is None else len(order)
     m = k * (k - 1) // 2
     r_minus = np.zeros(m)
     n_neg = np.zeros(m, dtype=np.int64)
@@ -363,11 +344,11 @@ def _signed_rank_sums(
     equal = np.zeros((rows, n), dtype=bool)
     weights, shift = _rank_weights(n)
     low = np.uint64((1 << shift) - 1)
-    for start, stop, segments in _pair_chunks(k, rows):
-        r = stop - start
+    for pairs, segments in pair_chunks(scores, order, rows, halve=halve):
+        r = pairs.size
         d, u, key = diff[:r], bits[:r], keys[:r]
-        for i, j0, j1, row in segments:
-            np.subtract(cols[i], cols[j0:j1], out=d[row : row + j1 - j0])
+        for x, ys, row in segments:
+            np.subtract(x, ys, out=d[row : row + ys.shape[0]])
         np.left_shift(u, 1, out=key)
         np.right_shift(u, 63, out=u)
         np.bitwise_or(key, u, out=key)
@@ -388,12 +369,14 @@ def _signed_rank_sums(
         equal[:r, -1] = False
         zeros = (magnitude[:, 0] == 0).astype(np.int64)  # zeros sort first
         rm = position_sum.astype(float)
-        sl = slice(start, stop)
         if equal[:r].any():
-            _tie_blocks(equal[:r], negative, rm, zeros, tie_sum[sl], has_ties[sl])
-        r_minus[sl] = rm
-        n_neg[sl] = neg
-        n_zero[sl] = zeros
+            ties, tied = np.zeros(r), np.zeros(r, dtype=bool)
+            _tie_blocks(equal[:r], negative, rm, zeros, ties, tied)
+            tie_sum[pairs] = ties
+            has_ties[pairs] = tied
+        r_minus[pairs] = rm
+        n_neg[pairs] = neg
+        n_zero[pairs] = zeros
     return r_minus, n_neg, n_zero, tie_sum, has_ties
 
 
@@ -577,22 +560,36 @@ def wilcoxon_test(
     >>> np.round(res.pvalue[0, 1], 4)  # exact, as R wilcox.test(x, y, paired=TRUE)
     np.float64(0.0625)
     """
+    return wilcoxon_columns(
+        scores, None, zero_method=zero_method, exact=exact, continuity=continuity
+    )
+
+
+def wilcoxon_columns(
+    scores: np.ndarray,
+    order: Sequence[int] | None,
+    *,
+    zero_method: str = "wilcox",
+    exact: bool | None = None,
+    continuity: bool = True,
+    stacklevel: int = 3,
+) -> PairwiseResult:
+    """:func:`wilcoxon_test` of ``scores[:, order]`` without that copy of the table.
+
+    ``stacklevel`` of the warning on exact p-values that are not defined counts from here.
+    """
     check_choice(zero_method, "zero_method", ZERO_METHODS)
     if exact not in (None, True, False):
         raise CdplotInputError(f"exact must be None, True or False, got {exact!r}.")
     scores = np.asarray(scores, dtype=float)
-    n, k = scores.shape
-    # adding +0.0 turns -0.0 into +0.0 and leaves every other value as it is; then no
-    # difference is -0.0 (x - y is -0.0 only for x = -0.0, y = +0.0)
-    cols = np.empty((k, n))
-    np.add(scores.T, 0.0, out=cols)
-    # the largest magnitude from max and min: no |cols| copy of the whole table
-    if cols.size and max(float(cols.max()), -float(cols.min())) >= HUGE:
-        # |x_i - x_j| could overflow to inf and create false ties: halve every score
-        # (exact for all normal numbers; only subnormal scores below 2**-1021 would lose
-        # their last bit), which keeps every difference's rank and sign
-        cols *= 0.5
-    r_all, n_neg, n_zero, tie_sum, has_ties = _signed_rank_sums(cols)
+    n = scores.shape[0]
+    k = scores.shape[1] if order is None else len(order)
+    # the largest magnitude from max and min: no |scores| copy of the whole table
+    # (|x_i - x_j| could overflow to inf and create false ties: then every score is halved,
+    # exactly for all normal numbers -- only subnormal scores below 2**-1021 would lose
+    # their last bit -- which keeps every difference's rank and sign)
+    halve = bool(scores.size) and max(float(scores.max()), -float(scores.min())) >= HUGE
+    r_all, n_neg, n_zero, tie_sum, has_ties = _signed_rank_sums(scores, order, halve)
     zero_rank_sum = n_zero * (n_zero + 1) / 2.0  # the zeros' ranks 1..n_zero
     if zero_method == "wilcox":
         # zeros dropped: every other rank moves down by n_zero
@@ -617,7 +614,7 @@ def wilcoxon_test(
             "differences (or zero differences with zero_method='pratt'/'zsplit'); used the "
             "normal approximation for them, as R's wilcox.test does.",
             CdplotWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     return PairwiseResult(_to_matrix(k, r_plus, r_minus), _to_matrix(k, p))
 
@@ -665,10 +662,17 @@ def sign_test(scores: np.ndarray, *, ties: str = "split") -> PairwiseResult:
     >>> np.round(res.pvalue[0, 1], 4)  # 4 wins of 5: R binom.test(4, 5)$p.value
     np.float64(0.375)
     """
+    return sign_columns(scores, None, ties=ties)
+
+
+def sign_columns(
+    scores: np.ndarray, order: Sequence[int] | None, *, ties: str = "split"
+) -> PairwiseResult:
+    """:func:`sign_test` of ``scores[:, order]`` without that copy of the table."""
     check_choice(ties, "ties", SIGN_TIES)
     scores = np.asarray(scores, dtype=float)
-    n, k = scores.shape
-    cols = np.ascontiguousarray(scores.T)
+    n = scores.shape[0]
+    k = scores.shape[1] if order is None else len(order)
     m = k * (k - 1) // 2
     wins = np.zeros(m)
     losses = np.zeros(m)
@@ -678,12 +682,12 @@ def sign_test(scores: np.ndarray, *, ties: str = "split") -> PairwiseResult:
         width = -(-n // 8) * 8
         greater = np.zeros((rows, width), dtype=bool)
         less = np.zeros((rows, width), dtype=bool)
-        for start, stop, segments in _pair_chunks(k, rows):
-            for i, j0, j1, row in segments:
-                block = slice(row, row + j1 - j0)
-                np.greater(cols[i], cols[j0:j1], out=greater[block, :n])
-                np.less(cols[i], cols[j0:j1], out=less[block, :n])
-            wins[start:stop] = _count_true(greater[: stop - start])
-            losses[start:stop] = _count_true(less[: stop - start])
+        for pairs, segments in pair_chunks(scores, order, rows):
+            for x, ys, row in segments:
+                block = slice(row, row + ys.shape[0])
+                np.greater(x, ys, out=greater[block, :n])
+                np.less(x, ys, out=less[block, :n])
+            wins[pairs] = _count_true(greater[: pairs.size])
+            losses[pairs] = _count_true(less[: pairs.size])
     wins, losses, p = sign_pvalues(wins, losses, n, ties)
     return PairwiseResult(_to_matrix(k, wins, losses), _to_matrix(k, p))

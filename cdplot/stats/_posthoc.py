@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,9 @@ from ._pairwise import (
     nemenyi_q,
     nemenyi_test,
     rank_standard_error,
+    sign_columns,
     sign_test,
+    wilcoxon_columns,
     wilcoxon_test,
 )
 from ._parametric import column_means, paired_t_test, tukey_critical_difference, tukey_test
@@ -57,6 +59,13 @@ POSTHOC_TESTS: dict[str, _Test] = {
     "tukey": lambda x, avg, n, opts, ds: tukey_test(x),
     "conover": lambda x, avg, n, opts, ds: conover_friedman_test(x),
     "durbin": lambda x, avg, n, opts, ds: durbin_posthoc(x),
+}
+#: tests of POSTHOC_TESTS that take the canonical column order instead of a reordered copy
+#: of the table (``f(oriented scores, order, **options)``), bounding the working memory
+#: of compare() on a large table; warnings point at compare()'s caller
+ORDERED_TESTS: dict[str, Callable[..., PairwiseResult]] = {
+    "wilcoxon": partial(wilcoxon_columns, stacklevel=5),
+    "sign": sign_columns,
 }
 #: tests of POSTHOC_TESTS computed from the average ranks alone (they ignore the table)
 RANKS_ONLY_TESTS = frozenset({"mean-ranks", "nemenyi"})
@@ -134,10 +143,13 @@ def _raw_tests(
         pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
         return _Raw(pairwise, None, n_pair, n, decided, bayes)
     canon, back = ranked.canon, ranked.back
-    run = POSTHOC_TESTS[proc.test]
-    # the columns in canonical order: a copy of the table, made only for tests that read it
-    table = oriented if proc.test in RANKS_ONLY_TESTS else oriented[:, canon]
-    result_c = run(table, ranked.average[canon], n, proc.options, datasets)
+    if proc.test in ORDERED_TESTS:  # they read the columns in canonical order themselves
+        result_c = ORDERED_TESTS[proc.test](oriented, canon, **proc.options)
+    else:
+        # the columns in canonical order: a copy of the table, made only for tests that read it
+        table = oriented if proc.test in RANKS_ONLY_TESTS else oriented[:, canon]
+        run = POSTHOC_TESTS[proc.test]
+        result_c = run(table, ranked.average[canon], n, proc.options, datasets)
     pairwise = PairwiseResult(result_c.statistic[back], result_c.pvalue[back])
     return _Raw(pairwise, result_c, n_pair, n)
 

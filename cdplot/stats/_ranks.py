@@ -8,7 +8,7 @@ __all__ = ["average_ranks", "rank_rows"]
 
 #: Number of values ranked at once: bounds the working memory of :func:`rank_rows` (about
 #: 40 bytes a value) and keeps a chunk in the processor's cache.
-CHUNK_VALUES = 1 << 18
+CHUNK_VALUES = 1 << 15
 
 
 def rank_rows(values: np.ndarray) -> np.ndarray:
