@@ -28,6 +28,7 @@ from ._pairwise import (
     _two_sided_normal,
     check_choice,
     sign_pvalues,
+    signed_rank_statistics,
 )
 from ._ranks import rank_rows
 from ._studentized import range_sf
@@ -131,19 +132,8 @@ def _wilcoxon(
     d: np.ndarray, buf: _Buffers, zero_method: str, exact: bool | None, continuity: bool
 ) -> np.ndarray:
     n = d.shape[1]
-    r_all, n_neg, n_zero, tie_sum, has_ties = _signed_rank_parts(d, buf)
-    zero_rank_sum = n_zero * (n_zero + 1) / 2.0
-    if zero_method == "wilcox":
-        nonzero = n - n_zero
-        r_minus = r_all - n_zero * n_neg
-        r_plus = nonzero * (nonzero + 1) / 2.0 - r_minus
-    elif zero_method == "pratt":
-        r_plus = n * (n + 1) / 2.0 - zero_rank_sum - r_all
-    else:  # zsplit
-        r_plus = n * (n + 1) / 2.0 - zero_rank_sum / 2.0 - r_all
-        z = n_zero.astype(float)
-        tie_sum = tie_sum + (z**3 - z)
-        has_ties = has_ties | (n_zero > 1)
+    parts = _signed_rank_parts(d, buf)
+    r_plus, _, n_zero, tie_sum, has_ties = signed_rank_statistics(*parts, n, zero_method)
     p, _ = _signed_rank_pvalues(
         r_plus, n, n_zero, tie_sum, has_ties, zero_method, exact, continuity
     )

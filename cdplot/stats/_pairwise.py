@@ -448,6 +448,42 @@ def _tie_blocks(
     has_ties |= ties > 0
 
 
+def signed_rank_statistics(
+    r_all: np.ndarray,
+    n_neg: np.ndarray,
+    n_zero: np.ndarray,
+    tie_sum: np.ndarray,
+    has_ties: np.ndarray,
+    n: int,
+    zero_method: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``V = R+``, ``R-`` and the tie terms of signed-rank tests under a zero method.
+
+    ``r_all`` is the sum of the ranks (among all n absolute differences, zeros first) of
+    the negative differences, ``n_neg`` their number, ``n_zero`` the number of zero
+    differences, ``tie_sum`` the sum of ``t^3 - t`` over the tie blocks of non-zero
+    differences; one entry per pair (or per replicate and pair). Returns ``(r_plus,
+    r_minus, n_zero, tie_sum, has_ties)`` for :func:`_signed_rank_pvalues`; shared by the
+    single-table test and the simulation kernels (``stats/_batch.py``).
+    """
+    zero_rank_sum = n_zero * (n_zero + 1) / 2.0  # the zeros' ranks 1..n_zero
+    if zero_method == "wilcox":
+        # zeros dropped: every other rank moves down by n_zero
+        nonzero = n - n_zero
+        r_minus = r_all - n_zero * n_neg
+        r_plus = nonzero * (nonzero + 1) / 2.0 - r_minus
+    elif zero_method == "pratt":
+        r_minus = r_all
+        r_plus = n * (n + 1) / 2.0 - zero_rank_sum - r_minus
+    else:  # zsplit: the zeros' ranks are shared evenly; their block is a tie block too
+        r_minus = r_all + zero_rank_sum / 2.0
+        r_plus = n * (n + 1) / 2.0 - zero_rank_sum / 2.0 - r_all
+        z = n_zero.astype(float)
+        tie_sum = tie_sum + (z**3 - z)
+        has_ties = has_ties | (n_zero > 1)
+    return r_plus, r_minus, n_zero, tie_sum, has_ties
+
+
 def _signed_rank_pvalues(
     r_plus: np.ndarray,
     n: int,
@@ -589,22 +625,8 @@ def wilcoxon_columns(
     # exactly for all normal numbers -- only subnormal scores below 2**-1021 would lose
     # their last bit -- which keeps every difference's rank and sign)
     halve = bool(scores.size) and max(float(scores.max()), -float(scores.min())) >= HUGE
-    r_all, n_neg, n_zero, tie_sum, has_ties = _signed_rank_sums(scores, order, halve)
-    zero_rank_sum = n_zero * (n_zero + 1) / 2.0  # the zeros' ranks 1..n_zero
-    if zero_method == "wilcox":
-        # zeros dropped: every other rank moves down by n_zero
-        nonzero = n - n_zero
-        r_minus = r_all - n_zero * n_neg
-        r_plus = nonzero * (nonzero + 1) / 2.0 - r_minus
-    elif zero_method == "pratt":
-        r_minus = r_all
-        r_plus = n * (n + 1) / 2.0 - zero_rank_sum - r_minus
-    else:  # zsplit: the zeros' ranks are shared evenly; their block is a tie block too
-        r_minus = r_all + zero_rank_sum / 2.0
-        r_plus = n * (n + 1) / 2.0 - zero_rank_sum / 2.0 - r_all
-        z = n_zero.astype(float)
-        tie_sum = tie_sum + (z**3 - z)
-        has_ties = has_ties | (n_zero > 1)
+    parts = _signed_rank_sums(scores, order, halve)
+    r_plus, r_minus, n_zero, tie_sum, has_ties = signed_rank_statistics(*parts, n, zero_method)
     p, refused = _signed_rank_pvalues(
         r_plus, n, n_zero, tie_sum, has_ties, zero_method, exact, continuity
     )
