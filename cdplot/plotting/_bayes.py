@@ -18,10 +18,10 @@ from matplotlib.patches import Patch
 
 from .._errors import CdplotInputError
 from .._labels import TEST_TITLES
-from ..stats._results import is_bayesian
 from . import _style
 from ._cd import cd_diagram
 from ._figure import new_axes
+from ._kinds import require
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -56,11 +56,7 @@ KEY = "solid bars: no pair decided different; dashed: all pairs equivalent"
 
 
 def _check_bayes(result: Any, func: str) -> None:
-    if not is_bayesian(result):
-        raise CdplotInputError(
-            f"{func} draws a Bayesian comparison; compute it with "
-            "cdplot.compare(data, test='bayes-signed-rank', rope=...) (or test='bayes-sign')."
-        )
+    require(result, func)
 
 
 def equivalence_groups(result: ComparisonResult) -> tuple[tuple[str, ...], ...]:

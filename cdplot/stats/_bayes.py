@@ -844,11 +844,10 @@ def bayes_comparison(
     """The Bayesian step of :func:`cdplot.compare`.
 
     Returns the k x k statistic matrix (P(row practically better)), the k x k boolean
-    matrix of pairs decided different, and the result fields ``rope``, ``threshold``,
-    ``posterior_better``, ``posterior_equivalent``, ``posterior_worse`` and ``decisions``.
+    matrix of pairs decided different, and the fields ``rope``, ``threshold``,
+    ``posterior_better``, ``posterior_equivalent`` and ``decisions`` (numpy arrays, input
+    order) of the result's :class:`~cdplot.stats._parts.Posterior` part.
     """
-    import pandas as pd
-
     rope = check_rope(options.get("rope", 0.0))
     nsamples = check_nsamples(options.get("nsamples", NSAMPLES))
     threshold = check_threshold(options.get("threshold", 0.95))
@@ -859,18 +858,12 @@ def bayes_comparison(
     worse = better.T
     different = (better >= threshold) | (worse >= threshold)
     np.fill_diagonal(different, False)
-    index = pd.Index(names, dtype=object)
-
-    def frame(values: np.ndarray) -> pd.DataFrame:
-        return pd.DataFrame(values, index=index, columns=index.copy())
-
     fields = {
         "rope": rope,
         "threshold": threshold,
-        "posterior_better": frame(better),
-        "posterior_equivalent": frame(equivalent),
-        "posterior_worse": frame(better.T.copy()),
-        "decisions": frame(decisions),
+        "posterior_better": better,
+        "posterior_equivalent": equivalent,
+        "decisions": decisions,
     }
     return better, different, fields
 
@@ -878,25 +871,31 @@ def bayes_comparison(
 def bayes_frame(result: Any) -> Any:
     """Tidy table of a Bayesian comparison: one row per pair, better-ranked first.
 
-    The columns of :meth:`ComparisonResult.to_frame` (``statistic`` is
-    ``p_better``, the p-values are NaN, ``significant`` means decided
-    different) and ``p_better`` (P(algorithm_1 practically better)),
-    ``p_equivalent``, ``p_worse`` and ``decision`` ("A better" means
-    algorithm_1).
+    Columns ``algorithm_1``, ``algorithm_2``, ``p_better`` (P(algorithm_1 practically
+    better)), ``p_equivalent``, ``p_worse``, ``decision`` ("A better" means algorithm_1),
+    ``significant`` (decided different), ``wins``, ``ties`` and ``losses``; no p-values.
     """
-    from ._frames import pairwise_frame
+    import pandas as pd
 
-    frame = pairwise_frame(result)
-    first, second = frame["algorithm_1"], frame["algorithm_2"]
+    from ._frames import matrix, pair_arrays
 
-    def lookup(matrix: Any) -> list[Any]:
-        return [matrix.loc[a, b] for a, b in zip(first, second, strict=True)]
-
-    frame["p_better"] = np.asarray(lookup(result.posterior_better), dtype=float)
-    frame["p_equivalent"] = np.asarray(lookup(result.posterior_equivalent), dtype=float)
-    frame["p_worse"] = np.asarray(lookup(result.posterior_worse), dtype=float)
-    frame["decision"] = [str(v) for v in lookup(result.decisions)]
-    return frame
+    pairs = pair_arrays(result)
+    part, wtl, names = result._pairwise, result.wins, result.algorithms
+    f, s = pairs.first, pairs.second
+    better = np.asarray(part.posterior_better, dtype=float)
+    data = {
+        "algorithm_1": pairs.names[f],
+        "algorithm_2": pairs.names[s],
+        "p_better": better[f, s],
+        "p_equivalent": np.asarray(part.posterior_equivalent, dtype=float)[f, s],
+        "p_worse": better[s, f],
+        "decision": [str(v) for v in np.asarray(part.decisions, dtype=object)[f, s]],
+        "significant": pairs.significant.astype(bool),
+        "wins": matrix(wtl.wins, names)[f, s].astype(int),
+        "ties": matrix(wtl.ties, names)[f, s].astype(int),
+        "losses": matrix(wtl.losses, names)[f, s].astype(int),
+    }
+    return pd.DataFrame(data)
 
 
 @dataclass(frozen=True)
