@@ -343,8 +343,8 @@ def simplex_plot(
     ax : matplotlib.axes.Axes, optional
         Draw here; by default a new 3.3-inch square figure.
     names : (str, str), default ("x", "y")
-        Names of the two algorithms, in the order passed to the test: the left
-        vertex is "x better" (P(y - x < -rope), for higher-is-better scores).
+        Names of the two algorithms, in the order passed to the test (``a``, ``b``): the
+        left vertex is "a better" (P(a - b > rope), for higher-is-better scores).
     gridsize : int, default 40
         Hexagons across the triangle.
     cmap : str, default "Blues"

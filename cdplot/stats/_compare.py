@@ -184,7 +184,7 @@ def compare(
 
     Returns
     -------
-    ComparisonResult
+    ComparisonResult or BayesianComparisonResult
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``omnibus``, ``pvalues``, ``adjusted_pvalues``, ``significant``,
         ``groups``, ``uncovered_pairs``, ``critical_difference``,
@@ -192,12 +192,11 @@ def compare(
         ``score_std``, ``dropped_datasets``, ``dropped_algorithms``, ``labels``
         and ``input_notes`` say how the table was read.
         A Bayesian test returns a
-        :class:`~cdplot.stats.BayesianComparisonResult` (a subclass) with
-        ``rope``, ``threshold``, ``posterior_better``, ``posterior_equivalent``,
-        ``posterior_worse`` (k x k: P(row practically better than / equivalent
-        to / worse than column)) and ``decisions``
-        ("A better", "equivalent", "B better" or "undecided", A = row); its
-        ``statistics`` are ``posterior_better``, its p-values NaN,
+        :class:`~cdplot.stats.BayesianComparisonResult` (its own kind, no
+        p-values) with ``rope``, ``threshold``, ``posterior_better``,
+        ``posterior_equivalent``, ``posterior_worse`` (k x k: P(row practically
+        better than / equivalent to / worse than column)) and ``decisions``
+        ("A better", "equivalent", "B better" or "undecided", A = row);
         ``significant`` marks the pairs decided different (either direction
         reaching ``threshold``) and ``groups`` are the runs of algorithms none
         of whose pairs is decided different.
