@@ -207,3 +207,23 @@ def test_results_pickled_by_the_previous_layout_still_load(demsar, name, options
     assert old.average_ranks.equals(new.average_ranks) and old.pvalues.equals(new.pvalues)
     assert old.critical_difference == new.critical_difference
     assert repr(old) == repr(new)
+
+
+def test_results_are_made_of_parts_and_keep_their_flat_names(demsar):
+    import dataclasses
+
+    res = cdplot.compare(demsar, test="tukey")
+    # the parts hold numpy arrays; the flat names read them (tables built once, then kept)
+    assert isinstance(res._pairwise.pvalues, np.ndarray)
+    np.testing.assert_array_equal(res.pvalues.to_numpy(), res._pairwise.pvalues)
+    assert res.pvalues is res.pvalues and res.test is res._pairwise.test
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.groups = ()
+    # a flat keyword changes its part: dataclasses.replace keeps working
+    moved = dataclasses.replace(res, uncovered_pairs=(("C4.5", "C4.5+m"),))
+    assert moved.uncovered_pairs == (("C4.5", "C4.5+m"),) and moved != res
+    assert moved._pairwise is res._pairwise and moved.pvalues.equals(res.pvalues)
+    # the kinds take only their own names
+    bayes = _quiet(demsar, test="bayes-sign", rope=0.01, nsamples=500, random_state=3)
+    with pytest.raises(cdplot.CdplotInputError, match="has no field.*pvalues.*leave them out"):
+        dataclasses.replace(bayes, pvalues=res.pvalues)

@@ -189,7 +189,10 @@ def build_parts(
             if f.name in values:
                 kwargs[f.name] = _numbers(f.name, values.pop(f.name), kwargs)
         try:
-            built[attr] = replace(base, **kwargs) if base is not None else part(**kwargs)
+            if base is None:
+                built[attr] = part(**kwargs)
+            else:  # a part no keyword changes is kept as it is
+                built[attr] = replace(base, **kwargs) if kwargs else base
         except TypeError as exc:
             raise TypeError(f"{kind}: {exc}") from None
     if values:
