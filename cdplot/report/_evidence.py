@@ -158,6 +158,16 @@ class Evidence:
         heading = f"Significant differences (adjusted p {_LE.get(markup, '≤')} {result.alpha:g}):"
         return PairList(heading, items, sig.more)
 
+    def versus(self, control: str, others: list[str]) -> tuple[Any, Any]:
+        """Adjusted p-values and significance of ``others`` against ``control`` (Series)."""
+        result = self.result
+        if result.control is None:
+            return (
+                result.adjusted_pvalues.loc[control, others],
+                result.significant.loc[control, others],
+            )
+        return result.adjusted_pvalues.reindex(others), result.significant.reindex(others)
+
     def settings_rows(self) -> list[tuple[str, str]]:
         """Rows of the HTML settings table that depend on the kind."""
         result = self.result
@@ -309,6 +319,17 @@ class PosteriorEvidence(Evidence):
         if markup == "html":
             return PairList(f"With {html.escape(settings)}:", decided_lines(self.result, name))
         return PairList(f"Decisions ({settings}):", decided_lines(self.result, name))
+
+    def versus(self, control: str, others: list[str]) -> tuple[Any, Any]:
+        """No p-values (NaN); significance = decided different from ``control``."""
+        import pandas as pd
+
+        result = self.result
+        if result.control is None:
+            sig = result.significant.loc[control, others]
+        else:
+            sig = result.significant.reindex(others)
+        return pd.Series(float("nan"), index=sig.index), sig
 
     def settings_rows(self) -> list[tuple[str, str]]:
         result = self.result
