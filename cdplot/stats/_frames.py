@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._parts import Posterior
-
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
@@ -69,14 +67,7 @@ def pair_arrays(result: ComparisonResult | BayesianComparisonResult) -> PairArra
         a = np.full(len(b), c, dtype=np.int64)
     swap = position[a] > position[b]
     first, second = np.where(swap, b, a), np.where(swap, a, b)
-    if isinstance(part, Posterior):
-        statistic = np.asarray(part.posterior_better, dtype=float)[first, second]
-        pvalue = apv = np.full(len(first), np.nan)
-    else:
-        statistic = np.asarray(part.statistics)[first, second]
-        pvalue = np.asarray(part.pvalues)[first, second]
-        adjusted = np.asarray(part.adjusted_pvalues, dtype=float)
-        apv = adjusted[first, second] if adjusted.ndim == 2 else adjusted
+    statistic, pvalue, apv = part.evidence(first, second)  # Bayesian: P(better), no p
     significant = np.asarray(part.significant, dtype=bool)
     sig = significant[first, second] if significant.ndim == 2 else significant
     order = np.lexsort((apv, pvalue))

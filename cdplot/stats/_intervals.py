@@ -27,7 +27,6 @@ import numpy as np
 from .._errors import CdplotInputError, check_in_list, spell
 from ._memo import recall, remember
 from ._options import check_confidence
-from ._results import is_bayesian
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -370,7 +369,7 @@ def _test_intervals(
             f"{spell('control')}, or use method='bootstrap' (command line: "
             "--rank-intervals bootstrap)."
         )
-    if is_bayesian(res):
+    if not res._pairwise.controls_fwer:  # a Bayesian test's decisions
         raise CdplotInputError(
             f"rank_intervals(method='test') needs tests with family-wise error control; "
             f"the decisions of the Bayesian {res.test!r} test carry no such guarantee. "
@@ -394,7 +393,7 @@ def _test_intervals(
 def decision_bounds(res: ComparisonResult) -> tuple[list[str], np.ndarray, np.ndarray] | None:
     """``(order, low, high)`` of ``method="test"`` when they carry the simultaneous coverage
     statement (all pairs, no Bayesian test, a correction with FWER control), else None."""
-    if res.control is not None or is_bayesian(res) or res.correction == "none":
+    if res.control is not None or not res._pairwise.controls_fwer or res.correction == "none":
         return None
     order, _ = _display_order(res)
     low, high = _bounds(res, order)

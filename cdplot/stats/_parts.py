@@ -97,6 +97,18 @@ class Posthoc(ValueEquality):
     n_per_pair: np.ndarray | None = None
     critical_difference_units: str = "rank"
 
+    #: the decisions control the family-wise error (rank intervals from them are valid)
+    controls_fwer: ClassVar[bool] = True
+
+    def evidence(self, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Statistic, raw and adjusted p-value of the pairs ``(first[i], second[i])``."""
+        adjusted = np.asarray(self.adjusted_pvalues, dtype=float)
+        return (
+            np.asarray(self.statistics)[first, second],
+            np.asarray(self.pvalues)[first, second],
+            adjusted[first, second] if adjusted.ndim == 2 else adjusted,
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class Posterior(ValueEquality):
@@ -122,6 +134,13 @@ class Posterior(ValueEquality):
     #: no critical difference (internal code reads the pairs part of either kind alike)
     critical_difference: ClassVar[None] = None
     critical_difference_units: ClassVar[str] = "rank"
+    #: decisions at a posterior threshold carry no family-wise error guarantee
+    controls_fwer: ClassVar[bool] = False
+
+    def evidence(self, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, ...]:
+        """P(first practically better than second) as the statistic; no p-values (NaN)."""
+        nan = np.full(len(first), np.nan)
+        return np.asarray(self.posterior_better, dtype=float)[first, second], nan, nan
 
 
 @dataclass(frozen=True, eq=False)

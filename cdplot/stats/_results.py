@@ -822,11 +822,6 @@ def is_comparison(obj: Any) -> bool:
     return isinstance(obj, _Comparison)
 
 
-def is_bayesian(result: Any) -> bool:
-    """Whether ``result`` is a Bayesian comparison (posterior probabilities, no p-values)."""
-    return isinstance(result, BayesianComparisonResult)
-
-
 @dataclass(frozen=True, eq=False)
 class SkillingsMackResult(OmnibusResult):
     """Result of the Skillings-Mack test (an :class:`OmnibusResult` with its pieces).
