@@ -53,10 +53,11 @@ keyed by metric, each value a document as above.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
@@ -65,9 +66,13 @@ from ._errors import CdplotInputError
 from ._json_check import checked_document
 from ._version import __version__
 from .io import Aggregation
-from .stats._lazy import labelled
 from .stats._own_ranks import OWN_RANK_LABELS
-from .stats._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
+from .stats._results import (
+    BayesianComparisonResult,
+    ComparisonResult,
+    OmnibusResult,
+    is_comparison,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -115,22 +120,71 @@ class _Object(dict):
     """A JSON object whose values may hold :class:`_Rows` (written piece by piece)."""
 
 
-def _matrix(result: ComparisonResult, name: str) -> _Rows | None:
-    table = labelled(result, name)
-    return None if table is None else _Rows(table.values)
+def _matrix(values: np.ndarray | None) -> _Rows | None:
+    return None if values is None else _Rows(values)
 
 
-def _series(result: ComparisonResult, name: str, flags: bool = False) -> dict[str, Any] | None:
-    """A Series of ``result`` as ``{label: value}`` (booleans with ``flags``), or None."""
-    table = labelled(result, name)
-    if table is None:
+def _series(
+    labels: Sequence[str], values: np.ndarray | None, flags: bool = False
+) -> dict[str, Any] | None:
+    """``{label: value}`` (booleans with ``flags``), or None."""
+    if values is None:
         return None
-    return {str(k): bool(v) if flags else _num(v) for k, v in table.items()}
+    items = zip(labels, np.asarray(values).tolist(), strict=True)
+    return {str(k): bool(v) if flags else _num(v) for k, v in items}
 
 
-def _posteriors(frame: Any) -> _Rows | None:
-    """A Bayesian k x k matrix (posterior probabilities or decision strings), or None."""
-    return None if frame is None else _Rows(frame.to_numpy())
+def _per_pair(result: Any, values: np.ndarray, flags: bool = False) -> Any:
+    """A k x k matrix, or against a control ``{other: value}``."""
+    if values.ndim == 2:
+        return _Rows(np.asarray(values, dtype=bool) if flags else values)
+    others = [a for a in result.algorithms if a != result.control]
+    return _series(others, values, flags)
+
+
+@functools.singledispatch
+def _evidence(result: Any) -> dict[str, Any]:
+    """The document's pairwise keys: p-values (frequentist) or posteriors (Bayesian)."""
+    raise TypeError(f"not a comparison result: {type(result).__name__}")
+
+
+@_evidence.register
+def _(result: ComparisonResult) -> dict[str, Any]:
+    part, means = result._pairwise, result._parametric
+    cd = part.critical_difference
+    return {
+        "statistics": _Rows(part.statistics),
+        "pvalues": _Rows(part.pvalues),
+        "adjusted_pvalues": _per_pair(result, part.adjusted_pvalues),
+        "critical_difference": None if cd is None else _num(cd),
+        "critical_difference_units": part.critical_difference_units,
+        "mean_scores": _series(means.mean_order or (), means.mean_scores),
+        **dict.fromkeys(_BAYES_KEYS),
+    }
+
+
+@_evidence.register
+def _(result: BayesianComparisonResult) -> dict[str, Any]:
+    # format version 1 keeps its keys: P(row practically better) as the statistic, no p-values
+    part, k = result._pairwise, result.n_algorithms
+    no_pvalues = np.full(np.shape(part.significant), np.nan)
+    return {
+        "statistics": _Rows(part.posterior_better),
+        "pvalues": _Rows(np.full((k, k), np.nan)),
+        "adjusted_pvalues": _per_pair(result, no_pvalues),
+        "critical_difference": None,
+        "critical_difference_units": "rank",
+        "mean_scores": None,
+        "rope": _num(part.rope),
+        "threshold": _num(part.threshold),
+        "posterior_better": _Rows(part.posterior_better),
+        "posterior_equivalent": _Rows(part.posterior_equivalent),
+        "decisions": _Rows(part.decisions),
+    }
+
+
+#: the Bayesian keys (null in a frequentist result's document)
+_BAYES_KEYS = ("rope", "threshold", "posterior_better", "posterior_equivalent", "decisions")
 
 
 def _row_items(row: np.ndarray) -> list[str]:
@@ -257,7 +311,7 @@ def json_chunks(
 ) -> Iterator[bytes]:
     """The UTF-8 text of :func:`result_to_json` (or :func:`results_to_json` for a mapping)
     in chunks of about 256 KiB, for writing a large result without holding it whole."""
-    document = _document(results) if isinstance(results, ComparisonResult) else _several(results)
+    document = _document(results) if is_comparison(results) else _several(results)
     for chunk in _chunks(document, indent):
         yield chunk.encode("utf-8")
 
@@ -278,7 +332,7 @@ def write_json(result: ComparisonResult, fh: IO[str], *, indent: int | None = 2)
 
 def _document(result: ComparisonResult) -> _Object:
     """The JSON document of a result: Python objects, matrices as :class:`_Rows`."""
-    control_mode = result.control is not None
+    ranking, evidence = result._ranking, _evidence(result)
     doc = _Object(
         {
             "format": FORMAT,
@@ -294,9 +348,9 @@ def _document(result: ComparisonResult) -> _Object:
             },
             "algorithms": list(result.algorithms),
             "datasets": list(result.datasets),
-            "scores": _matrix(result, "scores"),
-            "ranks": _matrix(result, "ranks"),
-            "average_ranks": _series(result, "average_ranks"),
+            "scores": _Rows(result._input.scores),
+            "ranks": _Rows(result._ranking.ranks),
+            "average_ranks": _series(ranking.rank_order, ranking.average_ranks),
             "friedman": _omnibus(result.friedman),
             "iman_davenport": _omnibus(result.iman_davenport),
             "omnibus": _omnibus(result.omnibus),
@@ -306,35 +360,18 @@ def _document(result: ComparisonResult) -> _Object:
             "dropped_algorithms": list(result.dropped_algorithms),
             "labels": dict(result.labels),
             "input_notes": list(result.input_notes),
-            "source_note": getattr(result, "source_note", None),
+            "source_note": result.source_note,
             "aggregation": _aggregation(result.aggregation),
-            "score_std": _matrix(result, "score_std"),
+            "score_std": _matrix(result._input.score_std),
             "decimals": result.decimals,
-            "n_per_pair": _matrix(result, "n_per_pair"),
-            "statistics": _matrix(result, "statistics"),
-            "pvalues": _matrix(result, "pvalues"),
-            "adjusted_pvalues": (
-                _series(result, "adjusted_pvalues")
-                if control_mode
-                else _matrix(result, "adjusted_pvalues")
-            ),
-            "significant": (
-                _series(result, "significant", flags=True)
-                if control_mode
-                else _Rows(np.asarray(labelled(result, "significant").values, dtype=bool))
-            ),
+            "n_per_pair": _matrix(result._pairwise.n_per_pair),
+            "statistics": evidence.pop("statistics"),
+            "pvalues": evidence.pop("pvalues"),
+            "adjusted_pvalues": evidence.pop("adjusted_pvalues"),
+            "significant": _per_pair(result, result._pairwise.significant, flags=True),
             "groups": [list(g) for g in result.groups],
             "uncovered_pairs": [list(p) for p in result.uncovered_pairs],
-            "critical_difference": (
-                None if result.critical_difference is None else _num(result.critical_difference)
-            ),
-            "critical_difference_units": result.critical_difference_units,
-            "mean_scores": _series(result, "mean_scores"),
-            "rope": None if result.rope is None else _num(result.rope),
-            "threshold": None if result.threshold is None else _num(result.threshold),
-            "posterior_better": _posteriors(result.posterior_better),
-            "posterior_equivalent": _posteriors(result.posterior_equivalent),
-            "decisions": _posteriors(result.decisions),
+            **evidence,  # critical difference and mean scores, or the posteriors
         }
     )
     doc.update(_computed(result))  # rank intervals and effect sizes, when computed
@@ -402,7 +439,7 @@ def result_from_json(text: str) -> ComparisonResult:
         ) from None
 
 
-def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
+def _rebuild(doc: dict[str, Any]) -> ComparisonResult | BayesianComparisonResult:
     import pandas as pd
 
     algs = pd.Index(doc["algorithms"], dtype=object, name="algorithm")
@@ -466,37 +503,42 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
                 np.array(doc["decisions"], dtype=object), index=plain, columns=plain.copy()
             ),
         }
-    kind = BayesianComparisonResult if bayes else ComparisonResult
-    return kind(
-        algorithms=list(doc["algorithms"]),
-        datasets=list(doc["datasets"]),
-        scores=mat("scores", dsets, algs),
-        ranks=mat("ranks", dsets, algs),
-        average_ranks=avg,
-        friedman=friedman,
-        iman_davenport=_omnibus_back(doc["iman_davenport"]),
-        omnibus=omnibus_back or _omnibus_back(omnibus),
-        n_missing=int(doc.get("n_missing", 0)),
-        ignored_datasets=tuple(doc.get("ignored_datasets", ())),
-        dropped_datasets=tuple(doc.get("dropped_datasets", ())),
-        dropped_algorithms=tuple(doc.get("dropped_algorithms", ())),
-        labels=dict(doc.get("labels", {})),
-        source_note=doc.get("source_note"),
-        aggregation=_aggregation_back(doc.get("aggregation")),
-        score_std=std,
-        decimals=None if decimals is None else int(decimals),
-        n_per_pair=per_pair,
-        test=settings["test"],
-        correction=settings["correction"],
-        alpha=float(settings["alpha"]),
-        control=control,
-        higher_is_better=bool(settings["higher_is_better"]),
+    common = {
+        "algorithms": list(doc["algorithms"]),
+        "datasets": list(doc["datasets"]),
+        "scores": mat("scores", dsets, algs),
+        "ranks": mat("ranks", dsets, algs),
+        "average_ranks": avg,
+        "friedman": friedman,
+        "iman_davenport": _omnibus_back(doc["iman_davenport"]),
+        "omnibus": omnibus_back or _omnibus_back(omnibus),
+        "n_missing": int(doc.get("n_missing", 0)),
+        "ignored_datasets": tuple(doc.get("ignored_datasets", ())),
+        "dropped_datasets": tuple(doc.get("dropped_datasets", ())),
+        "dropped_algorithms": tuple(doc.get("dropped_algorithms", ())),
+        "labels": dict(doc.get("labels", {})),
+        "source_note": doc.get("source_note"),
+        "aggregation": _aggregation_back(doc.get("aggregation")),
+        "score_std": std,
+        "decimals": None if decimals is None else int(decimals),
+        "n_per_pair": per_pair,
+        "test": settings["test"],
+        "correction": settings["correction"],
+        "alpha": float(settings["alpha"]),
+        "control": control,
+        "higher_is_better": bool(settings["higher_is_better"]),
+        "significant": significant,
+        "groups": tuple(tuple(g) for g in doc["groups"]),
+        "uncovered_pairs": tuple((a, b) for a, b in doc["uncovered_pairs"]),
+        "test_options": dict(settings.get("test_options", {})),
+    }
+    if bayes:
+        return BayesianComparisonResult(**common, **bayes)
+    return ComparisonResult(
+        **common,
         statistics=mat("statistics", plain, plain),
         pvalues=mat("pvalues", plain, plain),
         adjusted_pvalues=adjusted,
-        significant=significant,
-        groups=tuple(tuple(g) for g in doc["groups"]),
-        uncovered_pairs=tuple((a, b) for a, b in doc["uncovered_pairs"]),
         critical_difference=None if cd is None else _unnum(cd),
         critical_difference_units=doc.get("critical_difference_units", "rank"),
         mean_scores=None
@@ -506,8 +548,6 @@ def _rebuild(doc: dict[str, Any]) -> ComparisonResult:
             index=pd.Index(list(means), dtype=object, name="algorithm"),
             name="mean score",
         ),
-        test_options=dict(settings.get("test_options", {})),
-        **bayes,
     )
 
 

@@ -250,7 +250,10 @@ def test_compare_decisions_and_groups():
                 assert not res.significant.loc[a, b]
     frame = res.to_frame()
     assert {"p_better", "p_equivalent", "p_worse", "decision"} <= set(frame.columns)
-    assert res.pvalues.isna().all().all()
+    # a Bayesian comparison has no p-values (CHANGELOG: "Centre: results by kind")
+    with pytest.raises(AttributeError, match="read its posterior probabilities"):
+        res.pvalues  # noqa: B018
+    assert not hasattr(res, "adjusted_pvalues") and not hasattr(res, "critical_difference")
     assert res.test == "bayes-signed-rank" and res.correction == "none" and res.rope == 0.01
 
 

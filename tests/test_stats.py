@@ -383,28 +383,39 @@ def test_to_frame_and_str(demsar):
 
 # ----------------------------------------------------------- tables built on first access
 def test_lazy_tables_equal_the_pandas_tables_and_survive_pickling():
-    """Every table of a result is a pandas object equal to the one built from its values."""
+    """Every table of a result is a pandas object built once from the numbers of its parts."""
     import pickle
-
-    from cdplot.stats._lazy import labelled
-    from cdplot.stats._results import LAZY_TABLES
 
     res = cdplot.compare(cdplot.datasets.load("demsar2006"), test="tukey")
     copy = pickle.loads(pickle.dumps(res))  # before any table was read
-    for name in LAZY_TABLES:
-        raw = labelled(res, name)
+    numbers = {
+        "scores": res._input.scores,
+        "ranks": res._ranking.ranks,
+        "average_ranks": res._ranking.average_ranks,
+        "statistics": res._pairwise.statistics,
+        "pvalues": res._pairwise.pvalues,
+        "adjusted_pvalues": res._pairwise.adjusted_pvalues,
+        "significant": res._pairwise.significant,
+        "n_per_pair": res._pairwise.n_per_pair,
+        "score_std": res._input.score_std,
+        "mean_scores": res._parametric.mean_scores,
+    }
+    for name, raw in numbers.items():
         value = getattr(res, name)
         if raw is None:
             assert value is None, name
             continue
         assert isinstance(value, (pd.DataFrame, pd.Series)), name
         assert getattr(res, name) is value, name  # built once, then kept
-        assert list(value.index) == list(raw.index), name
-        np.testing.assert_array_equal(value.to_numpy(), raw.values)
+        np.testing.assert_array_equal(value.to_numpy(), raw)
         if isinstance(value, pd.DataFrame):
+            rows = res.datasets if name in ("scores", "ranks", "score_std") else res.algorithms
+            assert list(value.index) == rows and list(value.columns) == res.algorithms, name
             pd.testing.assert_frame_equal(getattr(copy, name), value)
         else:
             pd.testing.assert_series_equal(getattr(copy, name), value)
+    assert list(res.average_ranks.index) == list(res._ranking.rank_order)
+    assert list(res.mean_scores.index) == list(res._parametric.mean_order)
     # the layout the documentation promises
     assert res.scores.index.name == "dataset" and res.scores.columns.name == "algorithm"
     assert res.average_ranks.index.name == "algorithm" and res.average_ranks.name == "average rank"

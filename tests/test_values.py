@@ -70,7 +70,7 @@ def test_equality_is_nan_aware(demsar):
     bayes = [
         _quiet(demsar, test="bayes-sign", rope=0.01, nsamples=500, random_state=3) for _ in range(2)
     ]
-    assert np.isnan(bayes[0].pvalues.to_numpy()).all()
+    assert not hasattr(bayes[0], "pvalues")  # posteriors, no p-values (CHANGELOG)
     assert bayes[0] == bayes[1] and hash(bayes[0]) == hash(bayes[1])
 
 
@@ -128,7 +128,11 @@ def test_a_bayesian_comparison_has_its_own_type(demsar, tmp_path):
     freq = cdplot.compare(demsar)
     assert type(bayes) is cdplot.BayesianComparisonResult
     assert type(freq) is cdplot.ComparisonResult
-    assert isinstance(bayes, cdplot.ComparisonResult)  # flat names keep working
+    # its own kind, not a ComparisonResult: no p-value fields (CHANGELOG, results by kind)
+    assert not isinstance(bayes, cdplot.ComparisonResult)
+    with pytest.raises(AttributeError, match="no adjusted_pvalues"):
+        bayes.adjusted_pvalues  # noqa: B018
+    assert freq.posterior_better is None and freq.rope is None  # as before: None
     assert bayes != freq
     back = result_from_json(result_to_json(bayes))
     assert type(back) is cdplot.BayesianComparisonResult and back == bayes
@@ -183,3 +187,43 @@ def test_bergmann_hommel_budget_has_one_name():
     with pytest.warns(DeprecationWarning, match="renamed bh_budget="):
         old = bergmann_hommel(p, budget_seconds=5.0)
     np.testing.assert_array_equal(old, bergmann_hommel(p, bh_budget=5.0))
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("main_result_fresh", {}), ("main_result_read", {"test": "nemenyi"})],
+)
+def test_results_pickled_by_the_previous_layout_still_load(demsar, name, options):
+    """Pickles made by cdplot 9cf280c (tests/reference/make_main_pickles.py): flat fields,
+    tables under ``_<name>_stored`` (labelled arrays when not read yet, else pandas), the
+    omnibus p-values deferred. They load as results equal to today's."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "reference" / f"{name}.pkl"
+    old = pickle.loads(path.read_bytes())
+    new = _quiet(demsar, **options)
+    assert type(old) is cdplot.ComparisonResult and old == new and hash(old) == hash(new)
+    assert old.friedman.pvalue == new.friedman.pvalue  # the deferred p-value, computed
+    assert old.average_ranks.equals(new.average_ranks) and old.pvalues.equals(new.pvalues)
+    assert old.critical_difference == new.critical_difference
+    assert repr(old) == repr(new)
+
+
+def test_results_are_made_of_parts_and_keep_their_flat_names(demsar):
+    import dataclasses
+
+    res = cdplot.compare(demsar, test="tukey")
+    # the parts hold numpy arrays; the flat names read them (tables built once, then kept)
+    assert isinstance(res._pairwise.pvalues, np.ndarray)
+    np.testing.assert_array_equal(res.pvalues.to_numpy(), res._pairwise.pvalues)
+    assert res.pvalues is res.pvalues and res.test is res._pairwise.test
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.groups = ()
+    # a flat keyword changes its part: dataclasses.replace keeps working
+    moved = dataclasses.replace(res, uncovered_pairs=(("C4.5", "C4.5+m"),))
+    assert moved.uncovered_pairs == (("C4.5", "C4.5+m"),) and moved != res
+    assert moved._pairwise is res._pairwise and moved.pvalues.equals(res.pvalues)
+    # the kinds take only their own names
+    bayes = _quiet(demsar, test="bayes-sign", rope=0.01, nsamples=500, random_state=3)
+    with pytest.raises(cdplot.CdplotInputError, match="has no field.*pvalues.*leave them out"):
+        dataclasses.replace(bayes, pvalues=res.pvalues)

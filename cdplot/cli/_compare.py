@@ -839,10 +839,10 @@ def _figure_kind(result: Any, args: argparse.Namespace, out: TextIO | None) -> s
     if args.figure != "auto":
         return args.figure
     from ..plotting._cd import SINGLE_COLUMN_WIDTH
-    from ..stats._results import is_bayesian
+    from ..plotting._kinds import figures
 
-    if is_bayesian(result):
-        return "cd"  # the Bayesian CD diagram
+    if figures(result).auto is not None:
+        return figures(result).auto  # a Bayesian comparison: its CD diagram
     from ..plotting._choose import figure_reason
 
     # the width the figure is drawn at: cd_diagram's own default when none is given
@@ -853,8 +853,9 @@ def _figure_kind(result: Any, args: argparse.Namespace, out: TextIO | None) -> s
 
 
 def _cd_figure(results: dict[str, Any], args: argparse.Namespace, kind: str = "cd") -> Any:
-    from ..plotting import cd_diagram, cd_diagrams
-    from ..stats._results import is_bayesian
+    from .. import plotting
+    from ..plotting import cd_diagrams
+    from ..plotting._kinds import figures
 
     options: dict[str, Any] = {"highlight": args.highlight}
     width = figure_width(args)
@@ -868,11 +869,8 @@ def _cd_figure(results: dict[str, Any], args: argparse.Namespace, kind: str = "c
         return plot_result(result, kind, **sized).get_figure(root=True)
     if len(results) == 1:
         (result,) = results.values()
-        if is_bayesian(result):  # Bayesian: bars from the decisions
-            from ..plotting import bayes_cd_diagram
-
-            return bayes_cd_diagram(result, width=width, **options).figure
-        return cd_diagram(result, width=width, **options).figure
+        draw = getattr(plotting, figures(result).function("cd", result))  # Bayesian: its own
+        return draw(result, width=width, **options).figure
     if width is not None:
         options["width"] = width
     return cd_diagrams(results, **options)
@@ -880,9 +878,9 @@ def _cd_figure(results: dict[str, Any], args: argparse.Namespace, kind: str = "c
 
 def _heatmap(result: Any, args: argparse.Namespace) -> Any:
     from ..plotting import apv_heatmap
-    from ..stats._results import is_bayesian
+    from ..plotting._kinds import figures
 
-    if is_bayesian(result):
+    if figures(result).by_kind["heatmap"] != "apv_heatmap":
         raise CdplotInputError(
             f"--heatmap draws p-values, but --test {result.test} gives posterior "
             "probabilities; drop --heatmap (-o draws the Bayesian CD diagram, --json and "

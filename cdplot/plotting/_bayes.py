@@ -18,10 +18,10 @@ from matplotlib.patches import Patch
 
 from .._errors import CdplotInputError
 from .._labels import TEST_TITLES
-from ..stats._results import is_bayesian
 from . import _style
 from ._cd import cd_diagram
 from ._figure import new_axes
+from ._kinds import require
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -56,11 +56,7 @@ KEY = "solid bars: no pair decided different; dashed: all pairs equivalent"
 
 
 def _check_bayes(result: Any, func: str) -> None:
-    if not is_bayesian(result):
-        raise CdplotInputError(
-            f"{func} draws a Bayesian comparison; compute it with "
-            "cdplot.compare(data, test='bayes-signed-rank', rope=...) (or test='bayes-sign')."
-        )
+    require(result, func)
 
 
 def equivalence_groups(result: ComparisonResult) -> tuple[tuple[str, ...], ...]:
@@ -347,8 +343,8 @@ def simplex_plot(
     ax : matplotlib.axes.Axes, optional
         Draw here; by default a new 3.3-inch square figure.
     names : (str, str), default ("x", "y")
-        Names of the two algorithms, in the order passed to the test: the left
-        vertex is "x better" (P(y - x < -rope), for higher-is-better scores).
+        Names of the two algorithms, in the order passed to the test (``a``, ``b``): the
+        left vertex is "a better" (P(a - b > rope), for higher-is-better scores).
     gridsize : int, default 40
         Hexagons across the triangle.
     cmap : str, default "Blues"

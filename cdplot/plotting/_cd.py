@@ -17,7 +17,6 @@ from matplotlib.text import Text
 
 from .._errors import CdplotInputError, CdplotWarning, suggest
 from .._labels import CORRECTION_TITLES, TEST_TITLES
-from ..stats._lazy import labelled
 from . import _style
 from ._cd_layout import (
     CDLayout,
@@ -297,8 +296,8 @@ class _Content:
 
 def _on_score_axis(result: ComparisonResult) -> bool:
     """Whether the result is drawn on a mean-score axis: its CD is in score units (Tukey)."""
-    return result.critical_difference_units == "score" and (
-        labelled(result, "mean_scores") is not None
+    return result._pairwise.critical_difference_units == "score" and (
+        result._parametric.mean_scores is not None
     )
 
 
@@ -306,20 +305,22 @@ def _own_rank_caption(result: ComparisonResult) -> str | None:
     """The axis caption of a test's own ranking (aligned ranks, Quade's), else None."""
     from ..stats._own_ranks import OWN_RANK_LABELS
 
-    average = labelled(result, "average_ranks")
-    name = None if average is None else average.name
+    name = result._ranking.rank_name
     return f"{name} (lower is better)" if name in OWN_RANK_LABELS.values() else None
 
 
 def _content(result: ComparisonResult, opts: _Options, panel: str | None = None) -> _Content:
     score_axis = _on_score_axis(result)
     # Tukey's HSD is a difference of mean scores, its groups run in mean-score order
-    # (read as labelled arrays: drawing a diagram never needs pandas)
-    positions = labelled(result, "mean_scores" if score_axis else "average_ranks")
+    # (read from the result's parts: drawing a diagram never needs pandas)
+    if score_axis:
+        order, values = result._parametric.mean_order, result._parametric.mean_scores
+    else:
+        order, values = result._ranking.rank_order, result._ranking.average_ranks
     # issue 30: aligned ranks (1..N k) and Quade's weighted ranks go on a captioned axis
     caption = None if score_axis else _own_rank_caption(result)
-    names = [str(n) for n in positions.index]
-    ranks = [float(r) for r in positions.values]
+    names = [str(n) for n in order]
+    ranks = [float(r) for r in values]
     shown = {a: result.label(a) for a in result.algorithms if result.label(a) != a}
     if opts.colors is not None:
         colors, highlighted = dict(opts.colors), set(opts.highlighted or ())
@@ -332,11 +333,11 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
         )
     control = result.control
     shown_control = None if control is None else result.label(control)
-    cd = result.critical_difference
+    cd = result._pairwise.critical_difference  # None for a Bayesian comparison
     markers: dict[str, str] = {}
     legend: list[tuple[str, str]] = []
     notes: list[str] = []
-    if cd is not None and result.critical_difference_units == "score" and not score_axis:
+    if cd is not None and result._pairwise.critical_difference_units == "score" and not score_axis:
         # a CD in score units has no length on the rank axis (a result without mean scores)
         notes.append(f"The critical difference, {float(cd):.4g}, is in score units: not drawn.")
         cd = None
@@ -348,8 +349,8 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
             "algorithms present (Skillings-Mack scaling)."
         )
     if control is not None:
-        flags = labelled(result, "significant")
-        differs = dict(zip(flags.index, flags.values.tolist(), strict=True))
+        others = [a for a in result.algorithms if a != control]
+        differs = dict(zip(others, result._pairwise.significant.tolist(), strict=True))
         significant = [n for n in names if n != control and bool(differs[n])]
         markers[control] = "control"
         markers.update(dict.fromkeys(significant, "significant"))

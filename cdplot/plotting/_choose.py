@@ -8,6 +8,7 @@ import matplotlib as mpl
 
 from .._errors import CdplotInputError, check_in_list
 from ._cd_layout import MIN_LINE_SPACING, Legibility, check_width
+from ._kinds import figures
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -143,6 +144,7 @@ def plot_result(result: ComparisonResult, kind: str = "auto", **kwargs: Any) -> 
     from .. import plotting
 
     kind = check_in_list(["auto", *KINDS], kind=kind)
+    drawn = figures(result)  # a Bayesian comparison: its own CD diagram
     if kind == "auto":
-        kind = _auto_kind(result, kwargs)
-    return getattr(plotting, KINDS[kind])(result, **kwargs)
+        kind = drawn.auto or _auto_kind(result, kwargs)
+    return getattr(plotting, drawn.function(kind, result))(result, **kwargs)

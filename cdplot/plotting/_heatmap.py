@@ -786,14 +786,9 @@ def apv_heatmap(
     >>> ax = cdplot.apv_heatmap(res)
     >>> ax.figure.savefig("apv.pdf")  # doctest: +SKIP
     """
-    from ..stats._results import is_bayesian
+    from ._kinds import require
 
-    if is_bayesian(result):
-        raise CdplotInputError(
-            f"apv_heatmap draws p-values, but the {result.test} test gives posterior "
-            "probabilities; draw them with cdplot.posterior_plot(result) (every pair) or "
-            "cdplot.bayes_cd_diagram(result)."
-        )
+    require(result, "apv_heatmap")
     opts = _make_options(
         adjusted=adjusted,
         kind=kind,

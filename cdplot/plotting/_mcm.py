@@ -114,6 +114,9 @@ def multi_comparison_matrix(
     >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
     >>> ax = cdplot.multi_comparison_matrix(res)
     """
+    from ._kinds import require
+
+    require(result, "multi_comparison_matrix")  # p-values: not a Bayesian comparison
     if result.control is not None:
         raise CdplotInputError(
             "the multi-comparison matrix needs all pairs; run cdplot.compare without control."

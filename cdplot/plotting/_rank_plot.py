@@ -11,12 +11,12 @@ import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
 
 from .._errors import CdplotInputError
-from ..stats._lazy import labelled
 from ..stats._letters import letter_names
 from . import _style
 from ._cd import SINGLE_COLUMN_WIDTH, _TextMeasure, _title
 from ._cd_layout import check_width
 from ._figure import new_figure
+from ._kinds import figures
 from ._pgf import PgfSafeText
 from ._rank_layout import (
     MIN_FONTSIZE,
@@ -64,15 +64,16 @@ def _test_intervals(result: ComparisonResult) -> dict[str, _Interval]:
     """
     from ..stats._intervals import _bounds
 
-    average = labelled(result, "average_ranks")
-    order = [str(a) for a in average.index]
-    ranks = [float(r) for r in average.values]
-    flags = labelled(result, "significant")
-    if flags.columns is not None:
+    ranking = result._ranking
+    order = [str(a) for a in ranking.rank_order]
+    ranks = [float(r) for r in ranking.average_ranks]
+    flags = np.asarray(result._pairwise.significant, dtype=bool)
+    if flags.ndim == 2:
         low, high = _bounds(result, order)
     else:
         control = str(result.control)
-        differs = dict(zip(map(str, flags.index), np.asarray(flags.values, bool), strict=True))
+        others = [str(a) for a in result.algorithms if str(a) != control]
+        differs = dict(zip(others, flags.tolist(), strict=True))
         c = order.index(control)
         better = [i < c and differs.get(a, False) for i, a in enumerate(order)]
         worse = [i > c and differs.get(a, False) for i, a in enumerate(order)]
@@ -121,22 +122,21 @@ def _default_intervals(result: ComparisonResult, need_p_best: bool) -> dict[str,
         return _test_intervals(result)
     from ..stats._intervals import rank_intervals
 
-    method = "test" if result.control is None and result.posterior_better is None else "bootstrap"
+    method = figures(result).intervals if result.control is None else "bootstrap"
     found = rank_intervals(result, method, random_state=0)  # a figure draws the same twice
     return _given_intervals(found, list(result.algorithms))
 
 
 def _score_texts(result: ComparisonResult) -> dict[str, str]:
     """Mean score ± standard deviation over the datasets, per algorithm."""
-    scores = labelled(result, "scores")
-    values = np.asarray(scores.values, dtype=float)
+    values = np.asarray(result._input.scores, dtype=float)
     counts = np.sum(~np.isnan(values), axis=0)
     means = np.nanmean(values, axis=0)
     sds = [float(np.nanstd(values[:, j], ddof=1)) if counts[j] > 1 else np.nan
            for j in range(values.shape[1])]  # fmt: skip
     return {
         str(a): f"{m:.3g} ± {s:.2g}" if np.isfinite(s) else f"{m:.3g}"
-        for a, m, s in zip(scores.columns, means, sds, strict=True)
+        for a, m, s in zip(result.algorithms, means, sds, strict=True)
     }
 
 

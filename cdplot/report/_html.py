@@ -12,27 +12,21 @@ import html
 import io
 import sys
 from collections.abc import Mapping
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from .._labels import TEST_TITLES, correction_title, format_pvalue
+from .._labels import TEST_TITLES, format_pvalue
 from .._version import __version__
-from ..stats._caveats import n_hypotheses
+from ._evidence import evidence
 from ._intervals import intervals_html
 from ._model import (
     MAX_PAIRS_LISTED,
     CellStyle,
-    bayes_settings,
     build_table,
-    decided_lines,
     display_name,
     input_line,
-    is_bayesian,
     legend,
     omnibus_line,
     omnibus_tests,
-    p_clause,
-    significant_pairs,
     walk_rows,
 )
 from ._page import page_css
@@ -101,22 +95,13 @@ def _figure_svg(draw: Any) -> str:
 def _figure(result: ComparisonResult, which: str, h: str, prefix: str = "") -> str:
     from importlib import import_module
 
-    title = {"diagram": "Critical difference diagram", "heatmap": "Adjusted p-values"}[which]
-    if is_bayesian(result) and which == "heatmap":
-        title = "Posterior probabilities"
+    ev = evidence(result)
+    title = {"diagram": "Critical difference diagram", "heatmap": ev.table_words.capitalize()}
+    title = title[which]
     try:
         plotting = import_module("cdplot.plotting")
-        if is_bayesian(result):  # posteriors, no p-values: the Bayesian figures
-            func = plotting.bayes_cd_diagram if which == "diagram" else plotting.posterior_plot
-        elif which == "diagram":  # drawn for a screen, the figure that reads at its width
-            kind = plotting.choose_figure(result, width=SCREEN_WIDTH)
-            if kind == "ranks":
-                title = "Rank intervals"
-            func = partial(
-                plotting.cd_diagram if kind == "cd" else plotting.rank_plot, width=SCREEN_WIDTH
-            )
-        else:
-            func = plotting.apv_heatmap
+        # drawn for a screen: the figure that reads at its width (the kind's own figures)
+        title, func = ev.figures(plotting, which, SCREEN_WIDTH)
         svg = _figure_svg(lambda: func(result))
     except ImportError:
         body = f"<p><em>(Install matplotlib to see the {title.lower()}.)</em></p>"
@@ -132,26 +117,12 @@ def _settings(result: ComparisonResult) -> str:
     direction = (
         "higher scores are better" if result.higher_is_better else ("lower scores are better")
     )
-    if result.correction == "nemenyi":
-        correction = "single-step (studentized range)"
-    else:
-        correction = correction_title(result)
     rows = [
         ("Algorithms (k)", str(result.n_algorithms)),
         ("Datasets (N)", str(result.n_datasets)),
         ("Scores", direction + " (rank 1 = best)"),
         ("Pairwise test", TEST_TITLES.get(result.test, result.test)),
-        *(
-            [
-                ("Region of practical equivalence (rope)", f"{result.rope:g}"),
-                ("Decision threshold", f"posterior probability ≥ {result.threshold:g}"),
-            ]
-            if is_bayesian(result)
-            else [
-                ("Correction", f"{correction} ({n_hypotheses(result)} hypotheses)"),
-                ("Significance level α", f"{result.alpha:g}"),
-            ]
-        ),
+        *evidence(result).settings_rows(),
         (
             "Control",
             display_name(result, result.control)
@@ -177,8 +148,9 @@ def _omnibus(result: ComparisonResult) -> str:
             f": the omnibus test {verdict} the hypothesis that all algorithms perform alike "
             f"at α = {result.alpha:g}."
         )
-    if result.critical_difference is not None:
-        text += f" Critical difference: {result.critical_difference:.3f}."
+    cd = evidence(result).critical_difference
+    if cd is not None:
+        text += f" Critical difference: {cd:.3f}."
     return f"<p>{text}</p>"
 
 
@@ -203,26 +175,13 @@ def _ranks_table(result: ComparisonResult) -> str:
 
 def _pairs(result: ComparisonResult, limit: int) -> str:
     esc = html.escape
-    if is_bayesian(result):
-        lines = decided_lines(result, lambda a: f"<strong>{esc(display_name(result, a))}</strong>")
-        items = "".join(f"<li>{line}</li>" for line in lines)
-        return f"<p>With {esc(bayes_settings(result, '≥'))}:</p><ul>{items}</ul>"
-    sig = significant_pairs(result, limit=limit)
-    if not sig.total:
-        return f"<p>No pair is significantly different at α = {result.alpha:g}.</p>"
-    what = "adjusted p" if result.correction not in ("none", "nemenyi") else "p"
-    items = "".join(
-        f"<li><strong>{esc(display_name(result, a))}</strong> better than "
-        f"<strong>{esc(display_name(result, b))}</strong> "
-        f"({esc(p_clause(what, apv))})</li>"
-        for a, b, _, apv in sig.listed
-    )
-    out = [
-        f"<p>{sig.total} of {n_hypotheses(result)} pairs differ significantly at "
-        f"α = {result.alpha:g} (better = lower average rank):</p><ul>{items}</ul>"
-    ]
-    if sig.more > 0:
-        out.append(f"<p>… and {sig.more} more (<code>result.to_frame()</code>).</p>")
+    name = lambda a: f"<strong>{esc(display_name(result, a))}</strong>"  # noqa: E731
+    pairs = evidence(result).pair_list(name, "html", limit)
+    out = [f"<p>{pairs.heading}</p>"]
+    if pairs.heading.endswith(":"):  # a list follows
+        out.append("<ul>" + "".join(f"<li>{line}</li>" for line in pairs.items) + "</ul>")
+    if pairs.more > 0:
+        out.append(f"<p>… and {pairs.more} more (<code>result.to_frame()</code>).</p>")
     return "".join(out)
 
 
@@ -231,7 +190,7 @@ def _groups(result: ComparisonResult) -> str:
     if result.control is not None:
         return ""
     name = lambda a: display_name(result, a)  # noqa: E731
-    what = "no pair decided different" if is_bayesian(result) else "no significant difference"
+    what = evidence(result).inside_groups
     if any(len(g) > 1 for g in result.groups):
         items = "".join(f"<li>{esc(', '.join(map(name, g)))}</li>" for g in result.groups)
         out = [
@@ -284,15 +243,14 @@ def _body(
         )
     if diagram:
         parts.append(_figure(result, "diagram", h2, prefix))
+    ev = evidence(result)
     parts.append(
-        f'<section id="{prefix}ranks"><{h2}>Average ranks and '
-        f"{'posterior probabilities' if is_bayesian(result) else 'adjusted p-values'}</{h2}>"
+        f'<section id="{prefix}ranks"><{h2}>Average ranks and {ev.table_words}</{h2}>'
         f"{_ranks_table(result)}</section>"
     )
     limit = PAGE_PAIRS_LISTED if page else MAX_PAIRS_LISTED
     parts.append(
-        f'<section id="{prefix}pairs"><{h2}>'
-        f"{'Decisions' if is_bayesian(result) else 'Significant differences'}</{h2}>"
+        f'<section id="{prefix}pairs"><{h2}>{ev.pairs_heading}</{h2}>'
         f"{_pairs(result, limit)}</section>"
     )
     groups = _groups(result)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .._errors import check_in_list, renamed_keywords
 from .._labels import TEST_TITLES, correction_title
+from ._evidence import evidence
 from ._intervals import intervals_latex
 from ._model import (
     CellStyle,
@@ -21,7 +22,6 @@ from ._model import (
     display_name,
     group_letters,
     input_line,
-    is_bayesian,
     legend,
     omnibus_tests,
     omnibus_text,
@@ -355,19 +355,10 @@ def _omnibus_tex(result: ComparisonResult) -> str:
 
 def _compact_caption(result: ComparisonResult) -> str:
     k, n = result.n_algorithms, result.n_datasets
-    if is_bayesian(result):
-        test = TEST_TITLES.get(result.test, result.test)
-        text = (
-            f"Average ranks (1 = best) of {k} algorithms on {n} data sets. Algorithms that "
-            f"share a letter have no pair decided different ({test}, rope = {result.rope:g}, "
-            rf"posterior probability $\geq {result.threshold:g}$)."
-        )
-    else:
-        text = (
-            f"Average ranks (1 = best) of {k} algorithms on {n} data sets. Algorithms that "
-            f"share a letter are not significantly different ({_method_tex(result)}, "
-            rf"$\alpha = {result.alpha:g}$)."
-        )
+    text = (
+        f"Average ranks (1 = best) of {k} algorithms on {n} data sets. Algorithms that "
+        f"share a letter {evidence(result).letters_caption(_method_tex(result))}"
+    )
     if result.uncovered_pairs:
         pairs = "; ".join(
             f"{escape_latex(display_name(result, a))}--{escape_latex(display_name(result, b))}"
@@ -375,8 +366,9 @@ def _compact_caption(result: ComparisonResult) -> str:
         )
         text += f" Not significantly different either, though sharing no letter: {pairs}."
     text += " " + _omnibus_tex(result)
-    if result.critical_difference is not None:
-        text += f" Critical difference: {result.critical_difference:.3f}."
+    cd = evidence(result).critical_difference
+    if cd is not None:
+        text += f" Critical difference: {cd:.3f}."
     return text + _input_tex(result)
 
 
@@ -393,6 +385,7 @@ def _caption(result: ComparisonResult, table: Table, mark: str) -> str:
     if extra:
         text += extra + " "
     text += _omnibus_tex(result)
-    if result.critical_difference is not None:
-        text += f" Critical difference: {result.critical_difference:.3f}."
+    cd = evidence(result).critical_difference
+    if cd is not None:
+        text += f" Critical difference: {cd:.3f}."
     return text + _input_tex(result)

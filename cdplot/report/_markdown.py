@@ -5,27 +5,24 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .._labels import TEST_TITLES, correction_title
+from .._labels import TEST_TITLES
+from ._evidence import evidence
 from ._intervals import intervals_markdown
 from ._model import (
+    MAX_PAIRS_LISTED,
     CellStyle,
     Mark,
     PFormat,
     RankFormat,
-    bayes_settings,
     build_table,
     check_mark,
     check_pvalues,
-    decided_lines,
     display_name,
     input_line,
-    is_bayesian,
     legend,
     omnibus_line,
-    p_clause,
     pvalue_formatter,
     rank_formatter,
-    significant_pairs,
     walk_rows,
 )
 
@@ -79,15 +76,7 @@ def _method(result: ComparisonResult) -> str:
     method = f"{test[0].upper()}{test[1:]}"
     if result.control is not None:
         method += f" against the control {escape_markdown(display_name(result, result.control))}"
-    if is_bayesian(result):
-        method += ", " + bayes_settings(result, "≥")
-    elif result.correction == "nemenyi":
-        method += " (single-step)"
-    else:
-        method += f", {correction_title(result)}"
-        if result.correction != "none":
-            method += " correction"
-    return method
+    return method + evidence(result).markdown_method()
 
 
 def to_markdown(
@@ -146,9 +135,9 @@ def to_markdown(
     fmt_r = rank_formatter(rank_format)
     table = build_table(result, adjusted=adjusted, pvalues=pvalues)
     k, n = result.n_algorithms, result.n_datasets
+    ev = evidence(result)
     lines = [
-        f"**{k} algorithms on {n} datasets** \N{EM DASH} {_method(result)}"
-        + ("" if is_bayesian(result) else f", α = {result.alpha:g}"),
+        f"**{k} algorithms on {n} datasets** \N{EM DASH} {_method(result)}{ev.level('markdown')}",
         "",
     ]
     if input_line(result):
@@ -156,8 +145,8 @@ def to_markdown(
     lines += [
         omnibus_line(result, "markdown")
         + (
-            f". Critical difference: {result.critical_difference:.3f}."
-            if result.critical_difference is not None
+            f". Critical difference: {ev.critical_difference:.3f}."
+            if ev.critical_difference is not None
             else "."
         ),
         "",
@@ -173,30 +162,15 @@ def to_markdown(
     if text:
         lines += ["", text]
     name = lambda a: escape_markdown(display_name(result, a))  # noqa: E731
-    sig = significant_pairs(result)
-    lines.append("")
-    if is_bayesian(result):
-        lines += [f"Decisions ({bayes_settings(result, '≥')}):", ""]
-        lines += [f"- {line}" for line in decided_lines(result, name)]
-    elif sig.total:
-        lines.append(f"Significant differences (adjusted p ≤ {result.alpha:g}):")
-        lines.append("")
-        lines += [
-            f"- {name(a)} vs {name(b)}: " + f"{p_clause('p', p)}, {p_clause('adjusted p', apv)}"
-            for a, b, p, apv in sig.listed
-        ]
-        if sig.more > 0:
-            lines.append(f"- … and {sig.more} more")
-    else:
-        lines.append(f"No significant differences at α = {result.alpha:g}.")
+    pairs = ev.pair_list(name, "markdown", MAX_PAIRS_LISTED)
+    lines += ["", pairs.heading]
+    if pairs.heading.endswith(":"):  # a list follows
+        lines += ["", *(f"- {line}" for line in pairs.items)]
+    if pairs.more > 0:
+        lines.append(f"- … and {pairs.more} more")
     if result.control is None and any(len(g) > 1 for g in result.groups):
         groups = ", ".join("[" + ", ".join(name(a) for a in g) + "]" for g in result.groups)
-        what = (
-            "with no pair decided different"
-            if is_bayesian(result)
-            else "not significantly different"
-        )
-        lines += ["", f"Groups {what}: {groups}."]
+        lines += ["", f"Groups {ev.groups_words}: {groups}."]
     if result.control is None and result.uncovered_pairs:
         pairs_text = "; ".join(
             f"{name(a)} \N{EN DASH} {name(b)}" for a, b in result.uncovered_pairs

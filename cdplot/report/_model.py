@@ -22,8 +22,6 @@ import numpy as np
 
 from .._errors import CdplotInputError, check_in_list
 from .._labels import (
-    TEST_TITLES,
-    correction_title,
     format_pvalue,
     pvalue_label,
     statistic_text,
@@ -114,18 +112,6 @@ def input_line(result: ComparisonResult) -> str:
     return "Input: " + "; ".join(notes) + "." if notes else ""
 
 
-def is_bayesian(result: ComparisonResult) -> bool:
-    """Whether ``result`` holds posterior probabilities (a Bayesian test), not p-values."""
-    from ..stats._results import BayesianComparisonResult
-
-    return isinstance(result, BayesianComparisonResult)
-
-
-def bayes_settings(result: ComparisonResult, ge: str = ">=") -> str:
-    """``"rope = 0.01, decisions at posterior probability >= 0.95"``."""
-    return f"rope = {result.rope:g}, decisions at posterior probability {ge} {result.threshold:g}"
-
-
 def describe_method(result: ComparisonResult) -> str:
     """One line naming the test, the correction and alpha (a Bayesian test: rope, threshold).
 
@@ -137,26 +123,9 @@ def describe_method(result: ComparisonResult) -> str:
     >>> describe_method(res)
     'Wilcoxon signed-rank test, Holm correction, alpha = 0.05'
     """
-    test = TEST_TITLES.get(result.test, result.test)
-    if is_bayesian(result):
-        vs = (
-            f", vs control {display_name(result, result.control)!r}"
-            if result.control is not None
-            else ""
-        )
-        return f"{test}, {bayes_settings(result)}{vs}"
-    if result.correction == "nemenyi":
-        how = "single-step (studentized range)"
-    elif result.correction == "none":
-        how = "no correction"
-    else:
-        how = f"{correction_title(result)} correction"
-    vs = (
-        f", vs control {display_name(result, result.control)!r}"
-        if result.control is not None
-        else ""
-    )
-    return f"{test}, {how}{vs}, alpha = {result.alpha:g}"
+    from ._evidence import evidence
+
+    return evidence(result).method()
 
 
 def omnibus_tests(result: ComparisonResult) -> list[OmnibusResult]:
@@ -279,62 +248,9 @@ def build_table(result: ComparisonResult, *, adjusted: bool, pvalues: bool | Non
             order, ranks, [], empty, empty.astype(bool), empty.astype(bool), None, label,
             shown_as, [],
         )  # fmt: skip
-    if is_bayesian(result):
-        return _posterior_table(result, order, ranks, shown_as)
-    if result.control is not None:
-        control = result.control
-        c = order.index(control)
-        if adjusted:
-            p = result.adjusted_pvalues.reindex(order).to_numpy(dtype=float)
-        else:
-            p = result.pvalues.loc[control].reindex(order).to_numpy(dtype=float)
-        sig = result.significant.reindex(order).fillna(False).to_numpy(dtype=bool)
-        shown = np.ones((k, 1), dtype=bool)
-        shown[c] = False
-        return Table(
-            order, ranks, [control], p[:, None], sig[:, None], shown, c, label,
-            shown_as, [shown_as[c]],
-        )  # fmt: skip
-    matrix = result.adjusted_pvalues if adjusted else result.pvalues
-    p = matrix.loc[order, order[:-1]].to_numpy(dtype=float)
-    sig = result.significant.loc[order, order[:-1]].to_numpy(dtype=bool)
-    shown = np.tril(np.ones((k, k - 1), dtype=bool), -1)
-    return Table(
-        order, ranks, order[:-1], p, sig & shown, shown, None, label, shown_as, shown_as[:-1]
-    )
+    from ._evidence import evidence
 
-
-def _posterior_table(
-    result: ComparisonResult, order: list[str], ranks: np.ndarray, shown_as: list[str]
-) -> Table:
-    """A Bayesian result's table: the posterior probability that the column algorithm is
-    practically better than the row (against a control: that the row is practically better
-    than the control); marked where the pair is decided different."""
-    index = {a: i for i, a in enumerate(result.algorithms)}
-    better = np.asarray(result.posterior_better.to_numpy(dtype=float))
-    decided = np.asarray(result.decisions.to_numpy(), dtype=object)
-    rows = [index[a] for a in order]
-    k = len(order)
-    label = "posterior probability that the column algorithm is practically better"
-    if result.control is not None:
-        label = "posterior probability that the row algorithm is practically better"
-        c = order.index(result.control)
-        col = index[result.control]
-        p = better[rows, col][:, None]
-        sig = np.array([[decided[r, col] in ("A better", "B better")] for r in rows])
-        shown = np.ones((k, 1), dtype=bool)
-        shown[c] = False
-        return Table(
-            order, ranks, [result.control], p, sig & shown, shown, c, label,
-            shown_as, [shown_as[c]],
-        )  # fmt: skip
-    cols = rows[:-1]
-    p = better[np.ix_(cols, rows)].T  # [row i, column j] = P(column j better than row i)
-    sig = np.isin(decided[np.ix_(rows, cols)], ("A better", "B better"))
-    shown = np.tril(np.ones((k, k - 1), dtype=bool), -1)
-    return Table(
-        order, ranks, order[:-1], p, sig & shown, shown, None, label, shown_as, shown_as[:-1]
-    )
+    return evidence(result).table(order, ranks, shown_as, label, adjusted)
 
 
 @dataclass(frozen=True)
@@ -400,31 +316,12 @@ def legend(
     """Sentence saying what the p-value columns hold and how significance is marked."""
     if not table.columns:
         return ""
-    latex = markup == "latex"
-    alpha = (r"$\alpha = %g$" if latex else "alpha = %g" if markup == "text" else "α = %g") % (
-        result.alpha
-    )
-    test = TEST_TITLES.get(result.test, result.test)
-    what = table.label
-    if is_bayesian(result):
-        return _posterior_legend(result, mark, markup, escape, test)
-    if latex:
-        what = what.replace("\N{EN DASH}", "--").replace("p-value", "$p$-value")
-    if result.control is not None:
-        control = escape(display_name(result, result.control))
-        where = f"{what}s of the {test} against the control {control}"
-    elif result.correction == "nemenyi":
-        where = f"{what}s (row against column)"
-    else:
-        where = f"{what}s of the {test} (row against column)"
-    where = where[0].upper() + where[1:]
-    how = _marked(mark, markup)
-    if not how:
-        return f"{where}."
-    return f"{where}; values {how} are significant at {alpha}."
+    from ._evidence import evidence
+
+    return evidence(result).legend(table.label, mark, markup, escape)
 
 
-def _marked(mark: str, markup: str) -> str:
+def marked(mark: str, markup: str) -> str:
     """How marked cells are described: ``"in **bold**"``, ``"marked *"``, ... (or "")."""
     bold = {"markdown": "in **bold**", "html": "in bold", "latex": "in bold"}.get(markup)
     star = {"latex": "marked $^{*}$", "markdown": "marked \\*"}.get(markup, "marked *")
@@ -434,27 +331,6 @@ def _marked(mark: str, markup: str) -> str:
         "both": f"{bold} and {star}" if bold else star,
         "none": "",
     }[mark]
-
-
-def _posterior_legend(
-    result: ComparisonResult, mark: str, markup: str, escape: Callable[[str], str], test: str
-) -> str:
-    ge = {"text": ">=", "latex": r"$\geq$"}.get(markup, "≥")
-    if result.control is not None:
-        control = escape(display_name(result, result.control))
-        where = "Posterior probabilities that the row algorithm is practically better than "
-        where += f"the control {control}"
-    else:
-        where = "Posterior probabilities that the column algorithm is practically better than"
-        where += " the row"
-    where += f" ({test}, rope = {result.rope:g})"
-    how = _marked(mark, markup)
-    if not how:
-        return f"{where}."
-    return (
-        f"{where}; values {how} are pairs decided different (one direction reaches "
-        f"posterior probability {ge} {result.threshold:g})."
-    )
 
 
 def decided_lines(result: ComparisonResult, name: Callable[[str], str]) -> list[str]:

@@ -18,7 +18,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES, correction_title
-from ._model import display_name, is_bayesian
+from ._evidence import evidence
+from ._model import display_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
@@ -107,10 +108,8 @@ def _full_table(result: ComparisonResult) -> dict[str, Any]:
     probability shown in the static report) of algorithm a against b; against a control
     only the control's row is filled.
     """
-    table = result.adjusted_pvalues
-    if is_bayesian(result):  # P(row practically better than column), every pair
-        table = result.posterior_better
-    if result.control is None or is_bayesian(result):
+    table, every_pair = evidence(result).page_values()
+    if every_pair:
         apv = {
             a: {b: _finite(table.loc[a, b]) for b in table.columns if b != a} for a in table.index
         }
@@ -119,7 +118,7 @@ def _full_table(result: ComparisonResult) -> dict[str, Any]:
     return {
         "apv": apv,
         "groups": [list(map(str, g)) for g in result.groups],
-        "criticalDifference": result.critical_difference,
+        "criticalDifference": evidence(result).critical_difference,
     }
 
 
@@ -253,7 +252,7 @@ def explorer_html(result: ComparisonResult, h2: str = "h2") -> str:
         if payload["note"]
         else ""
     )
-    what = "posterior probabilities" if is_bayesian(result) else "adjusted p-values"
+    what = evidence(result).table_words
     table_class = "cdplot-live-table" + ("" if payload["recompute"] else " cdplot-greyed")
     return (
         '<section class="cdplot-explorer" id="explore" aria-label="Explore: choose the datasets">'

@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._errors import CdplotInputError, renamed_keywords
 from .._labels import TEST_TITLES, format_pvalue, pvalue_label
+from ._evidence import evidence
 from ._latex import check_float_options, escape_latex, latex_number, wrap_float
 from ._markdown import escape_markdown
 from ._model import display_name
@@ -419,12 +420,7 @@ def results_table(
     if control is not None:
         control = str(control)
         others = [a for a in algorithms if a != control]
-        if result.control is None:
-            apv = result.adjusted_pvalues.loc[control, others]
-            sig = result.significant.loc[control, others]
-        else:
-            apv = result.adjusted_pvalues.reindex(others)
-            sig = result.significant.reindex(others)
+        apv, sig = evidence(result).versus(control, others)
         w = result.wins
         record = pd.DataFrame(
             {

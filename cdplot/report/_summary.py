@@ -6,18 +6,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._labels import TEST_TITLES, correction_title, statistic_text
+from .._labels import correction_title, statistic_text
 from ..stats._caveats import deciding_omnibus, n_hypotheses
-from ..stats._lazy import labelled
+from ._evidence import evidence
 from ._intervals import interval_paragraphs
 from ._model import (
     display_name,
     fill,
     input_line,
-    is_bayesian,
     omnibus_text,
     p_clause,
-    significant_pairs,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,9 +184,10 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     paragraphs: list[str] = []
     name = lambda a: display_name(result, a)  # noqa: E731  (labels= display names)
 
-    average = labelled(result, "average_ranks")
-    best = ", ".join(f"{name(a)} ({rank:.2f})" for a, rank in average.items()[:3])
-    kind = average.name if average.name and average.name != "average rank" else "average rank"
+    ranking = result._ranking  # the numbers, without pandas
+    top = zip(ranking.rank_order[:3], ranking.average_ranks[:3].tolist(), strict=True)
+    best = ", ".join(f"{name(a)} ({rank:.2f})" for a, rank in top)
+    kind = ranking.rank_name or "average rank"
     paragraphs.append(
         f"{k} algorithms were compared on {n} datasets ({direction} scores are better; "
         f"rank 1 is the best). Best {kind}s: {best}."
@@ -220,24 +219,25 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
         if result.control is not None
         else "all pairs of algorithms"
     )
-    bayesian = is_bayesian(result)
+    ev = evidence(result)
     paragraphs.append(
-        ""  # a Bayesian test has no p-values to correct: its own paragraph follows
-        if bayesian
-        else f"Post-hoc tests: {scope} with the {TEST_TITLES.get(result.test, result.test)} and "
-        f"{_correction_phrase(result)} at alpha = {alpha:g}. "
-        + _CORRECTION_WHY.get(result.correction, "").format(m=m)
+        ev.posthoc_paragraph(
+            scope,
+            _correction_phrase(result),
+            _CORRECTION_WHY.get(result.correction, "").format(m=m),
+        )
     )
-    if result.critical_difference is not None and result.critical_difference_units == "score":
+    cd = ev.critical_difference
+    if cd is not None and result.critical_difference_units == "score":
         paragraphs[-1] += (
             f" Tukey's HSD (residual variance of the blocked ANOVA): two algorithms differ at "
             f"alpha = {alpha:g} when their mean scores differ by at least "
-            f"CD = {result.critical_difference:.4g} (score units)."
+            f"CD = {cd:.4g} (score units)."
         )
-    elif result.critical_difference is not None:
+    elif cd is not None:
         who = "from the control" if result.control is not None else "from each other"
         paragraphs[-1] += (
-            f" Critical difference: {result.critical_difference:.3f}; algorithms whose "
+            f" Critical difference: {cd:.3f}; algorithms whose "
             f"average ranks differ by at least this much differ significantly {who}."
         )
     paragraphs.append(_TEST_WHY.get(result.test, ""))
@@ -247,26 +247,8 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
 
     paragraphs += ["Warning: " + caveat for caveat in result.caveats]
 
-    sig = significant_pairs(result)
-    if bayesian:
-        pass  # the Bayesian paragraph above lists the decided pairs with their posteriors
-    elif not sig.total and rejects:
-        paragraphs.append(
-            f"No pair is significantly different at alpha = {alpha:g}, although the omnibus "
-            "test rejects: the post-hoc tests have less power, and all one can conclude is "
-            "that some algorithms differ (Demšar 2006, §3.2.2)."
-        )
-    elif not sig.total:
-        paragraphs.append(f"No pair is significantly different at alpha = {alpha:g}.")
-    else:
-        items = [
-            f"{name(a)} ranks better than {name(b)} ({p_clause('adjusted p', apv)})"
-            for a, b, _, apv in sig.listed
-        ]
-        text = f"Significant differences ({sig.total} of {m}): " + "; ".join(items)
-        text += f"; and {sig.more} more." if sig.more > 0 else "."
-        paragraphs.append(text)
-    inside = "no pair decided different" if bayesian else "no significant difference"
+    paragraphs.append(ev.summary_pairs(name, rejects))
+    inside = ev.inside_groups
     if result.control is None and result.correction in ("fdr-bh", "fdr-by") and not result.groups:
         pass  # no groups from a false-discovery-rate procedure (said above)
     elif result.control is None:
@@ -306,9 +288,9 @@ def _input_paragraphs(result: ComparisonResult) -> list[str]:
                 "taken over the algorithms present on each dataset, and every pair of "
                 "algorithms meets on the same number of datasets"
             )
-        per_pair = labelled(result, "n_per_pair")
+        per_pair = result._pairwise.n_per_pair
         if per_pair is not None:
-            values = np.asarray(per_pair.values)[~np.eye(result.n_algorithms, dtype=bool)]
+            values = np.asarray(per_pair)[~np.eye(result.n_algorithms, dtype=bool)]
             text += f" ({int(values.min())})" if design else f" (at least {int(values.min())})"
         text += "."
         if result.ignored_datasets:
@@ -325,10 +307,7 @@ def _method_paragraphs(result: ComparisonResult, pool: pd.DataFrame | None) -> l
         from ._notes import pool_sensitivity_note
 
         out.append(pool_sensitivity_note(pool))
-    if is_bayesian(result):
-        from ._notes import bayes_note
-
-        out.append(bayes_note(result))
+    out += evidence(result).notes()  # how a Bayesian comparison's posteriors read
     if result.parametric:
         out.append(
             "These parametric tests compare mean scores over datasets, which is only "

@@ -5,22 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._labels import format_pvalue
+from ._evidence import evidence
 from ._model import (
+    MAX_PAIRS_LISTED,
     CellStyle,
     Table,
-    bayes_settings,
     build_table,
     check_pvalues,
-    decided_lines,
     describe_method,
     display_name,
     fill,
     input_line,
-    is_bayesian,
     legend,
     omnibus_line,
-    p_clause,
-    significant_pairs,
     walk_rows,
 )
 
@@ -80,14 +77,13 @@ def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str
         lines.append(fill(input_line(result)))
     lines.append("")
     lines.append(omnibus_line(result))
-    if result.critical_difference is not None:
-        lines.append(f"Critical difference: {result.critical_difference:.3f}")
+    ev = evidence(result)
+    if ev.critical_difference is not None:
+        lines.append(f"Critical difference: {ev.critical_difference:.3f}")
     table = build_table(result, adjusted=True, pvalues=pvalues)
     lines.append("")
-    if table.columns and is_bayesian(result):
-        lines.append("Average ranks (1 = best) and posterior probabilities:")
-    elif table.columns:
-        lines.append("Average ranks (1 = best) and adjusted p-values:")
+    if table.columns:
+        lines.append(f"Average ranks (1 = best) and {ev.table_words}:")
     else:
         lines.append("Average ranks (1 = best):")
     lines.append(_text_table(result, table))
@@ -97,32 +93,17 @@ def result_text(result: ComparisonResult, *, pvalues: bool | None = None) -> str
     else:
         lines.append("  (adjusted p-values: result.adjusted_pvalues or result.to_frame())")
 
-    sig = significant_pairs(result)
     lines.append("")
     name = lambda a: display_name(result, a)  # noqa: E731
-    if is_bayesian(result):
-        decided = decided_lines(result, name)
-        lines.append(f"Decisions ({bayes_settings(result)}):")
-        lines += [f"  {line}" for line in decided]
-    elif not sig.total:
-        lines.append(f"No significant differences at alpha = {result.alpha:g}.")
-    else:
-        lines.append(f"Significant differences (adjusted p <= {result.alpha:g}):")
-        lines += [
-            f"  {display_name(result, a)} vs {display_name(result, b)}: {p_clause('p', p)}, "
-            f"{p_clause('adjusted p', apv)}"
-            for a, b, p, apv in sig.listed
-        ]
-        if sig.more > 0:
-            lines.append(f"  ... and {sig.more} more (see result.to_frame())")
+    pairs = ev.pair_list(name, "text", MAX_PAIRS_LISTED)
+    lines.append(pairs.heading)
+    lines += [f"  {line}" for line in pairs.items]
+    if pairs.more > 0:
+        lines.append(f"  ... and {pairs.more} more (see result.to_frame())")
     if result.control is None:
         lines.append("")
         if any(len(g) > 1 for g in result.groups):
-            lines.append(
-                "Groups with no pair decided different:"
-                if is_bayesian(result)
-                else "Groups not significantly different:"
-            )
+            lines.append(f"Groups {ev.groups_words}:")
             for group in result.groups:
                 lines.append("  [" + ", ".join(map(name, group)) + "]")
         else:

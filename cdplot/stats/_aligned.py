@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._errors import CdplotInputError
-from ._lazy import special
 from ._ranks import rank_rows
 from ._results import OmnibusResult, PairwiseResult
+from ._special import special
 
 __all__ = [
     "aligned_ranks",

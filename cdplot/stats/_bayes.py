@@ -1,11 +1,15 @@
 """Bayesian comparisons: the Bayesian sign and signed-rank tests and the correlated t-test.
 
-Conventions follow baycomp (Benavoli, Corani, Demšar & Zaffalon 2017) so that its numbers
-can be reproduced exactly: differences are ``d = b - a`` (baycomp's ``y - x``), and
+Paired differences are ``d = a - b``, as everywhere in cdplot (``paired_t``,
+``effect_sizes``). For two samples ``a``, ``b`` (scores where higher is better):
 
-- ``left``  = P(b - a < -rope)   (a practically better when higher is better),
-- ``rope``  = P(|b - a| <= rope) (practically equivalent),
-- ``right`` = P(b - a > rope)    (b practically better).
+- ``left``  = P(a - b > rope)    (``a`` practically better),
+- ``rope``  = P(|a - b| <= rope) (practically equivalent),
+- ``right`` = P(a - b < -rope)   (``b`` practically better).
+
+These are baycomp's (Benavoli, Corani, Demšar & Zaffalon 2017) three probabilities, in its
+order, for ``signed_rank(x, y)``, ``sign(x, y)`` and ``CorrelatedTTest(x, y)`` with
+``x = a``, ``y = b``, so its numbers are reproduced exactly.
 
 The sign and signed-rank tests are Monte Carlo estimates from a Dirichlet-process posterior
 (Benavoli et al. 2014, 2017): ``nsamples`` draws of the posterior probabilities of the
@@ -74,16 +78,16 @@ NSAMPLES = 50_000
 class BayesianResult(ValueEquality):
     """Posterior probabilities of a Bayesian comparison of two sets of scores.
 
-    Differences are ``y - x`` (baycomp's convention).
+    Paired differences are ``a - b`` (``a``, ``b`` the two samples, higher is better).
 
     Attributes
     ----------
     left : float
-        P(y - x < -rope): x practically better (when higher scores are better).
+        P(a - b > rope): ``a`` practically better (baycomp's first probability).
     rope : float
-        ``P(|y - x| <= rope)``: practically equivalent. Zero when ``rope_width`` is 0.
+        ``P(|a - b| <= rope)``: practically equivalent. Zero when ``rope_width`` is 0.
     right : float
-        P(y - x > rope): y practically better.
+        P(a - b < -rope): ``b`` practically better (baycomp's last probability).
     rope_width : float
         Half-width of the region of practical equivalence, in score units.
     test : str
@@ -96,7 +100,8 @@ class BayesianResult(ValueEquality):
         the correlated t-test.
     mean, scale, df : float or None
         Location, scale and degrees of freedom of the Student posterior of the
-        correlated t-test; None otherwise.
+        correlated t-test; None otherwise. ``mean`` is baycomp's: the location of the mean
+        of ``b - a``, the negative of that of ``a - b``.
     """
 
     left: float
@@ -509,9 +514,10 @@ def bayes_sign(
     Parameters
     ----------
     a, b : array_like
-        Scores of two algorithms, one per dataset (paired). Differences are ``b - a``
-        (baycomp's ``y - x``): ``left`` favours ``a``, ``right`` favours ``b``. The
-        keywords ``x=``/``y=`` are deprecated aliases of ``a=``/``b=``.
+        Scores of two algorithms, one per dataset (paired), higher is better. Paired
+        differences are ``a - b``: ``left`` favours ``a``, ``right`` favours ``b`` (as
+        baycomp's ``x``, ``y``). The keywords ``x=``/``y=`` are deprecated aliases of
+        ``a=``/``b=``.
     rope : float, default 0.0
         Half-width of the region of practical equivalence, in score units
         (e.g. 0.01 for one point of accuracy on a 0-1 scale).
@@ -523,13 +529,14 @@ def bayes_sign(
         Strength of the Dirichlet-process prior's pseudo-observation (baycomp's
         ``prior``; Benavoli et al. 2017).
     prior_place : {"rope", "left", "right"}, default "rope"
-        Region of the pseudo-observation (baycomp's ``prior=(place, strength)``).
+        Region of the pseudo-observation (baycomp's ``prior=(place, strength)``): "left"
+        favours ``a``, "right" ``b``.
 
     Returns
     -------
     BayesianResult
-        ``left`` = P(b - a < -rope), ``rope`` = P(\\|b - a\\| <= rope), ``right`` =
-        P(b - a > rope), and the posterior ``samples``.
+        ``left`` = P(a - b > rope), ``rope`` = P(\\|a - b\\| <= rope), ``right`` =
+        P(a - b < -rope), and the posterior ``samples``.
 
     Raises
     ------
@@ -538,8 +545,9 @@ def bayes_sign(
 
     Notes
     -----
-    Each difference falls in one of three regions: left (``d < -rope``), rope
-    (``|d| <= rope``) or right (``d > rope``), with counts ``n_l, n_e, n_r``.
+    Each difference ``d = a - b`` falls in one of three regions: left (``d > rope``,
+    ``a`` better), rope (``|d| <= rope``) or right (``d < -rope``, ``b`` better), with
+    counts ``n_l, n_e, n_r``.
     Under a Dirichlet-process prior whose pseudo-observation (strength 1) lies
     in the rope, the posterior of the regions' probabilities is
     ``Dirichlet(n_l + eps, n_e + 1 + eps, n_r + eps)`` with ``eps = 1e-4``
@@ -592,9 +600,10 @@ def bayes_signed_rank(
     Parameters
     ----------
     a, b : array_like
-        Scores of two algorithms, one per dataset (paired). Differences are ``b - a``
-        (baycomp's ``y - x``): ``left`` favours ``a``, ``right`` favours ``b``. The
-        keywords ``x=``/``y=`` are deprecated aliases of ``a=``/``b=``.
+        Scores of two algorithms, one per dataset (paired), higher is better. Paired
+        differences are ``a - b``: ``left`` favours ``a``, ``right`` favours ``b`` (as
+        baycomp's ``x``, ``y``). The keywords ``x=``/``y=`` are deprecated aliases of
+        ``a=``/``b=``.
     rope : float, default 0.0
         Half-width of the region of practical equivalence, in score units.
     nsamples : int, default 50000
@@ -604,14 +613,15 @@ def bayes_signed_rank(
     prior : float, default 0.5
         Strength of the prior pseudo-observation (baycomp's ``prior``).
     prior_place : float, default 0.0
-        Value of the pseudo-observation ``d_0`` (a difference in score units;
-        Benavoli et al. 2014 put it at 0, as baycomp does).
+        Value of the pseudo-observation ``d_0`` in score units (Benavoli et al. 2014 put
+        it at 0, as baycomp does). It is a value of ``b - a`` (baycomp's ``y - x``): a
+        positive ``prior_place`` favours ``b``.
 
     Returns
     -------
     BayesianResult
-        ``left`` = P(b - a < -rope), ``rope`` = P(\\|b - a\\| <= rope), ``right`` =
-        P(b - a > rope), and the posterior ``samples``.
+        ``left`` = P(a - b > rope), ``rope`` = P(\\|a - b\\| <= rope), ``right`` =
+        P(a - b < -rope), and the posterior ``samples``.
 
     Raises
     ------
@@ -620,12 +630,12 @@ def bayes_signed_rank(
 
     Notes
     -----
-    The differences ``d_1..d_N`` and a prior pseudo-observation ``d_0 = 0`` of
-    strength 0.5 get Dirichlet weights ``w ~ Dirichlet(0.5, 1, ..., 1)``; one
-    posterior draw of the three regions' probabilities is (Walsh averages)
+    The differences ``d_i = a_i - b_i`` (``i = 1..N``) and a prior pseudo-observation
+    ``d_0 = 0`` of strength 0.5 get Dirichlet weights ``w ~ Dirichlet(0.5, 1, ..., 1)``;
+    one posterior draw of the three regions' probabilities is (Walsh averages)
 
-    .. math:: \\theta_{right} = \\sum_{i,j=0}^{N} w_i w_j H(d_i + d_j - 2r),\\quad
-              \\theta_{left} = \\sum_{i,j} w_i w_j H(-d_i - d_j - 2r),
+    .. math:: \\theta_{left} = \\sum_{i,j=0}^{N} w_i w_j H(d_i + d_j - 2r),\\quad
+              \\theta_{right} = \\sum_{i,j} w_i w_j H(-d_i - d_j - 2r),
 
     ``theta_rope = 1 - theta_left - theta_right``, with ``H`` the Heaviside
     step (1/2 at 0) and ``r`` the rope. Each reported probability is the
@@ -676,9 +686,9 @@ def bayes_correlated_t(
     ----------
     a, b : array_like
         Scores of the two classifiers on the same folds (all runs of a repeated
-        cross-validation, concatenated). Differences are ``b - a`` (baycomp's ``y - x``):
-        ``left`` favours ``a``, ``right`` favours ``b``. The keywords ``x=``/``y=`` are
-        deprecated aliases of ``a=``/``b=``.
+        cross-validation, concatenated), higher is better. Paired differences are
+        ``a - b``: ``left`` favours ``a``, ``right`` favours ``b`` (as baycomp's ``x``,
+        ``y``). The keywords ``x=``/``y=`` are deprecated aliases of ``a=``/``b=``.
     rope : float, default 0.0
         Half-width of the region of practical equivalence, in score units.
     test_train_ratio : float
@@ -700,14 +710,16 @@ def bayes_correlated_t(
     -----
     The n fold differences are correlated with ``rho = n_test / n_total``
     (overlapping training sets). With a non-informative prior the posterior of
-    the mean difference is Student (Corani & Benavoli 2015)
+    the mean difference ``mu`` (of ``b - a``, baycomp's sign: ``mean``) is Student
+    (Corani & Benavoli 2015)
 
     .. math:: \\mu \\sim t_{n-1}\\left(\\bar d,\\;
               \\left(\\frac{1}{n} + \\frac{\\rho}{1-\\rho}\\right) s^2\\right),
 
     ``s^2`` the sample variance of the differences; ``rho / (1 - rho)`` is
-    ``test_train_ratio`` (Nadeau and Bengio's correction). ``left =
-    T(-rope)``, ``right = 1 - T(rope)``, ``rope = 1 - left - right``. With
+    ``test_train_ratio`` (Nadeau and Bengio's correction). With ``T`` its distribution
+    function, ``left = T(-rope)`` = P(mean ``a - b`` > rope), ``right = 1 - T(rope)``,
+    ``rope = 1 - left - right``. With
     ``rope = 0``, ``rope`` is 0. When all differences are equal, the
     posterior is a point mass at their value (baycomp's convention; 1/2 each
     side for a zero difference and ``rope = 0``). Equals baycomp's
@@ -724,9 +736,9 @@ def bayes_correlated_t(
     Examples
     --------
     >>> from cdplot.stats import bayes_correlated_t
-    >>> x = [0.80, 0.82, 0.79, 0.81, 0.83, 0.80, 0.78, 0.82, 0.81, 0.80]
-    >>> y = [0.83, 0.84, 0.80, 0.84, 0.85, 0.82, 0.80, 0.85, 0.82, 0.83]
-    >>> res = bayes_correlated_t(x, y, rope=0.01, test_train_ratio=1 / 9)
+    >>> a = [0.80, 0.82, 0.79, 0.81, 0.83, 0.80, 0.78, 0.82, 0.81, 0.80]
+    >>> b = [0.83, 0.84, 0.80, 0.84, 0.85, 0.82, 0.80, 0.85, 0.82, 0.83]
+    >>> res = bayes_correlated_t(a, b, rope=0.01, test_train_ratio=1 / 9)
     >>> res.right > 0.9
     True
     """
@@ -844,11 +856,10 @@ def bayes_comparison(
     """The Bayesian step of :func:`cdplot.compare`.
 
     Returns the k x k statistic matrix (P(row practically better)), the k x k boolean
-    matrix of pairs decided different, and the result fields ``rope``, ``threshold``,
-    ``posterior_better``, ``posterior_equivalent``, ``posterior_worse`` and ``decisions``.
+    matrix of pairs decided different, and the fields ``rope``, ``threshold``,
+    ``posterior_better``, ``posterior_equivalent`` and ``decisions`` (numpy arrays, input
+    order) of the result's :class:`~cdplot.stats._parts.Posterior` part.
     """
-    import pandas as pd
-
     rope = check_rope(options.get("rope", 0.0))
     nsamples = check_nsamples(options.get("nsamples", NSAMPLES))
     threshold = check_threshold(options.get("threshold", 0.95))
@@ -859,18 +870,12 @@ def bayes_comparison(
     worse = better.T
     different = (better >= threshold) | (worse >= threshold)
     np.fill_diagonal(different, False)
-    index = pd.Index(names, dtype=object)
-
-    def frame(values: np.ndarray) -> pd.DataFrame:
-        return pd.DataFrame(values, index=index, columns=index.copy())
-
     fields = {
         "rope": rope,
         "threshold": threshold,
-        "posterior_better": frame(better),
-        "posterior_equivalent": frame(equivalent),
-        "posterior_worse": frame(better.T.copy()),
-        "decisions": frame(decisions),
+        "posterior_better": better,
+        "posterior_equivalent": equivalent,
+        "decisions": decisions,
     }
     return better, different, fields
 
@@ -878,25 +883,31 @@ def bayes_comparison(
 def bayes_frame(result: Any) -> Any:
     """Tidy table of a Bayesian comparison: one row per pair, better-ranked first.
 
-    The columns of :meth:`ComparisonResult.to_frame` (``statistic`` is
-    ``p_better``, the p-values are NaN, ``significant`` means decided
-    different) and ``p_better`` (P(algorithm_1 practically better)),
-    ``p_equivalent``, ``p_worse`` and ``decision`` ("A better" means
-    algorithm_1).
+    Columns ``algorithm_1``, ``algorithm_2``, ``p_better`` (P(algorithm_1 practically
+    better)), ``p_equivalent``, ``p_worse``, ``decision`` ("A better" means algorithm_1),
+    ``significant`` (decided different), ``wins``, ``ties`` and ``losses``; no p-values.
     """
-    from ._frames import pairwise_frame
+    import pandas as pd
 
-    frame = pairwise_frame(result)
-    first, second = frame["algorithm_1"], frame["algorithm_2"]
+    from ._frames import matrix, pair_arrays
 
-    def lookup(matrix: Any) -> list[Any]:
-        return [matrix.loc[a, b] for a, b in zip(first, second, strict=True)]
-
-    frame["p_better"] = np.asarray(lookup(result.posterior_better), dtype=float)
-    frame["p_equivalent"] = np.asarray(lookup(result.posterior_equivalent), dtype=float)
-    frame["p_worse"] = np.asarray(lookup(result.posterior_worse), dtype=float)
-    frame["decision"] = [str(v) for v in lookup(result.decisions)]
-    return frame
+    pairs = pair_arrays(result)
+    part, wtl, names = result._pairwise, result.wins, result.algorithms
+    f, s = pairs.first, pairs.second
+    better = np.asarray(part.posterior_better, dtype=float)
+    data = {
+        "algorithm_1": pairs.names[f],
+        "algorithm_2": pairs.names[s],
+        "p_better": better[f, s],
+        "p_equivalent": np.asarray(part.posterior_equivalent, dtype=float)[f, s],
+        "p_worse": better[s, f],
+        "decision": [str(v) for v in np.asarray(part.decisions, dtype=object)[f, s]],
+        "significant": pairs.significant.astype(bool),
+        "wins": matrix(wtl.wins, names)[f, s].astype(int),
+        "ties": matrix(wtl.ties, names)[f, s].astype(int),
+        "losses": matrix(wtl.losses, names)[f, s].astype(int),
+    }
+    return pd.DataFrame(data)
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._lazy import labelled
-
 if TYPE_CHECKING:  # pragma: no cover
     from ._results import ComparisonResult, OmnibusResult
 
@@ -146,9 +144,9 @@ def caveat_facts(result: ComparisonResult) -> tuple[Caveat, ...]:
         out.append(Caveat("omnibus-not-rejected"))
     friedman_used = result.friedman is not None
     rough_friedman = friedman_used and n < MIN_DATASETS_APPROXIMATION and k > 2
-    per_pair = labelled(result, "n_per_pair")  # datasets per pair, with missing results
+    per_pair = result._pairwise.n_per_pair  # datasets per pair, with missing results
     if per_pair is not None and k > 1:
-        counts = np.asarray(per_pair.values, dtype=float)
+        counts = np.asarray(per_pair, dtype=float)
         n_pair = int(counts[~np.eye(k, dtype=bool)].min())
     else:
         n_pair = n

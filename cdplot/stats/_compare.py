@@ -12,9 +12,9 @@ import numpy as np
 from .._errors import CdplotInputError, CdplotWarning, check_bool, check_in_list, spell
 from ..io import ScoreTable, parse_scores, prepare_input
 from ..io._table import all_finite, count_missing
+from . import _parts
 from ._design import DESIGN_OMNIBUS, design_omnibus
 from ._fdr import FDR_CORRECTIONS
-from ._lazy import Labelled
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
 from ._options import check_labels
 from ._own_ranks import OWN_RANK_LABELS, own_ranks
@@ -202,7 +202,7 @@ def compare(
 
     Returns
     -------
-    ComparisonResult
+    ComparisonResult or BayesianComparisonResult
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``omnibus``, ``pvalues``, ``adjusted_pvalues``, ``significant``,
         ``groups``, ``uncovered_pairs``, ``critical_difference``,
@@ -210,12 +210,11 @@ def compare(
         ``score_std``, ``dropped_datasets``, ``dropped_algorithms``, ``labels``
         and ``input_notes`` say how the table was read.
         A Bayesian test returns a
-        :class:`~cdplot.stats.BayesianComparisonResult` (a subclass) with
-        ``rope``, ``threshold``, ``posterior_better``, ``posterior_equivalent``,
-        ``posterior_worse`` (k x k: P(row practically better than / equivalent
-        to / worse than column)) and ``decisions``
-        ("A better", "equivalent", "B better" or "undecided", A = row); its
-        ``statistics`` are ``posterior_better``, its p-values NaN,
+        :class:`~cdplot.stats.BayesianComparisonResult` (its own kind, no
+        p-values) with ``rope``, ``threshold``, ``posterior_better``,
+        ``posterior_equivalent``, ``posterior_worse`` (k x k: P(row practically
+        better than / equivalent to / worse than column)) and ``decisions``
+        ("A better", "equivalent", "B better" or "undecided", A = row);
         ``significant`` marks the pairs decided different (either direction
         reaching ``threshold``) and ``groups`` are the runs of algorithms none
         of whose pairs is decided different.
@@ -463,56 +462,56 @@ def _assemble(
     display: dict[str, str],
     higher_is_better: bool,
     source: Any,
-) -> ComparisonResult:
-    """Step 5: the result object, tables labelled (pandas is built on first access)."""
-    algorithms, datasets = table.algorithms, table.datasets
-    names = tuple(algorithms)
+) -> ComparisonResult | BayesianComparisonResult:
+    """Step 5: the result object, made of its parts (pandas is built on first access)."""
+    algorithms = list(table.algorithms)
     fried, iman, omnibus_res = omnibus
-    kind = BayesianComparisonResult if proc.bayesian else ComparisonResult
-    return kind(
-        algorithms=list(algorithms),
-        datasets=list(datasets),
-        scores=_by_dataset(table.scores, datasets, algorithms),
-        ranks=_by_dataset(shown[0], datasets, algorithms),
-        average_ranks=Labelled(
-            shown[1][order],
-            tuple(algorithms[j] for j in order),
-            index_name="algorithm",
-            name=shown[2],
+    common: dict[str, Any] = {
+        "_input": _parts.Input(
+            algorithms=algorithms,
+            datasets=list(table.datasets),
+            scores=table.scores,
+            higher_is_better=bool(higher_is_better),
+            n_missing=count_missing(table.scores),
+            ignored_datasets=getattr(omnibus_res, "ignored_datasets", ()),
+            aggregation=table.aggregation,
+            score_std=table.score_std,
+            dropped_datasets=table.dropped_datasets,
+            dropped_algorithms=table.dropped_algorithms,
+            labels=display,
+            decimals=table.decimals,
+            items=source.items,
+            source_note=source.note,
         ),
-        friedman=fried,
-        iman_davenport=iman,
-        test=proc.test,
-        correction=proc.correction,
-        alpha=proc.alpha,
-        control=proc.control,
-        higher_is_better=bool(higher_is_better),
-        statistics=Labelled(post.statistics, names, names),
-        pvalues=Labelled(post.pvalues, names, names),
+        "_ranking": _parts.Ranking(
+            shown[0], shown[1][order], tuple(algorithms[j] for j in order), shown[2]
+        ),
+        "_omnibus": _parts.Omnibus(fried, iman, omnibus_res),
+        "_groups": _parts.Groups(post.groups, post.uncovered),
+    }
+    settings = (proc.test, proc.correction, proc.alpha, proc.control)
+    if proc.bayesian:
+        pairwise = _parts.Posterior(
+            *settings,
+            **post.bayes,
+            significant=post.significant,
+            test_options=dict(proc.options),
+            n_per_pair=post.n_per_pair,
+        )
+        return BayesianComparisonResult(_pairwise=pairwise, **common)
+    pairwise = _parts.Posthoc(
+        *settings,
+        statistics=post.statistics,
+        pvalues=post.pvalues,
         adjusted_pvalues=post.adjusted,
         significant=post.significant,
-        groups=post.groups,
-        uncovered_pairs=post.uncovered,
         critical_difference=post.critical_difference,
         test_options=dict(proc.options),
-        omnibus=omnibus_res,
-        n_missing=int(np.isnan(table.scores).sum()),
-        n_per_pair=Labelled(post.n_per_pair, names, names),
-        ignored_datasets=getattr(omnibus_res, "ignored_datasets", ()),
-        aggregation=table.aggregation,
-        score_std=None
-        if table.score_std is None
-        else _by_dataset(table.score_std, datasets, algorithms),
-        dropped_datasets=table.dropped_datasets,
-        dropped_algorithms=table.dropped_algorithms,
-        labels=display,
-        decimals=table.decimals,
-        mean_scores=post.mean_scores,
+        n_per_pair=post.n_per_pair,
         critical_difference_units="score" if proc.test == "tukey" else "rank",
-        **post.bayes,
-        items=source.items,
-        source_note=source.note,
     )
+    means = _parts.Parametric(*(post.mean_scores or ()))  # (best first, their names)
+    return ComparisonResult(_pairwise=pairwise, _parametric=means, **common)
 
 
 def _warn_direction(note: str | None, harness_higher: bool) -> None:
@@ -529,11 +528,6 @@ def _warn_direction(note: str | None, harness_higher: bool) -> None:
         CdplotWarning,
         stacklevel=3,
     )
-
-
-def _by_dataset(values: np.ndarray, datasets: list[str], algorithms: list[str]) -> Labelled:
-    """A datasets x algorithms table (``scores``, ``ranks``, ``score_std``)."""
-    return Labelled(values, tuple(datasets), tuple(algorithms), "dataset", "algorithm")
 
 
 def _drop_empty_algorithms(table: ScoreTable) -> ScoreTable:

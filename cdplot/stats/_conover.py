@@ -76,7 +76,7 @@ def conover_friedman_test(scores: np.ndarray) -> PairwiseResult:
     >>> round(float(res.pvalue[0, 2]), 4)
     0.0321
     """
-    from ._lazy import special
+    from ._special import special
 
     x = np.asarray(scores, dtype=float)
     k = x.shape[1]

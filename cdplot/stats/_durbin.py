@@ -110,7 +110,7 @@ def durbin_test(scores: Any) -> tuple[OmnibusResult, OmnibusResult]:
     >>> round(chi2.statistic, 3), chi2.df
     (5.333, 2.0)
     """
-    from ._lazy import special
+    from ._special import special
 
     sums, a, c, t1, b, t, k, r = _pieces(scores)
     if a <= c:  # every result tied within its dataset: no evidence
@@ -152,7 +152,7 @@ def durbin_posthoc(scores: Any) -> PairwiseResult:
     >>> round(float(durbin_posthoc(y).pvalue[0, 2]), 4)
     0.008
     """
-    from ._lazy import special
+    from ._special import special
 
     sums, a, c, t1, b, t, k, r = _pieces(scores)
     df = float(b * k - b - t + 1)

@@ -11,14 +11,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._lazy import Labelled, labelled
-
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ._results import ComparisonResult
+    from ._results import BayesianComparisonResult, ComparisonResult
 
-__all__ = ["PairArrays", "pair_arrays", "pairwise_frame"]
+__all__ = ["PairArrays", "matrix", "pair_arrays", "pairwise_frame"]
 
 COLUMNS = [
     "algorithm_1",
@@ -50,54 +48,39 @@ class PairArrays:
     significant: np.ndarray
 
 
-def pair_arrays(result: ComparisonResult) -> PairArrays:
-    """All tested pairs of ``result`` as arrays (see :class:`PairArrays`)."""
+def pair_arrays(result: ComparisonResult | BayesianComparisonResult) -> PairArrays:
+    """All tested pairs of ``result`` as arrays (see :class:`PairArrays`).
+
+    A Bayesian comparison's ``statistic`` is P(first practically better), its p-values NaN.
+    """
     names = np.asarray(result.algorithms, dtype=object)
     k = len(names)
     index = {name: i for i, name in enumerate(result.algorithms)}
     position = np.empty(k, dtype=np.int64)  # position in the average-rank order
-    position[[index[a] for a in _table(result, "average_ranks").index]] = np.arange(k)
-    adjusted = _table(result, "adjusted_pvalues")
+    position[[index[a] for a in result._ranking.rank_order]] = np.arange(k)
+    part = result._pairwise
     if result.control is None:
         a, b = np.triu_indices(k, 1)
     else:
-        others = [index[o] for o in adjusted.index]
-        b = np.asarray(others, dtype=np.int64)
-        a = np.full(len(b), index[result.control], dtype=np.int64)
+        c = index[result.control]
+        b = np.asarray([j for j in range(k) if j != c], dtype=np.int64)
+        a = np.full(len(b), c, dtype=np.int64)
     swap = position[a] > position[b]
     first, second = np.where(swap, b, a), np.where(swap, a, b)
-    statistic = _matrix(_table(result, "statistics"), result.algorithms)[first, second]
-    pvalue = _matrix(_table(result, "pvalues"), result.algorithms)[first, second]
-    significant = _table(result, "significant")
-    if result.control is None:
-        apv = _matrix(adjusted, result.algorithms)[first, second]
-        sig = _matrix(significant, result.algorithms).astype(bool)[first, second]
-    else:
-        apv = np.asarray(adjusted.values, dtype=float)
-        sig = np.asarray(significant.values, dtype=bool)
+    statistic, pvalue, apv = part.evidence(first, second)  # Bayesian: P(better), no p
+    significant = np.asarray(part.significant, dtype=bool)
+    sig = significant[first, second] if significant.ndim == 2 else significant
     order = np.lexsort((apv, pvalue))
     return PairArrays(
         names, first[order], second[order], statistic[order], pvalue[order], apv[order], sig[order]
     )
 
 
-def _table(result: ComparisonResult, name: str) -> Labelled:
-    """A table of ``result`` as a labelled numpy array (never builds a DataFrame)."""
-    table = labelled(result, name)
-    if table is None:
-        raise AttributeError(f"the result has no {name}")
-    return table
-
-
-def _matrix(frame: Labelled | pd.DataFrame, names: list[str]) -> np.ndarray:
+def matrix(frame: pd.DataFrame, names: list[str]) -> np.ndarray:
     """The values of a k x k table in input order (reordered only if it is not already)."""
-    if not isinstance(frame, Labelled):
-        frame = Labelled.from_pandas(frame)
-    values = np.asarray(frame.values)
-    if list(frame.index) != names or list(frame.columns or ()) != names:
-        rows = {name: i for i, name in enumerate(frame.index)}
-        cols = {name: i for i, name in enumerate(frame.columns or ())}
-        values = values[np.ix_([rows[n] for n in names], [cols[n] for n in names])]
+    values = np.asarray(frame.to_numpy())
+    if list(frame.index) != names or list(frame.columns) != names:
+        values = frame.loc[names, names].to_numpy()
     return values
 
 
@@ -113,9 +96,9 @@ def pairwise_frame(result: ComparisonResult) -> pd.DataFrame:
         "pvalue": pairs.pvalue.astype(float),
         "adjusted_pvalue": pairs.adjusted_pvalue.astype(float),
         "significant": pairs.significant.astype(bool),
-        "wins": _matrix(wtl.wins, result.algorithms)[f, s].astype(int),
-        "ties": _matrix(wtl.ties, result.algorithms)[f, s].astype(int),
-        "losses": _matrix(wtl.losses, result.algorithms)[f, s].astype(int),
+        "wins": matrix(wtl.wins, result.algorithms)[f, s].astype(int),
+        "ties": matrix(wtl.ties, result.algorithms)[f, s].astype(int),
+        "losses": matrix(wtl.losses, result.algorithms)[f, s].astype(int),
     }
     import pandas as pd
 

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import CdplotInputError, check_in_list, spell
-from ._lazy import labelled
 from ._memo import recall, remember
 from ._options import check_confidence
 
@@ -336,8 +335,8 @@ def _check_n_boot(n_boot: Any) -> int:
 
 def _display_order(res: ComparisonResult) -> tuple[list[str], np.ndarray]:
     """Algorithms best average rank first (ties by name), and their average ranks."""
-    average = labelled(res, "average_ranks")  # no pandas: the summary calls this
-    return [str(a) for a in average.index], np.asarray(average.values, dtype=float)
+    ranking = res._ranking  # no pandas: the summary calls this
+    return [str(a) for a in ranking.rank_order], np.asarray(ranking.average_ranks, dtype=float)
 
 
 def _scores(res: ComparisonResult, order: list[str]) -> np.ndarray:
@@ -370,7 +369,7 @@ def _test_intervals(
             f"{spell('control')}, or use method='bootstrap' (command line: "
             "--rank-intervals bootstrap)."
         )
-    if res.posterior_better is not None:
+    if not res._pairwise.controls_fwer:  # a Bayesian test's decisions
         raise CdplotInputError(
             f"rank_intervals(method='test') needs tests with family-wise error control; "
             f"the decisions of the Bayesian {res.test!r} test carry no such guarantee. "
@@ -394,7 +393,7 @@ def _test_intervals(
 def decision_bounds(res: ComparisonResult) -> tuple[list[str], np.ndarray, np.ndarray] | None:
     """``(order, low, high)`` of ``method="test"`` when they carry the simultaneous coverage
     statement (all pairs, no Bayesian test, a correction with FWER control), else None."""
-    if res.control is not None or res.posterior_better is not None or res.correction == "none":
+    if res.control is not None or not res._pairwise.controls_fwer or res.correction == "none":
         return None
     order, _ = _display_order(res)
     low, high = _bounds(res, order)
@@ -403,12 +402,9 @@ def decision_bounds(res: ComparisonResult) -> tuple[list[str], np.ndarray, np.nd
 
 def _bounds(res: ComparisonResult, order: list[str]) -> tuple[np.ndarray, np.ndarray]:
     axis = _axis_order(res, order)
-    table = labelled(res, "significant")
-    rows = {str(a): i for i, a in enumerate(table.index)}
-    cols = {str(a): i for i, a in enumerate(table.columns)}
-    significant = np.asarray(table.values, dtype=bool)[
-        np.ix_([rows[a] for a in axis], [cols[a] for a in axis])
-    ]
+    where = {str(a): i for i, a in enumerate(res.algorithms)}
+    rows = [where[a] for a in axis]
+    significant = np.asarray(res._pairwise.significant, dtype=bool)[np.ix_(rows, rows)]
     k = len(axis)
     better = np.triu(significant, 1).sum(axis=0)  # earlier on the axis = better
     worse = np.tril(significant, -1).sum(axis=0)
@@ -420,9 +416,9 @@ def _bounds(res: ComparisonResult, order: list[str]) -> tuple[np.ndarray, np.nda
 
 def _axis_order(res: ComparisonResult, order: list[str]) -> list[str]:
     """Best-first order of the diagram's axis: mean scores for Tukey's HSD, else ranks."""
-    means = labelled(res, "mean_scores")
-    if res.critical_difference_units == "score" and means is not None:
-        return [str(a) for a in means.index]
+    means = res._parametric.mean_order
+    if res._pairwise.critical_difference_units == "score" and means is not None:
+        return [str(a) for a in means]
     return order
 
 

@@ -265,21 +265,19 @@ def compact_letters(
 
 def result_letters(result: ComparisonResult) -> dict[str, str]:
     """Compact letter display of a comparison (see :attr:`ComparisonResult.letters`)."""
-    from ._lazy import labelled
-
-    flags = labelled(result, "significant")
-    ranked = [str(n) for n in labelled(result, "average_ranks").index]
-    values = np.asarray(flags.values, dtype=bool)
-    if flags.columns is None:
+    values = np.asarray(result._pairwise.significant, dtype=bool)
+    ranked = [str(n) for n in result._ranking.rank_order]
+    names = [str(n) for n in result.algorithms]
+    if values.ndim == 1:
         # comparisons with a control: only pairs with the control are tested; an untested
         # pair is not separated
         k = len(ranked)
         control = ranked.index(str(result.control))
-        differs = dict(zip(flags.index, values.tolist(), strict=True))
+        others = [n for n in names if n != str(result.control)]
+        differs = dict(zip(others, values.tolist(), strict=True))
         sep = np.zeros((k, k), dtype=bool)
         for i, name in enumerate(ranked):
             if differs.get(name, False):
                 sep[i, control] = sep[control, i] = True
         return compact_letters(sep, ranked, range(k))
-    names = [str(n) for n in flags.index]
     return compact_letters(values, names, [names.index(n) for n in ranked])

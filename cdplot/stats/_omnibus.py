@@ -14,13 +14,13 @@ import numpy as np
 from .._errors import CdplotInputError, check_in_list
 from ._aligned import aligned_ranks_test
 from ._durbin import durbin_test
-from ._lazy import Deferred, special
 from ._page import page_test
 from ._parametric import rm_anova_test
 from ._quade import quade_test
 from ._ranks import rank_rows
 from ._results import OmnibusResult
 from ._skillings_mack import skillings_mack_test
+from ._special import special
 from ._tails import chi2_sf, f_sf
 
 __all__ = [
@@ -97,7 +97,7 @@ def friedman(avg_ranks: np.ndarray, n_datasets: int, *, tie_factor: float = 1.0)
     if tie_factor != 1.0:
         chi2 = chi2 / tie_factor if tie_factor > 0 else 0.0
     df = k - 1
-    pvalue = Deferred(_chi2_sf, (float(df), chi2))
+    pvalue = _chi2_sf(float(df), chi2)
     return OmnibusResult(float(chi2), pvalue, float(df), "Friedman chi-square")
 
 
@@ -122,7 +122,7 @@ def iman_davenport(chi2: float, k: int, n_datasets: int) -> OmnibusResult:
     if denom <= n * (k - 1) * 1e-13:
         return OmnibusResult(float("inf"), 0.0, (df1, df2), "Iman-Davenport F")
     f = (n - 1.0) * chi2 / denom
-    pvalue = Deferred(_f_sf, (df1, df2, f))
+    pvalue = _f_sf(df1, df2, f)
     return OmnibusResult(float(f), pvalue, (df1, df2), "Iman-Davenport F")
 
 

@@ -23,8 +23,8 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list
 from ._bayes import check_ratio
-from ._lazy import special
 from ._results import PairedTestResult
+from ._special import special
 
 __all__ = [
     "ALTERNATIVES",

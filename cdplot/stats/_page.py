@@ -104,7 +104,7 @@ def page_test(
     >>> res.statistic, round(res.pvalue, 4)
     (54.0, 0.0255)
     """
-    from ._lazy import special
+    from ._special import special
 
     x = np.asarray(scores, dtype=float)
     if x.ndim != 2 or x.shape[1] < 3 or x.shape[0] < 2 or not np.isfinite(x).all():

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning
-from ._lazy import special
 from ._results import PairwiseResult
+from ._special import special
 from ._studentized import range_ppf, range_sf
 from ._tiles import pair_chunks
 

@@ -17,9 +17,9 @@ import numpy as np
 
 from .._errors import CdplotInputError
 from ..io import parse_scores
-from ._lazy import special
 from ._memo import recall, remember
 from ._options import check_alpha
+from ._special import special
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -158,11 +158,11 @@ def pool_sensitivity(
     >>> [f"{s}/{p}" for s, p in zip(row.significant, row.pools)]
     ['7/10', '9/10', '3/5']
     """
-    from ._results import ComparisonResult
+    from ._results import is_comparison
 
-    result = data_or_result if isinstance(data_or_result, ComparisonResult) else None
+    result = data_or_result if is_comparison(data_or_result) else None
     if result is not None:
-        scores = result.scores.to_numpy(dtype=float)
+        scores = np.asarray(result._input.scores, dtype=float)  # no table is built
         names = [str(a) for a in result.algorithms]
         better_high = result.higher_is_better
     else:

@@ -25,7 +25,6 @@ from ._conover import conover_friedman_test
 from ._durbin import durbin_posthoc
 from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
-from ._lazy import Labelled
 from ._pairwise import (
     mean_ranks_test,
     nemenyi_q,
@@ -103,12 +102,12 @@ class Posthoc:
     statistics: np.ndarray
     pvalues: np.ndarray
     n_per_pair: np.ndarray
-    adjusted: Labelled
-    significant: Labelled
+    adjusted: np.ndarray
+    significant: np.ndarray
     groups: tuple[tuple[str, ...], ...]
     uncovered: tuple[tuple[str, str], ...]
     critical_difference: float | None
-    mean_scores: Labelled | None
+    mean_scores: tuple[np.ndarray, tuple[str, ...]] | None
     bayes: dict[str, Any] = field(default_factory=dict)
 
 
@@ -193,17 +192,15 @@ def _warn_questionable(proc: Procedure, n: int, *, incomplete: bool) -> None:
 
 def _mean_scores(
     proc: Procedure, scores: np.ndarray, names: list[str], higher_is_better: bool
-) -> tuple[Labelled | None, list[int] | None]:
+) -> tuple[tuple[np.ndarray, tuple[str, ...]] | None, list[int] | None]:
     """Step 3: mean scores (best first) for the parametric analyses, and Tukey's group order."""
     if proc.test not in ("paired-t", "tukey") and proc.omnibus != "rm-anova":
         return None, None
     means = column_means(scores)
     sign = 1.0 if higher_is_better else -1.0
     by_mean = sorted(range(len(names)), key=lambda j: (-sign * means[j], names[j]))
-    labelled = Labelled(
-        means[by_mean], tuple(names[j] for j in by_mean), index_name="algorithm", name="mean score"
-    )
-    return labelled, (by_mean if proc.test == "tukey" else None)
+    best_first = (means[by_mean], tuple(names[j] for j in by_mean))
+    return best_first, (by_mean if proc.test == "tukey" else None)
 
 
 def _all_pairs_apv(
@@ -229,7 +226,7 @@ def _all_pairs(
     names: list[str],
     scores: np.ndarray,
     order: list[int],
-) -> tuple[Labelled, Labelled, tuple, tuple, float | None]:
+) -> tuple[np.ndarray, np.ndarray, tuple, tuple, float | None]:
     """Step 4a: all pairs -- APVs, significance, groups and the critical difference."""
     n, k = scores.shape
     cd = None
@@ -256,36 +253,28 @@ def _all_pairs(
     group_idx, uncovered_idx = find_groups(order, sig)
     groups = tuple(tuple(names[j] for j in g) for g in group_idx)
     uncovered = tuple((names[a], names[b]) for a, b in uncovered_idx)
-    labels = tuple(names)
-    return Labelled(apv, labels, labels), Labelled(sig, labels, labels), groups, uncovered, cd
+    return apv, sig, groups, uncovered, cd
 
 
 def _against_control(
     proc: Procedure, raw: _Raw, names: list[str], n: int
-) -> tuple[Labelled, Labelled, float | None]:
+) -> tuple[np.ndarray, np.ndarray, float | None]:
     """Step 4b: against a control -- the k - 1 APVs and the Bonferroni-Dunn critical difference."""
     k = len(names)
     c = names.index(proc.control)
     others = [j for j in range(k) if j != c]
     apv = adjust_control(raw.pairwise.pvalue[c, others], proc.correction)
-    other_names = tuple(names[j] for j in others)
-    adjusted = Labelled(apv, other_names, index_name="algorithm", name=f"APV vs {proc.control}")
     flags = raw.decided[c, others] if raw.decided is not None else apv <= proc.alpha
-    significant = Labelled(
-        np.asarray(flags, dtype=bool),
-        other_names,
-        index_name="algorithm",
-        name=f"significant vs {proc.control}",
-    )
+    significant = np.asarray(flags, dtype=bool)  # over the others, in input order
     cd = None
     if proc.correction == "bonferroni-dunn" and proc.test == "mean-ranks":
         cd = bonferroni_dunn_quantile(k, proc.alpha) * rank_standard_error(k, n)
-    return adjusted, significant, cd
+    return apv, significant, cd
 
 
 def bonferroni_dunn_quantile(k: int, alpha: float) -> float:
     """Bonferroni-Dunn's critical value ``z_{1 - alpha / (2 (k - 1))}`` (Demšar 2006, Table 5b)."""
-    from ._lazy import special
+    from ._special import special
 
     return float(special.ndtri(1.0 - alpha / (2.0 * (k - 1))))
 

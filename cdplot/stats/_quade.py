@@ -14,9 +14,9 @@ import numpy as np
 
 from .._errors import check_in_list
 from ._aligned import _check_complete, decimal_integers, exact_order
-from ._lazy import special
 from ._ranks import rank_rows
 from ._results import OmnibusResult, PairwiseResult
+from ._special import special
 
 __all__ = ["QUADE_METHODS", "quade_posthoc", "quade_scores", "quade_test"]
 

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ._lazy import install_lazy_fields
+from . import _pickled  # noqa: F401  (results pickled by cdplot <= 9cf280c load)
+from ._parts import (
+    Groups,
+    Input,
+    Omnibus,
+    Parametric,
+    Posterior,
+    Posthoc,
+    Ranking,
+    build_parts,
+    flat_names,
+)
 from ._seams import Seam
 from ._values import ValueEquality
 
@@ -16,7 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.axes import Axes
 
-    from ..io import Aggregation, ItemScores
     from ._procedure import Procedure
     from ._wins import WinTieLossResult
 
@@ -42,8 +52,7 @@ class OmnibusResult(ValueEquality):
     statistic : float
         The test statistic.
     pvalue : float
-        The p-value (upper tail of the reference distribution). Friedman's and
-        Iman-Davenport's are computed when first read (they need :mod:`scipy.special`).
+        The p-value (upper tail of the reference distribution).
     df : float or tuple of float
         Degrees of freedom: ``k - 1`` for Friedman's chi-square, the pair
         ``(k - 1, (k - 1)(N - 1))`` for the Iman-Davenport F.
@@ -59,9 +68,11 @@ class OmnibusResult(ValueEquality):
     def __iter__(self):
         return iter((self.statistic, self.pvalue))
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # cdplot <= 9cf280c kept a p-value not yet computed under "_pvalue_stored"
+        from ._pickled import flat_state
 
-#: computed when first read (``friedman``/``iman_davenport`` defer it: scipy.special)
-install_lazy_fields(OmnibusResult, ("pvalue",))
+        self.__dict__.update(flat_state(state, None) if "_pvalue_stored" in state else state)
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,179 +105,157 @@ _OMNIBUS_NAMES = {
 }
 
 
-@dataclass(frozen=True, eq=False)
-class ComparisonResult(ValueEquality):
-    """Everything :func:`cdplot.compare` found out about k algorithms on N datasets.
+class _Flat:
+    """A public flat name of a result: the field of the same name of one of its parts.
 
-    Plots and reports read from this object only; they never recompute statistics.
-
-    Attributes
-    ----------
-    algorithms : list of str
-        Algorithm names in input order.
-    datasets : list of str
-        Dataset names in input order (after dropping incomplete ones, if asked).
-    scores : pandas.DataFrame
-        The N x k score table that was analysed (datasets x algorithms).
-    ranks : pandas.DataFrame
-        N x k per-dataset ranks (1 = best, ties get the average rank). With
-        missing results: ranks over the algorithms present, rescaled as in
-        Skillings-Mack (see :func:`cdplot.compare`), NaN where a result is
-        missing and on ``ignored_datasets``.
-    average_ranks : pandas.Series
-        Average rank of each algorithm, sorted best (lowest) first; equal
-        average ranks (equal rank sums) in order of name, so that the order, the
-        groups and the diagram do not depend on the order of the input columns.
-    friedman : OmnibusResult or None
-        Friedman chi-square with ``k - 1`` degrees of freedom; None for a table
-        with missing results (see ``omnibus``).
-    iman_davenport : OmnibusResult or None
-        Iman-Davenport F with degrees of freedom ``(k - 1, (k - 1)(N - 1))``;
-        None for a table with missing results.
-    test : str
-        Canonical name of the pairwise test.
-    correction : str
-        Canonical name of the p-value adjustment applied (``"nemenyi"`` for
-        the Nemenyi test's own single-step adjustment).
-    alpha : float
-        Significance level.
-    control : str or None
-        The control algorithm in comparisons against a control, else None.
-    higher_is_better : bool
-        Whether higher scores were ranked as better.
-    statistics : pandas.DataFrame
-        k x k matrix of pairwise test statistics (see :class:`PairwiseResult`).
-    pvalues : pandas.DataFrame
-        k x k matrix of raw two-sided p-values, NaN diagonal, input order.
-    adjusted_pvalues : pandas.DataFrame or pandas.Series
-        Adjusted p-values (APVs): k x k (all pairs) or, with a control, a
-        Series over the k - 1 other algorithms.
-    significant : pandas.DataFrame or pandas.Series
-        ``adjusted_pvalues <= alpha`` with the same shape (False on the diagonal).
-    groups : tuple of tuple of str
-        Maximal groups of algorithms, consecutive in average-rank order, with
-        no significantly different pair inside; best group first. An algorithm
-        that differs from both neighbours is a group of its own (a diagram
-        draws bars only for groups of two or more). Empty in control mode
-        (pairs not involving the control are not tested).
-    uncovered_pairs : tuple of tuple of str
-        Non-significant pairs that no group covers (non-significance is not
-        transitive); each pair is ordered best first.
-    critical_difference : float or None
-        The critical difference in average rank for ``test="nemenyi"`` and for
-        the Bonferroni-Dunn comparison with a control on the mean-ranks test;
-        otherwise None.
-    test_options : dict
-        Options passed to the pairwise test (e.g. ``zero_method``).
-    omnibus : OmnibusResult or None
-        The omnibus test chosen with ``compare(omnibus=...)``: Friedman's
-        chi-square (the same object as ``friedman``), Friedman aligned ranks,
-        Quade's F, Skillings-Mack (a :class:`SkillingsMackResult`, always
-        so for a table with missing results) or the repeated-measures ANOVA F
-        (``"repeated-measures ANOVA F"``); ``.name`` says which. None only
-        for results built without it (e.g. read from an older JSON file).
-    n_missing : int
-        Number of missing results (NaN cells) in ``scores``; 0 for a complete
-        table.
-    n_per_pair : pandas.DataFrame or None
-        k x k number of datasets on which both algorithms have a result (the
-        datasets each pairwise Wilcoxon or sign test uses); the diagonal holds
-        each algorithm's number of results. All N on a complete table.
-    ignored_datasets : tuple of str
-        Datasets with fewer than two results: they carry no information and are
-        left out of the Skillings-Mack statistic and the average ranks.
-    aggregation : cdplot.io.Aggregation or None
-        How repeated runs were aggregated (``aggregate=``): the function, the
-        repetition columns, the runs per cell (``counts``, ``min_count``,
-        ``max_count``); None when every cell had one score.
-    score_std : pandas.DataFrame or None
-        Standard deviation (``ddof=1``) of the runs of each cell, datasets x
-        algorithms like ``scores``; None without aggregation.
-    dropped_datasets, dropped_algorithms : tuple of str
-        Datasets and algorithms dropped for missing results (``missing=``).
-    labels : dict of str to str
-        Display names given with ``labels=`` (algorithm -> label); figures and
-        reports show them, the data keeps the names. See :meth:`label`.
-    decimals : int or None
-        The scores were rounded to this many decimals before ranking.
-    mean_scores : pandas.Series or None
-        Mean score of each algorithm over the datasets, best first (ties by name), for
-        the parametric analyses (``test="paired-t"`` or ``"tukey"``, or
-        ``omnibus="rm-anova"``); else None. Means over datasets are only meaningful when
-        the scores are commensurable (Demšar 2006, §3.1.1).
-    critical_difference_units : {"rank", "score"}
-        Units of ``critical_difference``: ``"rank"`` (average ranks; Nemenyi,
-        Bonferroni-Dunn) or ``"score"`` (Tukey's HSD: a difference of mean scores).
-        With ``"score"`` the diagram's axis is ``mean_scores`` and ``groups`` are
-        consecutive in mean-score order.
-    rope : float or None
-        Bayesian tests: half-width of the region of practical equivalence (score
-        units). None for the other tests.
-    threshold : float or None
-        Bayesian tests: the posterior probability a decision needs (default 0.95).
-    posterior_better, posterior_equivalent, posterior_worse : pandas.DataFrame or None
-        Bayesian tests: k x k matrices (input order, NaN diagonal) of P(row
-        practically better than column), P(practically equivalent) and P(column
-        practically better than row); ``posterior_worse`` is the transpose of
-        ``posterior_better``. Each entry is that of
-        :func:`cdplot.stats.bayes_signed_rank` (or ``bayes_sign``) with ``x`` the
-        column's and ``y`` the row's scores (oriented so that higher is better):
-        ``right``, ``rope``, ``left``.
-    decisions : pandas.DataFrame or None
-        Bayesian tests: k x k strings, "A better" (row), "B better" (column),
-        "equivalent" or "undecided" at ``threshold``; "" on the diagonal.
-    items : cdplot.io.ItemScores or None
-        Item-level input (a table with an item column): the per-task items x
-        algorithms score matrices the task scores were averaged from (see
-        :func:`cdplot.stats.item_tests`); None otherwise and for a Dask
-        DataFrame (its items stay on the cluster).
-    source_note : str or None
-        How a recognised source was read (lm-evaluation-harness output,
-        Parquet, an MLflow export, ...), the first of :attr:`input_notes`.
+    Read-only like the result (assignment goes through the frozen ``__setattr__``). A
+    non-data descriptor: what ``object.__setattr__`` put in the instance wins, as it did
+    for the dataclass fields these names were.
     """
 
-    algorithms: list[str]
-    datasets: list[str]
-    scores: pd.DataFrame = field(repr=False)
-    ranks: pd.DataFrame = field(repr=False)
-    average_ranks: pd.Series
-    friedman: OmnibusResult | None
-    iman_davenport: OmnibusResult | None
-    test: str
-    correction: str
-    alpha: float
-    control: str | None
-    higher_is_better: bool
-    statistics: pd.DataFrame = field(repr=False)
-    pvalues: pd.DataFrame = field(repr=False)
-    adjusted_pvalues: pd.DataFrame | pd.Series = field(repr=False)
-    significant: pd.DataFrame | pd.Series = field(repr=False)
-    groups: tuple[tuple[str, ...], ...]
-    uncovered_pairs: tuple[tuple[str, str], ...]
-    critical_difference: float | None
-    test_options: dict[str, Any] = field(default_factory=dict, repr=False)
-    omnibus: OmnibusResult | None = None
-    n_missing: int = 0
-    n_per_pair: pd.DataFrame | None = field(default=None, repr=False)
-    ignored_datasets: tuple[str, ...] = ()
-    aggregation: Aggregation | None = field(default=None, repr=False)
-    score_std: pd.DataFrame | None = field(default=None, repr=False)
-    dropped_datasets: tuple[str, ...] = ()
-    dropped_algorithms: tuple[str, ...] = ()
-    labels: dict[str, str] = field(default_factory=dict, repr=False)
-    decimals: int | None = field(default=None, repr=False)
+    def __init__(self, part: str, field: str | None = None) -> None:
+        self.part, self.field = part, field
 
-    mean_scores: pd.Series | None = field(default=None, repr=False)
-    critical_difference_units: Literal["rank", "score"] = "rank"
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.field = self.field or name
+        self.__doc__ = f"``{name}`` (see the class docstring)."
 
-    rope: float | None = None
-    threshold: float | None = None
-    posterior_better: pd.DataFrame | None = field(default=None, repr=False)
-    posterior_equivalent: pd.DataFrame | None = field(default=None, repr=False)
-    posterior_worse: pd.DataFrame | None = field(default=None, repr=False)
-    decisions: pd.DataFrame | None = field(default=None, repr=False)
-    items: ItemScores | None = field(default=None, repr=False, compare=False)
-    source_note: str | None = None
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return getattr(getattr(obj, self.part), self.field)
+
+
+def _index(labels: Any, name: str | None = None) -> pd.Index:
+    import pandas as pd
+
+    return pd.Index(list(labels), dtype=object, name=name)
+
+
+def _by_dataset(result: Any, values: np.ndarray | None) -> pd.DataFrame | None:
+    """A datasets x algorithms table (``scores``, ``ranks``, ``score_std``)."""
+    import pandas as pd
+
+    if values is None:
+        return None
+    part = result._input
+    return pd.DataFrame(
+        values,
+        index=_index(part.datasets, "dataset"),
+        columns=_index(part.algorithms, "algorithm"),
+    )
+
+
+def _square(result: Any, values: np.ndarray | None) -> pd.DataFrame | None:
+    """A k x k table over the algorithms in input order."""
+    import pandas as pd
+
+    if values is None:
+        return None
+    names = result._input.algorithms
+    return pd.DataFrame(values, index=_index(names), columns=_index(names))
+
+
+def _pairs_table(result: Any, values: np.ndarray, what: str) -> pd.DataFrame | pd.Series:
+    """k x k, or against a control a Series over the other algorithms named ``what vs c``."""
+    import pandas as pd
+
+    if values.ndim == 2:
+        return _square(result, values)
+    control = result.control
+    others = [a for a in result._input.algorithms if a != control]
+    return pd.Series(values, index=_index(others, "algorithm"), name=f"{what} vs {control}")
+
+
+@dataclass(frozen=True, eq=False, init=False, repr=False)
+class _Comparison(ValueEquality):
+    """What the two kinds of comparison share: input, ranks, omnibus, pairs, groups.
+
+    Private: the public kinds are :class:`ComparisonResult` and
+    :class:`BayesianComparisonResult`. The fields are the parts of ``stats/_parts.py``; the
+    public names are read-only attributes over them (tables: pandas, built on first access
+    and kept). The constructor takes the public names as keywords (or whole parts).
+    """
+
+    _input: Input
+    _ranking: Ranking
+    _omnibus: Omnibus
+    _pairwise: Any
+    _groups: Groups
+
+    _PARTS: ClassVar[dict[str, type]] = {}
+
+    def __init__(self, **values: Any) -> None:
+        parts, given = build_parts(type(self).__name__, self._PARTS, values)
+        for attr, part in parts.items():
+            object.__setattr__(self, attr, part)
+        self.__dict__.update(given)  # tables given as pandas are the tables
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if "_input" in state:
+            self.__dict__.update(state)
+            return
+        # pickled by cdplot <= 9cf280c: flat fields, tables under "_<name>_stored"
+        from ._pickled import flat_state
+
+        self.__init__(**flat_state(state, flat_names(self._PARTS)))
+
+    algorithms = _Flat("_input")
+    datasets = _Flat("_input")
+    higher_is_better = _Flat("_input")
+    n_missing = _Flat("_input")
+    ignored_datasets = _Flat("_input")
+    aggregation = _Flat("_input")
+    dropped_datasets = _Flat("_input")
+    dropped_algorithms = _Flat("_input")
+    labels = _Flat("_input")
+    decimals = _Flat("_input")
+    items = _Flat("_input")
+    source_note = _Flat("_input")
+    friedman = _Flat("_omnibus")
+    iman_davenport = _Flat("_omnibus")
+    omnibus = _Flat("_omnibus")
+    test = _Flat("_pairwise")
+    correction = _Flat("_pairwise")
+    alpha = _Flat("_pairwise")
+    control = _Flat("_pairwise")
+    test_options = _Flat("_pairwise")
+    groups = _Flat("_groups")
+    uncovered_pairs = _Flat("_groups")
+
+    @cached_property
+    def scores(self) -> pd.DataFrame:
+        """The N x k score table analysed (datasets x algorithms)."""
+        return _by_dataset(self, self._input.scores)
+
+    @cached_property
+    def score_std(self) -> pd.DataFrame | None:
+        """Standard deviation of the runs of each cell (with aggregation), else None."""
+        return _by_dataset(self, self._input.score_std)
+
+    @cached_property
+    def ranks(self) -> pd.DataFrame:
+        """N x k per-dataset ranks (1 = best)."""
+        return _by_dataset(self, self._ranking.ranks)
+
+    @cached_property
+    def average_ranks(self) -> pd.Series:
+        """Average rank of each algorithm, best first."""
+        import pandas as pd
+
+        part = self._ranking
+        index = _index(part.rank_order, "algorithm")
+        return pd.Series(part.average_ranks, index=index, name=part.rank_name)
+
+    @cached_property
+    def significant(self) -> pd.DataFrame | pd.Series:
+        """Pairs separated (k x k, or against a control a Series over the others)."""
+        return _pairs_table(self, self._pairwise.significant, "significant")
+
+    @cached_property
+    def n_per_pair(self) -> pd.DataFrame | None:
+        """k x k number of datasets on which both algorithms have a result."""
+        return _square(self, self._pairwise.n_per_pair)
 
     @property
     def input_notes(self) -> tuple[str, ...]:
@@ -298,26 +287,26 @@ class ComparisonResult(ValueEquality):
         >>> cdplot.compare(cdplot.datasets.load("demsar2006"))
         ComparisonResult(wilcoxon+holm, k=4, N=14, best='C4.5+m+cf', significant=0/6, alpha=0.05)
         """
-        from ._lazy import labelled
-
-        flags = np.asarray(labelled(self, "significant").values, dtype=bool)
-        if flags.ndim == 2:
-            decided, pairs = int(np.triu(flags, 1).sum()), flags.shape[0] * (flags.shape[0] - 1)
-            pairs //= 2
-        else:
-            decided, pairs = int(flags.sum()), flags.size
-        best = str(labelled(self, "average_ranks").index[0])
+        best = str(self._ranking.rank_order[0])
         best = best if len(best) <= 30 else best[:29] + "…"
-        bayes = isinstance(self, BayesianComparisonResult)
-        word = "decided" if bayes else "significant"
-        level = f"threshold={self.threshold:g}" if bayes else f"alpha={self.alpha:g}"
         procedure = f"{self.test}+{self.correction}"
         if self.control is not None:
             procedure += f" vs {self.control!r}"
         return (
             f"{type(self).__name__}({procedure}, k={self.n_algorithms}, N={self.n_datasets}, "
-            f"best={best!r}, {word}={decided}/{pairs}, {level})"
+            f"best={best!r}, {self._headline()})"
         )
+
+    def _headline(self) -> str:
+        raise NotImplementedError  # pragma: no cover
+
+    def _decided(self) -> str:
+        """``"2/6"``: the pairs separated (significant or decided different) of those tested."""
+        flags = np.asarray(self._pairwise.significant, dtype=bool)
+        if flags.ndim == 2:
+            k = flags.shape[0]
+            return f"{int(np.triu(flags, 1).sum())}/{k * (k - 1) // 2}"
+        return f"{int(flags.sum())}/{flags.size}"
 
     @property
     def pool_sensitivity(self) -> pd.DataFrame | None:
@@ -421,25 +410,7 @@ class ComparisonResult(ValueEquality):
         return check_assumptions(self)
 
     def to_frame(self) -> pd.DataFrame:
-        """Tidy table of the pairwise comparisons.
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per tested pair with columns ``algorithm_1``,
-            ``algorithm_2``, ``statistic``, ``pvalue``, ``adjusted_pvalue``,
-            ``significant``, ``wins``, ``ties`` and ``losses``, sorted by raw
-            p-value. All pairs, or the k - 1 pairs (control, other) in control
-            mode. For asymmetric statistics (Wilcoxon, sign test) ``statistic``
-            is that of ``algorithm_1`` against ``algorithm_2``; ``algorithm_1``
-            is the better-ranked one. ``wins``, ``ties`` and ``losses`` count
-            the datasets on which ``algorithm_1`` beats, ties with or loses to
-            ``algorithm_2`` (see :attr:`wins`). A Bayesian test adds
-            ``p_better``, ``p_equivalent``, ``p_worse`` (posterior
-            probabilities for ``algorithm_1``) and ``decision``; its
-            ``statistic`` is ``p_better`` and ``significant`` means decided
-            different.
-        """
+        """Tidy table of the pairwise comparisons, one row per tested pair (see the kinds)."""
         from ._frames import pairwise_frame
 
         return pairwise_frame(self)
@@ -530,16 +501,241 @@ class ComparisonResult(ValueEquality):
         return effect_sizes(self, measure, **kwargs)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class BayesianComparisonResult(ComparisonResult):
+@dataclass(frozen=True, eq=False, init=False, repr=False)
+class ComparisonResult(_Comparison):
+    """Everything :func:`cdplot.compare` found out about k algorithms on N datasets.
+
+    A frequentist comparison (p-values); a Bayesian test returns a
+    :class:`BayesianComparisonResult` instead. Plots and reports read from this object
+    only; they never recompute statistics. Every attribute is read-only; the constructor
+    takes them as keywords (tables as pandas objects or numpy arrays).
+
+    Attributes
+    ----------
+    algorithms : list of str
+        Algorithm names in input order.
+    datasets : list of str
+        Dataset names in input order (after dropping incomplete ones, if asked).
+    scores : pandas.DataFrame
+        The N x k score table that was analysed (datasets x algorithms).
+    ranks : pandas.DataFrame
+        N x k per-dataset ranks (1 = best, ties get the average rank). With
+        missing results: ranks over the algorithms present, rescaled as in
+        Skillings-Mack (see :func:`cdplot.compare`), NaN where a result is
+        missing and on ``ignored_datasets``.
+    average_ranks : pandas.Series
+        Average rank of each algorithm, sorted best (lowest) first; equal
+        average ranks (equal rank sums) in order of name, so that the order, the
+        groups and the diagram do not depend on the order of the input columns.
+    friedman : OmnibusResult or None
+        Friedman chi-square with ``k - 1`` degrees of freedom; None for a table
+        with missing results (see ``omnibus``).
+    iman_davenport : OmnibusResult or None
+        Iman-Davenport F with degrees of freedom ``(k - 1, (k - 1)(N - 1))``;
+        None for a table with missing results.
+    test : str
+        Canonical name of the pairwise test.
+    correction : str
+        Canonical name of the p-value adjustment applied (``"nemenyi"`` for
+        the Nemenyi test's own single-step adjustment).
+    alpha : float
+        Significance level.
+    control : str or None
+        The control algorithm in comparisons against a control, else None.
+    higher_is_better : bool
+        Whether higher scores were ranked as better.
+    statistics : pandas.DataFrame
+        k x k matrix of pairwise test statistics (see :class:`PairwiseResult`).
+    pvalues : pandas.DataFrame
+        k x k matrix of raw two-sided p-values, NaN diagonal, input order.
+    adjusted_pvalues : pandas.DataFrame or pandas.Series
+        Adjusted p-values (APVs): k x k (all pairs) or, with a control, a
+        Series over the k - 1 other algorithms.
+    significant : pandas.DataFrame or pandas.Series
+        ``adjusted_pvalues <= alpha`` with the same shape (False on the diagonal).
+    groups : tuple of tuple of str
+        Maximal groups of algorithms, consecutive in average-rank order, with
+        no significantly different pair inside; best group first. An algorithm
+        that differs from both neighbours is a group of its own (a diagram
+        draws bars only for groups of two or more). Empty in control mode
+        (pairs not involving the control are not tested).
+    uncovered_pairs : tuple of tuple of str
+        Non-significant pairs that no group covers (non-significance is not
+        transitive); each pair is ordered best first.
+    critical_difference : float or None
+        The critical difference in average rank for ``test="nemenyi"`` and for
+        the Bonferroni-Dunn comparison with a control on the mean-ranks test;
+        otherwise None.
+    test_options : dict
+        Options passed to the pairwise test (e.g. ``zero_method``).
+    omnibus : OmnibusResult or None
+        The omnibus test chosen with ``compare(omnibus=...)``: Friedman's
+        chi-square (the same object as ``friedman``), Friedman aligned ranks,
+        Quade's F, Skillings-Mack (a :class:`SkillingsMackResult`, always
+        so for a table with missing results) or the repeated-measures ANOVA F
+        (``"repeated-measures ANOVA F"``); ``.name`` says which. None only
+        for results built without it (e.g. read from an older JSON file).
+    n_missing : int
+        Number of missing results (NaN cells) in ``scores``; 0 for a complete
+        table.
+    n_per_pair : pandas.DataFrame or None
+        k x k number of datasets on which both algorithms have a result (the
+        datasets each pairwise Wilcoxon or sign test uses); the diagonal holds
+        each algorithm's number of results. All N on a complete table.
+    ignored_datasets : tuple of str
+        Datasets with fewer than two results: they carry no information and are
+        left out of the Skillings-Mack statistic and the average ranks.
+    aggregation : cdplot.io.Aggregation or None
+        How repeated runs were aggregated (``aggregate=``): the function, the
+        repetition columns, the runs per cell (``counts``, ``min_count``,
+        ``max_count``); None when every cell had one score.
+    score_std : pandas.DataFrame or None
+        Standard deviation (``ddof=1``) of the runs of each cell, datasets x
+        algorithms like ``scores``; None without aggregation.
+    dropped_datasets, dropped_algorithms : tuple of str
+        Datasets and algorithms dropped for missing results (``missing=``).
+    labels : dict of str to str
+        Display names given with ``labels=`` (algorithm -> label); figures and
+        reports show them, the data keeps the names. See :meth:`label`.
+    decimals : int or None
+        The scores were rounded to this many decimals before ranking.
+    mean_scores : pandas.Series or None
+        Mean score of each algorithm over the datasets, best first (ties by name), for
+        the parametric analyses (``test="paired-t"`` or ``"tukey"``, or
+        ``omnibus="rm-anova"``); else None. Means over datasets are only meaningful when
+        the scores are commensurable (Demšar 2006, §3.1.1).
+    critical_difference_units : {"rank", "score"}
+        Units of ``critical_difference``: ``"rank"`` (average ranks; Nemenyi,
+        Bonferroni-Dunn) or ``"score"`` (Tukey's HSD: a difference of mean scores).
+        With ``"score"`` the diagram's axis is ``mean_scores`` and ``groups`` are
+        consecutive in mean-score order.
+    items : cdplot.io.ItemScores or None
+        Item-level input (a table with an item column): the per-task items x
+        algorithms score matrices the task scores were averaged from (see
+        :func:`cdplot.stats.item_tests`); None otherwise and for a Dask
+        DataFrame (its items stay on the cluster).
+    source_note : str or None
+        How a recognised source was read (lm-evaluation-harness output,
+        Parquet, an MLflow export, ...), the first of :attr:`input_notes`.
+    rope, threshold, posterior_better, posterior_equivalent, posterior_worse, decisions : None
+        Always None: a Bayesian test returns a :class:`BayesianComparisonResult`, which has
+        them (kept for code written when both kinds were this class).
+    """
+
+    _parametric: Parametric
+
+    _PARTS: ClassVar[dict[str, type]] = {
+        "_input": Input,
+        "_ranking": Ranking,
+        "_omnibus": Omnibus,
+        "_pairwise": Posthoc,
+        "_groups": Groups,
+        "_parametric": Parametric,
+    }
+
+    critical_difference = _Flat("_pairwise")
+    critical_difference_units = _Flat("_pairwise")
+
+    #: a Bayesian test returns a BayesianComparisonResult; these stay None here, as they
+    #: were when both kinds were this class
+    rope = threshold = None
+    posterior_better = posterior_equivalent = posterior_worse = decisions = None
+
+    @cached_property
+    def statistics(self) -> pd.DataFrame:
+        """k x k matrix of pairwise test statistics."""
+        return _square(self, self._pairwise.statistics)
+
+    @cached_property
+    def pvalues(self) -> pd.DataFrame:
+        """k x k matrix of raw two-sided p-values (NaN diagonal, input order)."""
+        return _square(self, self._pairwise.pvalues)
+
+    @cached_property
+    def adjusted_pvalues(self) -> pd.DataFrame | pd.Series:
+        """Adjusted p-values: k x k, or against a control a Series over the others."""
+        return _pairs_table(self, self._pairwise.adjusted_pvalues, "APV")
+
+    @cached_property
+    def mean_scores(self) -> pd.Series | None:
+        """Mean score of each algorithm, best first, for the parametric analyses; else None."""
+        import pandas as pd
+
+        part = self._parametric
+        if part.mean_scores is None:
+            return None
+        index = _index(part.mean_order, "algorithm")
+        return pd.Series(part.mean_scores, index=index, name="mean score")
+
+    def _headline(self) -> str:
+        return f"significant={self._decided()}, alpha={self.alpha:g}"
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table of the pairwise comparisons.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per tested pair with columns ``algorithm_1``,
+            ``algorithm_2``, ``statistic``, ``pvalue``, ``adjusted_pvalue``,
+            ``significant``, ``wins``, ``ties`` and ``losses``, sorted by raw
+            p-value. All pairs, or the k - 1 pairs (control, other) in control
+            mode. For asymmetric statistics (Wilcoxon, sign test) ``statistic``
+            is that of ``algorithm_1`` against ``algorithm_2``; ``algorithm_1``
+            is the better-ranked one. ``wins``, ``ties`` and ``losses`` count
+            the datasets on which ``algorithm_1`` beats, ties with or loses to
+            ``algorithm_2`` (see :attr:`wins`).
+        """
+        from ._frames import pairwise_frame
+
+        return pairwise_frame(self)
+
+
+#: what a Bayesian comparison does not have, and what to read instead
+_NOT_BAYESIAN = {
+    "pvalues": "p-values",
+    "adjusted_pvalues": "adjusted p-values",
+    "statistics": "test statistics",
+    "critical_difference": "critical difference",
+}
+
+
+@dataclass(frozen=True, eq=False, init=False, repr=False)
+class BayesianComparisonResult(_Comparison):
     """A comparison by a Bayesian test (``test="bayes-signed-rank"`` or ``"bayes-sign"``).
 
-    A :class:`ComparisonResult` whose pairwise evidence is posterior probabilities:
-    ``rope``, ``threshold``, ``posterior_better``, ``posterior_equivalent``,
-    ``posterior_worse`` and ``decisions`` are set; ``pvalues`` and ``adjusted_pvalues``
-    hold NaN (no p-values); ``significant`` marks the pairs decided different; ``groups``
-    are the runs none of whose pairs is decided different. Figures, reports, JSON and
-    :meth:`to_frame` tell the two kinds apart by this type.
+    Its pairwise evidence is posterior probabilities, not p-values: it has the attributes
+    of :class:`ComparisonResult` that do not depend on p-values (input, ranks, omnibus
+    tests, ``significant``, ``groups``, ``letters``, the reports and figures) and no
+    ``pvalues``, ``adjusted_pvalues``, ``statistics`` or ``critical_difference``
+    (reading one raises :class:`AttributeError` saying what to read). It is
+    not a :class:`ComparisonResult`; figures, reports, JSON and :meth:`to_frame` tell the two
+    kinds apart by type.
+
+    Attributes
+    ----------
+    rope : float
+        Half-width of the region of practical equivalence (score units).
+    threshold : float
+        The posterior probability a decision needs (default 0.95).
+    posterior_better, posterior_equivalent, posterior_worse : pandas.DataFrame
+        k x k matrices (input order, NaN diagonal) of P(row practically better than
+        column), P(practically equivalent) and P(column practically better than row);
+        ``posterior_worse`` is the transpose of ``posterior_better``. With ``a`` the row
+        and ``b`` the column, the entries are :func:`cdplot.stats.bayes_signed_rank`'s (or
+        ``bayes_sign``'s) ``left``, ``rope`` and ``right`` on ``a``'s and ``b``'s scores
+        oriented so that higher is better.
+    decisions : pandas.DataFrame
+        k x k strings, "A better" (row), "B better" (column), "equivalent" or
+        "undecided" at ``threshold``; "" on the diagonal.
+    significant : pandas.DataFrame or pandas.Series
+        The pairs decided different (one of the two practically better at ``threshold``).
+    groups : tuple of tuple of str
+        Maximal runs, consecutive in average-rank order, with no pair decided different.
+    algorithms, datasets, scores, ranks, average_ranks, friedman, iman_davenport, omnibus
+        As :class:`ComparisonResult`; so are ``test``, ``correction`` (``"none"``),
+        ``alpha``, ``control``, ``test_options``, ``uncovered_pairs``, ``n_per_pair`` and
+        the input fields.
 
     Examples
     --------
@@ -549,6 +745,55 @@ class BayesianComparisonResult(ComparisonResult):
     >>> type(res).__name__, res.equivalence_groups
     ('BayesianComparisonResult', ())
     """
+
+    _PARTS: ClassVar[dict[str, type]] = {
+        "_input": Input,
+        "_ranking": Ranking,
+        "_omnibus": Omnibus,
+        "_pairwise": Posterior,
+        "_groups": Groups,
+    }
+
+    rope = _Flat("_pairwise")
+    threshold = _Flat("_pairwise")
+    #: "rank": a Bayesian comparison is drawn on the average-rank axis (no critical difference)
+    critical_difference_units = _Flat("_pairwise")
+    #: None: no parametric analysis
+    mean_scores = None
+    #: no parametric analysis (internal code reads ``_parametric`` of either kind alike)
+    _parametric: ClassVar[Parametric] = Parametric()
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _NOT_BAYESIAN:
+            raise AttributeError(
+                f"a Bayesian comparison has no {name} ({_NOT_BAYESIAN[name]}): read its "
+                "posterior probabilities posterior_better, posterior_equivalent, "
+                "posterior_worse and its decisions (or to_frame())."
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @cached_property
+    def posterior_better(self) -> pd.DataFrame:
+        """k x k P(row practically better than column), NaN diagonal."""
+        return _square(self, self._pairwise.posterior_better)
+
+    @cached_property
+    def posterior_equivalent(self) -> pd.DataFrame:
+        """k x k P(row and column practically equivalent), NaN diagonal."""
+        return _square(self, self._pairwise.posterior_equivalent)
+
+    @cached_property
+    def posterior_worse(self) -> pd.DataFrame:
+        """k x k P(column practically better than row): ``posterior_better`` transposed."""
+        return _square(self, self._pairwise.posterior_better.T.copy())
+
+    @cached_property
+    def decisions(self) -> pd.DataFrame:
+        """k x k "A better" (row), "B better" (column), "equivalent" or "undecided"."""
+        return _square(self, self._pairwise.decisions)
+
+    def _headline(self) -> str:
+        return f"decided={self._decided()}, threshold={self.threshold:g}"
 
     @property
     def equivalence_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -560,48 +805,28 @@ class BayesianComparisonResult(ComparisonResult):
 
         names = list(self.algorithms)
         position = {n: i for i, n in enumerate(names)}
-        order = [position[n] for n in labelled_index(self, "average_ranks")]
-        not_equivalent = np.asarray(self.decisions.to_numpy() != "equivalent", dtype=bool)
+        order = [position[n] for n in self._ranking.rank_order]
+        not_equivalent = np.asarray(self._pairwise.decisions != "equivalent", dtype=bool)
         np.fill_diagonal(not_equivalent, False)
         groups, _ = find_groups(order, not_equivalent)
         return tuple(tuple(names[j] for j in g) for g in groups if len(g) >= 2)
 
     def to_frame(self) -> pd.DataFrame:
-        """Tidy table of the pairs: the columns of :meth:`ComparisonResult.to_frame` with
-        ``statistic`` = ``p_better``, NaN p-values and ``significant`` = decided different,
-        plus ``p_better``, ``p_equivalent``, ``p_worse`` and ``decision``."""
+        """Tidy table of the pairs, better-ranked algorithm first.
+
+        Columns ``algorithm_1``, ``algorithm_2``, ``p_better`` (P(algorithm_1 practically
+        better)), ``p_equivalent``, ``p_worse``, ``decision`` ("A better" means
+        algorithm_1), ``significant`` (decided different), ``wins``, ``ties`` and
+        ``losses``; no p-values.
+        """
         from ._bayes import bayes_frame
 
         return bayes_frame(self)
 
 
-def is_bayesian(result: Any) -> bool:
-    """Whether ``result`` is a Bayesian comparison (posterior probabilities, no p-values)."""
-    return isinstance(result, BayesianComparisonResult)
-
-
-def labelled_index(result: Any, name: str) -> tuple[str, ...]:
-    """The row labels of the table ``name`` of ``result`` (without building pandas)."""
-    from ._lazy import labelled
-
-    return tuple(labelled(result, name).index)
-
-
-#: The tables of a result: compare() stores labelled numpy arrays, and pandas builds each
-#: one on first access (see stats/_lazy.py), so a run that only draws never imports pandas.
-LAZY_TABLES = (
-    "scores",
-    "ranks",
-    "average_ranks",
-    "statistics",
-    "pvalues",
-    "adjusted_pvalues",
-    "significant",
-    "n_per_pair",
-    "score_std",
-    "mean_scores",
-)
-install_lazy_fields(ComparisonResult, LAZY_TABLES)
+def is_comparison(obj: Any) -> bool:
+    """Whether ``obj`` is a comparison result of either kind (frequentist or Bayesian)."""
+    return isinstance(obj, _Comparison)
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,7 +23,6 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning
 from ..io import parse_scores
-from ._lazy import Labelled
 from ._ranks import rank_rows
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,7 +102,7 @@ def bradley_terry(wins: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarray,
     >>> np.round(s, 3).tolist()
     [0.832, -0.376, -0.456]
     """
-    from ._lazy import special
+    from ._special import special
 
     w = np.asarray(wins, dtype=float)
     k = w.shape[0]
@@ -154,6 +153,8 @@ class AggregationSensitivity:
         interval at ``level``) and ``se``, one row per algorithm.
     kendall_tau : pandas.DataFrame
         Kendall's tau-b between every two rankings (``scipy.stats.kendalltau``).
+    bt_values, tau_values : numpy.ndarray
+        The numbers of ``bradley_terry`` (k x 4) and ``kendall_tau``, without pandas.
     level : float
         Confidence level of the Bradley-Terry intervals.
     higher_is_better : bool
@@ -165,20 +166,31 @@ class AggregationSensitivity:
     values: dict[str, np.ndarray]
     lodo_low: np.ndarray
     lodo_high: np.ndarray
-    bt_table: Labelled
-    tau_table: Labelled
+    bt_values: np.ndarray
+    tau_values: np.ndarray
     level: float
     higher_is_better: bool
 
     @property
     def bradley_terry(self) -> pd.DataFrame:
         """The Bradley-Terry strengths with their intervals (a pandas DataFrame)."""
-        return self.bt_table.to_pandas()
+        import pandas as pd
+
+        return pd.DataFrame(
+            self.bt_values,
+            index=pd.Index(list(self.algorithms), dtype=object, name="algorithm"),
+            columns=pd.Index(["strength", "low", "high", "se"], dtype=object),
+        )
 
     @property
     def kendall_tau(self) -> pd.DataFrame:
         """Kendall's tau-b between every two rankings (a pandas DataFrame)."""
-        return self.tau_table.to_pandas()
+        import pandas as pd
+
+        def index() -> pd.Index:
+            return pd.Index(list(AGGREGATIONS), dtype=object, name="aggregation")
+
+        return pd.DataFrame(self.tau_values, index=index(), columns=index())
 
     def to_frame(self) -> pd.DataFrame:
         """One row per algorithm: its position under each aggregation and the LODO range.
@@ -239,10 +251,10 @@ def _read(
     aggregate: str | None,
 ) -> tuple[np.ndarray, list[str], bool]:
     """The complete N x k scores, the algorithm names and the direction; refuses gaps."""
-    from ._results import ComparisonResult
+    from ._results import is_comparison
 
-    if isinstance(data, ComparisonResult):
-        scores = data.scores.to_numpy(dtype=float)
+    if is_comparison(data):
+        scores = np.asarray(data._input.scores, dtype=float)
         names = [str(a) for a in data.algorithms]
         better_high = data.higher_is_better
     else:
@@ -349,22 +361,14 @@ def aggregation_sensitivity(
         for key, v in oriented.items()
     }
     lodo_low, lodo_high = _leave_one_out(within) if n > 2 else (ranks["average_rank"],) * 2
-    names_t = tuple(names)
-    bt = Labelled(
-        np.column_stack([strength, low, high, se]),
-        names_t,
-        ("strength", "low", "high", "se"),
-        "algorithm",
-    )
-    tau = Labelled(_tau_matrix(ranks), AGGREGATIONS, AGGREGATIONS, "aggregation", "aggregation")
     return AggregationSensitivity(
         algorithms=names,
         ranks=ranks,
         values=values,
         lodo_low=lodo_low,
         lodo_high=lodo_high,
-        bt_table=bt,
-        tau_table=tau,
+        bt_values=np.column_stack([strength, low, high, se]),
+        tau_values=_tau_matrix(ranks),
         level=level,
         higher_is_better=better_high,
     )

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning
-from ._lazy import special
 from ._ranks import rank_rows
 from ._results import PairwiseResult, SkillingsMackResult
+from ._special import special
 
 __all__ = ["incomplete_ranks", "pairs_on_common_datasets", "scaled_ranks", "skillings_mack_test"]
 

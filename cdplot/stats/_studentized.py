@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._lazy import special
+from ._special import special
 
 __all__ = ["range_ppf", "range_sf"]
 

@@ -1,6 +1,6 @@
 """Value semantics of the result objects: NaN-aware equality and a hash consistent with it.
 
-Results hold numpy arrays, labelled arrays and pandas objects, for which ``==`` is
+Results hold numpy arrays and pandas objects, for which ``==`` is
 element-wise (and ``bool()`` of it raises), and NaN, which is never equal to itself. A
 result mixes in :class:`ValueEquality`: two results are equal when they are of the same
 type and every compared field holds the same value (arrays: same shape, labels and
@@ -24,15 +24,20 @@ _NAN = ("nan",)
 _SKIP = ("skip",)
 
 
-def _as_table(value: Any) -> Any:
-    """A labelled array or pandas object as a Labelled, else the value itself."""
-    from ._lazy import Labelled
+def _is_pandas(value: Any) -> bool:
+    return type(value).__module__.startswith("pandas") and hasattr(value, "to_numpy")
 
-    if isinstance(value, Labelled):
-        return value
-    if type(value).__module__.startswith("pandas") and hasattr(value, "to_numpy"):
-        return Labelled.from_pandas(value)
-    return value
+
+def _labels(table: Any) -> tuple[Any, ...]:
+    """The labels of a pandas Series or DataFrame: index, columns and their names."""
+    columns = getattr(table, "columns", None)
+    return (
+        tuple(table.index.tolist()),
+        None if columns is None else tuple(columns.tolist()),
+        table.index.name,
+        None if columns is None else columns.name,
+        getattr(table, "name", None) if columns is None else None,
+    )
 
 
 def _same_array(a: np.ndarray, b: np.ndarray) -> bool:
@@ -50,7 +55,7 @@ def _same_array(a: np.ndarray, b: np.ndarray) -> bool:
 def same_value(a: Any, b: Any) -> bool:
     """Whether ``a`` and ``b`` hold the same value, NaN equal to NaN.
 
-    Arrays, labelled arrays and pandas objects compare by shape, labels and values;
+    Arrays and pandas objects compare by shape (and labels) and values;
     sequences and mappings element by element; other objects with ``==``.
 
     Examples
@@ -63,17 +68,12 @@ def same_value(a: Any, b: Any) -> bool:
     """
     if a is b:
         return True
-    a, b = _as_table(a), _as_table(b)
-    from ._lazy import Labelled
-
-    if isinstance(a, Labelled) or isinstance(b, Labelled):
-        if not (isinstance(a, Labelled) and isinstance(b, Labelled)):
-            return False
+    if _is_pandas(a) or _is_pandas(b):
         return (
-            a.index == b.index
-            and a.columns == b.columns
-            and (a.index_name, a.columns_name, a.name) == (b.index_name, b.columns_name, b.name)
-            and _same_array(np.asarray(a.values), np.asarray(b.values))
+            _is_pandas(a)
+            and _is_pandas(b)
+            and _labels(a) == _labels(b)
+            and _same_array(np.asarray(a.to_numpy()), np.asarray(b.to_numpy()))
         )
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return _same_array(np.asarray(a), np.asarray(b))
@@ -95,25 +95,13 @@ def _hash_key(value: Any) -> Any:
         return _NAN if math.isnan(value) else float(value)
     if isinstance(value, (list, tuple)):
         return tuple(_hash_key(v) for v in value)
-    from ._lazy import Labelled
-
-    if isinstance(value, ValueEquality) and not isinstance(value, Labelled):
-        return hash(value)  # a nested result; tables (labelled or pandas) are not hashed
+    if isinstance(value, ValueEquality):
+        return hash(value)  # a nested result or part; tables (arrays, pandas) are not hashed
     return _SKIP
 
 
 def _fields(obj: Any) -> list[str]:
     return [f.name for f in dataclasses.fields(obj) if f.compare]
-
-
-def _stored(obj: Any, name: str) -> Any:
-    """The value of field ``name`` as stored (a lazy table stays a labelled array)."""
-    from ._lazy import LazyPandas
-
-    descriptor = getattr(type(obj), name, None)
-    if isinstance(descriptor, LazyPandas):
-        return descriptor.stored(obj)
-    return getattr(obj, name)
 
 
 class ValueEquality:
@@ -129,11 +117,11 @@ class ValueEquality:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(same_value(_stored(self, n), _stored(other, n)) for n in _fields(self))
+        return all(same_value(getattr(self, n), getattr(other, n)) for n in _fields(self))
 
     def __ne__(self, other: object) -> bool:
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, *(_hash_key(_stored(self, n)) for n in _fields(self))))
+        return hash((type(self).__name__, *(_hash_key(getattr(self, n)) for n in _fields(self))))
