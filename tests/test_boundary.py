@@ -117,6 +117,27 @@ def test_run_to_pdf_needs_no_scipy_special(tmp_path, n, quiet):
     assert (tmp_path / "cd.pdf").read_bytes().startswith(b"%PDF")
 
 
+@pytest.mark.parametrize("k", [5, 20])
+def test_nemenyi_run_to_pdf_needs_no_scipy_special(tmp_path, k):
+    """``cdplot compare FILE --test nemenyi -o cd.pdf`` with its summary does not import
+    scipy.special up to k = 24: the studentized range's normal distribution function is the
+    C library's erfc there (stats/_studentized.py). Beyond, scipy.special is imported."""
+    path = tmp_path / "r.csv"
+    _continuous_table(path, n=30, k=k)
+    argv = ["cdplot", "compare", str(path), "--test", "nemenyi", "-o", str(tmp_path / "cd.pdf")]
+    out = _cli_then(
+        argv,
+        "print('SPECIAL', 'scipy.special' in sys.modules)\n"
+        "import cdplot\n"
+        f"res = cdplot.compare({str(path)!r}, test='nemenyi')\n"
+        "p = res.adjusted_pvalues.to_numpy()\n"
+        "print('SPECIAL', 'scipy.special' in sys.modules, res.critical_difference > 0)\n",
+    )
+    assert out.split()[-5:] == ["SPECIAL", "False", "SPECIAL", "False", "True"]
+    assert "Nemenyi" in out
+    assert (tmp_path / "cd.pdf").read_bytes().startswith(b"%PDF")
+
+
 def test_deferred_omnibus_pvalues_pickle_and_match_scipy(tmp_path):
     """A result pickled before its omnibus p-values are read carries them; the values
     are scipy's (``scipy.stats.friedmanchisquare``; Iman-Davenport from ``scipy.stats.f``)."""

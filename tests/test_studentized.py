@@ -43,3 +43,18 @@ def test_sf_edges():
     assert np.all(np.diff(range_sf(np.linspace(0, 10, 50), 8)) <= 0)
     with pytest.raises(ValueError, match="p must be in"):
         range_ppf(0.0, 3)
+
+
+@pytest.mark.parametrize("k", [2, 5, 24])
+def test_libm_normal_cdf_equals_scipy_special_in_both_tails(k, monkeypatch):
+    """Up to k = 24 the normal distribution function is math.erfc's; the same quadrature with
+    scipy.special.ndtr / log_ndtr (the path for larger k) gives the same tail probabilities
+    to a few ulps, far into the tail (p down to 1e-40), where scipy.stats is not accurate."""
+    import cdplot.stats._studentized as studentized
+
+    q = np.linspace(0.01, 20.0, 300)
+    libm = range_sf(q, k)
+    monkeypatch.setattr(studentized, "LIBM_MAX_K", 0)
+    reference = range_sf(q, k)
+    assert reference.min() < 1e-35
+    np.testing.assert_allclose(libm, reference, rtol=5e-15, atol=0)

@@ -1,12 +1,17 @@
 """The studentized range of k standard normals with infinite degrees of freedom.
 
 This is the reference distribution of the Nemenyi test (Demšar 2006). It is computed here
-with numpy and ``scipy.special`` only, vectorised over many ranges at once, so that the
-Nemenyi test neither pays for importing ``scipy.stats`` nor loops over pairs.
+with numpy, vectorised over many ranges at once, so that the Nemenyi test neither pays for
+importing ``scipy.stats`` nor loops over pairs. The normal distribution function comes from
+the standard library's ``math.erfc`` for up to :data:`LIBM_MAX_K` variables (a few hundred
+thousand evaluations at most: cheaper than importing ``scipy.special``, which a small
+command-line run would otherwise pay for) and from ``scipy.special.ndtr`` beyond. The choice
+depends on k alone, so a range always gets the same bits for a given k.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -24,6 +29,35 @@ _SQRT_2PI = np.sqrt(2.0 * np.pi)
 _ZERO_BEYOND = 80.0
 #: (range x quadrature node) cells evaluated at once, bounding memory.
 _CHUNK_CELLS = 1 << 20
+#: Up to this k the normal distribution function is the standard library's (see above).
+LIBM_MAX_K = 24
+
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+_SQRT_HALF = math.sqrt(0.5)
+
+
+def _libm_ndtr(x: np.ndarray) -> np.ndarray:
+    """Phi(x) = erfc(-x / sqrt 2) / 2 with ``math.erfc`` (as cephes' ndtr, accurate in
+    both tails)."""
+    return 0.5 * _erfc(-x * _SQRT_HALF).astype(float)
+
+
+def _libm_log_ndtr(x: np.ndarray) -> np.ndarray:
+    """log Phi(x): the log of Phi below 0, log1p of the upper tail above (no cancellation).
+
+    Used on the quadrature grid only (x >= -11, where Phi(x) > 1e-28 is a normal number)."""
+    upper = 0.5 * _erfc(np.abs(x) * _SQRT_HALF).astype(float)
+    out = np.log1p(-upper)
+    below = x < 0
+    out[below] = np.log(upper[below])
+    return out
+
+
+def _normal(n: int) -> tuple:
+    """(ndtr, log_ndtr) for the range of ``n + 1`` variables."""
+    if n + 1 <= LIBM_MAX_K:
+        return _libm_ndtr, _libm_log_ndtr
+    return special.ndtr, special.log_ndtr
 
 
 @lru_cache(maxsize=1)
@@ -94,9 +128,10 @@ def range_sf(q: np.ndarray | float, k: int) -> np.ndarray:
 def _sf_rows(qs: np.ndarray, n: int, z: np.ndarray, w: np.ndarray) -> np.ndarray:
     """``P(W >= q) / k`` for positive ranges ``qs`` on the quadrature grid ``(z, w)``."""
     phi_w = np.exp(-0.5 * z * z) / _SQRT_2PI * w
-    a = special.ndtr(z)
-    log_a = special.log_ndtr(z)
-    b = special.ndtr(z[None, :] - qs[:, None])
+    ndtr, log_ndtr = _normal(n)
+    a = ndtr(z)
+    log_a = log_ndtr(z)
+    b = ndtr(z[None, :] - qs[:, None])
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
         ratio = np.where(a > 0, b / a, 1.0)
         bracket = -np.exp(n * log_a)[None, :] * np.expm1(n * np.log1p(-np.minimum(ratio, 1.0)))
