@@ -191,7 +191,7 @@ def test_bergmann_hommel_budget_has_one_name():
 
 @pytest.mark.parametrize(
     ("name", "options"),
-    [("main_result_fresh", {}), ("main_result_read", {"test": "nemenyi"})],
+    [("main_result_fresh", {}), ("main_result_read", {"test": "mean-ranks", "control": "C4.5"})],
 )
 def test_results_pickled_by_the_previous_layout_still_load(demsar, name, options):
     """Pickles made by cdplot 9cf280c (tests/reference/make_main_pickles.py): flat fields,
