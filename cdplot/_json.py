@@ -110,14 +110,31 @@ def _unnum(x: Any) -> float:
 
 
 class _Rows:
-    """A matrix written row by row, straight from its numpy array (never a nested list)."""
+    """A matrix written row by row, straight from its numpy array (never a nested list).
 
-    def __init__(self, values: np.ndarray) -> None:
+    With ``scale``, each row is multiplied by it as it is written (the ranks, stored as
+    twice their value, are written as ranks without a float copy of the table).
+    """
+
+    def __init__(self, values: np.ndarray, scale: float | None = None) -> None:
         self.values = np.asarray(values)
+        self.scale = scale
+
+    def rows(self) -> Iterator[np.ndarray]:
+        """The rows, scaled if asked."""
+        for row in self.values:
+            yield row if self.scale is None else row * self.scale
 
 
 class _Object(dict):
     """A JSON object whose values may hold :class:`_Rows` (written piece by piece)."""
+
+
+def _ranks_rows(ranking: Any) -> _Rows:
+    """The per-dataset ranks, from their compact form when stored so."""
+    if ranking.twice_ranks is not None:
+        return _Rows(ranking.twice_ranks, scale=0.5)
+    return _Rows(ranking.ranks)
 
 
 def _matrix(values: np.ndarray | None) -> _Rows | None:
@@ -225,7 +242,7 @@ def _pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
     if isinstance(value, _Rows):
         rows = (
             _container("[]", ([item] for item in _row_items(row)), indent, level + 1)
-            for row in value.values
+            for row in value.rows()
         )
         yield from _container("[]", rows, indent, level)
     elif isinstance(value, _Object):
@@ -349,7 +366,7 @@ def _document(result: ComparisonResult) -> _Object:
             "algorithms": list(result.algorithms),
             "datasets": list(result.datasets),
             "scores": _Rows(result._input.scores),
-            "ranks": _Rows(result._ranking.ranks),
+            "ranks": _ranks_rows(ranking),
             "average_ranks": _series(ranking.rank_order, ranking.average_ranks),
             "friedman": _omnibus(result.friedman),
             "iman_davenport": _omnibus(result.iman_davenport),

@@ -390,7 +390,7 @@ def test_lazy_tables_equal_the_pandas_tables_and_survive_pickling():
     copy = pickle.loads(pickle.dumps(res))  # before any table was read
     numbers = {
         "scores": res._input.scores,
-        "ranks": res._ranking.ranks,
+        "ranks": res._ranking.rank_values(),
         "average_ranks": res._ranking.average_ranks,
         "statistics": res._pairwise.statistics,
         "pvalues": res._pairwise.pvalues,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ from ._fdr import FDR_CORRECTIONS
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
 from ._options import check_labels
 from ._own_ranks import OWN_RANK_LABELS, own_ranks
-from ._posthoc import Posthoc, Ranked, run_posthoc
+from ._posthoc import Oriented, Posthoc, Ranked, run_posthoc
 from ._procedure import MISSING, TESTS, Procedure, resolve_test
 from ._ranks import CHUNK_VALUES, rank_rows
 from ._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
@@ -328,7 +328,7 @@ def compare(
     table = _check_table(table, proc, missing, tie_correction)
     proc = proc.with_algorithms(table.algorithms)
     display = check_labels(labels, table.algorithms, table.dropped_algorithms)
-    oriented = table.scores if higher_is_better else -table.scores
+    oriented = Oriented(table.scores, higher_is_better)  # negated only if a step needs it
     ranked = _rank(oriented, table.algorithms)
     fried, iman, omnibus_res = _omnibus(oriented, ranked, proc, table, tie_correction)
     names = list(table.algorithms)
@@ -372,13 +372,14 @@ def _check_fdr_groups(fdr_groups: Any, proc: Procedure) -> bool:
 
 
 def _shown_ranking(
-    proc: Procedure, oriented: np.ndarray, ranked: Ranked
-) -> tuple[np.ndarray, np.ndarray, str]:
+    proc: Procedure, oriented: Oriented, ranked: Ranked
+) -> tuple[np.ndarray | None, np.ndarray, str, np.ndarray | None]:
     """The ranking reported and drawn: the aligned-ranks and Quade tests' own (García et al.
-    2010), Friedman's otherwise; per-dataset ranks, averages and its name."""
+    2010), Friedman's otherwise; per-dataset ranks, averages, its name, and the ranks'
+    compact form (twice the ranks; then the ranks are None)."""
     if proc.test in OWN_RANK_LABELS and ranked.canon is not None:
-        return own_ranks(proc.test, oriented)
-    return ranked.ranks, ranked.average, "average rank"
+        return (*own_ranks(proc.test, oriented.array), None)
+    return ranked.ranks, ranked.average, "average rank", ranked.twice
 
 
 def _check_table(
@@ -400,7 +401,7 @@ def _check_table(
     return table
 
 
-def _rank(oriented: np.ndarray, algorithms: list[str]) -> Ranked:
+def _rank(oriented: Oriented, algorithms: list[str]) -> Ranked:
     """Step 2: ranks within each dataset (1 = best) and average ranks.
 
     With missing results each dataset is ranked over the algorithms present and the ranks
@@ -409,28 +410,59 @@ def _rank(oriented: np.ndarray, algorithms: list[str]) -> Ranked:
     that permuting the input columns permutes the result and changes no bit of it
     (floating-point sums depend on their order).
     """
-    if not all_finite(oriented):  # NaN: missing results (infinities were refused)
-        ranks = scaled_ranks(oriented)
+    if not all_finite(oriented.scores):  # NaN: missing results (infinities were refused)
+        ranks = scaled_ranks(oriented.array)
         return Ranked(ranks, np.nanmean(ranks, axis=0), None)
-    # rank 1 = best: rank the negated scores, a block of rows at a time (a whole negated
-    # copy would double the working memory of a large table)
-    ranks = np.empty(oriented.shape)
-    rows = max(1, CHUNK_VALUES // max(1, oriented.shape[1]))
-    for start in range(0, oriented.shape[0], rows):
-        ranks[start : start + rows] = rank_rows(-oriented[start : start + rows])
+    # rank 1 = best: rank the negated oriented scores (the scores themselves when lower is
+    # better), a block of rows at a time (a whole negated copy would double the working
+    # memory of a large table), and keep twice the ranks as small integers (ranks are
+    # half-integers: exact, a quarter of float64's memory)
+    n, k = oriented.shape
+
+    def block(start: int, stop: int) -> np.ndarray:
+        rows = oriented.scores[start:stop]
+        return rank_rows(-rows if oriented.higher else rows)
+
+    if k > _MAX_COMPACT_K:
+        ranks = np.empty(oriented.shape)
+        for start, stop in _row_blocks(n, k):
+            ranks[start:stop] = block(start, stop)
+        twice_sum = (2.0 * ranks).sum(axis=0)
+    else:
+        ranks = None
+        twice = np.empty(oriented.shape, dtype=_parts.TWICE_RANK)
+        for start, stop in _row_blocks(n, k):
+            twice[start:stop] = 2.0 * block(start, stop)
+        twice_sum = twice.sum(axis=0, dtype=np.int64).astype(float)
+    # every partial sum of half-integer ranks is exact in float64 (below 2**52), so this is
+    # ranks.mean(axis=0) to the bit, whatever the order of the additions
+    average = twice_sum / 2.0 / n
     canon = sorted(range(len(algorithms)), key=lambda j: algorithms[j])
-    return Ranked(ranks, ranks.mean(axis=0), canon)
+    return Ranked(ranks, average, canon, None if ranks is not None else twice)
+
+
+#: up to this k twice a rank fits the compact rank type exactly
+_MAX_COMPACT_K = 32_767
+
+
+def _row_blocks(n: int, k: int) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of blocks of rows of about :data:`CHUNK_VALUES` values."""
+    rows = max(1, CHUNK_VALUES // max(1, k))
+    for start in range(0, n, rows):
+        yield start, min(n, start + rows)
 
 
 def _omnibus(
-    oriented: np.ndarray, ranked: Ranked, proc: Procedure, table: ScoreTable, tie_correction: bool
+    oriented: Oriented, ranked: Ranked, proc: Procedure, table: ScoreTable, tie_correction: bool
 ) -> tuple[OmnibusResult | None, OmnibusResult | None, OmnibusResult]:
     """Step 3: Friedman and Iman-Davenport (complete tables) and the chosen omnibus test."""
     if ranked.canon is None and proc.omnibus == "durbin":  # a balanced incomplete design
-        chi2, f = design_omnibus(proc, oriented, table.algorithms)
+        chi2, f = design_omnibus(proc, oriented.array, table.algorithms)
         return None, f, chi2  # Durbin's F in Iman-Davenport's place (its F form)
     if ranked.canon is None:  # incomplete table: Skillings-Mack
-        sm = skillings_mack_test(oriented, algorithms=table.algorithms, datasets=table.datasets)
+        sm = skillings_mack_test(
+            oriented.array, algorithms=table.algorithms, datasets=table.datasets
+        )
         if sm.ignored_datasets:
             warnings.warn(
                 f"ignored {len(sm.ignored_datasets)} dataset(s) with fewer than two results "
@@ -442,20 +474,20 @@ def _omnibus(
         return None, None, sm
     n, k = oriented.shape
     canon = ranked.canon
-    tie_factor = tie_correction_factor(ranked.ranks) if tie_correction else 1.0
+    tie_factor = tie_correction_factor(ranked.values()) if tie_correction else 1.0
     fried = friedman(ranked.average[canon], n, tie_factor=tie_factor)
     iman = iman_davenport(fried.statistic, k, n)
     if proc.omnibus == "friedman":
         return fried, iman, fried
     if proc.omnibus in DESIGN_OMNIBUS:
-        return fried, iman, design_omnibus(proc, oriented, table.algorithms)[0]
-    return fried, iman, OMNIBUS_TESTS[proc.omnibus](oriented[:, canon])
+        return fried, iman, design_omnibus(proc, oriented.array, table.algorithms)[0]
+    return fried, iman, OMNIBUS_TESTS[proc.omnibus](oriented.array[:, canon])
 
 
 def _assemble(
     table: ScoreTable,
     proc: Procedure,
-    shown: tuple[np.ndarray, np.ndarray, str],
+    shown: tuple[np.ndarray | None, np.ndarray, str, np.ndarray | None],
     order: list[int],
     omnibus: tuple[OmnibusResult | None, OmnibusResult | None, OmnibusResult],
     post: Posthoc,
@@ -484,7 +516,7 @@ def _assemble(
             source_note=source.note,
         ),
         "_ranking": _parts.Ranking(
-            shown[0], shown[1][order], tuple(algorithms[j] for j in order), shown[2]
+            shown[0], shown[1][order], tuple(algorithms[j] for j in order), shown[2], shown[3]
         ),
         "_omnibus": _parts.Omnibus(fried, iman, omnibus_res),
         "_groups": _parts.Groups(post.groups, post.uncovered),

@@ -287,7 +287,7 @@ def _rank_weights(n: int) -> tuple[np.ndarray, int]:
 
 
 def _signed_rank_sums(
-    scores: np.ndarray, order: Sequence[int] | None, halve: bool
+    scores: np.ndarray, order: Sequence[int] | None, halve: bool, negate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rank sums and tie terms of ``|x_i - x_j|`` for every pair i < j.
 
@@ -344,7 +344,7 @@ def _signed_rank_sums(
     equal = np.zeros((rows, n), dtype=bool)
     weights, shift = _rank_weights(n)
     low = np.uint64((1 << shift) - 1)
-    for pairs, segments in pair_chunks(scores, order, rows, halve=halve):
+    for pairs, segments in pair_chunks(scores, order, rows, halve=halve, negate=negate):
         r = pairs.size
         d, u, key = diff[:r], bits[:r], keys[:r]
         for x, ys, row in segments:
@@ -609,10 +609,12 @@ def wilcoxon_columns(
     exact: bool | None = None,
     continuity: bool = True,
     stacklevel: int = 3,
+    negate: bool = False,
 ) -> PairwiseResult:
     """:func:`wilcoxon_test` of ``scores[:, order]`` without that copy of the table.
 
     ``stacklevel`` of the warning on exact p-values that are not defined counts from here.
+    ``negate``: the test of ``-scores`` (lower-is-better scores), without a negated copy.
     """
     check_choice(zero_method, "zero_method", ZERO_METHODS)
     if exact not in (None, True, False):
@@ -625,7 +627,7 @@ def wilcoxon_columns(
     # exactly for all normal numbers -- only subnormal scores below 2**-1021 would lose
     # their last bit -- which keeps every difference's rank and sign)
     halve = bool(scores.size) and max(float(scores.max()), -float(scores.min())) >= HUGE
-    parts = _signed_rank_sums(scores, order, halve)
+    parts = _signed_rank_sums(scores, order, halve, negate)
     r_plus, r_minus, n_zero, tie_sum, has_ties = signed_rank_statistics(*parts, n, zero_method)
     p, refused = _signed_rank_pvalues(
         r_plus, n, n_zero, tie_sum, has_ties, zero_method, exact, continuity
@@ -688,9 +690,12 @@ def sign_test(scores: np.ndarray, *, ties: str = "split") -> PairwiseResult:
 
 
 def sign_columns(
-    scores: np.ndarray, order: Sequence[int] | None, *, ties: str = "split"
+    scores: np.ndarray, order: Sequence[int] | None, *, ties: str = "split", negate: bool = False
 ) -> PairwiseResult:
-    """:func:`sign_test` of ``scores[:, order]`` without that copy of the table."""
+    """:func:`sign_test` of ``scores[:, order]`` without that copy of the table.
+
+    ``negate``: the test of ``-scores`` (lower-is-better scores), without a negated copy.
+    """
     check_choice(ties, "ties", SIGN_TIES)
     scores = np.asarray(scores, dtype=float)
     n = scores.shape[0]
@@ -704,7 +709,7 @@ def sign_columns(
         width = -(-n // 8) * 8
         greater = np.zeros((rows, width), dtype=bool)
         less = np.zeros((rows, width), dtype=bool)
-        for pairs, segments in pair_chunks(scores, order, rows):
+        for pairs, segments in pair_chunks(scores, order, rows, negate=negate):
             for x, ys, row in segments:
                 block = slice(row, row + ys.shape[0])
                 np.greater(x, ys, out=greater[block, :n])

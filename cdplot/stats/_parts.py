@@ -9,7 +9,8 @@ never imports pandas. Internal code that needs numbers reads the parts.
 
 Every field of a part is the public flat name of the result it stands for (``scores`` in
 :class:`Input` is ``result.scores``), except the labels of the rank-ordered Series
-(``rank_order``/``rank_name``, ``mean_order``), which the pandas objects carry in their index.
+(``rank_order``/``rank_name``, ``mean_order``), which the pandas objects carry in their index,
+and ``twice_ranks``, the compact form of ``ranks``.
 A new result field goes in the part of the step that computes it, under its public name
 (ARCHITECTURE.md, "The centre").
 """
@@ -33,6 +34,7 @@ __all__ = [
     "Posthoc",
     "Ranking",
     "build_parts",
+    "compact_ranks",
     "flat_names",
 ]
 
@@ -57,14 +59,66 @@ class Input(ValueEquality):
     source_note: str | None = None
 
 
+#: twice a rank stored in this type: exact for every half-integer rank up to 32,767.5
+TWICE_RANK = np.uint16
+#: rows of a rank table checked or converted at once (bounds the temporaries)
+_CHUNK_ROWS_VALUES = 1 << 16
+
+
+def compact_ranks(ranks: np.ndarray) -> np.ndarray | None:
+    """Twice the ranks as :data:`TWICE_RANK` integers when that is exact, else None.
+
+    Ranks within a dataset (Friedman's, ties averaged) are half-integers, so twice a rank
+    is a small integer: a quarter of the memory of float64, and ``twice / 2`` gives back
+    every rank bit for bit. Checked and converted a block of rows at a time.
+    """
+    values = np.asarray(ranks)
+    if values.ndim != 2 or values.size == 0 or values.dtype.kind not in "fiu":
+        return None
+    out = np.empty(values.shape, dtype=TWICE_RANK)
+    rows = max(1, _CHUNK_ROWS_VALUES // values.shape[1])
+    top = np.iinfo(TWICE_RANK).max
+    for start in range(0, values.shape[0], rows):
+        twice = 2.0 * np.asarray(values[start : start + rows], dtype=float)
+        if not (np.all(twice >= 0.0) and np.all(twice <= top)):  # NaN fails both
+            return None
+        if not np.array_equal(twice, np.floor(twice)):
+            return None
+        out[start : start + rows] = twice
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class Ranking(ValueEquality):
-    """Per-dataset ranks (N x k, input order) and the average ranks, best first."""
+    """Per-dataset ranks (N x k, input order) and the average ranks, best first.
 
-    ranks: np.ndarray
+    Half-integer ranks (every ranking within datasets of a complete table) are kept as
+    ``twice_ranks`` (:func:`compact_ranks`; ``ranks`` is then None); others (Skillings-Mack's
+    scaled ranks, Quade's weighted ranks) as float ``ranks``. :meth:`rank_values` gives the
+    float ranks either way.
+    """
+
+    ranks: np.ndarray | None
     average_ranks: np.ndarray
     rank_order: tuple[str, ...]
     rank_name: str | None = "average rank"
+    twice_ranks: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.ranks is None:
+            return
+        twice = compact_ranks(self.ranks)
+        if twice is not None:
+            object.__setattr__(self, "twice_ranks", twice)
+            object.__setattr__(self, "ranks", None)
+        else:
+            object.__setattr__(self, "twice_ranks", None)
+
+    def rank_values(self) -> np.ndarray:
+        """The N x k ranks as float64 (built from ``twice_ranks`` when stored so)."""
+        if self.twice_ranks is not None:
+            return self.twice_ranks / 2.0
+        return np.asarray(self.ranks, dtype=float)
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,7 +222,7 @@ _SERIES_LABELS = {
 
 def flat_names(parts: dict[str, type]) -> tuple[str, ...]:
     """The public flat names of a result made of ``parts`` (fields of the parts)."""
-    private = {"rank_order", "rank_name", "mean_order"}
+    private = {"rank_order", "rank_name", "mean_order", "twice_ranks"}
     return tuple(f.name for p in parts.values() for f in fields(p) if f.name not in private)
 
 

@@ -41,7 +41,7 @@ from ._quade import quade_posthoc
 from ._results import PairwiseResult
 from ._skillings_mack import pairs_on_common_datasets
 
-__all__ = ["POSTHOC_TESTS", "Posthoc", "Ranked", "run_posthoc"]
+__all__ = ["Oriented", "POSTHOC_TESTS", "Posthoc", "Ranked", "run_posthoc"]
 
 _Test = Callable[[np.ndarray, np.ndarray, int, dict[str, Any], list[str]], PairwiseResult]
 
@@ -75,6 +75,30 @@ COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
 }
 
 
+class Oriented:
+    """The scores oriented so that higher is better, negated only when a step needs it.
+
+    ``scores`` is the table as analysed; with ``higher`` False the oriented table is
+    ``-scores``. The steps that read ``scores`` with the direction (the ranking, the
+    all-pairs Wilcoxon and sign kernels, the tests on average ranks) never build that
+    negated copy of the table; the others read :attr:`array`, made once.
+    """
+
+    def __init__(self, scores: np.ndarray, higher: bool) -> None:
+        self.scores = scores
+        self.higher = higher
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The table's shape."""
+        return self.scores.shape
+
+    @cached_property
+    def array(self) -> np.ndarray:
+        """The oriented table (``scores``, or ``-scores`` when lower is better)."""
+        return self.scores if self.higher else -self.scores
+
+
 @dataclass(frozen=True)
 class Ranked:
     """The ranking step's output: per-dataset ranks and average ranks (input order).
@@ -84,9 +108,15 @@ class Ranked:
     result and changes no bit of it; None for an incomplete table.
     """
 
-    ranks: np.ndarray
+    ranks: np.ndarray | None
     average: np.ndarray
     canon: list[int] | None
+    #: a complete table's ranks as twice their value (exact integers; ``ranks`` is None)
+    twice: np.ndarray | None = None
+
+    def values(self) -> np.ndarray:
+        """The N x k ranks as float64."""
+        return self.twice / 2.0 if self.twice is not None else self.ranks
 
     @cached_property
     def back(self) -> Any:
@@ -124,29 +154,32 @@ class _Raw:
 
 
 def _raw_tests(
-    proc: Procedure, oriented: np.ndarray, ranked: Ranked, names: list[str], datasets: list[str]
+    proc: Procedure, oriented: Oriented, ranked: Ranked, names: list[str], datasets: list[str]
 ) -> _Raw:
     """Step 1: the pairwise test on every pair (or the Bayesian posteriors)."""
     n, k = oriented.shape
     if ranked.canon is None and proc.test == "durbin":  # a balanced incomplete design
-        return _durbin_raw(oriented, names)
+        return _durbin_raw(oriented.array, names)
     if ranked.canon is None:  # incomplete table: each pair on the datasets both have
         pairwise, n_pair = pairs_on_common_datasets(
-            COMMON_DATASET_TESTS[proc.test], oriented, algorithms=names, **proc.options
+            COMMON_DATASET_TESTS[proc.test], oriented.array, algorithms=names, **proc.options
         )
         shared = n_pair[~np.eye(k, dtype=bool)]
         return _Raw(pairwise, None, n_pair, int(shared[shared > 0].min()))
     n_pair = np.full((k, k), n, dtype=np.int64)
     if proc.bayesian:
-        prob, decided, bayes = bayes_comparison(proc.test, oriented, names, proc.options)
+        prob, decided, bayes = bayes_comparison(proc.test, oriented.array, names, proc.options)
         pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
         return _Raw(pairwise, None, n_pair, n, decided, bayes)
     canon, back = ranked.canon, ranked.back
     if proc.test in ORDERED_TESTS:  # they read the columns in canonical order themselves
-        result_c = ORDERED_TESTS[proc.test](oriented, canon, **proc.options)
+        test = ORDERED_TESTS[proc.test]
+        result_c = test(oriented.scores, canon, negate=not oriented.higher, **proc.options)
     else:
-        # the columns in canonical order: a copy of the table, made only for tests that read it
-        table = oriented if proc.test in RANKS_ONLY_TESTS else oriented[:, canon]
+        # the columns in canonical order: a copy of the table, made only for tests that read
+        # it (the tests on average ranks ignore the table they are given)
+        ranks_only = proc.test in RANKS_ONLY_TESTS
+        table = oriented.scores if ranks_only else oriented.array[:, canon]
         run = POSTHOC_TESTS[proc.test]
         result_c = run(table, ranked.average[canon], n, proc.options, datasets)
     pairwise = PairwiseResult(result_c.statistic[back], result_c.pvalue[back])
@@ -282,7 +315,7 @@ def bonferroni_dunn_quantile(k: int, alpha: float) -> float:
 def run_posthoc(
     proc: Procedure,
     scores: np.ndarray,
-    oriented: np.ndarray,
+    oriented: Oriented,
     ranked: Ranked,
     names: list[str],
     datasets: list[str],

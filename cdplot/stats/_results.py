@@ -236,7 +236,7 @@ class _Comparison(ValueEquality):
     @cached_property
     def ranks(self) -> pd.DataFrame:
         """N x k per-dataset ranks (1 = best)."""
-        return _by_dataset(self, self._ranking.ranks)
+        return _by_dataset(self, self._ranking.rank_values())
 
     @cached_property
     def average_ranks(self) -> pd.Series:

@@ -35,7 +35,12 @@ def pair_index(i: int, j: int, k: int) -> int:
 
 
 def pair_chunks(
-    scores: np.ndarray, order: Sequence[int] | None, rows: int, *, halve: bool = False
+    scores: np.ndarray,
+    order: Sequence[int] | None,
+    rows: int,
+    *,
+    halve: bool = False,
+    negate: bool = False,
 ) -> Iterator[Chunk]:
     """Chunks of at most ``rows`` pairs of columns of ``scores``, in transposed tiles.
 
@@ -49,6 +54,9 @@ def pair_chunks(
         The most pairs in one chunk.
     halve : bool
         Multiply every score by 0.5 in the tiles (exact for normal numbers).
+    negate : bool
+        Negate every score in the tiles (``0.0 - x``: the bits of ``(-x) + 0.0``), so that
+        lower-is-better scores need no negated copy of the table.
 
     Yields
     ------
@@ -64,19 +72,24 @@ def pair_chunks(
     first = np.empty((width, n))
     second = np.empty((width, n)) if width < k else first
     for i0 in range(0, k, width):
-        a = _fill(first, scores, cols[i0 : i0 + width], halve)
+        a = _fill(first, scores, cols[i0 : i0 + width], halve, negate)
         for j0 in range(i0, k, width):
-            b = a if j0 == i0 else _fill(second, scores, cols[j0 : j0 + width], halve)
+            b = a if j0 == i0 else _fill(second, scores, cols[j0 : j0 + width], halve, negate)
             yield from _tile_chunks(a, b, i0, j0, k, rows)
 
 
-def _fill(tile: np.ndarray, scores: np.ndarray, cols: list[int], halve: bool) -> np.ndarray:
+def _fill(
+    tile: np.ndarray, scores: np.ndarray, cols: list[int], halve: bool, negate: bool = False
+) -> np.ndarray:
     """The columns ``cols`` of ``scores``, transposed into the first rows of ``tile``."""
     out = tile[: len(cols)]
     n = scores.shape[0]
     step = max(1, _GATHER_VALUES // len(cols))
     for r0 in range(0, n, step):
-        np.add(scores[r0 : r0 + step, cols].T, 0.0, out=out[:, r0 : r0 + step])
+        if negate:
+            np.subtract(0.0, scores[r0 : r0 + step, cols].T, out=out[:, r0 : r0 + step])
+        else:
+            np.add(scores[r0 : r0 + step, cols].T, 0.0, out=out[:, r0 : r0 + step])
     if halve:
         out *= 0.5
     return out
