@@ -77,6 +77,34 @@ SLOW_K = [pytest.param(50, marks=pytest.mark.slow), pytest.param(100, marks=pyte
 _TEX_SMOKE: dict[str, str | None] = {}
 
 
+class TexRun:
+    """What :func:`run_tex` found: the engine's return code, its stdout and the log file."""
+
+    def __init__(self, returncode: int, stdout: str, log: str) -> None:
+        self.returncode, self.stdout, self.log = returncode, stdout, log
+
+
+def run_tex(engine: str, name: str, cwd, timeout: float = 300) -> TexRun:
+    """Compile ``cwd / name`` with ``engine``, non-interactively, stopping at the first error.
+
+    Raises OSError or subprocess.TimeoutExpired as :func:`subprocess.run` does.
+    """
+    import subprocess
+    from pathlib import Path
+
+    done = subprocess.run(
+        [engine, "-interaction=nonstopmode", "-halt-on-error", name],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    log_path = (Path(cwd) / name).with_suffix(".log")
+    log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
+    return TexRun(done.returncode, done.stdout, log)
+
+
 def require_tex_engine(engine: str, tmp_path_factory) -> None:
     """Skip (with the reason) when ``engine`` is installed but cannot compile a smoke file.
 
@@ -92,13 +120,7 @@ def require_tex_engine(engine: str, tmp_path_factory) -> None:
             f"\\documentclass{{article}}{fonts}\\usepackage{{pgf}}\\begin{{document}}x\\end{{document}}\n"
         )
         try:
-            done = subprocess.run(
-                [engine, "-interaction=nonstopmode", "-halt-on-error", "smoke.tex"],
-                cwd=where,
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
+            done = run_tex(engine, "smoke.tex", where)
             failed = done.returncode != 0
             tail = " ".join(done.stdout.strip().splitlines()[-3:])
         except (OSError, subprocess.TimeoutExpired) as exc:

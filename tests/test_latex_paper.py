@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import require_tex_engine
+from _helpers import require_tex_engine, run_tex
 
 import cdplot
 
@@ -70,15 +70,8 @@ def _pgf_ready() -> bool:
 
 
 def _compile(directory: Path, engine: str) -> str:
-    done = subprocess.run(
-        [engine, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
-        cwd=directory,
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
-    log = (directory / "paper.log").read_text("utf-8", "replace")
+    done = run_tex(engine, "paper.tex", directory, timeout=240)
+    log = done.log
     errors = [line for line in log.splitlines() if line.startswith("!")]
     assert done.returncode == 0 and not errors, f"{engine}: {errors or log[-3000:]}"
     overfull = re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)[^\n]*", log)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from _helpers import run_tex
 
 from cdplot.cli import main
 from cdplot.cli._figures import COLUMN_WIDTHS, TEX_POINTS, VENUE_POINTS
@@ -53,15 +53,8 @@ def _latex_widths(tmp_path: Path, paper: str) -> dict[str, float]:
 
 
 def _pdflatex(cwd: Path, name: str) -> str:
-    proc = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", name],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    log = (cwd / name).with_suffix(".log").read_text(errors="replace")
+    proc = run_tex("pdflatex", name, cwd, timeout=120)
+    log = proc.log
     assert proc.returncode == 0, log[-2000:]
     return log
 

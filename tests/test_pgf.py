@@ -19,7 +19,7 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import require_tex_engine
+from _helpers import require_tex_engine, run_tex
 
 import cdplot
 from cdplot.plotting._pgf import PGF_ENGINES, check_pgf_engine, is_pgf, latex_escape
@@ -143,11 +143,8 @@ def test_default_figures_compile_in_a_paper(pgf_files, engine, tmp_path, tmp_pat
     for path in pgf_files.iterdir():
         shutil.copy(path, tmp_path / path.name)
     (tmp_path / "paper.tex").write_text(PAPER, encoding="utf-8")
-    run = subprocess.run(
-        [engine, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    log = (tmp_path / "paper.log").read_text(encoding="utf-8", errors="replace")
+    run = run_tex(engine, "paper.tex", tmp_path)
+    log = run.log
     assert run.returncode == 0, log[-3000:]
     assert "Missing character" not in log
     if shutil.which("pdftotext"):
@@ -186,10 +183,7 @@ def test_diagram_in_a_figure_of_ones_own_is_escaped_too(tmp_path):
     assert [t.get_text() for t in ax.texts if t.get_gid() == "cd-name-rf_500"] == ["rf_500"]
     (tmp_path / "paper.tex").write_text(PAPER.replace("heat.pgf", "own.pgf"), encoding="utf-8")
     shutil.copy(tmp_path / "own.pgf", tmp_path / "cd.pgf")
-    run = subprocess.run(
-        [ENGINES[0], "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    run = run_tex(ENGINES[0], "paper.tex", tmp_path)
     assert run.returncode == 0, run.stdout[-3000:]
 
 
@@ -207,10 +201,7 @@ def test_bayesian_diagram_title_compiles_with_pdflatex(tmp_path):
     assert r"P $\geq$ 0.95" in (tmp_path / "cd.pgf").read_text(encoding="utf-8")
     paper = PAPER.replace(r"\begin{figure}\input{heat.pgf}\caption{APVs}\end{figure}", "")
     (tmp_path / "paper.tex").write_text(paper, encoding="utf-8")
-    run = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    log = (tmp_path / "paper.log").read_text(encoding="utf-8", errors="replace")
+    run = run_tex("pdflatex", "paper.tex", tmp_path)
+    log = run.log
     assert run.returncode == 0, log[-3000:]
     assert "Missing character" not in log

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 import warnings
 
 import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import by_gid, leaderboard
+from _helpers import by_gid, leaderboard, run_tex
 
 import cdplot
 from cdplot.plotting._rank_layout import MIN_FONTSIZE, compact_letter_runs
@@ -196,10 +195,7 @@ def test_pgf_compiles_under_pdflatex_with_names_escaped(tmp_path):
         "\\input{r.pgf}\\end{document}\n",
         encoding="utf-8",
     )
-    run = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    run = run_tex("pdflatex", "paper.tex", tmp_path)
     assert run.returncode == 0, run.stdout[-3000:]
 
 
