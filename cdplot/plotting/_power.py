@@ -52,6 +52,9 @@ LEGEND_BESIDE_MAX = 5
 #: height (inches) added to a figure for a legend below the dots
 LEGEND_BELOW_HEIGHT = 1.2
 MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*", "h")
+#: the palette, then black and grey: up to eight measures (the Bayesian rates) in colours of
+#: their own, never one shared with another measure
+_COLORS = (*OKABE_ITO, "#000000", "#999999")
 ALPHA_LINE_KWS: dict[str, Any] = {"color": "0.4", "linestyle": "--", "linewidth": 1.0}
 
 
@@ -162,7 +165,8 @@ def power_plot(
     kws = {"capsize": 3.0, "linewidth": 1.2}
     kws.update(errorbar_kws or {})
     procedures = list(first.procedures)
-    colors = [OKABE_ITO[i % len(OKABE_ITO)] for i in range(max(len(procedures), len(chosen)))]
+    count = max(len(procedures), len(chosen))
+    colors = [_COLORS[i % len(_COLORS)] for i in range(count)]
 
     if ax is None:
         height = CURVE_HEIGHT if is_curve else FIG_MARGIN + ROW_HEIGHT * len(procedures)
