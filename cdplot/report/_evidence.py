@@ -363,7 +363,11 @@ class PosteriorEvidence(Evidence):
     def figures(self, plotting: Any, which: str, width: float) -> tuple[str, Callable[..., Any]]:
         if which == "heatmap":
             return self.table_words.capitalize(), plotting.posterior_plot
-        return "Critical difference diagram", plotting.bayes_cd_diagram
+        # drawn at the screen width like the frequentist figure (at its 3.3 in default the
+        # page's CSS would blow it up to three times its type size)
+        return "Critical difference diagram", functools.partial(
+            plotting.bayes_cd_diagram, width=width
+        )
 
 
 def _test(result: Any) -> str:
