@@ -441,8 +441,8 @@ def _rank(oriented: Oriented, algorithms: list[str]) -> Ranked:
     return Ranked(ranks, average, canon, None if ranks is not None else twice)
 
 
-#: up to this k twice a rank fits the compact rank type exactly
-_MAX_COMPACT_K = 32_767
+#: up to this k twice a rank (at most 2k) fits the compact rank type exactly
+_MAX_COMPACT_K = int(np.iinfo(_parts.TWICE_RANK).max) // 2
 
 
 def _row_blocks(n: int, k: int) -> Iterator[tuple[int, int]]:
