@@ -17,21 +17,16 @@ O(k^2 N nsamples).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ._bayes import (
-    NSAMPLES,
+    DECISIONS,
+    BayesSettings,
     _finish,
     _sign_alpha,
     _sign_counts,
     _signed_rank_counts,
-    check_nsamples,
-    check_prior,
-    check_rope,
-    check_threshold,
-    seed_of,
+    decision_codes,
 )
 
 __all__ = ["SIMULATION_NSAMPLES", "BayesSettings", "batch_decisions", "batch_posteriors"]
@@ -40,26 +35,10 @@ __all__ = ["SIMULATION_NSAMPLES", "BayesSettings", "batch_decisions", "batch_pos
 #: 50,000 (compare()'s default) costs about ten times as much for a Monte Carlo error of
 #: a posterior probability near 0.95 of 0.003 instead of 0.001
 SIMULATION_NSAMPLES = 5_000
-#: decision codes of :func:`batch_decisions`
-A_BETTER, EQUIVALENT, B_BETTER, UNDECIDED = 0, 1, 2, 3
-
-
-class BayesSettings:
-    """The checked options of a Bayesian procedure: rope, threshold, nsamples, prior, seed.
-
-    ``seed`` is None unless the procedure names ``random_state`` (then every table uses it).
-    """
-
-    def __init__(
-        self, test: str, options: dict[str, Any], default_nsamples: int = NSAMPLES
-    ) -> None:
-        self.test = test
-        self.rope = check_rope(options.get("rope", 0.0))
-        self.threshold = check_threshold(options.get("threshold", 0.95))
-        self.nsamples = check_nsamples(options.get("nsamples", default_nsamples))
-        self.prior = check_prior(test, options.get("prior"), None)
-        given = options.get("random_state")
-        self.seed = None if given is None else seed_of(given)
+#: decision codes of :func:`batch_decisions`: indices of ``_bayes.DECISIONS``
+A_BETTER, EQUIVALENT, B_BETTER, UNDECIDED = (
+    DECISIONS.index(d) for d in ("A better", "equivalent", "B better", "undecided")
+)
 
 
 def batch_posteriors(tables: np.ndarray, settings: BayesSettings, seed: int) -> np.ndarray:
@@ -99,8 +78,5 @@ def batch_decisions(probs: np.ndarray, threshold: float) -> np.ndarray:
     :data:`A_BETTER` (i practically better: P(right) >= threshold), :data:`B_BETTER`,
     :data:`EQUIVALENT` or :data:`UNDECIDED`; at most one region reaches a threshold > 0.5.
     """
-    out = np.full(probs.shape[:2], UNDECIDED, dtype=np.int8)
-    out[probs[..., 1] >= threshold] = EQUIVALENT
-    out[probs[..., 0] >= threshold] = B_BETTER
-    out[probs[..., 2] >= threshold] = A_BETTER
-    return out
+    # pair (i, j): "right" is P(i practically better), "left" P(j practically better)
+    return decision_codes(probs[..., 2], probs[..., 1], probs[..., 0], threshold)

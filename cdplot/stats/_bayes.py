@@ -838,16 +838,45 @@ def all_pairs_posteriors(
     return better, equivalent
 
 
+def decision_codes(
+    a_better: np.ndarray, equivalent: np.ndarray, b_better: np.ndarray, threshold: float
+) -> np.ndarray:
+    """The decision on each pair at the posterior ``threshold``, as indices of
+    :data:`DECISIONS`: "A better" when P(a practically better) reaches it, else "B better",
+    else "equivalent", else "undecided" (above 0.5 at most one region reaches it)."""
+    out = np.full(np.shape(a_better), 3, dtype=np.int8)
+    out[np.asarray(equivalent) >= threshold] = 1
+    out[np.asarray(b_better) >= threshold] = 2
+    out[np.asarray(a_better) >= threshold] = 0
+    return out
+
+
 def decide(better: np.ndarray, equivalent: np.ndarray, threshold: float) -> np.ndarray:
     """Decision matrix: entry [a, b] is "A better" (a = row), "B better", "equivalent" or
     "undecided" at the posterior ``threshold``; empty strings on the diagonal."""
-    worse = better.T
-    out = np.full(better.shape, DECISIONS[3], dtype=object)
-    out[equivalent >= threshold] = DECISIONS[1]
-    out[worse >= threshold] = DECISIONS[2]
-    out[better >= threshold] = DECISIONS[0]
+    codes = decision_codes(better, equivalent, better.T, threshold)
+    out = np.asarray(DECISIONS, dtype=object)[codes]
     np.fill_diagonal(out, "")
     return out
+
+
+class BayesSettings:
+    """The checked options of a Bayesian procedure: rope, threshold, nsamples, prior, seed.
+
+    ``seed`` is None unless the procedure names ``random_state`` (then every table uses it).
+    """
+
+    def __init__(
+        self, test: str, options: dict[str, Any], default_nsamples: int = NSAMPLES
+    ) -> None:
+        self.test = test
+        self.rope = check_rope(options.get("rope", 0.0))
+        self.nsamples = check_nsamples(options.get("nsamples", default_nsamples))
+        self.threshold = check_threshold(options.get("threshold", 0.95))
+        given = options.get("random_state")
+        self.seed = None if given is None else seed_of(given)  # a Generator: one draw
+        # one prior for every pair (a place of its own would depend on the pair's order)
+        self.prior = check_prior(test, options.get("prior"), None)
 
 
 def bayes_comparison(
@@ -860,12 +889,13 @@ def bayes_comparison(
     ``posterior_better``, ``posterior_equivalent`` and ``decisions`` (numpy arrays, input
     order) of the result's :class:`~cdplot.stats._parts.Posterior` part.
     """
-    rope = check_rope(options.get("rope", 0.0))
-    nsamples = check_nsamples(options.get("nsamples", NSAMPLES))
-    threshold = check_threshold(options.get("threshold", 0.95))
-    seed = seed_of(options.get("random_state"))  # one seed: every pair draws from it
-    prior = check_prior(test, options.get("prior"), None)  # a place would depend on pair order
-    better, equivalent = all_pairs_posteriors(oriented, test, rope, nsamples, seed, prior)
+    settings = BayesSettings(test, options)
+    rope, threshold = settings.rope, settings.threshold
+    # one seed: every pair draws from it (fresh entropy without random_state)
+    seed = seed_of(None) if settings.seed is None else settings.seed
+    better, equivalent = all_pairs_posteriors(
+        oriented, test, rope, settings.nsamples, seed, settings.prior
+    )
     decisions = decide(better, equivalent, threshold)
     worse = better.T
     different = (better >= threshold) | (worse >= threshold)
