@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning
-from ..io import parse_scores
+from ..io import exact_mean, parse_scores
 from ._ranks import rank_rows
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -340,9 +340,11 @@ def aggregation_sensitivity(
             stacklevel=2,
         )
     sign = 1.0 if better_high else -1.0
+    # exact means of the floats: equal column sums tie whatever the order of the datasets
+    means = np.array([exact_mean(column) for column in x.T.tolist()])
     values = {
         "average_rank": within.mean(axis=0),
-        "mean": sign * x.mean(axis=0),
+        "mean": sign * means,
         "median": sign * np.median(x, axis=0),
         "win_rate": wins.sum(axis=1) / (n * (k - 1)),
         "iqm": sign * _interquartile_mean(x),
@@ -350,7 +352,7 @@ def aggregation_sensitivity(
     }
     oriented = {
         "average_rank": -values["average_rank"],
-        "mean": x.mean(axis=0),
+        "mean": means,
         "median": np.median(x, axis=0),
         "win_rate": values["win_rate"],
         "iqm": _interquartile_mean(x),
