@@ -3,8 +3,10 @@
 Every procedure maps raw p-values to adjusted p-values with ``raw <= APV <= 1``; a
 hypothesis is rejected at level alpha when its APV is at most alpha. Formulas follow
 García & Herrera (2008) §3 and García, Fernández, Luengo & Herrera (2010) (Finner, Li);
-Hommel's procedure follows R's ``p.adjust``. Holland and Rom are in ``_sidak_rom``,
-Benjamini-Hochberg and Benjamini-Yekutieli (FDR, not FWER) in ``_fdr``.
+Hommel's procedure follows R's ``p.adjust``. The row-wise kernels are in
+``_row_corrections``, Holland and Rom in ``_sidak_rom``, Benjamini-Hochberg and
+Benjamini-Yekutieli (FDR, not FWER) in ``_fdr``, the exact Bergmann-Hommel engine in
+``_exhaustive``; this module is the registry above them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,19 @@ from .._errors import (
     normalize_name,
     spell,
 )
+from . import _fdr, _sidak_rom
+from ._bh_budget import BH_DEFAULT_BUDGET
+from ._exhaustive import bergmann_hommel
+from ._row_corrections import (
+    bonferroni_rows,
+    finner_rows,
+    hochberg_rows,
+    holm_rows,
+    hommel_rows,
+    li_rows,
+    none_rows,
+    shaffer_rows,
+)
 
 _Simple = Callable[[np.ndarray], np.ndarray]
 
@@ -34,170 +49,47 @@ __all__ = [
 ]
 
 
-# Every correction is written once, row-wise: on an R x m array of p-values, each row one
-# family of hypotheses (a simulation adjusts thousands at once, stats/_batch.py). The 1-D
-# procedures of the registries below run the same kernel on a single row.
-
-
-def _sorted_rows(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row sorted ascending (stable) and the order that sorted it.
-
-    One row (a single table) by plain indexing, which is faster there than
-    ``take_along_axis`` (faster for many rows); the values are the same.
-    """
-    order = np.argsort(p, axis=1, kind="stable")
-    if p.shape[0] == 1:
-        return order, p[0, order[0]][None, :]
-    return order, np.take_along_axis(p, order, axis=1)
-
-
-def _unsort_rows(order: np.ndarray, values: np.ndarray) -> np.ndarray:
-    out = np.empty_like(values)
-    if values.shape[0] == 1:
-        out[0, order[0]] = values[0]
-    else:
-        np.put_along_axis(out, order, values, axis=1)
-    return out
-
-
-def _none_rows(p: np.ndarray) -> np.ndarray:
-    return p.copy()
-
-
-def _bonferroni_rows(p: np.ndarray) -> np.ndarray:
-    return np.minimum(1.0, p.shape[1] * p)
-
-
-def step_down_rows(p: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
-    """Step-down ``APV_(i) = min(1, max_{j<=i} t_j p_(j))`` on each row (Holm, Shaffer)."""
-    order, ps = _sorted_rows(p)
-    apv = np.minimum(1.0, np.maximum.accumulate(multipliers * ps, axis=1))
-    return _unsort_rows(order, apv)
-
-
-def _holm_rows(p: np.ndarray) -> np.ndarray:
-    """Holm (1979) step-down: ``APV_(i) = min(1, max_{j<=i} (m - j + 1) p_(j))``."""
-    m = p.shape[1]
-    return step_down_rows(p, (m - np.arange(m)).astype(float))
-
-
-def _hochberg_rows(p: np.ndarray) -> np.ndarray:
-    """Hochberg (1988) step-up: ``APV_(i) = min_{j>=i} min(1, (m - j + 1) p_(j))``."""
-    m = p.shape[1]
-    order, ps = _sorted_rows(p)
-    apv = np.minimum.accumulate(((m - np.arange(m)) * ps)[:, ::-1], axis=1)[:, ::-1]
-    return _unsort_rows(order, np.minimum(1.0, apv))
-
-
-def _hommel_rows(p: np.ndarray) -> np.ndarray:
-    """Hommel (1988), computed as R's ``p.adjust(p, "hommel")``.
-
-    For m = 2 it coincides with Hochberg's procedure (R switches to it too).
-    """
-    m = p.shape[1]
-    if m == 1:
-        return p.copy()
-    if m == 2:
-        return _hochberg_rows(p)
-    order, ps = _sorted_rows(p)
-    idx = np.arange(1, m + 1)
-    q = np.repeat(np.min(m * ps / idx, axis=1)[:, None], m, axis=1)
-    pa = q.copy()
-    for size in range(m - 1, 1, -1):
-        head = m - size + 1  # hypotheses 1..head handled by the "m * p" branch
-        q1 = np.min(size * ps[:, head:] / np.arange(2, size + 1), axis=1)
-        q[:, :head] = np.minimum(size * ps[:, :head], q1[:, None])
-        q[:, head:] = q[:, head - 1 : head]
-        pa = np.maximum(pa, q)
-    return _unsort_rows(order, np.minimum(1.0, np.maximum(pa, ps)))
-
-
-def _finner_rows(p: np.ndarray) -> np.ndarray:
-    """Finner (1993) step-down: ``APV_(i) = max_{j<=i} 1 - (1 - p_(j))^(m / j)``.
-
-    Computed as ``-expm1((m / j) log1p(-p))`` so that tiny p-values keep their digits.
-    """
-    m = p.shape[1]
-    order, ps = _sorted_rows(p)
-    with np.errstate(divide="ignore"):
-        raw = -np.expm1((m / np.arange(1, m + 1)) * np.log1p(-ps))
-    apv = np.minimum(1.0, np.maximum.accumulate(raw, axis=1))
-    return _unsort_rows(order, np.maximum(apv, ps))
-
-
-def _li_rows(p: np.ndarray) -> np.ndarray:
-    """Li (2008): ``APV_i = p_i / (p_i + 1 - p_max)``; the largest p is its own APV."""
-    pmax = np.max(p, axis=1, keepdims=True)
-    denom = p + (1.0 - pmax)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        apv = np.where(denom > 0, p / denom, 0.0)
-    return np.minimum(1.0, np.maximum(apv, p))
-
-
-def shaffer_rows(p: np.ndarray, k: int) -> np.ndarray:
-    """Shaffer's static procedure: ``APV_(i) = min(1, max_{j<=i} t_j p_(j))``.
-
-    ``t_j`` is the largest number of hypotheses that can be true once j - 1 are
-    rejected, from the S(k) recursion (García & Herrera 2008 §2.1).
-    """
-    from ._shaffer import shaffer_multipliers
-
-    return step_down_rows(p, np.asarray(shaffer_multipliers(k), dtype=float))
-
-
 #: canonical name -> row-wise kernel (R x m -> R x m), for the corrections with a closed form
 ROW_CORRECTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "none": _none_rows,
-    "bonferroni": _bonferroni_rows,
-    "bonferroni-dunn": _bonferroni_rows,
-    "holm": _holm_rows,
-    "hochberg": _hochberg_rows,
-    "hommel": _hommel_rows,
-    "finner": _finner_rows,
-    "li": _li_rows,
+    "none": none_rows,
+    "bonferroni": bonferroni_rows,
+    "bonferroni-dunn": bonferroni_rows,
+    "holm": holm_rows,
+    "hochberg": hochberg_rows,
+    "hommel": hommel_rows,
+    "finner": finner_rows,
+    "li": li_rows,
 }
 
 
-def _issue30_rows(name: str) -> Callable[[np.ndarray], np.ndarray]:
-    """Holland, Rom and the false-discovery-rate procedures (``_sidak_rom``, ``_fdr``), row-wise.
-
-    Imported on first use (Rom's exact critical values need ``scipy.special``).
-    """
-
-    def run(p: np.ndarray) -> np.ndarray:
-        from . import _fdr, _sidak_rom
-
-        if name == "rom" and p.shape[1] > _sidak_rom.ROM_MAX_HYPOTHESES:
-            raise CdplotInputError(
-                f"exact Rom adjusted p-values are limited to "
-                f"{_sidak_rom.ROM_MAX_HYPOTHESES} hypotheses (all pairs of 20 algorithms), "
-                f"got {p.shape[1]}; use {spell('correction', 'hommel')} or "
-                f"{spell('correction', 'hochberg')} (step-up procedures valid for any number)."
-            )
-        kernel = {
-            "holland": _sidak_rom.holland_rows,
-            "rom": _sidak_rom.rom_rows,
-            "fdr-bh": _fdr.benjamini_hochberg_rows,
-            "fdr-by": _fdr.benjamini_yekutieli_rows,
-        }[name]
-        return kernel(p)
-
-    return run
+def _rom_within_limit(p: np.ndarray) -> np.ndarray:
+    """Rom's exact adjusted p-values, refused beyond ``ROM_MAX_HYPOTHESES`` hypotheses."""
+    if p.shape[1] > _sidak_rom.ROM_MAX_HYPOTHESES:
+        raise CdplotInputError(
+            f"exact Rom adjusted p-values are limited to "
+            f"{_sidak_rom.ROM_MAX_HYPOTHESES} hypotheses (all pairs of 20 algorithms), "
+            f"got {p.shape[1]}; use {spell('correction', 'hommel')} or "
+            f"{spell('correction', 'hochberg')} (step-up procedures valid for any number)."
+        )
+    return _sidak_rom.rom_rows(p)
 
 
-#: corrections of issue 30 (Holland, Rom, Benjamini-Hochberg, Benjamini-Yekutieli), all pairs
-#: and against a control
+#: Holland, Rom (``_sidak_rom``) and the false-discovery-rate procedures (``_fdr``), all
+#: pairs and against a control
 FWER_AND_FDR_EXTRA = ("holland", "rom", "fdr-bh", "fdr-by")
-ROW_CORRECTIONS.update({name: _issue30_rows(name) for name in FWER_AND_FDR_EXTRA})
+ROW_CORRECTIONS.update(
+    {
+        "holland": _sidak_rom.holland_rows,
+        "rom": _rom_within_limit,
+        "fdr-bh": _fdr.benjamini_hochberg_rows,
+        "fdr-by": _fdr.benjamini_yekutieli_rows,
+    }
+)
 
 
 def _one_row(kernel: Callable[[np.ndarray], np.ndarray]) -> _Simple:
     """The 1-D procedure of a row-wise kernel."""
     return lambda p: kernel(np.asarray(p, dtype=float)[None, :])[0]
-
-
-#: Default time budget (seconds) of the exact Bergmann-Hommel search.
-BH_DEFAULT_BUDGET = 10.0
 
 
 def _bergmann_hommel(
@@ -207,8 +99,6 @@ def _bergmann_hommel(
     bh_budget: float | None = BH_DEFAULT_BUDGET,
     order: Sequence[int] | None = None,
 ) -> np.ndarray:
-    from ._exhaustive import bergmann_hommel
-
     i, j = np.triu_indices(k, 1)
     mat = np.full((k, k), np.nan)
     mat[i, j] = p

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError
-from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, ROW_CORRECTIONS, shaffer_rows
+from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, ROW_CORRECTIONS
 from ._exhaustive import bergmann_hommel
 from ._pairwise import (
     SIGN_TIES,
@@ -31,6 +31,7 @@ from ._pairwise import (
     signed_rank_statistics,
 )
 from ._ranks import rank_rows
+from ._row_corrections import shaffer_rows
 from ._studentized import range_sf
 
 __all__ = [

@@ -7,7 +7,11 @@ import time
 
 from .._errors import BergmannHommelLimitError, spell
 
-__all__ = ["_Budget", "_GiveUp"]
+__all__ = ["BH_DEFAULT_BUDGET", "_Budget", "_GiveUp"]
+
+#: Default time budget (seconds) of the exact Bergmann-Hommel search: the one constant read
+#: by compare(), bergmann_hommel(), simulate() and the command line
+BH_DEFAULT_BUDGET = 10.0
 
 #: the clock is read every this many search steps (a few milliseconds of work at most),
 #: so a budget is honoured to within milliseconds

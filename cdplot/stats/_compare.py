@@ -150,9 +150,9 @@ def compare(
     bh_budget : float, optional
         Time budget in seconds of the exact Bergmann-Hommel search (default
         10; ``math.inf`` for no limit). Only with
-        ``correction="bergmann-hommel"``. The search counts steps; the budget
-        is converted at ``cdplot.stats._adjust.BH_STEPS_PER_SECOND`` (10^6)
-        steps per second.
+        ``correction="bergmann-hommel"``. The search reads the clock every few
+        thousand steps and stops (with :class:`BergmannHommelLimitError`) once the
+        budget is spent.
     aggregate : {None, "mean", "median"} or callable, default None
         How repeated runs (several rows per dataset and algorithm, e.g. one
         per fold or seed) become one score per cell. Without it they are

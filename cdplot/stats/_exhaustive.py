@@ -27,8 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError
-from ._adjust import BH_DEFAULT_BUDGET
-from ._bh_budget import _Budget
+from ._bh_budget import BH_DEFAULT_BUDGET, _Budget
 from ._bh_general import _GeneralEngine
 from ._bh_staircase import _is_robinson, _robinson_order, _RobinsonEngine, _seriation
 from ._shaffer import count_exhaustive_sets, shaffer_counts, shaffer_multipliers

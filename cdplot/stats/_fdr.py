@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from ._row_corrections import sorted_rows, unsort_rows
+
 __all__ = ["FDR_CORRECTIONS", "benjamini_hochberg_rows", "benjamini_yekutieli_rows"]
 
 #: canonical names of the corrections that control the FDR rather than the FWER
@@ -26,12 +28,10 @@ FDR_CORRECTIONS = ("fdr-bh", "fdr-by")
 
 def _step_up_rows(p: np.ndarray, factor: np.ndarray) -> np.ndarray:
     """``APV_(i) = min(1, min_{j >= i} factor_j p_(j))`` on each row, ``factor`` by rank."""
-    from ._adjust import _sorted_rows, _unsort_rows
-
-    order, ps = _sorted_rows(p)
+    order, ps = sorted_rows(p)
     scaled = factor * ps
     apv = np.minimum(1.0, np.minimum.accumulate(scaled[:, ::-1], axis=1)[:, ::-1])
-    return _unsort_rows(order, apv)
+    return unsort_rows(order, apv)
 
 
 def benjamini_hochberg_rows(pvalues: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._adjust import _sorted_rows, _unsort_rows  # the row-wise sort helpers of _adjust
+from ._row_corrections import sorted_rows, unsort_rows
 
 __all__ = ["ROM_MAX_HYPOTHESES", "holland_rows", "rom_critical_values", "rom_rows"]
 
@@ -43,11 +43,11 @@ def holland_rows(pvalues: np.ndarray) -> np.ndarray:
     m = p.shape[1]
     if m == 0:
         return p.copy()
-    order, ps = _sorted_rows(p)
+    order, ps = sorted_rows(p)
     with np.errstate(divide="ignore"):
         raw = -np.expm1((m - np.arange(m)) * np.log1p(-ps))
     apv = np.minimum(1.0, np.maximum.accumulate(np.maximum(raw, ps), axis=1))
-    return _unsort_rows(order, apv)
+    return unsort_rows(order, apv)
 
 
 def _rom_recursion(alpha: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -150,7 +150,7 @@ def rom_rows(pvalues: np.ndarray) -> np.ndarray:
     m = p.shape[1]
     if m == 0:
         return p.copy()
-    order, ps = _sorted_rows(p)
+    order, ps = sorted_rows(p)
     r = np.broadcast_to(m - np.arange(m), ps.shape)  # c_{m - j + 1} for the j-th smallest
     # alpha*_j lies in [p_(j), min(1, r p_(j))]; it matters only when it can undercut the
     # minimum over the larger p-values, i.e. when p_(j) is below their smallest upper bound
@@ -162,4 +162,4 @@ def rom_rows(pvalues: np.ndarray) -> np.ndarray:
     solved = np.full(ps.shape, np.inf)
     solved[need] = _solve_rom(ps[need], r[need], m)
     apv = np.minimum.accumulate(solved[:, ::-1], axis=1)[:, ::-1]
-    return _unsort_rows(order, np.minimum(1.0, np.maximum(apv, ps)))
+    return unsort_rows(order, np.minimum(1.0, np.maximum(apv, ps)))
