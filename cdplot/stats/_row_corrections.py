@@ -129,5 +129,4 @@ def shaffer_rows(p: np.ndarray, k: int) -> np.ndarray:
     ``t_j`` is the largest number of hypotheses that can be true once j - 1 are
     rejected, from the S(k) recursion (García & Herrera 2008 §2.1).
     """
-
     return step_down_rows(p, np.asarray(shaffer_multipliers(k), dtype=float))
