@@ -208,6 +208,7 @@ _OUTPUT_FLAGS = {
     "csv": "--csv",
     "report": "--report",
     "heatmap": "--heatmap",
+    "item_tests": "--item-tests",
 }
 
 
