@@ -317,7 +317,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
     )
     out.add_argument("--json", metavar="FILE", help="the whole result as JSON")
     out.add_argument(
-        "--item-tests", metavar="FILE", help="item-level input: the within-task tests as CSV"
+        "--item-tests",
+        metavar="FILE",
+        help="item-level input: the within-task tests as CSV (a name a spreadsheet would "
+        "run as a formula, =... +... -... @..., is written with a leading ')",
     )
     out.add_argument(
         "--name",

@@ -109,7 +109,12 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> argparse.Arg
     out = p.add_argument_group("outputs")
     out.add_argument("-o", "--output", metavar="FIGURE", help="figure (.pdf, .svg, .png, ...)")
     out.add_argument("--json", metavar="FILE", help="the estimates and settings as JSON")
-    out.add_argument("--csv", metavar="FILE", help="the per-pair rejection rates as CSV")
+    out.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="the per-pair rejection rates as CSV (a name a spreadsheet would run as a "
+        "formula, =... +... -... @..., is written with a leading ')",
+    )
     out.add_argument(
         "--pair",
         metavar="A,B",
