@@ -5,13 +5,15 @@ Iman-Davenport tests and a pairwise post-hoc test with adjusted p-values, and fi
 groups of algorithms that are not significantly different. The result draws itself as a
 critical difference diagram (``result.plot()`` / ``cdplot.cd_diagram(result)``).
 
-Plotting modules are imported lazily: ``import cdplot`` loads neither matplotlib nor
-seaborn.
+The statistics and the figures are imported on first use: ``import cdplot`` loads neither
+numpy nor matplotlib, so the command line starts (and a Ctrl-C during its start is handled)
+before anything heavy is loaded.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from . import datasets
 from ._errors import (
@@ -21,11 +23,13 @@ from ._errors import (
     PoolDependenceWarning,
 )
 from ._version import __version__
-from .stats._compare import compare
-from .stats._effects import effect_sizes
-from .stats._intervals import RankIntervals, rank_intervals
-from .stats._metrics import compare_metrics
-from .stats._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
+
+if TYPE_CHECKING:  # pragma: no cover - loaded by __getattr__ on first use
+    from .stats._compare import compare
+    from .stats._effects import effect_sizes
+    from .stats._intervals import RankIntervals, rank_intervals
+    from .stats._metrics import compare_metrics
+    from .stats._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
 
 __all__ = [
     "BayesianComparisonResult",
@@ -82,9 +86,28 @@ _PLOTTING = (
     "aggregation_sensitivity_plot",
 )
 _SIMULATION = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
+#: Names of the statistics layer: public name -> the module that defines it.
+_STATS = {
+    "compare": ".stats._compare",
+    "effect_sizes": ".stats._effects",
+    "RankIntervals": ".stats._intervals",
+    "rank_intervals": ".stats._intervals",
+    "compare_metrics": ".stats._metrics",
+    "BayesianComparisonResult": ".stats._results",
+    "ComparisonResult": ".stats._results",
+    "OmnibusResult": ".stats._results",
+}
+#: Subpackages reachable as attributes of ``cdplot`` without importing them first.
+_SUBPACKAGES = ("io", "stats", "plotting", "report", "simulation")
 
 
 def __getattr__(name: str) -> Any:
+    if name in _STATS:
+        value = getattr(importlib.import_module(_STATS[name], __name__), name)
+        globals()[name] = value  # found directly from now on
+        return value
+    if name in _SUBPACKAGES:  # e.g. cdplot.report.to_html, cdplot.stats.rank_rows
+        return importlib.import_module(f".{name}", __name__)
     if name in _PLOTTING:
         from . import plotting
 
@@ -105,10 +128,6 @@ def __getattr__(name: str) -> Any:
         from ._json_check import load_result
 
         return load_result
-    if name == "report":  # the subpackage, loaded on first use (cdplot.report.to_html)
-        import importlib
-
-        return importlib.import_module(".report", __name__)
     if name in _SIMULATION:
         from . import simulation
 

@@ -31,6 +31,7 @@ from ._figures import (
 from ._items import item_outputs
 from ._labels import LABELS_HELP, add_label_options, labels_from_args
 from ._output import STDOUT, Content, Target, commit, plan
+from ._rank_figure import add_rank_plot_options, check_rank_plot_options, rank_figure
 
 __all__ = ["COMPARE_FLAGS", "add_parser", "compare_options", "run"]
 
@@ -316,7 +317,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
     )
     out.add_argument("--json", metavar="FILE", help="the whole result as JSON")
     out.add_argument(
-        "--item-tests", metavar="FILE", help="item-level input: the within-task tests as CSV"
+        "--item-tests",
+        metavar="FILE",
+        help="item-level input: the within-task tests as CSV (a name a spreadsheet would "
+        "run as a formula, =... +... -... @..., is written with a leading ')",
     )
     out.add_argument(
         "--name",
@@ -325,6 +329,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         help="title of a RESULTS file's diagram (repeat once per file; default: file stem)",
     )
     add_figure_options(cmp_)
+    add_rank_plot_options(cmp_)
     add_label_options(cmp_)
     add_interval_options(cmp_)
     groups: dict[str, Any] = {}
@@ -712,6 +717,7 @@ def _warn_again(raised: list[warnings.WarningMessage], summaries: Iterable[str])
 def run(args: argparse.Namespace, out: TextIO) -> None:
     # 1. everything that needs no input: options, formats, output targets
     check_figure_options(args)
+    check_rank_plot_options(args)
     directions = metric_directions(args)
     metrics = directions if directions is not None and len(directions) > 1 else None
     names: list[str] = []
@@ -829,7 +835,13 @@ def _json_content(results: Any) -> Iterator[bytes]:
 
 def _figure_kind(result: Any, args: argparse.Namespace, out: TextIO | None) -> str:
     """The figure of ``-o`` (``--figure``); for ``auto`` a one-line note says which and why."""
+    ranks_asked = args.columns is not None or args.max_height is not None
     if result is None:  # several comparisons: aligned CD diagrams
+        if ranks_asked:
+            raise CdplotInputError(
+                "--columns and --max-height apply to the rank plot of one comparison, and "
+                "this run makes several (one CD diagram each); run cdplot compare once each."
+            )
         if args.figure not in ("auto", "cd"):
             raise CdplotInputError(
                 f"--figure {args.figure} draws one comparison, and this run makes several; "
@@ -838,6 +850,11 @@ def _figure_kind(result: Any, args: argparse.Namespace, out: TextIO | None) -> s
         return "cd"
     if args.figure != "auto":
         return args.figure
+    if ranks_asked:
+        if out is not None:
+            flag = "--columns" if args.columns is not None else "--max-height"
+            print(f"figure: the rank plot, which {flag} applies to (--figure to choose)", file=out)
+        return "ranks"
     from ..plotting._cd import SINGLE_COLUMN_WIDTH
     from ..plotting._kinds import figures
 
@@ -865,8 +882,9 @@ def _cd_figure(results: dict[str, Any], args: argparse.Namespace, kind: str = "c
         from ..plotting._choose import plot_result
 
         (result,) = results.values()
-        sized = {"width": width, **options} if kind == "ranks" else {}
-        return plot_result(result, kind, **sized).get_figure(root=True)
+        if kind == "ranks":
+            return rank_figure(result, {"width": width, **options}, args)
+        return plot_result(result, kind).get_figure(root=True)
     if len(results) == 1:
         (result,) = results.values()
         draw = getattr(plotting, figures(result).function("cd", result))  # Bayesian: its own

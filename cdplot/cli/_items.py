@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._csv import csv_bytes
+
 __all__ = ["item_outputs"]
 
 #: replicates and seed of the hierarchical bootstrap the command line prints
@@ -44,4 +46,4 @@ def item_outputs(result: Any) -> tuple[str, bytes]:
             f"  {result.label(name):<{width}}  {row.average_rank:.2f}  "
             f"[{row.low:.2f}, {row.high:.2f}]"
         )
-    return "\n".join(lines), tests.to_csv(index=False).encode("utf-8")
+    return "\n".join(lines), csv_bytes(tests)

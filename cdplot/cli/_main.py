@@ -27,12 +27,13 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .._errors import CdplotInputError, cli_spelling
+from . import EXIT_INTERRUPTED
 from ._output import PENDING_SIGNALS, Terminated, raise_pending
 
 __all__ = ["UsageError", "main"]
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
-EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
+EXIT_TERMINATED, EXIT_BROKEN_PIPE = 143, 141
 
 
 class UsageError(CdplotInputError):
@@ -208,6 +209,7 @@ _OUTPUT_FLAGS = {
     "csv": "--csv",
     "report": "--report",
     "heatmap": "--heatmap",
+    "item_tests": "--item-tests",
 }
 
 

@@ -3,8 +3,9 @@
 Rules (README, "Command line"):
 
 * Every output is checked before any input is read: an output that is the same file as an
-  input, or as another output, is refused; so is a missing or unwritable directory, a
-  directory as target, and a second output on standard output.
+  input (or as any file inside an input folder), or as another output, is refused; so is a
+  missing or unwritable directory, a directory as target, and a second output on standard
+  output.
 * ``-`` is standard output. A non-regular target (a FIFO, a character device such as
   ``/dev/stdout``) is written directly and never renamed over. A symbolic link is written
   through: the link stays a link and its target gets the new content.
@@ -90,6 +91,27 @@ def _identity(path: str) -> tuple[object, ...] | None:
     return (st.st_dev, st.st_ino)
 
 
+def _folder_files(path: str) -> Iterator[tuple[str, tuple[int, int]]]:
+    """Every regular file inside the folder ``path`` (recursively), with its identity.
+
+    Nothing for a file. The readers of a folder (lm-evaluation-harness output, Parquet and
+    JSON Lines folders) read some of these files; all of them count as inputs, so no output
+    replaces one. Links to files are followed (the file they point to is protected), links
+    to folders are not (the readers do not descend into them either).
+    """
+    if not os.path.isdir(path):
+        return
+    for folder, _, names in os.walk(path):
+        for name in names:
+            inner = os.path.join(folder, name)
+            try:
+                st = os.stat(inner)
+            except OSError:  # a broken link: nothing there to destroy
+                continue
+            if stat.S_ISREG(st.st_mode):
+                yield inner, (st.st_dev, st.st_ino)
+
+
 def _describe(option: str, path: str) -> str:
     return f"{option} {path!r}" if option else repr(path)
 
@@ -102,7 +124,8 @@ def plan(outputs: Sequence[tuple[str, str]], inputs: Sequence[str] = ()) -> list
     outputs : sequence of (option, path)
         E.g. ``[("--json", "res.json"), ("-o", "cd.pdf")]``; ``"-"`` is standard output.
     inputs : sequence of str
-        The input files (``"-"`` for standard input is skipped).
+        The input files and folders (``"-"`` for standard input is skipped); every regular
+        file inside a folder counts as an input.
 
     Raises
     ------
@@ -115,7 +138,9 @@ def plan(outputs: Sequence[tuple[str, str]], inputs: Sequence[str] = ()) -> list
         if path == STDOUT:
             continue
         key = _identity(path) or ("path", os.path.realpath(path))
-        seen_inputs.setdefault(key, path)
+        seen_inputs.setdefault(key, f"the input file {path!r}")
+        for inner, inner_key in _folder_files(path):
+            seen_inputs.setdefault(inner_key, f"{inner!r}, a file of the input folder {path!r}")
     targets: list[Target] = []
     seen: dict[object, tuple[str, str]] = {}
     for option, path in outputs:
@@ -133,8 +158,8 @@ def plan(outputs: Sequence[tuple[str, str]], inputs: Sequence[str] = ()) -> list
         key = _identity(target.real) or ("path", target.real)
         if key in seen_inputs:
             raise OutputError(
-                f"{_describe(option, path)} is the input file {seen_inputs[key]!r}; writing it "
-                "would destroy the data. Choose another output name."
+                f"{_describe(option, path)} is {seen_inputs[key]}; writing it would destroy "
+                "the data. Choose another output name."
             )
         if key in seen:
             first_option, first_path = seen[key]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .._errors import CdplotInputError
+from ._csv import csv_bytes
 from ._figures import render
 from ._output import Target, commit, plan
 
@@ -108,7 +109,12 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> argparse.Arg
     out = p.add_argument_group("outputs")
     out.add_argument("-o", "--output", metavar="FIGURE", help="figure (.pdf, .svg, .png, ...)")
     out.add_argument("--json", metavar="FILE", help="the estimates and settings as JSON")
-    out.add_argument("--csv", metavar="FILE", help="the per-pair rejection rates as CSV")
+    out.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="the per-pair rejection rates as CSV (a name a spreadsheet would run as a "
+        "formula, =... +... -... @..., is written with a leading ')",
+    )
     out.add_argument(
         "--pair",
         metavar="A,B",
@@ -160,6 +166,9 @@ def _model(args: argparse.Namespace, means_override: dict[str, float] | None = N
     else:
         raise _InputError("give the model: --means M1,M2,... or --k K or --table FILE")
     names = _names(args.names) or [_letter(j) for j in range(len(means))]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise _InputError(f"--names gives {twice!r} twice; give every algorithm its own name")
     if len(names) != len(means):
         raise _InputError(f"--names gives {len(names)} names for {len(means)} algorithms")
     table = dict(zip(names, means, strict=True))
@@ -329,7 +338,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
         contents.append((targets["--json"], (text + "\n").encode("utf-8")))
     if args.csv:
-        contents.append((targets["--csv"], result.to_frame().to_csv(index=False).encode("utf-8")))
+        contents.append((targets["--csv"], csv_bytes(result.to_frame())))
     if args.output:
 
         def draw() -> Any:

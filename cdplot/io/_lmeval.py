@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, spell
+from ._folders import folder_files
 
 __all__ = ["is_lm_eval", "read_lm_eval"]
 
@@ -326,8 +327,8 @@ def read_lm_eval(
     level = check_in_list(("auto", "task", "item"), level=level)
     root = Path(path)
     if root.is_dir():
-        results = sorted(root.rglob("results_*.json"))
-        samples = sorted(root.rglob("samples_*.jsonl"))
+        results = folder_files(root, "results_*.json")
+        samples = folder_files(root, "samples_*.jsonl")
     elif root.is_file():
         results = [root] if root.suffix == ".json" else []
         samples = [root] if root.suffix == ".jsonl" else []

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError
+from ._folders import folder_files
 
 __all__ = ["polars_to_pandas", "read_jsonl", "read_parquet"]
 
@@ -33,7 +34,7 @@ def _files(path: str | os.PathLike[str], suffix: str) -> list[Path]:
     """The file ``path``, or the ``*suffix`` files of the folder ``path`` (sorted)."""
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob(f"*{suffix}") if p.is_file())
+        files = folder_files(path, f"*{suffix}")
         if not files:
             raise CdplotInputError(
                 f"folder {str(path)!r} holds no {suffix} file; pass a {suffix} file or a "
