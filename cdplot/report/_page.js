@@ -1019,7 +1019,7 @@
       var cdText = "CD = " + res.cd.toFixed(3);
       svg.appendChild(svgEl("line", { x1: lo, x2: end, y1: 12, y2: 12, stroke: "#000", "stroke-width": 2 }));
       svg.appendChild(svgEl("text", {
-        x: Math.min(end + 6, width - textWidth(cdText, fit.px) - 2), y: 26,
+        x: Math.min(end + 6, width - textWidth(cdText, fit.px) - 2), y: 16,
       }, cdText));
     }
     groups.forEach(function (g, i) {
@@ -1093,9 +1093,12 @@
     }
     svg.appendChild(svgEl("line", { x1: lo, x2: hi, y1: axisY, y2: axisY, stroke: "#000" }));
     var step = Math.max(1, Math.ceil(k / Math.max(2, (hi - lo) / 30)));
-    for (var r = 1; r <= k; r += step) {
-      svg.appendChild(svgEl("text", { x: xr(r), y: axisY - 6, "text-anchor": "middle", "font-size": small }, String(r)));
-    }
+    var ticks = [];
+    for (var r = 1; r <= k; r += step) ticks.push(r);
+    if (ticks[ticks.length - 1] !== k && xr(k) - xr(ticks[ticks.length - 1]) >= 24) ticks.push(k);
+    ticks.forEach(function (t) {
+      svg.appendChild(svgEl("text", { x: xr(t), y: axisY - 6, "text-anchor": "middle", "font-size": small }, String(t)));
+    });
     svg.appendChild(svgEl("text", { x: width - 2, y: axisY - 6, "text-anchor": "end", "font-size": small, fill: "#555" }, head));
     var drawn = 0;
     res.order.forEach(function (j, pos) {
