@@ -69,6 +69,8 @@ def _board(names, n_datasets, seed, spread):
 def _boards():
     return {
         "k7": (_board(AMLB, 12, 0, 1.5), {}),  # the long names on the left
+        # k <= 20 with long names: at 390 px the rank plot gives them room
+        "k10": (_board([f"{f} {v}" for f in FAMILIES[:5] for v in VARIANTS][:10], 20, 2, 2.0), {}),
         "k78": (
             _board([f"{f} {v}" for f in FAMILIES for v in VARIANTS], 51, 1, 3.0),
             {"test": "nemenyi"},
@@ -186,6 +188,10 @@ def test_rank_plot_point_is_the_position_inside_its_interval(browser, tmp_path):
                 r.dataset.algorithm, r.cells[0].textContent, r.cells[3].textContent])"""
         )
         assert [m["algorithm"] for m in marks] == list(res.average_ranks.index)
+        # the bars are cdplot's test-based rank intervals (1 + #better, k - #worse)
+        python = res.rank_intervals(method="test")
+        pairs = zip(python.low.tolist(), python.high.tolist(), strict=True)
+        bounds = dict(zip(python.algorithms, pairs, strict=True))
         # positions 1 and k fix the axis; every point sits at its row's # (1 = best)
         x1, xk = marks[0]["cx"], marks[-1]["cx"]
         k = res.n_algorithms
@@ -194,6 +200,7 @@ def test_rank_plot_point_is_the_position_inside_its_interval(browser, tmp_path):
             want = x1 + (int(position) - 1) * (xk - x1) / (k - 1)
             assert mark["cx"] == pytest.approx(want, abs=1e-6)
             low, high = (int(v) for v in interval.split("\N{EN DASH}"))
+            assert (low, high) == bounds[name]
             assert mark["bar"][0] == pytest.approx(x1 + (low - 1) * (xk - x1) / (k - 1))
             assert mark["bar"][1] == pytest.approx(x1 + (high - 1) * (xk - x1) / (k - 1))
             assert mark["bar"][0] - 1e-6 <= mark["cx"] <= mark["bar"][1] + 1e-6
