@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import io
+import math
+import re
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -55,7 +57,7 @@ CSS = """
 .cdplot-result .sig { font-weight: 700; }
 .cdplot-result .caveat { background: #fff4e0; border-left: 4px solid #e69f00;
   padding: .4rem .7rem; margin: .6rem 0; }
-.cdplot-result figure { margin: .5rem 0; }
+.cdplot-result figure { margin: .5rem 0; overflow-x: auto; }
 .cdplot-result figure svg { width: 100%; max-width: 42rem; height: auto; }
 .cdplot-result figure.cdplot-heatmap svg { max-width: 30rem; }
 .cdplot-result .legend, .cdplot-result footer { font-size: .85rem; color: #555; }
@@ -74,10 +76,39 @@ _STYLE = CellStyle(
 
 #: Width (inches) of the diagram in a report or a notebook: a screen, not a paper column.
 SCREEN_WIDTH = 7.0
+#: The smallest text of a figure is shown at least this large (CSS px): on a narrow screen
+#: the figure keeps the width this needs and scrolls sideways instead of shrinking.
+READABLE_TEXT_PX = 9.0
+#: CSS px per point (96 px per inch, 72 points per inch).
+PX_PER_PT = 96.0 / 72.0
+
+
+def _smallest_text(fig: Any) -> float | None:
+    """The font size (points) of the figure's smallest visible text, or None."""
+    from matplotlib.text import Text
+
+    sizes = [
+        t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
+    ]
+    return min(sizes) if sizes else None
+
+
+def _readable_svg(svg: str, smallest: float | None) -> str:
+    """``svg`` with a ``min-width`` at which its smallest text renders readably."""
+    width = re.match(r'<svg[^>]*?\swidth="([0-9.]+)pt"', svg)
+    if smallest is None or width is None:
+        return svg
+    natural = float(width.group(1)) * PX_PER_PT  # CSS px of the SVG at its own size
+    min_width = math.ceil(natural * READABLE_TEXT_PX / (smallest * PX_PER_PT))
+    return f'<svg style="min-width: {min_width}px"' + svg[len("<svg") :]
 
 
 def _figure_svg(draw: Any) -> str:
-    """``draw()`` returns an Axes; its figure as an inline ``<svg>`` element."""
+    """``draw()`` returns an Axes; its figure as an inline ``<svg>`` element.
+
+    The element keeps a ``min-width`` at which its smallest text renders at
+    :data:`READABLE_TEXT_PX` or larger (its ``<figure>`` scrolls sideways below it).
+    """
     import matplotlib  # noqa: F401  (ImportError here means: render text only)
 
     ax = draw()
@@ -85,11 +116,12 @@ def _figure_svg(draw: Any) -> str:
     buffer = io.StringIO()
     try:
         fig.savefig(buffer, format="svg")
+        smallest = _smallest_text(fig)
     finally:
         if "matplotlib.pyplot" in sys.modules:  # don't leave a figure for pyplot to show
             sys.modules["matplotlib.pyplot"].close(fig)
     svg = buffer.getvalue()
-    return svg[svg.index("<svg") :]
+    return _readable_svg(svg[svg.index("<svg") :], smallest)
 
 
 def _figure(result: ComparisonResult, which: str, h: str, prefix: str = "") -> str:

@@ -609,10 +609,24 @@
     return el;
   }
 
+  /** A p-value as cdplot.report.format_pvalue writes it: "0.032", "<0.001", "1". */
   function fmtP(p) {
     if (p === null || p === undefined || isNaN(p)) return "–";
-    if (p < 0.001) return p.toExponential(2);
+    if (p < 0.001) return "<0.001";
+    if (p >= 1) return "1";
     return p.toFixed(3);
+  }
+
+  /** "p = 0.032" or "p < 0.001", as the reports' omnibus line (report._model.p_clause). */
+  function pClause(p) {
+    var text = fmtP(p);
+    return text.charAt(0) === "<" ? "p < " + text.slice(1) : "p = " + text;
+  }
+
+  /** "F(4, 44) = 3.160", or in words when F is infinite (cdplot._labels.statistic_text). */
+  function statisticText(lhs, value) {
+    if (!isFinite(value)) return lhs + " is infinite (every dataset ranks the algorithms alike)";
+    return lhs + " = " + value.toFixed(3);
   }
 
   function Page(root) {
@@ -695,6 +709,7 @@
         "Select at least two datasets to compare the algorithms.";
       this.tbody.textContent = "";
       this.figure.textContent = "";
+      this.detail.textContent = "Select at least two datasets to see an algorithm's numbers.";
       return;
     }
     var res = (this.res = analyse(cfg, rows));
@@ -716,9 +731,9 @@
     else el.setAttribute("data-critical-difference", String(cd));
     var o = res.omnibus;
     el.querySelector(".cdplot-omnibus").textContent =
-      "On " + rows.length + " datasets: Friedman χ²(" + o.df1 + ") = " + o.chi2.toFixed(3) +
-      ", p = " + fmtP(o.chi2P) + "; Iman–Davenport F(" + o.df1 + ", " + o.df2 + ") = " +
-      (isFinite(o.f) ? o.f.toFixed(3) : "∞") + ", p = " + fmtP(o.fP) +
+      "On " + rows.length + " datasets: Friedman " + statisticText("χ²(" + o.df1 + ")", o.chi2) +
+      ", " + pClause(o.chi2P) + "; Iman–Davenport " +
+      statisticText("F(" + o.df1 + ", " + o.df2 + ")", o.f) + ", " + pClause(o.fP) +
       (cd ? "; critical difference " + cd.toFixed(3) : "") + ".";
     this.table();
     this.draw();
@@ -807,34 +822,187 @@
     });
   };
 
+  /* ----------------------------------------------------------- names in the figures */
+
+  /* Names are never cut: drawn at NAME_PX or smaller down to NAME_FLOOR_PX, and below the
+   * floor wrapped onto more lines (no character dropped); the layout makes their room. */
+  var FONT = "sans-serif", NAME_PX = 12, NAME_FLOOR_PX = 10, RANK_PX = 10, LINE_SPACING = 1.2;
+  var measureContext = null;
+
+  /** Width in px of `text` at `px` in the figures' font (measured on a canvas). */
+  function textWidth(text, px) {
+    if (measureContext === null) {
+      var canvas = document.createElement("canvas");
+      measureContext = (canvas.getContext && canvas.getContext("2d")) || false;
+    }
+    if (!measureContext) return text.length * px * 0.65;
+    measureContext.font = px + "px " + FONT;
+    return measureContext.measureText(text).width * 1.03 + 1; // canvas and SVG round apart
+  }
+
+  /** A name cut into pieces at its break opportunities: after a space or - _ / . , + ) : ;
+   * and before an opening parenthesis. */
+  function breakPieces(text) {
+    var pieces = [], start = 0;
+    for (var i = 1; i < text.length; i++) {
+      if (/[\s\-_\/.,+):;]/.test(text.charAt(i - 1)) || text.charAt(i) === "(") {
+        pieces.push(text.slice(start, i));
+        start = i;
+      }
+    }
+    pieces.push(text.slice(start));
+    return pieces;
+  }
+
+  function trimEnd(s) {
+    return s.replace(/\s+$/, "");
+  }
+
+  /** The lines of `text` at `px`, each at most maxW px wide: broken between pieces, a piece
+   * wider than a line split between characters. Only spaces at line ends are dropped. */
+  function wrapText(text, px, maxW) {
+    if (textWidth(text, px) <= maxW) return [text];
+    var lines = [], line = "";
+    breakPieces(text).forEach(function (piece) {
+      if (line && textWidth(trimEnd(line + piece), px) <= maxW) {
+        line += piece;
+        return;
+      }
+      if (trimEnd(line)) lines.push(trimEnd(line));
+      line = piece.replace(/^\s+/, "");
+      while (line.length > 1 && textWidth(trimEnd(line), px) > maxW) {
+        var cut = line.length - 1;
+        while (cut > 1 && textWidth(line.slice(0, cut), px) > maxW) cut--;
+        lines.push(line.slice(0, cut));
+        line = line.slice(cut);
+      }
+    });
+    if (trimEnd(line)) lines.push(trimEnd(line));
+    return lines;
+  }
+
+  /** Names in columns that share `total` px (`columns`: lists of name indices): the largest
+   * size from `px` down to the floor at which every name fits on one line, else the floor
+   * with the long names wrapped, a column that needs less than an equal share lending the
+   * rest to the others. Returns the size, the lines of each name and each column's width. */
+  function fitNames(names, columns, px, total) {
+    var widest = function (column, size, lines) {
+      var w = 0;
+      column.forEach(function (j) {
+        lines[j].forEach(function (l) {
+          w = Math.max(w, textWidth(l, size));
+        });
+      });
+      return w;
+    };
+    var sum = function (xs) {
+      return xs.reduce(function (a, b) {
+        return a + b;
+      }, 0);
+    };
+    var lines = names.map(function (n) {
+      return [n];
+    });
+    for (var size = px; size >= NAME_FLOOR_PX; size--) {
+      var widths = columns.map(function (c) {
+        return widest(c, size, lines);
+      });
+      if (sum(widths) <= total) return { px: size, lines: lines, widths: widths };
+    }
+    var needs = columns.map(function (c) {
+      return widest(c, NAME_FLOOR_PX, lines);
+    });
+    var limits = needs.slice(), left = total, open = columns.length;
+    sortedOrder(needs).forEach(function (c) {  // the narrowest column first
+      limits[c] = Math.max(Math.min(needs[c], left / open), 2 * NAME_FLOOR_PX);
+      left -= limits[c];
+      open--;
+    });
+    columns.forEach(function (column, c) {
+      column.forEach(function (j) {
+        lines[j] = wrapText(names[j], NAME_FLOOR_PX, limits[c]);
+      });
+    });
+    return {
+      px: NAME_FLOOR_PX,
+      lines: lines,
+      widths: columns.map(function (c) {
+        return widest(c, NAME_FLOOR_PX, lines);
+      }),
+    };
+  }
+
+  /** Name lines as tspans of `text`: the first continues the current line unless `fresh`,
+   * the others start at x one line lower. */
+  function appendNameLines(text, lines, x, lineHeight, fresh) {
+    lines.forEach(function (line, i) {
+      var attrs = { class: "cdplot-name-line" };
+      if (i > 0 || fresh) {
+        attrs.x = x;
+        attrs.dy = lineHeight;
+      }
+      text.appendChild(svgEl("tspan", attrs, line));
+    });
+  }
+
   Page.prototype.draw = function () {
     if (!this.res) return;
     var width = Math.max(280, Math.min(this.figure.clientWidth || 640, 960));
-    var svg = this.res.order.length <= 20 ? this.cdDiagram(width) : this.rankPlot(width);
+    var drawn = this.res.order.length <= CD_MAX_K ? this.cdDiagram(width) : null;
+    if (!drawn) drawn = this.rankPlot(width);
+    var caption = document.createElement("p");
+    caption.className = "cdplot-figure-note";
+    caption.textContent = drawn.caption;
     this.figure.textContent = "";
-    this.figure.appendChild(svg);
+    this.figure.appendChild(drawn.svg);
+    this.figure.appendChild(caption);
   };
 
-  /** The critical difference diagram: rank axis, names on both sides, group bars. */
+  /** The diagram is drawn up to this many algorithms, the rank plot beyond. */
+  var CD_MAX_K = 20;
+  /** The diagram's rank axis is at least this wide (px, or a quarter of the figure). */
+  var CD_MIN_AXIS = 100;
+
+  function hoverShows(el, self, j) {
+    ["mouseenter", "focus"].forEach(function (ev) {
+      el.addEventListener(ev, function () {
+        self.show(j);
+      });
+    });
+  }
+
+  /** The critical difference diagram: rank axis, names on both sides, group bars; null
+   * when a name would need more than two lines (the rank plot gives names more room). */
   Page.prototype.cdDiagram = function (width) {
     var cfg = this.cfg, res = this.res, k = res.avg.length, self = this;
     var groups = (res.groups || []).filter(function (g) {
       return g.length > 1;
     });
-    var longest = Math.max.apply(
-      null,
-      cfg.labels.map(function (s) {
-        return s.length;
-      })
-    );
-    var side = Math.min(width * 0.3, longest * 7 + 52), lo = side, hi = width - side;
-    var axisY = res.cd ? 46 : 28, rowH = 20, barH = 8;
-    var half = Math.ceil(k / 2), top = axisY + 16 + groups.length * barH;
-    var height = top + half * rowH + 10;
+    var rankW = textWidth(k >= 10 ? "10.00" : "0.00", RANK_PX), gap = 10 + textWidth(" ", NAME_PX);
+    var half = Math.ceil(k / 2), beside = 2 * (gap + rankW + 2);
+    var sides = [res.order.slice(half), res.order.slice(0, half)];  // left, right
+    var fit = fitNames(cfg.labels, sides, NAME_PX, width - Math.max(CD_MIN_AXIS, width / 4) - beside);
+    if (fit.lines.some(function (ls) { return ls.length > 2; })) return null; // prettier-ignore
+    var lo = fit.widths[0] + gap + rankW + 2, hi = width - (fit.widths[1] + gap + rankW + 2);
+    var lineH = Math.ceil(fit.px * LINE_SPACING), axisY = res.cd ? 46 : 28, barH = 8;
+    var top = axisY + 16 + groups.length * barH, place = {};
+    var rowH = function (j) {
+      return Math.max(20, fit.lines[j].length * lineH + 8);
+    };
+    var yRight = top, yLeft = top;
+    for (var pos = 0; pos < half; pos++) {  // the best half on the right, best on top
+      place[res.order[pos]] = yRight;
+      yRight += rowH(res.order[pos]);
+    }
+    for (pos = k - 1; pos >= half; pos--) {  // the other half on the left, worst on top
+      place[res.order[pos]] = yLeft;
+      yLeft += rowH(res.order[pos]);
+    }
+    var height = Math.max(yRight, yLeft) + 4;
     var svg = svgEl("svg", {
       xmlns: SVG_NS, width: width, height: height, viewBox: "0 0 " + width + " " + height,
       role: "img", "aria-label": "Critical difference diagram of the selected datasets",
-      "font-family": "sans-serif", "font-size": 12,
+      "font-family": FONT, "font-size": fit.px,
     });
     function xr(r) {  // rank 1 on the right, as cdplot.cd_diagram draws it
       return hi - ((r - 1) / Math.max(1, k - 1)) * (hi - lo);
@@ -847,9 +1015,12 @@
         svg.appendChild(svgEl("text", { x: xr(r), y: axisY - 8, "text-anchor": "middle" }, String(r)));
     }
     if (res.cd) {
-      var w = (res.cd / Math.max(1, k - 1)) * (hi - lo);
-      svg.appendChild(svgEl("line", { x1: lo, x2: lo + w, y1: 12, y2: 12, stroke: "#000", "stroke-width": 2 }));
-      svg.appendChild(svgEl("text", { x: lo + w + 6, y: 16 }, "CD = " + res.cd.toFixed(3)));
+      var end = Math.min(lo + (res.cd / Math.max(1, k - 1)) * (hi - lo), hi);
+      var cdText = "CD = " + res.cd.toFixed(3);
+      svg.appendChild(svgEl("line", { x1: lo, x2: end, y1: 12, y2: 12, stroke: "#000", "stroke-width": 2 }));
+      svg.appendChild(svgEl("text", {
+        x: Math.min(end + 6, width - textWidth(cdText, fit.px) - 2), y: 16,
+      }, cdText));
     }
     groups.forEach(function (g, i) {
       var y = axisY + 10 + i * barH;
@@ -859,70 +1030,116 @@
       }));
     });
     res.order.forEach(function (j, pos) {
-      var left = pos >= half, row = left ? k - 1 - pos : pos, y = top + row * rowH + 8;
+      var left = pos >= half, y = place[j] + 10, lines = fit.lines[j];
       var x = xr(res.avg[j]), end = left ? lo - 6 : hi + 6;
       var g = svgEl("g", { "data-algorithm": cfg.algorithms[j], tabindex: 0 });
       g.appendChild(svgEl("polyline", {
         points: x + "," + axisY + " " + x + "," + y + " " + end + "," + y,
         fill: "none", stroke: "#444", "stroke-width": 1,
       }));
+      var rankText = res.avg[j].toFixed(2), beside = textWidth(rankText + " ", RANK_PX);
       var label = svgEl("text", {
-        x: left ? end - 4 : end + 4, y: y + 4, "text-anchor": left ? "end" : "start",
+        x: left ? end - 4 : end + 4, y: y + 0.35 * fit.px, "text-anchor": left ? "end" : "start",
+        class: "cdplot-name",
       });
-      var rank = svgEl("tspan", { fill: "#555", "font-size": 10 }, res.avg[j].toFixed(2));
-      var name = svgEl("tspan", {}, cfg.labels[j]);
-      label.appendChild(left ? name : rank);
-      label.appendChild(document.createTextNode(" "));
-      label.appendChild(left ? rank : name);
+      var rank = svgEl("tspan", { fill: "#555", "font-size": RANK_PX }, rankText);
+      if (left) {
+        appendNameLines(label, lines.slice(0, 1), 0, 0);
+        label.appendChild(document.createTextNode(" "));
+        label.appendChild(rank);
+        appendNameLines(label, lines.slice(1), end - 4 - beside, lineH, true);
+      } else {
+        label.appendChild(rank);
+        label.appendChild(document.createTextNode(" "));
+        appendNameLines(label, lines, end + 4 + beside, lineH);
+      }
       g.appendChild(label);
       g.appendChild(svgEl("title", {}, cfg.labels[j] + ": " + res.avg[j].toFixed(3)));
-      ["mouseenter", "focus"].forEach(function (ev) {
-        g.addEventListener(ev, function () {
-          self.show(j);
-        });
-      });
+      hoverShows(g, self, j);
       svg.appendChild(g);
     });
-    return svg;
+    var caption =
+      "Each line points to an algorithm's average rank on the datasets ticked (1 = best, on " +
+      "the right)" +
+      (groups.length ? "; a thick bar joins algorithms with no significant difference" : "") +
+      (res.cd ? "; CD: the critical difference" : "") + ".";
+    return { svg: svg, caption: caption };
   };
 
-  /** At large k: one row per algorithm, its average rank and its rank interval. */
+  /** Beyond CD_MAX_K algorithms: one row each, its position in the ranking as a point, its
+   * rank interval as a bar on the same axis of positions, its average rank beside. */
   Page.prototype.rankPlot = function (width) {
-    var cfg = this.cfg, res = this.res, k = res.avg.length, self = this;
-    var side = Math.min(width * 0.35, 160), lo = side + 8, hi = width - 12, rowH = 14;
-    var height = 30 + k * rowH + 6;
+    var cfg = this.cfg, res = this.res, k = res.avg.length, self = this, small = RANK_PX;
+    var head = "avg. rank", rankW = Math.max(textWidth(head, small), textWidth(k + ".00", small));
+    var all = res.order.slice(), fit = fitNames(cfg.labels, [all], NAME_PX - 1, width * 0.45);
+    var side = fit.widths[0] + 2, lo = side + 10, hi = width - rankW - 14;
+    var lineH = Math.ceil(fit.px * LINE_SPACING), axisY = 24;
+    var rowH = function (j) {
+      return Math.max(14, fit.lines[j].length * lineH + 3);
+    };
+    var y = axisY + 6, place = {};
+    res.order.forEach(function (j) {
+      place[j] = y;
+      y += rowH(j);
+    });
+    var height = y + 6;
     var svg = svgEl("svg", {
       xmlns: SVG_NS, width: width, height: height, viewBox: "0 0 " + width + " " + height,
-      role: "img", "aria-label": "Average ranks and rank intervals of the selected datasets",
-      "font-family": "sans-serif", "font-size": 11,
+      role: "img", "aria-label": "Positions in the ranking and rank intervals of the selected datasets",
+      "font-family": FONT, "font-size": fit.px,
     });
     function xr(r) {
       return lo + ((r - 1) / Math.max(1, k - 1)) * (hi - lo);
     }
-    svg.appendChild(svgEl("line", { x1: lo, x2: hi, y1: 24, y2: 24, stroke: "#000" }));
+    svg.appendChild(svgEl("line", { x1: lo, x2: hi, y1: axisY, y2: axisY, stroke: "#000" }));
     var step = Math.max(1, Math.ceil(k / Math.max(2, (hi - lo) / 30)));
-    for (var r = 1; r <= k; r += step) {
-      svg.appendChild(svgEl("text", { x: xr(r), y: 18, "text-anchor": "middle" }, String(r)));
-    }
+    var ticks = [];
+    for (var r = 1; r <= k; r += step) ticks.push(r);
+    if (ticks[ticks.length - 1] !== k && xr(k) - xr(ticks[ticks.length - 1]) >= 24) ticks.push(k);
+    ticks.forEach(function (t) {
+      svg.appendChild(svgEl("text", { x: xr(t), y: axisY - 6, "text-anchor": "middle", "font-size": small }, String(t)));
+    });
+    svg.appendChild(svgEl("text", { x: width - 2, y: axisY - 6, "text-anchor": "end", "font-size": small, fill: "#555" }, head));
+    var drawn = 0;
     res.order.forEach(function (j, pos) {
-      var y = 30 + pos * rowH + rowH / 2, iv = rankInterval(res, j);
+      var lines = fit.lines[j], mid = place[j] + rowH(j) / 2, iv = rankInterval(res, j);
       var g = svgEl("g", { "data-algorithm": cfg.algorithms[j] });
-      g.appendChild(svgEl("text", { x: side, y: y + 4, "text-anchor": "end" }, cfg.labels[j]));
-      if (iv)
-        g.appendChild(svgEl("line", { x1: xr(iv[0]), x2: xr(iv[1]), y1: y, y2: y, stroke: "#777", "stroke-width": 3 }));
-      g.appendChild(svgEl("circle", { cx: xr(res.avg[j]), cy: y, r: 3.5, fill: "#000" }));
-      g.appendChild(svgEl("title", {}, cfg.labels[j] + ": " + res.avg[j].toFixed(3)));
-      g.addEventListener("mouseenter", function () {
-        self.show(j);
+      var label = svgEl("text", {
+        x: side, y: mid - ((lines.length - 1) * lineH) / 2 + 0.35 * fit.px, "text-anchor": "end",
+        class: "cdplot-name",
       });
+      appendNameLines(label, lines, side, lineH);
+      g.appendChild(label);
+      if (iv) {
+        drawn++;
+        g.appendChild(svgEl("line", { x1: xr(iv[0]), x2: xr(iv[1]), y1: mid, y2: mid, stroke: "#777", "stroke-width": 3, class: "cdplot-interval" }));
+      }
+      g.appendChild(svgEl("circle", { cx: xr(pos + 1), cy: mid, r: 3.5, fill: "#000", "data-position": pos + 1 }));
+      g.appendChild(svgEl("text", { x: width - 2, y: mid + 0.35 * small, "text-anchor": "end", "font-size": small, fill: "#333", class: "cdplot-average-rank" }, res.avg[j].toFixed(2)));
+      g.appendChild(svgEl("title", {}, cfg.labels[j] + ": position " + (pos + 1) + ", average rank " + res.avg[j].toFixed(3)));
+      hoverShows(g, self, j);
       svg.appendChild(g);
     });
-    return svg;
+    var caption =
+      "Point: the algorithm's position in the ranking of the datasets ticked (the # column " +
+      "of the table; 1 = best). " +
+      (drawn
+        ? "Bar: its rank interval, the positions it may hold given the significant " +
+          "differences (1 + the number significantly better, to " + k + " − the number " +
+          "significantly worse). "
+        : "No bars: the page does not recompute the pairwise tests on a subset. ") +
+      "Number at the right: its average rank.";
+    return { svg: svg, caption: caption };
   };
+
+  /** A spreadsheet reads a text cell beginning with = + - @ (or a tab or carriage return)
+   * as a formula: such text gets a leading apostrophe. Numbers stay numbers. */
+  var FORMULA_START = /^[=+\-@\t\r]/;
 
   function csvCell(v) {
     var s = String(v);
-    return /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+    if (typeof v === "string" && FORMULA_START.test(s)) s = "'" + s;
+    return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
   }
 
   /** The live table: one row per algorithm, its APV against every other. */
