@@ -224,7 +224,7 @@ def to_names(values: Any, column: Any, what: str, text: list[str] | None = None)
             )
             raise CdplotInputError(
                 f"the {what} column {str(column)!r} is empty in row {pos}{which}; every "
-                f"row needs a {what} name."
+                f"row needs {'an' if what[0] in 'aeiou' else 'a'} {what} name."
             )
         out.append(str(v))
     return out
