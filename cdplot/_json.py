@@ -605,7 +605,7 @@ def results_from_json(text: str) -> dict[str, ComparisonResult]:
     """
     try:
         doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: also an over-long integer
         raise CdplotInputError(f"not a cdplot JSON file: {exc}.") from None
     if not isinstance(doc, dict) or not doc or doc.get("format") == FORMAT:
         raise CdplotInputError(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -76,12 +77,10 @@ def checked_document(text: Any) -> dict[str, Any]:
             raise CdplotInputError(
                 f"not a cdplot JSON result: it nests deeper than {MAX_DEPTH} levels."
             )
-        try:
-            doc = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise CdplotInputError(f"not a cdplot JSON result: {exc}.") from None
+        doc = _loads(text)
     else:
         doc = text
+        _refuse_big_integers(doc)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CdplotInputError("not a cdplot JSON result (missing 'format': 'cdplot-comparison').")
     version = doc.get("format_version")
@@ -94,6 +93,46 @@ def checked_document(text: Any) -> dict[str, Any]:
         )
     _check_fields(doc)
     return doc
+
+
+def _loads(text: str) -> Any:
+    """Parse JSON text; an integer beyond the range of a float is refused, naming its field."""
+    big = []
+
+    def parse_int(digits: str) -> int:
+        value = int(digits)
+        if len(digits) > _FLOAT_DIGITS and abs(value) > sys.float_info.max:
+            big.append(value)
+        return value
+
+    try:
+        doc = json.loads(text, parse_int=parse_int)
+    except (ValueError, RecursionError) as exc:  # ValueError: also an over-long integer
+        raise CdplotInputError(f"not a cdplot JSON result: {exc}.") from None
+    if big:
+        _refuse_big_integers(doc)
+    return doc
+
+
+#: A float's largest finite value has 309 digits: a shorter integer always fits.
+_FLOAT_DIGITS = 308
+
+
+def _refuse_big_integers(doc: Any) -> None:
+    """Refuse the first integer of ``doc`` beyond the range of a float, naming where it is."""
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(f"{where}.{k}" if where else str(k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(f"{where}[{i}]", v) for i, v in enumerate(value)]
+        elif (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and abs(value) > sys.float_info.max
+        ):
+            raise _fail(where or "the document", "is an integer beyond the range of a float")
 
 
 # --------------------------------------------------------------------------- value checks

@@ -170,6 +170,11 @@ def prepare_input(
             )
         return plain
     table = _as_table(data)
+    if table is None:  # columns, but no data frame cdplot can convert
+        raise CdplotInputError(
+            f"cannot read a {type(data).__module__.split('.')[0]}.{type(data).__name__} as a "
+            f"table; pass a pandas or polars DataFrame, a 2-D array or the path of a file."
+        )
     item_col = find_item_column(table.columns, item)
     if item_col is None:
         return Prepared(
