@@ -96,6 +96,16 @@ def _is_identifier(name: Any) -> bool:
     return key in ("id", "index", "") or key.startswith("unnamed:")
 
 
+def is_blank(name: Any) -> bool:
+    """Whether a column name is blank (``''``, ``' '``, or only ``_`` and ``-``)."""
+    return column_key(name) == ""
+
+
+def _blank_scores(name: Any, numeric: Any, distinct_ids: Any) -> bool:
+    """A blank-named column of numbers that are not distinct whole numbers: scores."""
+    return is_blank(name) and numeric(name) and not distinct_ids(name)
+
+
 @dataclass(frozen=True)
 class Roles:
     """The reading of a table: which column does what.
@@ -264,7 +274,9 @@ def resolve_roles(
         text = [c for c in free if textual(c)]
         if text:
             _refuse_text_in_wide(columns, dataset_col, text, numeric)
-        ids = [c for c in free if _is_identifier(c)]
+        # a blank name ('' or ' ') over scores is an algorithm with a blank name (warned
+        # about by the reader); over distinct whole numbers it is a row counter
+        ids = [c for c in free if _is_identifier(c) and not _blank_scores(c, numeric, distinct_ids)]
         if ids:
             raise CdplotInputError(
                 f"column {str(ids[0])!r} looks like a row identifier, not an algorithm; remove "
