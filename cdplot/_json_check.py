@@ -299,6 +299,11 @@ def _check_bayes(doc: dict[str, Any], k: int) -> None:
             raise _fail(field, "must be a number")
 
 
+def _whole(v: Any, lo: int, hi: int | None) -> bool:
+    """An int (not a bool) from ``lo`` to ``hi`` (no bound if None)."""
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v and (hi is None or v <= hi)
+
+
 def _aggregation_ok(value: Any, datasets: list[str], algorithms: list[str]) -> bool:
     if not isinstance(value, dict):
         return False
@@ -308,6 +313,8 @@ def _aggregation_ok(value: Any, datasets: list[str], algorithms: list[str]) -> b
         and isinstance(value.get("columns"), list)
         and all(isinstance(c, str) for c in value["columns"])
         and all(isinstance(value.get(f), int) for f in ("min_count", "max_count"))
+        and _whole(value.get("split_ties", 0), 0, None)
+        and (value.get("tie_decimals") is None or _whole(value["tie_decimals"], 0, 15))
         and isinstance(counts, dict)
         and all(
             isinstance(row, dict)

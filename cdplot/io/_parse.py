@@ -9,7 +9,13 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
-from ._aggregate import Aggregation, aggregate_cells, check_aggregate, warn_unequal_counts
+from ._aggregate import (
+    Aggregation,
+    aggregate_cells,
+    check_aggregate,
+    split_decimal_ties,
+    warn_unequal_counts,
+)
 from ._columns import ColumnTable, duplicated
 from ._frames import as_pandas, frame_table
 from ._read import file_table
@@ -531,6 +537,9 @@ def _assemble(
     warn_unequal_counts(counts, datasets, algorithms, stacklevel=finish["stacklevel"])
     columns = _told_apart(table, roles, row_group) or tuple(str(c) for c in roles.repetitions)
     present = counts[counts > 0]
+    ties = (0, None)
+    if how == "mean" and finish["decimals"] is None:
+        ties = split_decimal_ties(cell, values, scores.reshape(-1), k)
     aggregation = Aggregation(
         function=how,
         columns=columns,
@@ -539,6 +548,8 @@ def _assemble(
         max_count=int(present.max()) if present.size else 0,
         datasets=datasets,
         algorithms=algorithms,
+        split_ties=ties[0],
+        tie_decimals=ties[1],
     )
     return finish_table(
         scores, algorithms, datasets, aggregation=aggregation, score_std=std, **finish
