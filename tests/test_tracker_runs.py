@@ -125,3 +125,14 @@ def test_openml_missing_name_is_refused_naming_the_run():
     listing.loc[0, "flow_name"] = None
     with pytest.raises(CdplotInputError, match=r"flow_name of run_id 101 .* is missing"):
         read_openml(listing, score="predictive_accuracy")
+
+
+def test_the_command_line_refuses_a_wandb_export_without_finished_runs(tmp_path, capsys):
+    from _helpers import run
+
+    path = tmp_path / "wandb_export.csv"
+    _wandb([]).assign(State="crashed").to_csv(path, index=False)
+    code, _, err = run(["compare", path], capsys)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert "no run in" in err and "finished (State: 12 crashed)" in err
