@@ -431,7 +431,13 @@ def read_lm_eval(
     ------
     CdplotInputError
         For a missing metric, several metrics without ``score``, a model named differently
-        in ``"model_name"`` and ``"config"``, or a task of one model in two files.
+        in ``"model_name"`` and ``"config"``, a task of one model in two files, a model
+        with no number for the metric (all null, or other metrics only: it would vanish
+        from the comparison), a metric value that is text, a boolean or a list, and a
+        damaged file (not JSON, nested too deeply, a sample line that is no object,
+        ``"metrics"`` that is no list of names, a ``doc_id`` that is neither a whole number
+        nor text, an integer beyond the range of a float); each names the file and field.
+        A null value of the metric for a task is a missing result (``missing=``).
 
     Examples
     --------
