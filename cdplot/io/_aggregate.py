@@ -358,9 +358,11 @@ def split_decimal_ties(
     if p is None or not np.isfinite(values).all():
         return 0, None
     ints = np.round(values * 10.0**p).astype(np.int64)
+    count = np.bincount(cell, minlength=means.size).astype(np.int64)
+    if int(np.abs(ints).max(initial=0)) * int(count.max(initial=0)) >= 2**62:
+        return 0, None  # sums beyond int64: too large to be fold scores
     total = np.zeros(means.size, dtype=np.int64)
     np.add.at(total, cell, ints)
-    count = np.bincount(cell, minlength=means.size).astype(np.int64)
     present = np.flatnonzero(count)
     g = np.gcd(total[present], count[present])
     num, den, row = total[present] // g, count[present] // g, present // k
