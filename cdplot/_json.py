@@ -22,7 +22,9 @@ key                    value
 ``input_notes``        sentences: how the table was read (aggregation, rounding, drops)
 ``source_note``        null, or how a recognised source (lm-evaluation-harness, Parquet,
                        MLflow, ...) was read; item matrices (``res.items``) are not written
-``aggregation``        null, or ``{function, columns, min_count, max_count, counts}``
+``aggregation``        null, or ``{function, columns, min_count, max_count, counts, split_ties,
+                       tie_decimals}`` (the last two: ties of the written scores' means that
+                       the exact means split, and the decimals that keep them; optional)
                        with ``counts`` = ``{dataset: {algorithm: runs}}`` (before drops)
 ``score_std``          null, or an N x k matrix like ``scores``: standard deviation
                        (``ddof=1``) of the runs of each cell (null for one run)
@@ -283,6 +285,8 @@ def _aggregation(agg: Aggregation | None) -> dict[str, Any] | None:
         "counts": {
             str(d): {str(a): int(n) for a, n in row.items()} for d, row in counts.iterrows()
         },
+        "split_ties": int(agg.split_ties),
+        "tie_decimals": agg.tie_decimals,
     }
 
 
@@ -300,6 +304,8 @@ def _aggregation_back(d: dict[str, Any] | None) -> Aggregation | None:
         max_count=int(d["max_count"]),
         datasets=list(rows),
         algorithms=algorithms,
+        split_ties=int(d.get("split_ties", 0)),
+        tie_decimals=d.get("tie_decimals"),
     )
 
 
@@ -605,7 +611,7 @@ def results_from_json(text: str) -> dict[str, ComparisonResult]:
     """
     try:
         doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: also an over-long integer
         raise CdplotInputError(f"not a cdplot JSON file: {exc}.") from None
     if not isinstance(doc, dict) or not doc or doc.get("format") == FORMAT:
         raise CdplotInputError(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -76,12 +77,10 @@ def checked_document(text: Any) -> dict[str, Any]:
             raise CdplotInputError(
                 f"not a cdplot JSON result: it nests deeper than {MAX_DEPTH} levels."
             )
-        try:
-            doc = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise CdplotInputError(f"not a cdplot JSON result: {exc}.") from None
+        doc = _loads(text)
     else:
         doc = text
+        _refuse_big_integers(doc)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CdplotInputError("not a cdplot JSON result (missing 'format': 'cdplot-comparison').")
     version = doc.get("format_version")
@@ -94,6 +93,46 @@ def checked_document(text: Any) -> dict[str, Any]:
         )
     _check_fields(doc)
     return doc
+
+
+def _loads(text: str) -> Any:
+    """Parse JSON text; an integer beyond the range of a float is refused, naming its field."""
+    big = []
+
+    def parse_int(digits: str) -> int:
+        value = int(digits)
+        if len(digits) > _FLOAT_DIGITS and abs(value) > sys.float_info.max:
+            big.append(value)
+        return value
+
+    try:
+        doc = json.loads(text, parse_int=parse_int)
+    except (ValueError, RecursionError) as exc:  # ValueError: also an over-long integer
+        raise CdplotInputError(f"not a cdplot JSON result: {exc}.") from None
+    if big:
+        _refuse_big_integers(doc)
+    return doc
+
+
+#: A float's largest finite value has 309 digits: a shorter integer always fits.
+_FLOAT_DIGITS = 308
+
+
+def _refuse_big_integers(doc: Any) -> None:
+    """Refuse the first integer of ``doc`` beyond the range of a float, naming where it is."""
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(f"{where}.{k}" if where else str(k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(f"{where}[{i}]", v) for i, v in enumerate(value)]
+        elif (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and abs(value) > sys.float_info.max
+        ):
+            raise _fail(where or "the document", "is an integer beyond the range of a float")
 
 
 # --------------------------------------------------------------------------- value checks
@@ -260,6 +299,11 @@ def _check_bayes(doc: dict[str, Any], k: int) -> None:
             raise _fail(field, "must be a number")
 
 
+def _whole(v: Any, lo: int, hi: int | None) -> bool:
+    """An int (not a bool) from ``lo`` to ``hi`` (no bound if None)."""
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v and (hi is None or v <= hi)
+
+
 def _aggregation_ok(value: Any, datasets: list[str], algorithms: list[str]) -> bool:
     if not isinstance(value, dict):
         return False
@@ -269,6 +313,8 @@ def _aggregation_ok(value: Any, datasets: list[str], algorithms: list[str]) -> b
         and isinstance(value.get("columns"), list)
         and all(isinstance(c, str) for c in value["columns"])
         and all(isinstance(value.get(f), int) for f in ("min_count", "max_count"))
+        and _whole(value.get("split_ties", 0), 0, None)
+        and (value.get("tie_decimals") is None or _whole(value["tie_decimals"], 0, 15))
         and isinstance(counts, dict)
         and all(
             isinstance(row, dict)

@@ -8,13 +8,21 @@
   The reference reading is independent of cdplot: scores are ``float(cell)`` of the real
   numbers in the table, ranks are ``scipy.stats.rankdata`` per row and the Friedman
   statistic is ``scipy.stats.friedmanchisquare`` (tie-corrected; rel 1e-9).
-2,050 examples in all (1,300 data frames + 600 CSV texts + 150 permutations).
+- Any generated lm-evaluation-harness output (results files and samples files: the
+  harness's layout with any JSON value anywhere, damaged lines, integers beyond a float,
+  deep nesting) and any generated MLflow, W&B or OpenML export (cells of any kind, missing
+  names, any run state, a column missing) is read into a table or refused with
+  CdplotInputError; a tracker keeps exactly its finished runs and the note counts the
+  others.
+2,050 examples in all (1,300 data frames + 600 CSV texts + 150 permutations), and 280 of
+log readers (100 results folders + 80 samples folders + 100 tracker exports).
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
 import warnings
 from decimal import Decimal
@@ -22,7 +30,7 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -260,3 +268,202 @@ def test_generated_csv_is_read_right_or_refused(text):
                     written.add(float(form))
     assert set(res.scores.to_numpy().ravel()) <= written
     assert np.isfinite(res.scores.to_numpy()).all()
+
+
+# --------------------------------------------------------------------------- log readers
+# lm-evaluation-harness files and tracker exports, generated: each is read into a table or
+# refused with CdplotInputError, never another exception, never a model left out unsaid.
+JSON_LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.sampled_from([10**400, -(10**20), 2**53 + 1]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["", "x", "0.5", "N/A", "acc", "none"]),
+)
+JSON_ANY = st.recursive(
+    JSON_LEAF,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.sampled_from(["acc,none", "alias", "x", "acc", "doc_id"]), inner, max_size=3
+        ),
+    ),
+    max_leaves=8,
+)
+METRIC_VALUE = st.one_of(st.floats(0, 1), st.just(10**400), JSON_LEAF)
+
+
+@st.composite
+def lm_eval_results(draw):
+    """A results_<date>.json document: mostly the harness's layout, any value anywhere."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(JSON_ANY)
+    tasks = draw(
+        st.lists(st.sampled_from(["arc", "boolq", "piqa", "grp"]), max_size=3, unique=True)
+    )
+    keys = st.sampled_from(["acc,none", "acc_norm,none", "acc_stderr,none", "alias", "acc"])
+    results = {
+        t: draw(st.one_of(st.dictionaries(keys, METRIC_VALUE, max_size=3), JSON_LEAF))
+        for t in tasks
+    }
+    doc = {"results": results}
+    for field, values in (
+        ("model_name", st.one_of(st.sampled_from(["m", "org/m", ""]), JSON_LEAF)),
+        (
+            "config",
+            st.one_of(
+                st.fixed_dictionaries(
+                    {
+                        "model_args": st.one_of(
+                            st.sampled_from(["pretrained=m", "pretrained=x,dtype=f", ""]), JSON_ANY
+                        )
+                    }
+                ),
+                JSON_ANY,
+            ),
+        ),
+        ("group_subtasks", st.one_of(st.just({"grp": ["arc"]}), JSON_ANY)),
+        ("higher_is_better", st.one_of(st.just({"arc": {"acc": True}}), JSON_ANY)),
+    ):
+        if draw(st.booleans()):
+            doc[field] = draw(values)
+    return doc
+
+
+def _lm_eval_read(path, score):
+    """read_lm_eval, then compare(): a table and a result, or CdplotInputError."""
+    from cdplot.io import read_lm_eval
+
+    try:
+        table = read_lm_eval(path, score=score)
+    except CdplotInputError:
+        event("refused")
+        return
+    event("read")
+    assert list(table.columns[:2]) == ["task", "model"]
+    assert np.isfinite(table.iloc[:, -1].to_numpy(dtype=float)).all() or table.empty
+    with contextlib.suppress(CdplotInputError):
+        run(path, score=score, test="sign", correction="none")
+
+
+@settings(max_examples=150)
+@given(
+    docs=st.lists(lm_eval_results(), min_size=1, max_size=3),
+    score=st.sampled_from([None, "acc,none", "acc_norm,none"]),
+)
+def test_generated_lm_eval_results_are_read_or_refused(tmp_path_factory, docs, score):
+    root = tmp_path_factory.mktemp("lm_eval")
+    for m, doc in enumerate(docs):
+        folder = root / f"org__model{m}"
+        folder.mkdir()
+        text = json.dumps(doc)
+        (folder / "results_2024-05-01T10-00-00.json").write_text(text)
+    _lm_eval_read(root, score)
+
+
+SAMPLE_LINE = st.one_of(
+    st.fixed_dictionaries(
+        {"doc_id": st.one_of(st.integers(0, 3), JSON_LEAF, JSON_ANY)},
+        optional={
+            "filter": st.one_of(st.just("none"), JSON_LEAF),
+            "metrics": st.one_of(st.just(["acc"]), JSON_ANY),
+            "acc": METRIC_VALUE,
+        },
+    ),
+    JSON_ANY,
+)
+
+
+@settings(max_examples=120)
+@given(
+    models=st.lists(st.lists(SAMPLE_LINE, max_size=4), min_size=1, max_size=3),
+    raw=st.sampled_from(["", "[" * 3000, "{not json", "1" + "0" * 5000]),
+)
+def test_generated_lm_eval_samples_are_read_or_refused(tmp_path_factory, models, raw):
+    root = tmp_path_factory.mktemp("samples")
+    for m, lines in enumerate(models):
+        folder = root / f"model{m}"
+        folder.mkdir()
+        text = "".join(json.dumps(line) + "\n" for line in lines)
+        if m == 0 and raw:
+            text += raw + "\n"  # one damaged line in the first model's file
+        (folder / "samples_boolq_2024-05-01T10-00-00.jsonl").write_text(text)
+    _lm_eval_read(root, "acc,none")
+
+
+TRACKER_CELL = st.one_of(st.floats(0, 1), CELLS)
+
+
+@st.composite
+def tracker_tables(draw):
+    """An MLflow, W&B or OpenML export of 2-4 datasets x 2-3 algorithms, cells of any kind."""
+    kind = draw(st.sampled_from(["mlflow", "wandb", "openml"]))
+    n, k = draw(st.integers(2, 4)), draw(st.integers(2, 3))
+    rows = []
+    for d in range(n):
+        for a in range(k):
+            name = draw(st.one_of(st.just(f"x{a}"), st.sampled_from([None, "", 3, "x0"])))
+            data = draw(st.one_of(st.just(f"d{d}"), st.sampled_from([None, "d0"])))
+            value = draw(TRACKER_CELL)
+            state = draw(st.sampled_from(["finished", "crashed", "running", None]))
+            if kind == "mlflow":
+                rows.append(
+                    {
+                        "run_id": f"{d}{a}",
+                        "status": str(state).upper(),
+                        "metrics.acc": value,
+                        "params.dataset": data,
+                        "params.model": name,
+                    }
+                )
+            elif kind == "wandb":
+                rows.append(
+                    {
+                        "Name": f"r{d}{a}",
+                        "State": state,
+                        "Created": "2024",
+                        "dataset": data,
+                        "model": name,
+                        "acc": value,
+                    }
+                )
+            else:
+                rows.append(
+                    {
+                        "run_id": d * 10 + a,
+                        "flow_id": a,
+                        "flow_name": name,
+                        "data_id": d,
+                        "data_name": data,
+                        "function": "acc",
+                        "value": value,
+                    }
+                )
+    frame = pd.DataFrame(rows)
+    if draw(st.booleans()):
+        frame = frame.drop(columns=draw(st.sampled_from(list(frame.columns))))
+    return kind, frame
+
+
+@settings(max_examples=100)
+@given(table=tracker_tables())
+def test_generated_tracker_exports_are_read_or_refused(table):
+    from cdplot.io import read_mlflow, read_openml, read_wandb
+
+    kind, frame = table
+    reader = {"mlflow": read_mlflow, "wandb": read_wandb, "openml": read_openml}[kind]
+    try:
+        out = reader(frame)
+    except CdplotInputError:
+        event(f"{kind}: refused")
+        return
+    event(f"{kind}: read")
+    state = {"mlflow": "status", "wandb": "State"}.get(kind)
+    if state in frame.columns:  # finished runs only, the others counted in the note
+        finished = sum(str(s).strip().lower() == "finished" for s in frame[state])
+        assert len(out) == finished
+        dropped = len(frame) - finished
+        assert (f"dropped {dropped} run" in out.attrs["cdplot_note"]) == (dropped > 0)
+    with contextlib.suppress(CdplotInputError):
+        run(frame, test="sign", correction="none")

@@ -292,7 +292,9 @@ def test_wandb_runs_table_export(tmp_path):
     lines.append("crashed,crashed,,me,,2024-05-01T10:00:00,3,,ds0,bert,0.1,2")
     (tmp_path / "wandb_export.csv").write_text("\n".join(lines) + "\n")
     res = cdplot.compare(tmp_path / "wandb_export.csv")
-    assert res.input_notes[0] == "read a Weights & Biases runs table (finished runs)"
+    assert res.input_notes[0] == (
+        "read a Weights & Biases runs table (finished runs; dropped 1 run not finished: 1 crashed)"
+    )
     for (d, m), acc in expected.items():
         assert res.scores.loc[d, m] == acc
     assert read_wandb(tmp_path / "wandb_export.csv").columns.tolist() == [

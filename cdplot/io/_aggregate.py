@@ -14,9 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, CdplotWarning, check_in_list
+from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 
-__all__ = ["AGGREGATES", "Aggregation", "aggregate_cells", "check_aggregate", "exact_mean"]
+__all__ = [
+    "AGGREGATES",
+    "Aggregation",
+    "aggregate_cells",
+    "check_aggregate",
+    "exact_mean",
+    "split_decimal_ties",
+]
 
 #: Names accepted by ``aggregate=``; a callable is accepted too.
 AGGREGATES = ("mean", "median")
@@ -51,10 +58,14 @@ class Aggregation:
         Fewest and most runs in a cell (over the cells that have any).
     datasets, algorithms : sequence of str, optional
         Row and column names of an array ``counts`` (default ``0, 1, ...`` as strings).
+    split_ties, tie_decimals : int, optional
+        Pairs of cells on one dataset whose means are equal in decimal arithmetic of the
+        scores as written but not as exact binary means (see :func:`split_decimal_ties`),
+        and the fewest decimals that keep exactly those ties (None if none do).
 
     Attributes
     ----------
-    function, columns, min_count, max_count
+    function, columns, min_count, max_count, split_ties, tie_decimals
         As given.
     counts : pandas.DataFrame
         Number of runs per cell (datasets x algorithms, integers), before dropping
@@ -73,6 +84,8 @@ class Aggregation:
         "function",
         "max_count",
         "min_count",
+        "split_ties",
+        "tie_decimals",
     )
 
     def __init__(
@@ -85,9 +98,13 @@ class Aggregation:
         *,
         datasets: Any = None,
         algorithms: Any = None,
+        split_ties: int = 0,
+        tie_decimals: int | None = None,
     ) -> None:
         set_ = object.__setattr__
         set_(self, "function", function)
+        set_(self, "split_ties", int(split_ties))
+        set_(self, "tie_decimals", None if tie_decimals is None else int(tie_decimals))
         set_(self, "columns", tuple(columns))
         set_(self, "min_count", int(min_count))
         set_(self, "max_count", int(max_count))
@@ -134,7 +151,8 @@ class Aggregation:
             names = (list(self._datasets), list(self._algorithms))
         else:
             names = ([str(i) for i in self._frame.index], [str(c) for c in self._frame.columns])
-        return (self.function, self.columns, self.min_count, self.max_count, *names)
+        ties = (self.split_ties, self.tie_decimals)
+        return (self.function, self.columns, self.min_count, self.max_count, *ties, *names)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Aggregation):
@@ -147,7 +165,8 @@ class Aggregation:
         # an Aggregation made from an array pickles the array (no pandas needed to load it)
         counts = self._frame if self._datasets is None else np.array(self._array)
         args = (self.function, self.columns, counts, self.min_count, self.max_count)
-        return _restore, (*args, self._datasets, self._algorithms)
+        ties = (self.split_ties, self.tie_decimals)
+        return _restore, (*args, self._datasets, self._algorithms, *ties)
 
     def __repr__(self) -> str:
         return (
@@ -175,7 +194,20 @@ class Aggregation:
         noun = _NOUNS.get(self.function)
         if noun is None:
             return f"scores are {self.function}() of the runs over {runs}"
-        return f"scores are {noun} over {runs}"
+        return f"scores are {noun} over {runs}" + self._ties_hint()
+
+    def _ties_hint(self) -> str:
+        """The decimals hint when exact means split ties of the scores as written."""
+        if not self.split_ties:
+            return ""
+        n = self.split_ties
+        ties = f"{n} tie{'s' if n != 1 else ''}"
+        keep = (
+            f"{spell('decimals', self.tie_decimals)} keeps {'them' if n != 1 else 'it'}"
+            if self.tie_decimals is not None
+            else "no rounding keeps exactly those"
+        )
+        return f"; exact means split {ties} of means equal as the scores are written ({keep})"
 
 
 def _restore(
@@ -186,6 +218,8 @@ def _restore(
     max_count: int,
     datasets: Any,
     algorithms: Any,
+    split_ties: int = 0,
+    tie_decimals: int | None = None,
 ) -> Aggregation:
     """Unpickle an :class:`Aggregation` (pickle and copy go through ``__reduce__``)."""
     return Aggregation(
@@ -196,6 +230,8 @@ def _restore(
         max_count,
         datasets=datasets,
         algorithms=algorithms,
+        split_ties=split_ties,
+        tie_decimals=tie_decimals,
     )
 
 
@@ -256,6 +292,97 @@ def aggregate_cells(
         else:
             out[g] = _call(func, np.array(chunk), how)
     return cell_s[starts], out, std, counts
+
+
+#: Scores written with more decimals than this are read as full-precision numbers: no
+#: decimal ties to look for.
+_MAX_WRITTEN_DECIMALS = 6
+
+
+def written_decimals(values: np.ndarray) -> int | None:
+    """The fewest decimals that write every finite value exactly as read (None if > 6).
+
+    A value read from ``0.83`` is the float nearest to 83/100, which ``83 / 100`` gives
+    again (a correctly rounded division): so ``v == round(v * 10**d) / 10**d`` tells
+    whether ``v`` was written with at most ``d`` decimals.
+
+    >>> written_decimals(np.array([0.5, 0.83, 1.0]))
+    2
+    """
+    finite = values[np.isfinite(values)]
+    if not finite.size or np.abs(finite).max() >= 1e9:
+        return None
+    for d in range(_MAX_WRITTEN_DECIMALS + 1):
+        scale = 10.0**d
+        if np.array_equal(np.round(finite * scale) / scale, finite):
+            return d
+    return None
+
+
+def split_decimal_ties(
+    cell: np.ndarray, values: np.ndarray, means: np.ndarray, k: int
+) -> tuple[int, int | None]:
+    """Ties of the written scores' means that the exact binary means split.
+
+    Each run's score, written with at most ``p`` decimals (:func:`written_decimals`), is
+    the integer ``I / 10**p``; a cell's mean in decimal arithmetic is ``sum(I) / (n 10**p)``.
+    Cells of one dataset (``cell // k``) whose decimal means are equal form a tie; their
+    exact means of the binary floats may still differ (``0.81 + 0.85`` and ``0.82 + 0.84``
+    differ in the last bit), which splits it.
+
+    Parameters
+    ----------
+    cell, values : numpy.ndarray
+        Each run's cell code (``dataset * k + algorithm``) and score.
+    means : numpy.ndarray
+        The exact mean of every cell, indexed by cell code.
+    k : int
+        Number of algorithms.
+
+    Returns
+    -------
+    (int, int or None)
+        The number of ties split, and the fewest decimals ``d`` (from ``p`` to 15) for
+        which rounding the means keeps exactly the decimal ties (equal decimal means round
+        alike, different ones differently); None if no ``d`` does.
+
+    Examples
+    --------
+    >>> cell = np.array([0, 0, 1, 1])
+    >>> values = np.array([0.81, 0.85, 0.82, 0.84])
+    >>> means = np.array([exact_mean([0.81, 0.85]), exact_mean([0.82, 0.84])])
+    >>> bool(means[0] != means[1]), split_decimal_ties(cell, values, means, 2)
+    (True, (1, 2))
+    """
+    p = written_decimals(values)
+    if p is None or not np.isfinite(values).all():
+        return 0, None
+    ints = np.round(values * 10.0**p).astype(np.int64)
+    count = np.bincount(cell, minlength=means.size).astype(np.int64)
+    if int(np.abs(ints).max(initial=0)) * int(count.max(initial=0)) >= 2**62:
+        return 0, None  # sums beyond int64: too large to be fold scores
+    total = np.zeros(means.size, dtype=np.int64)
+    np.add.at(total, cell, ints)
+    present = np.flatnonzero(count)
+    g = np.gcd(total[present], count[present])
+    num, den, row = total[present] // g, count[present] // g, present // k
+    order = np.lexsort((den, num, row))
+    num, den, row, mean = num[order], den[order], row[order], means[present][order]
+    same = (row[1:] == row[:-1]) & (num[1:] == num[:-1]) & (den[1:] == den[:-1])
+    starts = np.flatnonzero(np.r_[True, ~same])
+    split = int(
+        (np.maximum.reduceat(mean, starts) != np.minimum.reduceat(mean, starts)).sum()
+        if mean.size
+        else 0
+    )
+    if not split:
+        return 0, None
+    for d in range(p, 16):
+        rounded = np.array([round(v, d) for v in mean.tolist()])
+        kept = (rounded[1:][same] == rounded[:-1][same]).all()
+        if kept and np.unique(np.column_stack([row, rounded]), axis=0).shape[0] == starts.size:
+            return split, d
+    return split, None
 
 
 def _call(func: Any, chunk: np.ndarray, name: str) -> float:

@@ -31,8 +31,9 @@ def as_pandas(data: Any) -> Any:
     """``data`` as a pandas DataFrame if it is a data frame of any library, else None.
 
     polars DataFrames are converted column by column through numpy (no pyarrow needed);
-    other objects through their ``to_pandas()`` method or the ``__dataframe__``
-    interchange protocol. A polars LazyFrame is refused (call ``.collect()`` first).
+    a DuckDB relation is run by DuckDB's ``df()``; other objects through their
+    ``to_pandas()`` method or the ``__dataframe__`` interchange protocol. A polars
+    LazyFrame is refused (call ``.collect()`` first).
 
     Examples
     --------
@@ -64,6 +65,8 @@ def as_pandas(data: Any) -> Any:
     if _is_polars(data, "DataFrame"):
         columns = {name: data.get_column(name).to_numpy() for name in data.columns}
         return pd.DataFrame(columns)
+    if type(data).__module__.split(".")[0] == "duckdb" and callable(getattr(data, "df", None)):
+        return _duckdb_frame(data, pd)
     to_pandas = getattr(data, "to_pandas", None)
     if callable(to_pandas):
         try:
@@ -86,6 +89,24 @@ def as_pandas(data: Any) -> Any:
                 f"protocol ({type(exc).__name__}: {exc}); pass a pandas DataFrame."
             ) from None
     return None
+
+
+def _duckdb_frame(relation: Any, pd: Any) -> Any:
+    """A DuckDB relation run into a pandas DataFrame (DuckDB's own ``df()``)."""
+    try:
+        frame = relation.df()
+    except Exception as exc:  # noqa: BLE001 - a foreign library's failure, reported as input
+        raise CdplotInputError(
+            f"cannot run the DuckDB {type(relation).__name__} into a data frame "
+            f"({type(exc).__name__}: {exc}); pass its result as a DataFrame (rel.df() for "
+            f"pandas, rel.pl() for polars)."
+        ) from None
+    if not isinstance(frame, pd.DataFrame):
+        raise CdplotInputError(
+            f"the DuckDB {type(relation).__name__} gave a {type(frame).__name__}, not a "
+            f"DataFrame; pass rel.df() (pandas) or rel.pl() (polars)."
+        )
+    return frame
 
 
 def frame_table(frame: Any) -> ColumnTable:

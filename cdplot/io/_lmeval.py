@@ -11,6 +11,7 @@ it ``samples_<task>_<date>.jsonl`` holds one line per document and filter with `
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from pathlib import Path
@@ -50,13 +51,45 @@ def is_lm_eval(path: Path) -> bool:
     )
 
 
+def _parse(text: str, where: str) -> Any:
+    """JSON text of ``where`` (a file, or a line of one), refused clearly when damaged."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise CdplotInputError(
+            f"{where} nests too deeply to be lm-evaluation-harness output (is it damaged?)."
+        ) from None
+    except ValueError as exc:  # not JSON, or an integer longer than Python converts
+        raise CdplotInputError(f"cannot read {where}: {exc}.") from None
+
+
+def _number(value: Any, field: str, where: str) -> float | None:
+    """A JSON number as a float (NaN for null); None for text, booleans and containers.
+
+    An integer beyond the range of a float (e.g. 10**400) is refused, naming the field.
+    """
+    if value is None:
+        return math.nan
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        digits = int(abs(value).bit_length() * math.log10(2)) + 1
+        raise CdplotInputError(
+            f"{field} in {where} is an integer of about {digits} digits, beyond the range of "
+            f"a float; correct the file."
+        ) from None
+
+
 def _load_json(path: Path) -> dict[str, Any]:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         raise CdplotInputError(
             f"cannot read lm-evaluation-harness file {str(path)!r}: {exc}."
         ) from None
+    doc = _parse(text, f"lm-evaluation-harness file {str(path)!r}")
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
         raise CdplotInputError(
             f'{str(path)!r} has no "results" mapping (task -> metrics); pass the '
@@ -103,22 +136,30 @@ def _model_name(doc: dict[str, Any], path: Path) -> str:
     return name
 
 
-def _task_metrics(doc: dict[str, Any]) -> dict[str, dict[str, float]]:
-    """Task -> {"metric,filter": value}, leaving out groups (tasks made of subtasks)."""
+def _task_metrics(doc: dict[str, Any], path: Path) -> dict[str, dict[str, Any]]:
+    """Task -> {"metric,filter": value}, leaving out groups (tasks made of subtasks).
+
+    Numbers become floats (null and NaN: NaN, a missing result); any other value (text, a
+    boolean, a list) is kept as written, refused only if it is the metric compared.
+    """
     groups = doc.get("group_subtasks") if isinstance(doc.get("group_subtasks"), dict) else {}
+    where = repr(str(path))
     out = {}
     for task, entry in doc["results"].items():
         if groups.get(task) or not isinstance(entry, dict):
             continue
-        out[str(task)] = {
-            key: float(value)
-            for key, value in entry.items()
-            if "," in key
-            and "_stderr," not in key
-            and isinstance(value, (int, float))
-            and not isinstance(value, bool)
-        }
+        metrics = {}
+        for key, value in entry.items():
+            if "," not in key or "_stderr," in key:
+                continue
+            number = _number(value, f"{key!r} of task {task!r}", where)
+            metrics[key] = value if number is None else number
+        out[str(task)] = metrics
     return out
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, float) and value == value
 
 
 def _choose(available: set[str], score: str | None, where: str) -> str:
@@ -140,19 +181,60 @@ def _choose(available: set[str], score: str | None, where: str) -> str:
     )
 
 
+def _refuse_models_without(
+    models: list[str], found: set[str], metric: str, other: dict[str, set[str]]
+) -> None:
+    """A model none of whose files gives the metric a number would vanish: refuse it,
+    naming the model, the metric, what its files hold and a metric every model has."""
+    absent = [m for m in dict.fromkeys(models) if m not in found]
+    if not absent:
+        return
+    model = absent[0]
+    held = sorted(other.get(model, set()) - {metric})
+    holds = (
+        f"its files hold {', '.join(map(repr, held))}"
+        if held
+        else f"its files hold no number for {metric!r} (null, or no such key)"
+    )
+    more = f" (and {len(absent) - 1} more model{'s' if len(absent) > 2 else ''})"
+    common = sorted(set.intersection(*(other.get(m, set()) for m in dict.fromkeys(models))))
+    choose = (
+        f"compare on a metric every model has ({spell('score', common[0])}), or " if common else ""
+    )
+    raise CdplotInputError(
+        f"model {model!r}{more if len(absent) > 1 else ''} has no value of metric {metric!r}: "
+        f"{holds}; {choose}move the model's files out of the input to compare the others."
+    )
+
+
 def _results_rows(files: list[Path], score: str | None) -> tuple[list[tuple], str, dict]:
     """(task, model, value) rows of the results files, the metric and file -> model."""
     parsed = [(f, _load_json(f)) for f in files]
     models = {f: _model_name(doc, f) for f, doc in parsed}
-    metrics = {f: _task_metrics(doc) for f, doc in parsed}
-    available = {m for per_task in metrics.values() for entry in per_task.values() for m in entry}
+    metrics = {f: _task_metrics(doc, f) for f, doc in parsed}
+    available = {
+        m
+        for per_task in metrics.values()
+        for entry in per_task.values()
+        for m, v in entry.items()
+        if _is_real(v)
+    }
     where = "the lm-evaluation-harness results" if len(files) > 1 else repr(str(files[0]))
     metric = _choose(available, score, where)
-    rows, seen = [], {}
+    rows, seen, found = [], {}, set()
+    other: dict[str, set[str]] = {}
     for f in files:
         for task, entry in metrics[f].items():
+            other.setdefault(models[f], set()).update(m for m, v in entry.items() if _is_real(v))
             if metric not in entry:
                 continue
+            value = entry[metric]
+            if not isinstance(value, float):
+                raise CdplotInputError(
+                    f"metric {metric!r} of task {task!r} in {str(f)!r} is {value!r} "
+                    f"({type(value).__name__}), not a number; correct the file (null marks a "
+                    f"missing result)."
+                )
             key = (task, models[f])
             if key in seen:
                 raise CdplotInputError(
@@ -161,7 +243,10 @@ def _results_rows(files: list[Path], score: str | None) -> tuple[list[tuple], st
                     f"out of the folder) or pass the file you mean."
                 )
             seen[key] = f
-            rows.append((task, models[f], entry[metric]))
+            if value == value:
+                found.add(models[f])
+                rows.append((task, models[f], value))
+    _refuse_models_without(list(models.values()), found, metric, other)
     return rows, metric, models
 
 
@@ -202,16 +287,52 @@ def _sample_model(path: Path, models: dict[Path, str], date: str | None) -> str:
     return path.parent.name.replace("__", "/")
 
 
-def _sample_rows(path: Path, metric: str | None) -> tuple[list[tuple[Any, float]], set[str]]:
-    """(doc_id, value) of one samples file for ``metric`` ("name,filter"); its metrics."""
+def _sample_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The numbered sample objects of a samples file, each line checked for its shape."""
     lines = []
     try:
         with path.open(encoding="utf-8") as fh:
-            for number, line in enumerate(fh, start=1):
-                if line.strip():
-                    lines.append((number, json.loads(line)))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            numbered = [(n, line) for n, line in enumerate(fh, start=1) if line.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
         raise CdplotInputError(f"cannot read samples file {str(path)!r}: {exc}.") from None
+    for number, line in numbered:
+        where = f"line {number} of samples file {str(path)!r}"
+        row = _parse(line, where)
+        if not isinstance(row, dict):
+            raise CdplotInputError(
+                f"{where} is a JSON {_json_kind(row)}, not an object; each line of a samples "
+                f"file is one sample (doc_id, filter, metrics and one field per metric)."
+            )
+        names = row.get("metrics")
+        if names is not None and not (
+            isinstance(names, list) and all(isinstance(m, str) for m in names)
+        ):
+            raise CdplotInputError(
+                f'"metrics" on {where} is {_json_kind(names)} {_short(names)}, not a list of '
+                f"metric names; correct the file."
+            )
+        if not isinstance(row.get("filter", "none"), str):
+            raise CdplotInputError(f'"filter" on {where} is not text; correct the file.')
+        lines.append((number, row))
+    return lines
+
+
+def _json_kind(value: Any) -> str:
+    kinds = ((bool, "boolean"), (str, "string"), (list, "array"), (dict, "object"))
+    return next(
+        (name for t, name in kinds if isinstance(value, t)),
+        "number" if value is not None else "null",
+    )
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _sample_rows(path: Path, metric: str | None) -> tuple[list[tuple[Any, float]], set[str]]:
+    """(doc_id, value) of one samples file for ``metric`` ("name,filter"); its metrics."""
+    lines = _sample_lines(path)
     available = set()
     for _, row in lines:
         names = row.get("metrics") or [k for k in row if k not in _BOOKKEEPING]
@@ -223,35 +344,40 @@ def _sample_rows(path: Path, metric: str | None) -> tuple[list[tuple[Any, float]
     for number, row in lines:
         if row.get("filter", "none") != filt or name not in row:
             continue
+        where = f"line {number} of {str(path)!r}"
         value = row[name]
-        if isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, (int, float)):
+        number_ = float(value) if isinstance(value, bool) else _number(value, repr(name), where)
+        if number_ is None or value is None:
             raise CdplotInputError(
-                f"metric {name!r} on line {number} of {str(path)!r} is {value!r}, not one "
-                f"number per item; choose a per-item metric with {spell('score', 'acc,none')}."
+                f"metric {name!r} on {where} is {_short(value)}, not one number per item; "
+                f"choose a per-item metric with {spell('score', 'acc,none')}."
             )
-        if "doc_id" not in row:
+        doc_id = row.get("doc_id")
+        if doc_id is None:
+            raise CdplotInputError(f'{where} has no "doc_id"; every sample line needs one.')
+        if isinstance(doc_id, bool) or not isinstance(doc_id, (int, str)):
             raise CdplotInputError(
-                f'line {number} of {str(path)!r} has no "doc_id"; every sample line needs one.'
+                f'"doc_id" on {where} is {_json_kind(doc_id)} {_short(doc_id)}; a doc_id '
+                f"is a whole number or a text naming the document."
             )
-        out.append((row["doc_id"], float(value)))
+        out.append((doc_id, number_))
     return out, available
 
 
 def _item_frame(samples: list[Path], models: dict[Path, str], score: str | None) -> Any:
     import pandas as pd
 
-    available: set[str] = set()
+    owner = {f: _sample_model(f, models, _sample_task(f)[1]) for f in samples}
+    other: dict[str, set[str]] = {}
     for f in samples:
-        available |= _sample_rows(f, None)[1]
+        other.setdefault(owner[f], set()).update(_sample_rows(f, None)[1])
+    available = set().union(*other.values())
     where = "the samples files" if len(samples) > 1 else repr(str(samples[0]))
     metric = _choose(available, score, where)
     tasks, names, docs, values = [], [], [], []
     seen: dict[tuple[str, str], Path] = {}
     for f in samples:
-        task, date = _sample_task(f)
-        model = _sample_model(f, models, date)
+        task, model = _sample_task(f)[0], owner[f]
         if (task, model) in seen:
             raise CdplotInputError(
                 f"task {task!r} of model {model!r} has two samples files, "
@@ -263,6 +389,7 @@ def _item_frame(samples: list[Path], models: dict[Path, str], score: str | None)
         names += [model] * len(rows)
         docs += [r[0] for r in rows]
         values += [r[1] for r in rows]
+    _refuse_models_without(list(owner.values()), set(names), metric, other)
     frame = pd.DataFrame(
         {
             "task": pd.Categorical(tasks),
@@ -305,7 +432,13 @@ def read_lm_eval(
     ------
     CdplotInputError
         For a missing metric, several metrics without ``score``, a model named differently
-        in ``"model_name"`` and ``"config"``, or a task of one model in two files.
+        in ``"model_name"`` and ``"config"``, a task of one model in two files, a model
+        with no number for the metric (all null, or other metrics only: it would vanish
+        from the comparison), a metric value that is text, a boolean or a list, and a
+        damaged file (not JSON, nested too deeply, a sample line that is no object,
+        ``"metrics"`` that is no list of names, a ``doc_id`` that is neither a whole number
+        nor text, an integer beyond the range of a float); each names the file and field.
+        A null value of the metric for a task is a missing result (``missing=``).
 
     Examples
     --------
@@ -352,7 +485,7 @@ def read_lm_eval(
         rows, metric, _ = _results_rows(results, score)
         frame = pd.DataFrame(rows, columns=["task", "model", metric])
         what = f"{len(results)} results file{'s' if len(results) != 1 else ''}"
-        every = {t for f in results for t in _task_metrics(_load_json(f))}
+        every = {t for f in results for t in _task_metrics(_load_json(f), f)}
         without = sorted(every - set(frame["task"]))
         if without:
             what += f"; tasks without this metric left out: {', '.join(without)}"

@@ -9,11 +9,17 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
-from ._aggregate import Aggregation, aggregate_cells, check_aggregate, warn_unequal_counts
+from ._aggregate import (
+    Aggregation,
+    aggregate_cells,
+    check_aggregate,
+    split_decimal_ties,
+    warn_unequal_counts,
+)
 from ._columns import ColumnTable, duplicated
 from ._frames import as_pandas, frame_table
 from ._read import file_table
-from ._roles import Roles, resolve_roles
+from ._roles import Roles, is_blank, resolve_roles
 from ._rows import refuse_summary_rows, warn_if_lower_is_better
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, finish_table
 from ._values import _dtype_problem, _is_missing, check_exact_integers, to_names, to_scores
@@ -356,6 +362,22 @@ def _warn_row_numbers(table: ColumnTable, source: str | None, stacklevel: int) -
         )
 
 
+def _warn_blank_names(algorithms: list[str], stacklevel: int) -> None:
+    """Scores under a blank column name are compared, with a warning naming the column."""
+    blank = [a for a in algorithms if is_blank(a)]
+    if blank:
+        import warnings
+
+        listed = ", ".join(repr(a) for a in blank)
+        warnings.warn(
+            f"the scores in column{'s' if len(blank) > 1 else ''} {listed} are compared as "
+            f"an algorithm with a blank name, which reads as no name in every output; rename "
+            f"the column.",
+            CdplotWarning,
+            stacklevel=stacklevel,
+        )
+
+
 def _single_runs(table: ColumnTable, roles: Roles, one_row_each: bool) -> Roles:
     """Columns named like runs (RUN, Fold, Seed) in a wide table that hold scores.
 
@@ -419,6 +441,7 @@ def _from_table(
             _warn_row_numbers(table, source, finish["stacklevel"] - 1)
         refuse_summary_rows(d_rows, roles.dataset)
         algorithms = list(roles.scores)
+        _warn_blank_names(algorithms, finish["stacklevel"] - 1)
         hint = (
             f"If this column names the datasets, pass {spell('dataset', algorithms[0])}."
             if algorithms
@@ -514,6 +537,9 @@ def _assemble(
     warn_unequal_counts(counts, datasets, algorithms, stacklevel=finish["stacklevel"])
     columns = _told_apart(table, roles, row_group) or tuple(str(c) for c in roles.repetitions)
     present = counts[counts > 0]
+    ties = (0, None)
+    if how == "mean" and finish["decimals"] is None:
+        ties = split_decimal_ties(cell, values, scores.reshape(-1), k)
     aggregation = Aggregation(
         function=how,
         columns=columns,
@@ -522,6 +548,8 @@ def _assemble(
         max_count=int(present.max()) if present.size else 0,
         datasets=datasets,
         algorithms=algorithms,
+        split_ties=ties[0],
+        tie_decimals=ties[1],
     )
     return finish_table(
         scores, algorithms, datasets, aggregation=aggregation, score_std=std, **finish

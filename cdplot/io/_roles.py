@@ -56,6 +56,7 @@ ALGORITHM_NAMES = (
     "approach",
     "algo",
     "clf",
+    "framework",
 )
 #: Column names read as repetition columns (repeated runs of one algorithm on one dataset).
 REPETITION_NAMES = (
@@ -68,6 +69,7 @@ REPETITION_NAMES = (
     "iteration",
     "trial",
     "replicate",
+    "resample",
 )
 #: Column names of row identifiers: dataset names in the first column of a wide table,
 #: never an algorithm.
@@ -86,14 +88,46 @@ def column_key(name: Any) -> str:
     return "".join(ch for ch in str(name).strip().lower() if ch not in "_- ")
 
 
+#: Run-like names beyond REPETITION_NAMES: a column whose name starts with one of these
+#: (``resample_no``, ``fold_index``) or is a repetition name with an id suffix (``run_id``)
+#: numbers runs and is never proposed as the score column.
+_RUN_PREFIXES = (
+    "fold",
+    "seed",
+    "repeat",
+    "repetition",
+    "split",
+    "iteration",
+    "trial",
+    "replicate",
+    "resample",
+)
+_ID_SUFFIXES = ("id", "idx", "index", "no", "nr", "number", "num")
 _DATASET = {column_key(n) for n in DATASET_NAMES}
 _ALGORITHM = {column_key(n) for n in ALGORITHM_NAMES}
 _REPETITION = {column_key(n) for n in REPETITION_NAMES}
 
 
+def _run_like(name: Any) -> bool:
+    """Whether a column is named like a run number (``resample``, ``fold_id``, ``run_no``)."""
+    key = column_key(name)
+    stem = next((key[: -len(s)] for s in _ID_SUFFIXES if key.endswith(s) and key != s), key)
+    return stem in _REPETITION or key.startswith(_RUN_PREFIXES)
+
+
 def _is_identifier(name: Any) -> bool:
     key = column_key(name)
     return key in ("id", "index", "") or key.startswith("unnamed:")
+
+
+def is_blank(name: Any) -> bool:
+    """Whether a column name is blank (``''``, ``' '``, or only ``_`` and ``-``)."""
+    return column_key(name) == ""
+
+
+def _blank_scores(name: Any, numeric: Any, distinct_ids: Any) -> bool:
+    """A blank-named column of numbers that are not distinct whole numbers: scores."""
+    return is_blank(name) and numeric(name) and not distinct_ids(name)
 
 
 @dataclass(frozen=True)
@@ -264,7 +298,9 @@ def resolve_roles(
         text = [c for c in free if textual(c)]
         if text:
             _refuse_text_in_wide(columns, dataset_col, text, numeric)
-        ids = [c for c in free if _is_identifier(c)]
+        # a blank name ('' or ' ') over scores is an algorithm with a blank name (warned
+        # about by the reader); over distinct whole numbers it is a row counter
+        ids = [c for c in free if _is_identifier(c) and not _blank_scores(c, numeric, distinct_ids)]
         if ids:
             raise CdplotInputError(
                 f"column {str(ids[0])!r} looks like a row identifier, not an algorithm; remove "
@@ -295,24 +331,31 @@ def resolve_roles(
                 f"{spell('score', 'COLUMN')}."
             )
         else:
-            first = str(candidates[0])
-            if in_cli():
-                each = " ".join(f"--score-col {c}" for c in candidates)
-                several = (
-                    f"or compare each (one diagram per metric) with {each}, adding "
-                    "--lower-is-better COL for each metric where lower is better."
-                )
-            else:
-                several = (
-                    f"or compare each with cdplot.compare_metrics(data, metrics={{{first!r}: "
-                    "'higher', ...})."
-                )
-            raise CdplotInputError(
-                f"several columns could hold the scores: {_listing(candidates)}; pass "
-                f"{spell('score', first)} to compare on one of them, " + several
-            )
+            _refuse_several_scores(candidates)
     ignored = tuple(c for c in free if c not in score_cols)
     return Roles("long", dataset_col, algorithm_col, score_cols, repetitions, ignored)
+
+
+def _refuse_several_scores(candidates: list[Any]) -> None:
+    """Several numeric columns could hold the scores: name them and suggest one that is not
+    a run number (a column named like ``resample`` or ``fold_id`` is never proposed)."""
+    scores = [str(c) for c in candidates if not _run_like(c)]
+    first = scores[0] if scores else "COLUMN"
+    if in_cli():
+        each = " ".join(f"--score-col {c}" for c in scores) or "--score-col COLUMN"
+        several = (
+            f"or compare each (one diagram per metric) with {each}, adding "
+            "--lower-is-better COL for each metric where lower is better."
+        )
+    else:
+        several = (
+            f"or compare each with cdplot.compare_metrics(data, metrics={{{first!r}: "
+            "'higher', ...})."
+        )
+    raise CdplotInputError(
+        f"several columns could hold the scores: {_listing(candidates)}; pass "
+        f"{spell('score', first)} to compare on one of them, " + several
+    )
 
 
 def _refuse_text_in_wide(columns: list, dataset_col: Any, text: list, numeric: Any) -> None:

@@ -170,6 +170,11 @@ def prepare_input(
             )
         return plain
     table = _as_table(data)
+    if table is None:  # columns, but no data frame cdplot can convert
+        raise CdplotInputError(
+            f"cannot read a {type(data).__module__.split('.')[0]}.{type(data).__name__} as a "
+            f"table; pass a pandas or polars DataFrame, a 2-D array or the path of a file."
+        )
     item_col = find_item_column(table.columns, item)
     if item_col is None:
         return Prepared(
@@ -238,16 +243,17 @@ def _dask_cells(
             f"{agg[0]} yourself."
         )
     d, a, (s,) = roles.dataset, roles.algorithm, roles.scores
-    if item_col is None and agg is None:
-        agg_needed = ddf.groupby([d, a], observed=True)[s].size().max().compute()
-        if int(agg_needed) > 1:
-            raise CdplotInputError(
-                f"up to {int(agg_needed)} rows per dataset and algorithm: these look like "
-                f"repeated runs; pass {spell('aggregate', 'mean')} to average them, or name "
-                f"the item column with {spell('item', 'COLUMN')}."
-            )
-    grouped = ddf.groupby([d, a], observed=True)[s].agg(["sum", "count"]).compute()
-    grouped = grouped.reset_index()
+    # dropna=False: a row without a dataset or algorithm name is refused, as in pandas,
+    # not left out by the group-by
+    grouped = ddf.groupby([d, a], observed=True, dropna=False)[s].agg(["sum", "count", "size"])
+    grouped = grouped.compute().reset_index()
+    _refuse_missing_names(grouped, d, a)
+    if item_col is None and agg is None and len(grouped) and grouped["size"].max() > 1:
+        raise CdplotInputError(
+            f"up to {int(grouped['size'].max())} rows per dataset and algorithm: these look "
+            f"like repeated runs; pass {spell('aggregate', 'mean')} to average them, or name "
+            f"the item column with {spell('item', 'COLUMN')}."
+        )
     cells = grouped[[d, a]].astype(str)
     n = grouped["count"].to_numpy(dtype=np.int64)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -272,3 +278,16 @@ def _dask_cells(
         )
     note = f"aggregated a Dask DataFrame on its cluster ({int(n.sum()):,} rows)"
     return Prepared(long, d, a, s, None, None, aggregation, note)
+
+
+def _refuse_missing_names(grouped: Any, d: str, a: str) -> None:
+    """Refuse the cells of a Dask DataFrame whose dataset or algorithm name is missing."""
+    for column, what, needs in ((d, "dataset", "a"), (a, "algorithm", "an")):
+        empty = grouped[column].isna().to_numpy()
+        if empty.any():
+            rows = int(grouped.loc[empty, "size"].sum())
+            raise CdplotInputError(
+                f"the {what} column {column!r} of the Dask DataFrame is empty in {rows:,} "
+                f"row{'s' if rows != 1 else ''}; every row needs {needs} {what} name "
+                f"(fill them in, or drop those rows with ddf.dropna(subset=[{column!r}]))."
+            )

@@ -23,6 +23,7 @@ from typing import Any
 
 from .._errors import CdplotInputError, spell
 from ._roles import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES, column_key
+from ._values import _is_missing, to_scores
 
 __all__ = [
     "is_mlflow",
@@ -70,6 +71,37 @@ def _frame(data: Any, what: str) -> Any:
 
 def _source(frame: Any, fallback: str) -> str:
     return str(frame.attrs.get("cdplot_source", fallback))
+
+
+def _finished_runs(frame: Any, column: str, source: str) -> tuple[Any, str]:
+    """The runs of ``frame`` whose ``column`` says finished, and a clause saying what was
+    dropped ("" when every run finished); refused when no run finished.
+
+    MLflow's ``status`` (``FINISHED``, ``FAILED``, ``KILLED``, ``RUNNING``, ``SCHEDULED``)
+    and W&B's ``State`` (``finished``, ``crashed``, ``failed``, ``killed``, ``running``)
+    are read alike, case-insensitively.
+    """
+    if column not in frame.columns:
+        return frame, ""
+    states = [str(v).strip() for v in frame[column].tolist()]
+    done = [v.lower() == "finished" for v in states]
+    others: dict[str, int] = {}
+    for state, ok in zip(states, done, strict=True):
+        if not ok:
+            others[state] = others.get(state, 0) + 1
+    listing = ", ".join(f"{n} {state}" for state, n in sorted(others.items()))
+    if not any(done):
+        raise CdplotInputError(
+            f"no run in {source!r} finished ({column}: {listing or 'no runs'}); cdplot compares "
+            f"finished runs only: wait for the runs to finish, or drop the {column!r} column "
+            f"to compare the runs as they are."
+        )
+    if all(done):
+        return frame, ""
+    dropped = len(states) - sum(done)
+    kept = frame[[bool(ok) for ok in done]]
+    kept.attrs.update(frame.attrs)
+    return kept, f"dropped {dropped} run{'s' if dropped != 1 else ''} not finished: {listing}"
 
 
 def _pick(
@@ -127,12 +159,15 @@ def read_mlflow(
     -------
     pandas.DataFrame
         Columns ``dataset``, ``algorithm``, the metric (without ``metrics.``) and the params
-        named like repetitions (``seed``, ``fold``, ...) for ``aggregate=``.
+        named like repetitions (``seed``, ``fold``, ...) for ``aggregate=``. Only runs whose
+        ``status`` is ``FINISHED`` are kept; ``attrs["cdplot_note"]`` says how many others
+        (``FAILED``, ``KILLED``, ``RUNNING``, ...) were dropped.
 
     Raises
     ------
     CdplotInputError
-        When a role cannot be decided (naming the candidate columns and the argument).
+        When a role cannot be decided (naming the candidate columns and the argument), or
+        no run finished.
 
     Examples
     --------
@@ -145,6 +180,8 @@ def read_mlflow(
     import pandas as pd
 
     frame = _frame(data, "read_mlflow")
+    status = next((c for c in ("status", "Status") if c in frame.columns), "status")
+    frame, dropped = _finished_runs(frame, status, _source(frame, "the MLflow runs"))
     d_col = _pick(frame, dataset, ("params.", "tags."), DATASET_NAMES, "dataset")
     a_col = _pick(frame, algorithm, ("params.", "tags."), ALGORITHM_NAMES, "algorithm")
     metrics = [str(c) for c in frame.columns if str(c).startswith("metrics.")]
@@ -174,7 +211,7 @@ def read_mlflow(
     )
     out.attrs["cdplot_note"] = (
         f"read MLflow runs: datasets from {d_col!r}, algorithms from {a_col!r}, "
-        f"scores from {s_col!r}"
+        f"scores from {s_col!r}" + (f"; {dropped}" if dropped else "")
     )
     return out
 
@@ -186,7 +223,9 @@ def read_wandb(data: Any) -> Any:
     ``Created``, ``Runtime``, ``Sweep``, ``ID``) and summary keys starting with ``_``
     (``_runtime``, ``_step``, ``_timestamp``) are dropped; the config and summary columns stay
     under their own names, so that ``dataset``, ``algorithm`` and ``score`` are recognised or
-    named as for any long table. Only finished runs are kept when ``State`` says so.
+    named as for any long table. Only runs whose ``State`` is ``finished`` are kept, as
+    :func:`read_mlflow` keeps ``FINISHED`` runs; ``attrs["cdplot_note"]`` says how many
+    others (crashed, failed, killed, running) were dropped.
 
     Parameters
     ----------
@@ -197,6 +236,11 @@ def read_wandb(data: Any) -> Any:
     -------
     pandas.DataFrame
 
+    Raises
+    ------
+    CdplotInputError
+        When no run finished (drop the ``State`` column to compare the runs as they are).
+
     Examples
     --------
     >>> import io
@@ -206,13 +250,12 @@ def read_wandb(data: Any) -> Any:
     ['dataset', 'model', 'accuracy']
     """
     frame = _frame(data, "read_wandb")
-    if "State" in frame.columns:
-        states = frame["State"].astype(str)
-        if (states == "finished").any():
-            frame = frame[states.to_numpy() == "finished"]
+    finished = "State" in frame.columns
+    frame, dropped = _finished_runs(frame, "State", _source(frame, "the W&B runs table"))
     keep = [c for c in frame.columns if c not in _WANDB_META and not str(c).startswith("_")]
     out = frame[keep].reset_index(drop=True)
-    out.attrs["cdplot_note"] = "read a Weights & Biases runs table (finished runs)"
+    kept = " (finished runs" + (f"; {dropped})" if dropped else ")") if finished else ""
+    out.attrs["cdplot_note"] = f"read a Weights & Biases runs table{kept}"
     return out
 
 
@@ -229,6 +272,19 @@ def _one_name_each(frame: Any, id_col: str, name_col: str, source: str) -> None:
                 f"in {source!r}, {col} {value!r} goes with several {other}s ({', '.join(listed)}); "
                 f"the names disagree, so keep the rows of one {other} (filter the table)."
             )
+
+
+def _openml_names(column: Any, name: str, runs: list[Any], source: str) -> list[str]:
+    """The dataset or flow names of a listing as text; a missing one refused, naming its run."""
+    out = []
+    for pos, value in enumerate(column.tolist()):
+        if _is_missing(value) or (isinstance(value, str) and not value.strip()):
+            raise CdplotInputError(
+                f"{name} of run_id {runs[pos]!r} in {source!r} is missing ({value!r}); every "
+                f"OpenML evaluation names its dataset and flow: drop the run or fill it in."
+            )
+        out.append(str(value))
+    return out
 
 
 def read_openml(data: Any, *, score: str | None = None) -> Any:
@@ -270,6 +326,13 @@ def read_openml(data: Any, *, score: str | None = None) -> Any:
 
     frame = _frame(data, "read_openml")
     source = _source(frame, "the OpenML evaluations")
+    absent = sorted(_OPENML - {str(c) for c in frame.columns})
+    if absent:
+        raise CdplotInputError(
+            f"{source!r} is no OpenML evaluations listing: it has no column "
+            f"{', '.join(map(repr, absent))}; pass the frame of "
+            f"openml.evaluations.list_evaluations(..., output_format='dataframe') or its CSV."
+        )
     functions = sorted(map(str, pd.unique(frame["function"].astype(str))))
     if score is None and len(functions) != 1:
         raise CdplotInputError(
@@ -286,11 +349,18 @@ def read_openml(data: Any, *, score: str | None = None) -> Any:
     for id_col, name_col in (("data_id", "data_name"), ("flow_id", "flow_name")):
         if id_col in rows.columns:
             _one_name_each(rows, id_col, name_col, source)
+    runs = rows["run_id"].tolist()
+    names = {c: _openml_names(rows[c], c, runs, source) for c in ("data_name", "flow_name")}
+
+    def where(pos: int) -> str:
+        return f"run_id {runs[pos]!r} in {source!r}"
+
+    values = to_scores(rows["value"], "value", where, decimal=frame.attrs.get("cdplot_decimal"))
     out = pd.DataFrame(
         {
-            "dataset": rows["data_name"].astype(str).to_numpy(),
-            "algorithm": rows["flow_name"].astype(str).to_numpy(),
-            function: rows["value"].to_numpy(dtype=float),
+            "dataset": names["data_name"],
+            "algorithm": names["flow_name"],
+            function: values,
             "run": rows["run_id"].to_numpy(),
         }
     )

@@ -178,10 +178,19 @@ def to_scores(
         if reason is not None:
             suffix = f" {hint}" if hint and reason == "is not a number" else ""
             raise CdplotInputError(
-                f"non-numeric score {v!r} in column {str(column)!r} ({where(pos)}): it "
+                f"non-numeric score {_shown(v)} in column {str(column)!r} ({where(pos)}): it "
                 f"{reason}.{suffix}"
             )
     return out
+
+
+def _shown(v: Any) -> str:
+    """``repr(v)``, shortened: an integer of 400 digits is named by its length."""
+    if isinstance(v, numbers.Integral) and abs(int(v)) >= 10**30:
+        digits = int(abs(int(v)).bit_length() * math.log10(2)) + 1
+        return f"{'-' if v < 0 else ''}(an integer of about {digits} digits)"
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _TOO_BIG = (
@@ -224,7 +233,7 @@ def to_names(values: Any, column: Any, what: str, text: list[str] | None = None)
             )
             raise CdplotInputError(
                 f"the {what} column {str(column)!r} is empty in row {pos}{which}; every "
-                f"row needs a {what} name."
+                f"row needs {'an' if what[0] in 'aeiou' else 'a'} {what} name."
             )
         out.append(str(v))
     return out
