@@ -212,8 +212,9 @@ class Evidence:
             )
         if not sig.total:
             return f"No pair is significantly different at alpha = {alpha:g}."
+        verb = _better_verb(result)
         items = [
-            f"{name(a)} ranks better than {name(b)} ({p_clause('adjusted p', apv)})"
+            f"{name(a)} {verb} {name(b)} ({p_clause('adjusted p', apv)})"
             for a, b, _, apv in sig.listed
         ]
         text = f"Significant differences ({sig.total} of {n_hypotheses(result)}): "
@@ -368,6 +369,18 @@ class PosteriorEvidence(Evidence):
         return "Critical difference diagram", functools.partial(
             plotting.bayes_cd_diagram, width=width
         )
+
+
+#: the pairwise tests that compare the two algorithms' scores (signed-rank, sign, t): a pair
+#: they find different is worded by scores; every other test compares (mean) ranks
+_SCORE_TESTS = frozenset({"wilcoxon", "sign", "paired-t", "tukey"})
+
+
+def _better_verb(result: Any) -> str:
+    """``"scores higher than"`` (or lower) for a test on scores, else ``"ranks better than"``."""
+    if result.test in _SCORE_TESTS:
+        return "scores higher than" if result.higher_is_better else "scores lower than"
+    return "ranks better than"
 
 
 def _test(result: Any) -> str:

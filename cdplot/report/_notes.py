@@ -44,6 +44,13 @@ def caveat_sentence(caveat: Caveat) -> str:
             f"significant however large the differences; at least {caveat.needed} datasets "
             "are needed."
         )
+    if caveat.kind == "unreachable-first-step" and caveat.certain:
+        return (
+            f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
+            f"{caveat.smallest:.2g}, above alpha / {caveat.m} = {caveat.level:.2g}, so the "
+            "correction cannot leave any pair significant however large the differences; "
+            "more datasets are needed."
+        )
     if caveat.kind == "unreachable-first-step":
         return (
             f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
