@@ -20,7 +20,15 @@ import numpy as np
 from .._labels import TEST_TITLES, correction_title
 from ..stats._caveats import n_hypotheses
 from ..stats._results import BayesianComparisonResult, ComparisonResult
-from ._model import Table, decided_lines, display_name, marked, p_clause, significant_pairs
+from ._model import (
+    MAX_PAIRS_LISTED,
+    Table,
+    decided_lines,
+    display_name,
+    marked,
+    p_clause,
+    significant_pairs,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
@@ -54,6 +62,10 @@ class Evidence:
     groups_words = "not significantly different"
     #: what holds inside a group
     inside_groups = "no significant difference"
+    #: what the algorithms tied with the best are
+    tie_words = "not significantly different from"
+    #: what the best is when it is tied with no other algorithm
+    untied_words = "differs significantly from every other algorithm"
 
     def __init__(self, result: Any) -> None:
         self.result = result
@@ -195,15 +207,18 @@ class Evidence:
             f"alpha = {result.alpha:g}. " + why
         )
 
-    def notes(self) -> list[str]:
-        """The summary's paragraphs on how to read the evidence (none for p-values)."""
+    def notes(self, limit: int | None = None) -> list[str]:
+        """The summary's paragraphs on how to read the evidence (none for p-values); at most
+        ``limit`` pairs named in a list."""
         return []
 
-    def summary_pairs(self, name: Callable[[str], str], rejects: bool) -> str:
-        """The summary's paragraph on the pairs found different."""
+    def summary_pairs(
+        self, name: Callable[[str], str], rejects: bool, limit: int = MAX_PAIRS_LISTED
+    ) -> str:
+        """The summary's paragraph on the pairs found different (at most ``limit`` named)."""
         result = self.result
         alpha = result.alpha
-        sig = significant_pairs(result)
+        sig = significant_pairs(result, limit=limit)
         if not sig.total and rejects:
             return (
                 f"No pair is significantly different at alpha = {alpha:g}, although the "
@@ -242,6 +257,8 @@ class PosteriorEvidence(Evidence):
     pairs_heading = "Decisions"
     groups_words = "with no pair decided different"
     inside_groups = "no pair decided different"
+    tie_words = "not decided different from"
+    untied_words = "is decided different from every other algorithm"
 
     @property
     def critical_difference(self) -> None:
@@ -349,12 +366,14 @@ class PosteriorEvidence(Evidence):
     def posthoc_paragraph(self, scope: str, correction: str, why: str) -> str:
         return ""  # no p-values to correct: the notes say how the posteriors read
 
-    def notes(self) -> list[str]:
+    def notes(self, limit: int | None = None) -> list[str]:
         from ._notes import bayes_note
 
-        return [bayes_note(self.result)]
+        return [bayes_note(self.result, limit)]
 
-    def summary_pairs(self, name: Callable[[str], str], rejects: bool) -> str:
+    def summary_pairs(
+        self, name: Callable[[str], str], rejects: bool, limit: int = MAX_PAIRS_LISTED
+    ) -> str:
         return ""  # the notes list the decided pairs with their posteriors
 
     def page_values(self) -> tuple[Any, bool]:
