@@ -81,6 +81,9 @@ _PLOTTING = (
     "choose_figure",
     "aggregation_sensitivity_plot",
 )
+#: Subpackages reachable as attributes after ``import cdplot`` (``cdplot.plotting``), each
+#: imported on first access: ``cdplot.plotting`` itself loads no matplotlib, its figures do
+_SUBPACKAGES = ("plotting", "report", "simulation")
 _SIMULATION = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
 
 
@@ -105,10 +108,10 @@ def __getattr__(name: str) -> Any:
         from ._json_check import load_result
 
         return load_result
-    if name == "report":  # the subpackage, loaded on first use (cdplot.report.to_html)
+    if name in _SUBPACKAGES:  # loaded on first use: cdplot.report.to_html, cdplot.plotting.…
         import importlib
 
-        return importlib.import_module(".report", __name__)
+        return importlib.import_module(f".{name}", __name__)
     if name in _SIMULATION:
         from . import simulation
 
