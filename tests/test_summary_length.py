@@ -83,15 +83,19 @@ def test_a_large_board_summary_is_bounded_and_says_what_matters(k, n):
 
 
 def test_the_bound_holds_with_long_names_and_every_optional_paragraph():
-    res = _compare(board(78, 30, width=30), test="nemenyi")
-    res.rank_intervals("bootstrap", n_boot=200, random_state=0)
+    # 30-character names; the pool-dependence caution, the pool sensitivity of many pairs,
+    # the few-datasets warning, bootstrap rank intervals and effect sizes all present
+    res = _compare(board(30, 9, width=30), test="mean-ranks")
+    res.rank_intervals("bootstrap", n_boot=100, random_state=0)
     res.effect_sizes("mean")
-    text = res.summary()
+    pool = cdplot.pool_sensitivity(res, others=[1, 2], max_pools=5)
+    text = res.summary(pool=pool)
     assert len(text.splitlines()) <= LARGE_BOARD_MAX_LINES
     flat = _flat(text)
-    assert re.search(r"Rank intervals \(95 % simultaneous, paired bootstrap", flat)
-    assert "Effect sizes (mean difference, 95 % CI)" in flat
-    assert "more." in flat
+    assert re.search(r"Pool sensitivity .*?; and \d+ more\. The other decisions", flat)
+    assert "Warning: only 9 datasets" in flat
+    assert "Rank intervals (95 % simultaneous, paired bootstrap" in flat
+    assert re.search(r"Effect sizes \(mean difference, 95 % CI\): .*; and \d+ more\.", flat)
 
 
 def test_a_large_bayesian_board_names_the_best_tie_class_and_bounds_its_decisions():

@@ -37,7 +37,7 @@ LARGE_BOARD_NAMES = 10
 LARGE_BOARD_PAIRS = 5
 #: The bound on a larger board's summary, in lines of 88 characters: it does not grow with
 #: k (names of up to 30 characters; longer names wrap onto more lines)
-LARGE_BOARD_MAX_LINES = 80
+LARGE_BOARD_MAX_LINES = 90
 #: Where a larger board's summary sends its reader for the lists it leaves out
 _WHERE_THE_FULL_LISTS_ARE = (
     "This summary names the top of a large board only. The full lists: every pair in "
@@ -200,7 +200,7 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     pairs and rank intervals; and where the full lists are (``res.to_frame()``,
     ``res.to_json()``, ``res.groups``, the page of :func:`cdplot.report.to_html`).
     With names of up to 30 characters it has at most :data:`LARGE_BOARD_MAX_LINES`
-    (80) lines.
+    (90) lines, every optional paragraph included.
 
     Examples
     --------
@@ -351,8 +351,9 @@ def _large_board_paragraphs(result: ComparisonResult, name: Callable[[str], str]
         return out
     sizes = [len(g) for g in result.groups if len(g) > 1]
     if sizes:
+        groups = f"{len(result.groups)} group{'s' if len(result.groups) > 1 else ''}"
         out.append(
-            f"{len(result.groups)} groups of algorithms with {ev.inside_groups} inside "
+            f"{groups} of algorithms with {ev.inside_groups} inside "
             f"(the largest has {max(sizes)} algorithms); every group in res.groups."
         )
     else:
