@@ -1,9 +1,9 @@
 """The documentation's promises: every public function shows a runnable example, every public
 name has a docstring (the API reference is generated from them), the README stays a front page
 whose quick start is what CI runs, the site's sources are complete, and every ```python block
-of the user guide (docs/guide/*.md) runs as written.
+of the user guide (docs/guide/*.md) and of the site's front pages (docs/*.md) runs as written.
 
-The guide's blocks run page by page, in order, in one namespace and an empty working folder.
+The blocks run page by page, in order, in one namespace and an empty working folder.
 A block that cannot run here (it needs files of the reader's own, a cluster or the network)
 carries the marker ``<!-- docs-test: skip -->`` on the line right above its fence; MyST
 renders the HTML comment as nothing. Use it rarely: an example that only needs data builds
@@ -93,7 +93,8 @@ def test_the_cli_reference_is_generated_from_the_parser():
 #: in the test suite as written: it needs files of the reader's own, a cluster or the network.
 #: Use it rarely; an example that only needs data should build or load its data instead.
 SKIP_MARKER = "<!-- docs-test: skip -->"
-GUIDE = sorted((ROOT / "docs" / "guide").glob("*.md"))
+#: the user guide and the site's front pages (docs/index.md, docs/getting-started.md, ...)
+GUIDE = sorted((ROOT / "docs" / "guide").glob("*.md")) + sorted((ROOT / "docs").glob("*.md"))
 _FENCE = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -124,12 +125,12 @@ NOT_YET_RUNNABLE = {
 def _guide_pages() -> list:
     params = []
     for page in GUIDE:
-        if not python_blocks(page.read_text(encoding="utf-8")):
-            continue
+        if all(skipped for _, _, skipped in python_blocks(page.read_text(encoding="utf-8"))):
+            continue  # no block, or none that runs here
         marks = [pytest.mark.slow] if page.name in SLOW_PAGES else []
         if page.name in NOT_YET_RUNNABLE:
             marks.append(pytest.mark.xfail(reason=NOT_YET_RUNNABLE[page.name], strict=True))
-        params.append(pytest.param(page, marks=marks, id=page.name))
+        params.append(pytest.param(page, marks=marks, id=str(page.relative_to(ROOT / "docs"))))
     return params
 
 
