@@ -105,3 +105,21 @@ def test_tests_on_mean_ranks_are_worded_by_ranks(test):
     text = " ".join(res.summary().split())
     assert "A ranks better than D" in text
     assert "scores higher than" not in text
+
+
+def test_the_wilcoxon_direction_is_the_tests_not_the_average_ranks():
+    """A wins 8 datasets by a hair with C and D between them (rank gap 3), B wins 12 by a
+    lot (rank gap 1): A has the better average rank, yet the signed-rank test favours B
+    (W+ of A = 1 + ... + 8 = 36, of B = 9 + ... + 20 = 174; two-sided exact p = 0.00831,
+    ``scipy.stats.wilcoxon(d["A"], d["B"]).pvalue``)."""
+    hair = 1.004 + np.arange(8) * 1e-5
+    wins_a = pd.DataFrame({"A": hair, "B": 1.0, "C": 1.003, "D": 1.002})
+    wins_b = pd.DataFrame({"A": 0.5, "B": 0.6 + 0.01 * np.arange(12), "C": 0.3, "D": 0.2})
+    data = pd.concat([wins_a, wins_b], ignore_index=True)
+    data.index = [f"d{i}" for i in range(len(data))]
+    assert scipy.stats.wilcoxon(data["A"], data["B"]).pvalue == pytest.approx(0.00831, abs=5e-6)
+    res = _compare(data, correction="none")
+    assert list(res.average_ranks.index[:2]) == ["A", "B"]
+    text = " ".join(res.summary().split())
+    assert "B scores higher than A (adjusted p = 0.008)" in text
+    assert "A scores higher than B" not in text

@@ -230,7 +230,7 @@ class Evidence:
         verb = _better_verb(result)
         items = [
             f"{name(a)} {verb} {name(b)} ({p_clause('adjusted p', apv)})"
-            for a, b, _, apv in sig.listed
+            for a, b, apv in _test_direction(result, sig.listed)
         ]
         text = f"Significant differences ({sig.total} of {n_hypotheses(result)}): "
         text += "; ".join(items)
@@ -400,6 +400,27 @@ def _better_verb(result: Any) -> str:
     if result.test in _SCORE_TESTS:
         return "scores higher than" if result.higher_is_better else "scores lower than"
     return "ranks better than"
+
+
+def _test_direction(
+    result: Any, listed: list[tuple[str, str, float, float]]
+) -> list[tuple[str, str, float]]:
+    """``(a, b, adjusted p)`` with ``a`` the algorithm the test finds better.
+
+    The pairs come better-ranked first; the Wilcoxon signed-rank and the sign test compare
+    the pair's own scores, and can favour the worse-ranked one (small wins of one, large
+    wins of the other). Their statistic table says which: ``statistics[a, b]`` is the sum
+    of the ranks (Wilcoxon) or the number (sign) of the datasets where ``a`` scores better.
+    """
+    statistics = np.asarray(getattr(result._pairwise, "statistics", ()), dtype=float)
+    if result.test not in ("wilcoxon", "sign") or statistics.ndim != 2:
+        return [(a, b, apv) for a, b, _, apv in listed]
+    index = {a: i for i, a in enumerate(result.algorithms)}
+    out = []
+    for a, b, _, apv in listed:
+        i, j = index[a], index[b]
+        out.append((b, a, apv) if statistics[j, i] > statistics[i, j] else (a, b, apv))
+    return out
 
 
 def _test(result: Any) -> str:
