@@ -123,3 +123,23 @@ def test_the_wilcoxon_direction_is_the_tests_not_the_average_ranks():
     text = " ".join(res.summary().split())
     assert "B scores higher than A (adjusted p = 0.008)" in text
     assert "A scores higher than B" not in text
+
+
+def test_too_few_datasets_for_some_pairs_only_says_which_pairs_cannot_differ():
+    data = _ordered(n=20)
+    data.iloc[:15, 0] = np.nan  # A meets the others on 5 datasets: 2/2**5 = 0.0625 > 0.05
+    res = _compare(data, missing="keep", correction="none")
+    (fact,) = [c for c in caveat_facts(res) if c.kind == "unreachable-alpha"]
+    assert fact.some_pairs and fact.n == 5 and not fact.certain
+    assert res.significant.loc["B", "D"]  # B, C and D share 20 datasets: they can differ
+    text = " ".join(res.summary().split())
+    assert "above alpha = 0.05, so no pair with 5 datasets can be significant however" in text
+
+
+def test_too_few_datasets_for_every_pair_says_no_pair(demsar):
+    res = _compare(demsar.iloc[:5])
+    (fact,) = [c for c in caveat_facts(res) if c.kind == "unreachable-alpha"]
+    assert fact.certain
+    assert "above alpha = 0.05, so no pair can be significant however" in " ".join(
+        res.summary().split()
+    )

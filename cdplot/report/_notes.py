@@ -38,9 +38,10 @@ def caveat_sentence(caveat: Caveat) -> str:
             "after the omnibus test rejects; treat any difference as unconfirmed."
         )
     if caveat.kind == "unreachable-alpha":
+        who = "no pair" if caveat.certain else f"no pair with {caveat.n} datasets"
         return (
             f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
-            f"{caveat.smallest:.2g}, above alpha = {caveat.level:g}, so no pair can be "
+            f"{caveat.smallest:.2g}, above alpha = {caveat.level:g}, so {who} can be "
             f"significant however large the differences; at least {caveat.needed} datasets "
             "are needed."
         )

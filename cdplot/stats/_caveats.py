@@ -164,7 +164,9 @@ class Caveat:
         ``"unreachable-first-step"``: whether no pair can be significant whatever the data
         (:func:`no_pair_can_be_significant`); False when the correction could still reject
         (a step-up or false-discovery-rate procedure on small p-values, or pairs with more
-        datasets than ``n``). True for the other kinds.
+        datasets than ``n``). ``"unreachable-alpha"``: whether every pair is that short of
+        data (False: only the pairs with ``n`` datasets cannot be significant). True for the
+        other kinds.
     """
 
     kind: str
@@ -218,7 +220,10 @@ def caveat_facts(result: ComparisonResult) -> tuple[Caveat, ...]:
     m = n_hypotheses(result)
     few = {"test": result.test, "n": n_pair, "some_pairs": n_pair < n, "smallest": smallest}
     if smallest > alpha:
-        out.append(Caveat("unreachable-alpha", level=alpha, needed=datasets_needed(alpha), **few))
+        floors = smallest_attainable_pvalues(result)
+        certain = floors is not None and bool(np.all(floors > alpha))  # no pair has more data
+        needed = datasets_needed(alpha)
+        out.append(Caveat("unreachable-alpha", level=alpha, needed=needed, certain=certain, **few))
     elif result.correction not in ("none",) and m > 1 and smallest > alpha / m:
         certain = no_pair_can_be_significant(result)
         out.append(Caveat("unreachable-first-step", level=alpha / m, m=m, certain=certain, **few))
