@@ -29,6 +29,7 @@ __all__ = [
     "intervals_html",
     "intervals_latex",
     "intervals_markdown",
+    "listed",
     "rank_interval_sentence",
 ]
 
