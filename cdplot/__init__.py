@@ -97,7 +97,8 @@ _STATS = {
     "ComparisonResult": ".stats._results",
     "OmnibusResult": ".stats._results",
 }
-#: Subpackages reachable as attributes of ``cdplot`` without importing them first.
+#: Subpackages reachable as attributes of ``cdplot`` without importing them first, each
+#: imported on first access (``cdplot.plotting`` itself loads no matplotlib, its figures do).
 _SUBPACKAGES = ("io", "stats", "plotting", "report", "simulation")
 
 

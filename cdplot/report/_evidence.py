@@ -20,7 +20,15 @@ import numpy as np
 from .._labels import TEST_TITLES, correction_title
 from ..stats._caveats import n_hypotheses
 from ..stats._results import BayesianComparisonResult, ComparisonResult
-from ._model import Table, decided_lines, display_name, marked, p_clause, significant_pairs
+from ._model import (
+    MAX_PAIRS_LISTED,
+    Table,
+    decided_lines,
+    display_name,
+    marked,
+    p_clause,
+    significant_pairs,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
@@ -54,6 +62,10 @@ class Evidence:
     groups_words = "not significantly different"
     #: what holds inside a group
     inside_groups = "no significant difference"
+    #: what the algorithms tied with the best are
+    tie_words = "not significantly different from"
+    #: what the best is when it is tied with no other algorithm
+    untied_words = "differs significantly from every other algorithm"
 
     def __init__(self, result: Any) -> None:
         self.result = result
@@ -195,15 +207,18 @@ class Evidence:
             f"alpha = {result.alpha:g}. " + why
         )
 
-    def notes(self) -> list[str]:
-        """The summary's paragraphs on how to read the evidence (none for p-values)."""
+    def notes(self, limit: int | None = None) -> list[str]:
+        """The summary's paragraphs on how to read the evidence (none for p-values); at most
+        ``limit`` pairs named in a list."""
         return []
 
-    def summary_pairs(self, name: Callable[[str], str], rejects: bool) -> str:
-        """The summary's paragraph on the pairs found different."""
+    def summary_pairs(
+        self, name: Callable[[str], str], rejects: bool, limit: int = MAX_PAIRS_LISTED
+    ) -> str:
+        """The summary's paragraph on the pairs found different (at most ``limit`` named)."""
         result = self.result
         alpha = result.alpha
-        sig = significant_pairs(result)
+        sig = significant_pairs(result, limit=limit)
         if not sig.total and rejects:
             return (
                 f"No pair is significantly different at alpha = {alpha:g}, although the "
@@ -212,9 +227,10 @@ class Evidence:
             )
         if not sig.total:
             return f"No pair is significantly different at alpha = {alpha:g}."
+        verb = _better_verb(result)
         items = [
-            f"{name(a)} ranks better than {name(b)} ({p_clause('adjusted p', apv)})"
-            for a, b, _, apv in sig.listed
+            f"{name(a)} {verb} {name(b)} ({p_clause('adjusted p', apv)})"
+            for a, b, apv in _test_direction(result, sig.listed)
         ]
         text = f"Significant differences ({sig.total} of {n_hypotheses(result)}): "
         text += "; ".join(items)
@@ -241,6 +257,8 @@ class PosteriorEvidence(Evidence):
     pairs_heading = "Decisions"
     groups_words = "with no pair decided different"
     inside_groups = "no pair decided different"
+    tie_words = "not decided different from"
+    untied_words = "is decided different from every other algorithm"
 
     @property
     def critical_difference(self) -> None:
@@ -348,12 +366,14 @@ class PosteriorEvidence(Evidence):
     def posthoc_paragraph(self, scope: str, correction: str, why: str) -> str:
         return ""  # no p-values to correct: the notes say how the posteriors read
 
-    def notes(self) -> list[str]:
+    def notes(self, limit: int | None = None) -> list[str]:
         from ._notes import bayes_note
 
-        return [bayes_note(self.result)]
+        return [bayes_note(self.result, limit)]
 
-    def summary_pairs(self, name: Callable[[str], str], rejects: bool) -> str:
+    def summary_pairs(
+        self, name: Callable[[str], str], rejects: bool, limit: int = MAX_PAIRS_LISTED
+    ) -> str:
         return ""  # the notes list the decided pairs with their posteriors
 
     def page_values(self) -> tuple[Any, bool]:
@@ -368,6 +388,39 @@ class PosteriorEvidence(Evidence):
         return "Critical difference diagram", functools.partial(
             plotting.bayes_cd_diagram, width=width
         )
+
+
+#: the pairwise tests that compare the two algorithms' scores (signed-rank, sign, t): a pair
+#: they find different is worded by scores; every other test compares (mean) ranks
+_SCORE_TESTS = frozenset({"wilcoxon", "sign", "paired-t", "tukey"})
+
+
+def _better_verb(result: Any) -> str:
+    """``"scores higher than"`` (or lower) for a test on scores, else ``"ranks better than"``."""
+    if result.test in _SCORE_TESTS:
+        return "scores higher than" if result.higher_is_better else "scores lower than"
+    return "ranks better than"
+
+
+def _test_direction(
+    result: Any, listed: list[tuple[str, str, float, float]]
+) -> list[tuple[str, str, float]]:
+    """``(a, b, adjusted p)`` with ``a`` the algorithm the test finds better.
+
+    The pairs come better-ranked first; the Wilcoxon signed-rank and the sign test compare
+    the pair's own scores, and can favour the worse-ranked one (small wins of one, large
+    wins of the other). Their statistic table says which: ``statistics[a, b]`` is the sum
+    of the ranks (Wilcoxon) or the number (sign) of the datasets where ``a`` scores better.
+    """
+    statistics = np.asarray(getattr(result._pairwise, "statistics", ()), dtype=float)
+    if result.test not in ("wilcoxon", "sign") or statistics.ndim != 2:
+        return [(a, b, apv) for a, b, _, apv in listed]
+    index = {a: i for i, a in enumerate(result.algorithms)}
+    out = []
+    for a, b, _, apv in listed:
+        i, j = index[a], index[b]
+        out.append((b, a, apv) if statistics[j, i] > statistics[i, j] else (a, b, apv))
+    return out
 
 
 def _test(result: Any) -> str:

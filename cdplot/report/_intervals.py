@@ -29,6 +29,7 @@ __all__ = [
     "intervals_html",
     "intervals_latex",
     "intervals_markdown",
+    "listed",
     "rank_interval_sentence",
 ]
 
@@ -47,13 +48,25 @@ def _span(low: int, high: int) -> str:
     return f"{low}" if low == high else f"{low}{DASH}{high}"
 
 
+def listed(names: list[str], limit: int | None = None) -> str:
+    """``"A, B, C"``; beyond ``limit`` names, ``"A, B, and 8 more"``."""
+    if limit is None or len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f", and {len(names) - limit} more"
+
+
 def rank_interval_sentence(
-    names: list[str], low: np.ndarray, high: np.ndarray, limit: int = MAX_LISTED
+    names: list[str],
+    low: np.ndarray,
+    high: np.ndarray,
+    limit: int = MAX_LISTED,
+    max_names: int | None = None,
 ) -> str:
     """ "ranks 1–3 are statistically tied (A, B, C); rank of D: 4–9; ..." in display order.
 
     Consecutive algorithms that share an interval exactly as wide as their number form a
-    tie; every other algorithm gets its own "rank of X: l–h".
+    tie; every other algorithm gets its own "rank of X: l–h". At most ``limit`` items, and
+    in each at most ``max_names`` names (default: all).
     """
     items: list[str] = []
     i, k = 0, len(names)
@@ -65,10 +78,12 @@ def rank_interval_sentence(
         if size > 1 and high[i] - low[i] + 1 == size:
             items.append(
                 f"ranks {_span(low[i], high[i])} are statistically tied "
-                f"({', '.join(names[i : j + 1])})"
+                f"({listed(names[i : j + 1], max_names)})"
             )
         elif size > 1:
-            items.append(f"ranks of {', '.join(names[i : j + 1])}: {_span(low[i], high[i])}")
+            items.append(
+                f"ranks of {listed(names[i : j + 1], max_names)}: {_span(low[i], high[i])}"
+            )
         else:
             items.append(f"rank of {names[i]}: {_span(low[i], high[i])}")
         i = j + 1
@@ -97,21 +112,25 @@ def _intervals(result: ComparisonResult) -> tuple[list[str], np.ndarray, np.ndar
     return order, low, high, lead
 
 
-def interval_paragraphs(result: ComparisonResult) -> list[str]:
-    """The summary's paragraphs on rank intervals and effect sizes (may be empty)."""
+def interval_paragraphs(
+    result: ComparisonResult, limit: int = MAX_LISTED, max_names: int | None = None
+) -> list[str]:
+    """The summary's paragraphs on rank intervals and effect sizes (may be empty): at most
+    ``limit`` intervals or pairs, and at most ``max_names`` names in one interval."""
     out = []
     shown = _intervals(result)
     if shown is not None and len(shown[0]) > 2:
         order, low, high, lead = shown
         names = [display_name(result, a) for a in order]
-        out.append(f"Rank intervals ({lead}): {rank_interval_sentence(names, low, high)}.")
+        sentence = rank_interval_sentence(names, low, high, limit, max_names)
+        out.append(f"Rank intervals ({lead}): {sentence}.")
     effects = computed_effect_sizes(result)
     if effects is not None and len(effects):
         rows = [
             f"{display_name(result, r.a)} vs {display_name(result, r.b)}: {effect_text(r)}"
-            for r in effects.head(MAX_LISTED).itertuples()
+            for r in effects.head(limit).itertuples()
         ]
-        more = len(effects) - MAX_LISTED
+        more = len(effects) - limit
         tail = f"; and {more} more" if more > 0 else ""
         out.append(f"Effect sizes ({_effect_head(effects)}): " + "; ".join(rows) + tail + ".")
     return out

@@ -35,6 +35,11 @@ _MARKDOWN_SPECIAL = set("\\`*_|[]>#")
 #: A ``<`` that may open an HTML tag, comment or autolink (CommonMark: a letter, ``/``,
 #: ``!`` or ``?`` follows); any other ``<``, as in ``p < 0.001`` or ``<0.001``, is literal.
 _TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
+#: What a line break inside a cell becomes: GitHub-flavoured Markdown renders the HTML tag
+#: as a line break and keeps the table row whole (a raw newline would end the row)
+_LINE_BREAK = "<br>"
+#: the separators of :meth:`str.splitlines` (``\r\n`` counts once); a trailing one is kept
+_LINE_SEPARATORS = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def escape_markdown(text: str) -> str:
@@ -42,7 +47,10 @@ def escape_markdown(text: str) -> str:
 
     One rule for ``<`` everywhere (tables, list items, prose): it is escaped only
     where it could open an HTML tag or autolink, so p-values read ``p < 0.001``
-    and ``<0.001`` in every part of a report.
+    and ``<0.001`` in every part of a report. A line break inside a name (``\n``,
+    ``\r\n``, ``\r`` or any other of :meth:`str.splitlines`'s separators) would end
+    a table row or a list item: it becomes ``<br>``, which GitHub-flavoured Markdown
+    renders as a line break inside the cell, so the row stays whole.
 
     Examples
     --------
@@ -50,11 +58,16 @@ def escape_markdown(text: str) -> str:
     rf\_500 \| \*best\* \<b\>
     >>> print(escape_markdown("<0.001"))
     <0.001
+    >>> print(escape_markdown("forest\n(500 trees)"))
+    forest<br>(500 trees)
     """
-    text = str(text)
-    return "".join(
-        "\\" + ch if ch in _MARKDOWN_SPECIAL or (ch == "<" and _TAG_OPEN.match(text, i)) else ch
-        for i, ch in enumerate(text)
+    lines = _LINE_SEPARATORS.split(str(text))
+    return _LINE_BREAK.join(
+        "".join(
+            "\\" + ch if ch in _MARKDOWN_SPECIAL or (ch == "<" and _TAG_OPEN.match(line, i)) else ch
+            for i, ch in enumerate(line)
+        )
+        for line in lines
     )
 
 

@@ -38,11 +38,19 @@ def caveat_sentence(caveat: Caveat) -> str:
             "after the omnibus test rejects; treat any difference as unconfirmed."
         )
     if caveat.kind == "unreachable-alpha":
+        who = "no pair" if caveat.certain else f"no pair with {caveat.n} datasets"
         return (
             f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
-            f"{caveat.smallest:.2g}, above alpha = {caveat.level:g}, so no pair can be "
+            f"{caveat.smallest:.2g}, above alpha = {caveat.level:g}, so {who} can be "
             f"significant however large the differences; at least {caveat.needed} datasets "
             "are needed."
+        )
+    if caveat.kind == "unreachable-first-step" and caveat.certain:
+        return (
+            f"{few}: the smallest p-value the {title} can give is 2/2^{caveat.n} = "
+            f"{caveat.smallest:.2g}, above alpha / {caveat.m} = {caveat.level:.2g}, so the "
+            "correction cannot leave any pair significant however large the differences; "
+            "more datasets are needed."
         )
     if caveat.kind == "unreachable-first-step":
         return (
@@ -66,13 +74,22 @@ def caveats(result: ComparisonResult) -> tuple[str, ...]:
     return tuple(caveat_sentence(c) for c in caveat_facts(result))
 
 
-def pool_sensitivity_note(frame: pd.DataFrame) -> str:
+def _first(items: list[str], limit: int | None) -> list[str]:
+    """``items``, or its first ``limit`` and "and N more"."""
+    if limit is None or len(items) <= limit:
+        return items
+    return [*items[:limit], f"and {len(items) - limit} more"]
+
+
+def pool_sensitivity_note(frame: pd.DataFrame, limit: int | None = None) -> str:
     """One plain-language sentence on a :func:`pool_sensitivity` frame, for summaries.
 
     Parameters
     ----------
     frame : pandas.DataFrame
         The frame returned by :func:`pool_sensitivity`.
+    limit : int, optional
+        Name at most this many pairs (default: all).
 
     Returns
     -------
@@ -107,18 +124,21 @@ def pool_sensitivity_note(frame: pd.DataFrame) -> str:
     return (
         f"Pool sensitivity (Benavoli et al. 2016): the mean-ranks decisions on {len(pairs)} of "
         f"{n_pairs} pairs change with the other algorithms in the pool (significant in how many "
-        f"pools of {span} algorithms{sampled}): {'; '.join(parts)}. The other decisions are the "
-        "same in every pool."
+        f"pools of {span} algorithms{sampled}): {'; '.join(_first(parts, limit))}. The other "
+        "decisions are the same in every pool."
     )
 
 
-def bayes_note(result: ComparisonResult) -> str:
+def bayes_note(result: ComparisonResult, limit: int | None = None) -> str:
     """Plain-language sentences on a Bayesian comparison's decisions, for summaries.
 
     Parameters
     ----------
     result : ComparisonResult
         Of ``compare(test="bayes-signed-rank" or "bayes-sign")``.
+    limit : int, optional
+        Name at most this many pairs decided better, and as many decided equivalent
+        (default: all).
 
     Returns
     -------
@@ -150,10 +170,10 @@ def bayes_note(result: ComparisonResult) -> str:
     decided = decided_pairs(result, frame)
     better = [f"{name(a)} over {name(b)} (P = {p:.3f})" for a, b, p in decided.better]
     if better:
-        text.append(f"Practically better: {'; '.join(better)}.")
+        text.append(f"Practically better: {'; '.join(_first(better, limit))}.")
     equivalent = [f"{name(a)} and {name(b)} (P = {p:.3f})" for a, b, p in decided.equivalent]
     if equivalent:
-        text.append(f"Practically equivalent: {'; '.join(equivalent)}.")
+        text.append(f"Practically equivalent: {'; '.join(_first(equivalent, limit))}.")
     if decided.undecided:
         text.append(
             f"{decided.undecided} of {len(frame)} pairs are undecided: the data do not settle "

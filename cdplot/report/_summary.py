@@ -9,7 +9,7 @@ import numpy as np
 from .._labels import correction_title, statistic_text
 from ..stats._caveats import deciding_omnibus, n_hypotheses
 from ._evidence import evidence
-from ._intervals import interval_paragraphs
+from ._intervals import interval_paragraphs, listed
 from ._model import (
     display_name,
     fill,
@@ -19,11 +19,32 @@ from ._model import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     import pandas as pd
 
     from ..stats._results import ComparisonResult
 
-__all__ = ["summary"]
+__all__ = ["FULL_SUMMARY_MAX_ALGORITHMS", "LARGE_BOARD_MAX_LINES", "summary"]
+
+#: Boards of up to this many algorithms get the whole summary: every group and every pair in
+#: no common group. At k = 20 and 30 datasets it is about 55 lines; beyond, the lists grow
+#: with k (k = 78: about 170 lines, k = 300: over 2,000) and a person no longer reads them.
+FULL_SUMMARY_MAX_ALGORITHMS = 20
+#: On a larger board every list of the summary names at most this many algorithms ...
+LARGE_BOARD_NAMES = 10
+#: ... and at most this many pairs or rank intervals
+LARGE_BOARD_PAIRS = 5
+#: The bound on a larger board's summary, in lines of 88 characters: it does not grow with
+#: k (names of up to 30 characters; longer names wrap onto more lines)
+LARGE_BOARD_MAX_LINES = 90
+#: Where a larger board's summary sends its reader for the lists it leaves out
+_WHERE_THE_FULL_LISTS_ARE = (
+    "This summary names the top of a large board only. The full lists: every pair in "
+    "res.to_frame() and res.to_json() (command line: --json FILE), every group in res.groups, "
+    "every average rank in res.average_ranks; all of them on the page "
+    "cdplot.report.to_html(res) (command line: --report FILE.html)."
+)
 
 _TEST_WHY = {
     "wilcoxon": (
@@ -171,6 +192,16 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     ``2 / 2**N``, to reach alpha or the first step of the correction
     (``alpha / m`` for m hypotheses).
 
+    A board of up to :data:`FULL_SUMMARY_MAX_ALGORITHMS` (20) algorithms gets every
+    group and every pair in no common group. A larger one gets a summary of bounded
+    length, whatever k: the best ten average ranks; the tie class of the best (the
+    algorithms not significantly different from it, ten named, with their count); the
+    counts of significant pairs, groups and pairs in no common group; at most five
+    pairs and rank intervals; and where the full lists are (``res.to_frame()``,
+    ``res.to_json()``, ``res.groups``, the page of :func:`cdplot.report.to_html`).
+    With names of up to 30 characters it has at most :data:`LARGE_BOARD_MAX_LINES`
+    (90) lines, every optional paragraph included.
+
     Examples
     --------
     >>> import cdplot
@@ -179,13 +210,15 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     4 algorithms were compared on 14 datasets (higher scores are better; rank 1 is the
     """
     k, n, alpha = result.n_algorithms, result.n_datasets, result.alpha
+    large = k > FULL_SUMMARY_MAX_ALGORITHMS
     direction = "higher" if result.higher_is_better else "lower"
     rejects = result.omnibus_rejects
     paragraphs: list[str] = []
     name = lambda a: display_name(result, a)  # noqa: E731  (labels= display names)
 
     ranking = result._ranking  # the numbers, without pandas
-    top = zip(ranking.rank_order[:3], ranking.average_ranks[:3].tolist(), strict=True)
+    n_top = LARGE_BOARD_NAMES if large else 3
+    top = zip(ranking.rank_order[:n_top], ranking.average_ranks[:n_top].tolist(), strict=True)
     best = ", ".join(f"{name(a)} ({rank:.2f})" for a, rank in top)
     kind = ranking.rank_name or "average rank"
     paragraphs.append(
@@ -193,25 +226,7 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
         f"rank 1 is the best). Best {kind}s: {best}."
     )
     paragraphs += _input_paragraphs(result)
-    verdict = (
-        "rejects the hypothesis that all algorithms perform alike"
-        if rejects
-        else "does not reject the hypothesis that all algorithms perform alike"
-    )
-    deciding = deciding_omnibus(result)
-    friedman = result.friedman
-    if deciding is not None and deciding is result.iman_davenport and friedman is not None:
-        im, fr = deciding, friedman
-        paragraphs.append(
-            f"Omnibus test: the Friedman test (Iman-Davenport "
-            f"{statistic_text(f'F({im.df[0]:g}, {im.df[1]:g})', im.statistic, 2, im.name)}, "
-            f"{p_clause('p', im.pvalue)}; chi2({fr.df:g}) = "
-            f"{fr.statistic:.2f}, {p_clause('p', fr.pvalue)}) {verdict} at alpha = {alpha:g}."
-        )
-    elif deciding is not None:
-        paragraphs.append(
-            f"Omnibus test: {omnibus_text(deciding, digits=2)}; it {verdict} at alpha = {alpha:g}."
-        )
+    paragraphs += _omnibus_paragraphs(result, rejects)
 
     m = n_hypotheses(result)
     scope = (
@@ -243,29 +258,113 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     paragraphs.append(_TEST_WHY.get(result.test, ""))
     if pool is None:
         pool = result.pool_sensitivity
-    paragraphs += _method_paragraphs(result, pool)
+    paragraphs += _method_paragraphs(result, pool, LARGE_BOARD_PAIRS if large else None)
 
     paragraphs += ["Warning: " + caveat for caveat in result.caveats]
 
-    paragraphs.append(ev.summary_pairs(name, rejects))
-    inside = ev.inside_groups
-    if result.control is None and result.correction in ("fdr-bh", "fdr-by") and not result.groups:
-        pass  # no groups from a false-discovery-rate procedure (said above)
-    elif result.control is None:
-        groups = [g for g in result.groups if len(g) > 1]
-        if groups:
-            listed = "; ".join("{" + ", ".join(map(name, g)) + "}" for g in result.groups)
-            paragraphs.append(f"Groups of algorithms with {inside} inside (best first): {listed}.")
-        else:
-            paragraphs.append("Every pair of neighbours in the ranking differs significantly.")
-        if result.uncovered_pairs:
-            pairs = "; ".join(f"{name(a)} - {name(b)}" for a, b in result.uncovered_pairs)
-            paragraphs.append(
-                "Not significantly different, but in no common group (non-significance is "
-                f"not transitive): {pairs}."
-            )
-    paragraphs += interval_paragraphs(result)
+    if large:
+        paragraphs.append(ev.summary_pairs(name, rejects, limit=LARGE_BOARD_PAIRS))
+        paragraphs += _large_board_paragraphs(result, name)
+        paragraphs += interval_paragraphs(result, LARGE_BOARD_PAIRS, LARGE_BOARD_NAMES)
+        paragraphs.append(_WHERE_THE_FULL_LISTS_ARE)
+    else:
+        paragraphs.append(ev.summary_pairs(name, rejects))
+        paragraphs += _group_paragraphs(result, name)
+        paragraphs += interval_paragraphs(result)
     return "\n\n".join(fill(p) for p in paragraphs if p)
+
+
+def _omnibus_paragraphs(result: ComparisonResult, rejects: bool) -> list[str]:
+    """The omnibus test and its decision (none if the result carries no omnibus test)."""
+    alpha = result.alpha
+    verdict = (
+        "rejects the hypothesis that all algorithms perform alike"
+        if rejects
+        else "does not reject the hypothesis that all algorithms perform alike"
+    )
+    deciding = deciding_omnibus(result)
+    friedman = result.friedman
+    if deciding is not None and deciding is result.iman_davenport and friedman is not None:
+        im, fr = deciding, friedman
+        return [
+            f"Omnibus test: the Friedman test (Iman-Davenport "
+            f"{statistic_text(f'F({im.df[0]:g}, {im.df[1]:g})', im.statistic, 2, im.name)}, "
+            f"{p_clause('p', im.pvalue)}; chi2({fr.df:g}) = "
+            f"{fr.statistic:.2f}, {p_clause('p', fr.pvalue)}) {verdict} at alpha = {alpha:g}."
+        ]
+    if deciding is not None:
+        return [
+            f"Omnibus test: {omnibus_text(deciding, digits=2)}; it {verdict} at alpha = {alpha:g}."
+        ]
+    return []
+
+
+def _group_paragraphs(result: ComparisonResult, name: Callable[[str], str]) -> list[str]:
+    """Every group and every pair in no common group (a board of up to
+    :data:`FULL_SUMMARY_MAX_ALGORITHMS` algorithms)."""
+    if result.control is not None or _no_fdr_groups(result):
+        return []  # no groups against a control, nor from a false-discovery-rate procedure
+    out = []
+    inside = evidence(result).inside_groups
+    if any(len(g) > 1 for g in result.groups):
+        listed = "; ".join("{" + ", ".join(map(name, g)) + "}" for g in result.groups)
+        out.append(f"Groups of algorithms with {inside} inside (best first): {listed}.")
+    else:
+        out.append("Every pair of neighbours in the ranking differs significantly.")
+    if result.uncovered_pairs:
+        pairs = "; ".join(f"{name(a)} - {name(b)}" for a, b in result.uncovered_pairs)
+        out.append(
+            "Not significantly different, but in no common group (non-significance is "
+            f"not transitive): {pairs}."
+        )
+    return out
+
+
+def _no_fdr_groups(result: ComparisonResult) -> bool:
+    return result.correction in ("fdr-bh", "fdr-by") and not result.groups
+
+
+def _large_board_paragraphs(result: ComparisonResult, name: Callable[[str], str]) -> list[str]:
+    """A large board: the tie class of the best (or of the control), then counts of the
+    groups and of the pairs in no common group instead of their lists."""
+    ev = evidence(result)
+    algorithms = list(result.algorithms)
+    index = {a: i for i, a in enumerate(algorithms)}
+    significant = np.asarray(result._pairwise.significant, dtype=bool)
+    order = [str(a) for a in result._ranking.rank_order]
+    kind = result._ranking.rank_name or "average rank"
+    if result.control is None:
+        best = order[0]
+        tied = [a for a in order[1:] if not significant[index[best], index[a]]]
+        who = f"Tie class of the best: {name(best)} (best {kind})"
+    else:
+        others = [a for a in algorithms if a != result.control]
+        decided = dict(zip(others, significant.tolist(), strict=True))
+        tied = [a for a in order if a != result.control and not decided[a]]
+        who = f"Against the control: {name(result.control)}"
+    if tied:
+        names = listed([name(a) for a in tied], LARGE_BOARD_NAMES)
+        out = [f"{who} is {ev.tie_words} {len(tied)} of the {len(algorithms) - 1} others: {names}."]
+    else:
+        out = [f"{who} {ev.untied_words}."]
+    if result.control is not None or _no_fdr_groups(result):
+        return out
+    sizes = [len(g) for g in result.groups if len(g) > 1]
+    if sizes:
+        groups = f"{len(result.groups)} group{'s' if len(result.groups) > 1 else ''}"
+        out.append(
+            f"{groups} of algorithms with {ev.inside_groups} inside "
+            f"(the largest has {max(sizes)} algorithms); every group in res.groups."
+        )
+    else:
+        out.append("Every pair of neighbours in the ranking differs significantly.")
+    if result.uncovered_pairs:
+        what = ev.tie_words.removesuffix(" from")
+        out.append(
+            f"{len(result.uncovered_pairs)} pairs are {what} but in no common group "
+            "(non-significance is not transitive): res.uncovered_pairs."
+        )
+    return out
 
 
 def _input_paragraphs(result: ComparisonResult) -> list[str]:
@@ -294,20 +393,24 @@ def _input_paragraphs(result: ComparisonResult) -> list[str]:
             text += f" ({int(values.min())})" if design else f" (at least {int(values.min())})"
         text += "."
         if result.ignored_datasets:
-            text += " Ignored (fewer than two results): " + ", ".join(result.ignored_datasets)
-            text += "."
+            limit = LARGE_BOARD_NAMES if result.n_algorithms > FULL_SUMMARY_MAX_ALGORITHMS else None
+            text += " Ignored (fewer than two results): "
+            text += listed(list(result.ignored_datasets), limit) + "."
         out.append(text)
     return out
 
 
-def _method_paragraphs(result: ComparisonResult, pool: pd.DataFrame | None) -> list[str]:
-    """Caveats that depend on the method: pool dependence, Bayesian reading, parametric."""
+def _method_paragraphs(
+    result: ComparisonResult, pool: pd.DataFrame | None, limit: int | None = None
+) -> list[str]:
+    """Caveats that depend on the method: pool dependence, Bayesian reading, parametric
+    (at most ``limit`` pairs named in a list)."""
     out = []
     if pool is not None:
         from ._notes import pool_sensitivity_note
 
-        out.append(pool_sensitivity_note(pool))
-    out += evidence(result).notes()  # how a Bayesian comparison's posteriors read
+        out.append(pool_sensitivity_note(pool, limit))
+    out += evidence(result).notes(limit)  # how a Bayesian comparison's posteriors read
     if result.parametric:
         out.append(
             "These parametric tests compare mean scores over datasets, which is only "

@@ -25,7 +25,9 @@ __all__ = [
     "deciding_omnibus",
     "min_attainable_pvalue",
     "n_hypotheses",
+    "no_pair_can_be_significant",
     "omnibus_rejects",
+    "smallest_attainable_pvalues",
 ]
 
 #: Below this many datasets the normal and chi-square approximations behind the Friedman,
@@ -44,6 +46,54 @@ def min_attainable_pvalue(test: str, n: int) -> float | None:
     if test not in ("wilcoxon", "sign"):
         return None
     return min(1.0, 2.0 ** (1 - n)) if n < 1100 else 0.0
+
+
+#: corrections whose first step compares the smallest p-value with alpha / m (Bonferroni,
+#: Holm; Shaffer's and Bergmann-Hommel's first multiplier is m, the set of all m hypotheses
+#: being logically possible): no pair is significant when every p-value exceeds alpha / m
+_FIRST_STEP_ALPHA_OVER_M = ("bonferroni", "bonferroni-dunn", "holm", "shaffer", "bergmann-hommel")
+
+
+def smallest_attainable_pvalues(result: ComparisonResult) -> np.ndarray | None:
+    """The smallest p-value each tested pair can give (:func:`min_attainable_pvalue` on the
+    datasets the pair shares), in the order of the tested hypotheses; None for a test
+    without such a floor."""
+    k, n = result.n_algorithms, result.n_datasets
+    if min_attainable_pvalue(result.test, n) is None:
+        return None
+    per_pair = result._pairwise.n_per_pair
+    counts = np.full((k, k), n) if per_pair is None else np.asarray(per_pair, dtype=float)
+    if result.control is not None:
+        c = list(result.algorithms).index(result.control)
+        shared = np.delete(counts[c], c)
+    else:
+        shared = counts[np.triu_indices(k, 1)]
+    return np.array([min_attainable_pvalue(result.test, int(s)) for s in shared], dtype=float)
+
+
+def no_pair_can_be_significant(result: ComparisonResult) -> bool:
+    """Whether the correction leaves no pair significant however large the differences.
+
+    Every correction cdplot offers is monotone: lowering a p-value never removes a
+    rejection. So no data can make a pair significant exactly when the most favourable
+    p-values, each pair's smallest attainable one (:func:`smallest_attainable_pvalues`),
+    leave none at or below ``alpha``. For the corrections whose first step is ``alpha / m``
+    that is ``m * min p > alpha``; the others (Hochberg's, Hommel's and Rom's step-up,
+    Finner's, Holland's, Li's, the false-discovery-rate procedures) are run on those
+    p-values. False for a test without a floor on its p-values.
+    """
+    floors = smallest_attainable_pvalues(result)
+    if floors is None or not floors.size:
+        return False
+    alpha, m = result.alpha, floors.size
+    if result.correction in _FIRST_STEP_ALPHA_OVER_M:
+        return bool(m * floors.min() > alpha)
+    from ._adjust import ROW_CORRECTIONS
+
+    kernel = ROW_CORRECTIONS.get(result.correction)
+    if kernel is None:  # a procedure without a row-wise kernel: not certain
+        return False
+    return bool(np.all(kernel(floors[None, :])[0] > alpha))
 
 
 def datasets_needed(alpha: float) -> int:
@@ -110,6 +160,13 @@ class Caveat:
         The number of hypotheses (``"unreachable-first-step"``).
     needed : int or None
         Datasets needed to reach ``alpha`` (``"unreachable-alpha"``).
+    certain : bool
+        ``"unreachable-first-step"``: whether no pair can be significant whatever the data
+        (:func:`no_pair_can_be_significant`); False when the correction could still reject
+        (a step-up or false-discovery-rate procedure on small p-values, or pairs with more
+        datasets than ``n``). ``"unreachable-alpha"``: whether every pair is that short of
+        data (False: only the pairs with ``n`` datasets cannot be significant). True for the
+        other kinds.
     """
 
     kind: str
@@ -120,6 +177,7 @@ class Caveat:
     level: float | None = None
     m: int = 0
     needed: int | None = None
+    certain: bool = True
 
 
 def caveat_facts(result: ComparisonResult) -> tuple[Caveat, ...]:
@@ -132,8 +190,10 @@ def caveat_facts(result: ComparisonResult) -> tuple[Caveat, ...]:
     * Wilcoxon and sign tests: the smallest attainable p-value ``2 / 2**N``
       (:func:`min_attainable_pvalue`) is above ``alpha`` (no pair can be
       significant), or above ``alpha / m``, the first step of every
-      family-wise correction over m hypotheses (the correction may leave no
-      pair significant);
+      family-wise correction over m hypotheses: the correction then leaves no pair
+      significant (certain for a step-down procedure such as Holm's) or may leave none
+      (a step-up or false-discovery-rate procedure, or pairs with more datasets), decided
+      by :func:`no_pair_can_be_significant`;
     * fewer than :data:`MIN_DATASETS_APPROXIMATION` datasets: the chi-square
       and normal approximations of Friedman's, the mean-ranks and the Nemenyi
       tests are rough (Demšar 2006's rule of thumb N > 10).
@@ -160,9 +220,13 @@ def caveat_facts(result: ComparisonResult) -> tuple[Caveat, ...]:
     m = n_hypotheses(result)
     few = {"test": result.test, "n": n_pair, "some_pairs": n_pair < n, "smallest": smallest}
     if smallest > alpha:
-        out.append(Caveat("unreachable-alpha", level=alpha, needed=datasets_needed(alpha), **few))
+        floors = smallest_attainable_pvalues(result)
+        certain = floors is not None and bool(np.all(floors > alpha))  # no pair has more data
+        needed = datasets_needed(alpha)
+        out.append(Caveat("unreachable-alpha", level=alpha, needed=needed, certain=certain, **few))
     elif result.correction not in ("none",) and m > 1 and smallest > alpha / m:
-        out.append(Caveat("unreachable-first-step", level=alpha / m, m=m, **few))
+        certain = no_pair_can_be_significant(result)
+        out.append(Caveat("unreachable-first-step", level=alpha / m, m=m, certain=certain, **few))
     elif rough_friedman:
         out.append(Caveat("rough-friedman", n=n))
     return tuple(out)
