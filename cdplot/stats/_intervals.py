@@ -71,6 +71,8 @@ STUDENT_TILE_ELEMENTS = 2_097_152
 #: bootstrap draws of one block of the bootstrap-t (each block recomputes its tiles' pairs)
 STUDENT_ROWS = 256
 DEFAULT_N_BOOT = 10_000
+#: relative size of what rounding leaves of a cancelled difference (64 units in the last place)
+ROUNDING = 64 * np.finfo(float).eps
 #: the bootstraps' confidence level when none is given (``method="test"``: ``1 - alpha``)
 DEFAULT_CONFIDENCE = 0.95
 #: the most bootstrap samples of one call: time and memory (n_boot x k statistics) grow with
@@ -606,11 +608,14 @@ def _tile_pairs(values: np.ndarray, rows: slice, cols: slice) -> dict[str, np.nd
     raw = values[:, rows.start + first] - values[:, cols.start + second]
     centred = raw - raw.mean(axis=0)  # the variance of a difference is shift-free
     squares = centred**2
+    # constant up to the rounding of the subtraction (x + 0.1 - x is not always 0.1)
+    size = np.abs(values).max(axis=0)
+    rounding = ROUNDING * (size[rows.start + first] + size[cols.start + second])
     return {
         "first": first,
         "second": second,
         "squares": squares,
-        "constant": np.ptp(raw, axis=0) == 0,
+        "constant": np.ptp(raw, axis=0) <= rounding,
         "se": np.sqrt(squares.mean(axis=0) / n),
     }
 
@@ -641,12 +646,13 @@ def _studentized_block(
             continue
         t = np.take(shifts, rows.start + first, axis=1)
         t -= np.take(shifts, cols.start + second, axis=1)  # the gap D*_jl - D_jl
-        sd = weights @ tile["squares"]
-        sd -= np.square(t)
+        moment = weights @ tile["squares"]
+        sd = moment - np.square(t)
+        # no spread in this draw: what is left of w . e^2 - gap^2 is rounding
+        flat = sd <= ROUNDING * moment
         sd *= 1.0 / n
-        np.sqrt(sd, out=sd, where=sd > 0)
+        np.sqrt(sd, out=sd, where=~flat)
         np.abs(t, out=t)
-        flat = ~(sd > 0)  # no spread in this draw (or rounding below 0)
         np.divide(t, sd, out=t, where=~flat)
         if flat.any():  # (0 / 0 for a constant pair, set to 0 below)
             draw, pair = np.nonzero(flat)
