@@ -66,9 +66,10 @@ def test_bootstrap_covers_under_the_complete_null_with_10_algorithms():
 
 def test_fixed_standard_errors_warn_that_they_may_under_cover():
     res = _result(np.random.default_rng(0).normal(size=(12, 4)))
-    with pytest.warns(cdplot.CdplotWarning, match="may cover less than their stated"):
+    with pytest.warns(cdplot.CdplotWarning, match="may cover less than their stated") as seen:
         fixed = cdplot.rank_intervals(res, "bootstrap", n_boot=300, studentize=False)
     assert fixed.method == "bootstrap"
+    assert seen[0].filename == __file__  # points at the call
 
 
 def test_default_falls_back_with_a_warning_only_above_the_work_budget(monkeypatch):
