@@ -77,9 +77,9 @@ def test_default_falls_back_with_a_warning_only_above_the_work_budget(monkeypatc
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # within the budget: the bootstrap-t, no warning
         student = cdplot.rank_intervals(res, "bootstrap", n_boot=300, random_state=3)
-    # 300 draws x 12 datasets x 10 pairs = 36,000 cells
-    monkeypatch.setattr(_intervals, "STUDENTIZE_MAX_WORK", 35_999)
-    with pytest.warns(cdplot.CdplotWarning, match=r"3\.6e\+04 cells.*studentize=True"):
+    # 300 draws x 10 pairs x (12 datasets + 100) = 336,000 cells
+    monkeypatch.setattr(_intervals, "STUDENTIZE_MAX_WORK", 335_999)
+    with pytest.warns(cdplot.CdplotWarning, match=r"3\.36e\+05 cells.*studentize=True"):
         fallback = cdplot.rank_intervals(res, "bootstrap", n_boot=300, random_state=3)
     with pytest.warns(cdplot.CdplotWarning):
         fixed = cdplot.rank_intervals(

@@ -60,10 +60,13 @@ PAIR_CHUNK_ELEMENTS = 262_144
 WEIGHT_CHUNK_ELEMENTS = 2_000_000
 #: threads of the pairwise max-t step
 THREADS = 2
-#: the automatic bootstrap-t runs while ``n_boot * N * k(k-1)/2`` (draws x datasets x pairs)
-#: stays within this many cells (about 20 s of CPU); beyond it, fixed standard
-#: errors with a warning, unless ``studentize=True`` asks for the bootstrap-t whatever it costs
-STUDENTIZE_MAX_WORK = 30_000_000_000
+#: the bootstrap-t's work is ``n_boot * k(k-1)/2 * (N + STUDENT_PAIR_COST)`` cells: one draw
+#: of one pair costs N products and about as much arithmetic again as 100 datasets' products
+STUDENT_PAIR_COST = 100
+#: the automatic bootstrap-t runs while its work stays within this many cells (about 25 s of
+#: CPU, 0.25 ns a cell); beyond it, fixed standard errors with a warning, unless
+#: ``studentize=True`` asks for the bootstrap-t whatever it costs
+STUDENTIZE_MAX_WORK = 100_000_000_000
 #: float64 elements of one block of the bootstrap-t (draws x pairs of one tile: 8 MB)
 STUDENT_BLOCK_ELEMENTS = 1_048_576
 #: float64 elements of the per-dataset squared differences of one tile of pairs (16 MB)
@@ -228,9 +231,9 @@ def rank_intervals(
         ``"dask"`` computes the bootstrap chunks on the current Dask client.
     studentize : bool, optional
         Bootstrap-t: divide each bootstrap sample's differences by their own standard
-        errors (costs ``n_boot * N * k(k - 1) / 2`` cells, about 0.7 s of CPU per 1e9, in
-        blocks of bounded memory). Default: whenever that work is at most
-        ``STUDENTIZE_MAX_WORK`` (3e10); beyond it, and with ``studentize=False``, the
+        errors (costs ``n_boot * k(k - 1) / 2 * (N + 100)`` cells, about 0.25 s of CPU per
+        1e9, in blocks of bounded memory). Default: whenever that work is at most
+        ``STUDENTIZE_MAX_WORK`` (1e11); beyond it, and with ``studentize=False``, the
         fixed standard errors of the full sample, with a :class:`cdplot.CdplotWarning`:
         their intervals may cover less than ``confidence``, the more so the more pairs
         and the fewer datasets (see Notes).
@@ -728,16 +731,16 @@ def _studentize(values: np.ndarray, n_boot: int, studentize: bool | None) -> boo
     """Whether to run the bootstrap-t: as asked; by default whenever its work stays within
     :data:`STUDENTIZE_MAX_WORK`. Fixed standard errors warn that they may under-cover."""
     n, k = values.shape
-    work = n_boot * n * (k * (k - 1) // 2)
+    work = n_boot * (k * (k - 1) // 2) * (n + STUDENT_PAIR_COST)
     if studentize is None:
         studentize = work <= STUDENTIZE_MAX_WORK
         if not studentize:
             _warn_fixed_se(
-                f"the bootstrap-t would take n_boot * N * k(k-1)/2 = {work:.3g} cells, above "
-                f"the {STUDENTIZE_MAX_WORK:.3g} run by default, so fixed standard errors were "
-                "used",
-                "pass studentize=True for the bootstrap-t (about 0.7 s of CPU per 1e9 cells), "
-                "or a smaller n_boot",
+                f"the bootstrap-t would take n_boot * k(k-1)/2 * (N + {STUDENT_PAIR_COST}) = "
+                f"{work:.3g} cells, above the {STUDENTIZE_MAX_WORK:.3g} run by default, so "
+                "fixed standard errors were used",
+                "pass studentize=True for the bootstrap-t (about 0.25 s of CPU per 1e9 "
+                "cells), or a smaller n_boot",
             )
         return bool(studentize)
     if not studentize:
