@@ -47,7 +47,7 @@ def test_bootstrap_covers_under_the_complete_null_with_60_algorithms():
     # proportion 0.95 over 40 tables, sqrt(0.95 * 0.05 / 40) = 0.034, so at least 34 of
     # the 40 tables must be covered. Binomial(40, p) (scipy.stats.binom): a true coverage
     # of 0.60 passes with probability 6e-4, a true 0.95 fails with 0.0034, 0.97 with
-    # 3e-4. 40 calls with 10,000 draws: about 25 s of CPU.
+    # 2e-4. 40 calls with 10,000 draws: about 25 s of CPU.
     reps = 40
     cover = _null_coverage(60, 30, reps, 10_000, seed=60)
     assert cover >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / reps)
