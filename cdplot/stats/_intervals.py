@@ -74,8 +74,11 @@ STUDENT_TILE_ELEMENTS = 2_097_152
 #: bootstrap draws of one block of the bootstrap-t (each block recomputes its tiles' pairs)
 STUDENT_ROWS = 256
 DEFAULT_N_BOOT = 10_000
-#: relative size of what rounding leaves of a cancelled difference (64 units in the last place)
+#: relative size of what rounding leaves of a cancelled sum (64 units in the last place)
 ROUNDING = 64 * np.finfo(float).eps
+#: relative spread of a difference that is constant but for the rounding of its inputs
+#: (x + 0.1 - x is 0.1 only to within a unit in the last place of x)
+CONSTANT_SPREAD = 4 * np.finfo(float).eps
 #: the bootstraps' confidence level when none is given (``method="test"``: ``1 - alpha``)
 DEFAULT_CONFIDENCE = 0.95
 #: the most bootstrap samples of one call: time and memory (n_boot x k statistics) grow with
@@ -613,7 +616,7 @@ def _tile_pairs(values: np.ndarray, rows: slice, cols: slice) -> dict[str, np.nd
     squares = centred**2
     # constant up to the rounding of the subtraction (x + 0.1 - x is not always 0.1)
     size = np.abs(values).max(axis=0)
-    rounding = ROUNDING * (size[rows.start + first] + size[cols.start + second])
+    rounding = CONSTANT_SPREAD * (size[rows.start + first] + size[cols.start + second])
     return {
         "first": first,
         "second": second,
