@@ -489,7 +489,10 @@ class _Comparison(ValueEquality):
     __str__ = Seam("cdplot.report", "result_text")
 
     def rank_intervals(self, method: str = "test", **kwargs: Any) -> Any:
-        """Confidence intervals for the ranks; see :func:`cdplot.rank_intervals`."""
+        """Confidence intervals for the ranks; see :func:`cdplot.rank_intervals`.
+
+        The confidence defaults to ``1 - alpha`` of this result for ``method="test"``
+        (0.95 for the bootstraps)."""
         from ._intervals import rank_intervals
 
         return rank_intervals(self, method, **kwargs)
