@@ -117,7 +117,6 @@ def test_python_blocks_finds_the_fences_and_the_skip_marker():
 SLOW_PAGES = {"simulation.md"}
 #: pages whose examples do not run yet, and why (kept in step with the pages: strict)
 NOT_YET_RUNNABLE = {
-    "uncertainty.md": "its example uses cdplot and accuracy without defining them",
     "large-leaderboards.md": "its example uses cdplot and leaderboard without defining them",
 }
 
