@@ -108,24 +108,48 @@ def _role_props(opts: _Options, width: float) -> dict[str, dict[str, Any]]:
     }
 
 
+#: Resolutions a figure is commonly saved at; 1200 dpi stands for the unhinted metrics
+#: of vector output (PDF, SVG, PGF). Agg hints glyphs to whole pixels, so a line's width
+#: is not proportional to the resolution: the same note is 2-10 % wider at one than at
+#: another. Full-width texts (notes, legend) are measured at each and take the widest.
+OUTPUT_DPIS = (72.0, 100.0, 150.0, 200.0, 300.0, 600.0, 1200.0)
+#: Roles measured at every resolution of :data:`OUTPUT_DPIS` (the widest texts).
+WIDEST_ROLES = frozenset({"note"})
+
+
 class _TextMeasure:
-    """``measure(text, role) -> (width, height)`` in inches, with matplotlib's own metrics."""
+    """``measure(text, role) -> (width, height)`` in inches, with matplotlib's own metrics.
+
+    Texts of :data:`WIDEST_ROLES` span the figure's width: their width is the largest at
+    the figure's resolution and at every one of :data:`OUTPUT_DPIS`, so a footnote wrapped
+    to the figure stays inside it whatever resolution it is saved at.
+    """
 
     def __init__(self, props: Mapping[str, Mapping[str, Any]], dpi: float):
-        self._figure = Figure(dpi=dpi)
-        self._renderer = FigureCanvasAgg(self._figure).get_renderer()
+        self._props = props
         self._dpi = dpi
+        self._renderers = {}
         self._texts = {}
-        for role, kw in props.items():
-            text = Text(0.0, 0.0, "", **kw)
-            text.set_figure(self._figure)
-            self._texts[role] = text
+        for d in {dpi, *OUTPUT_DPIS}:
+            figure = Figure(dpi=d)
+            self._renderers[d] = FigureCanvasAgg(figure).get_renderer()
+            for role, kw in props.items():
+                if d == dpi or role in WIDEST_ROLES:
+                    text = Text(0.0, 0.0, "", **kw)
+                    text.set_figure(figure)
+                    self._texts[role, d] = text
+
+    def _size(self, text: str, role: str, dpi: float) -> tuple[float, float]:
+        artist = self._texts[role, dpi]
+        artist.set_text(text)
+        box = artist.get_window_extent(self._renderers[dpi])
+        return box.width / dpi, box.height / dpi
 
     def __call__(self, text: str, role: str) -> tuple[float, float]:
-        artist = self._texts[role]
-        artist.set_text(text)
-        box = artist.get_window_extent(self._renderer)
-        return box.width / self._dpi, box.height / self._dpi
+        width, height = self._size(text, role, self._dpi)
+        if role in WIDEST_ROLES:
+            width = max(width, *(self._size(text, role, d)[0] for d in OUTPUT_DPIS))
+        return width, height
 
 
 # --------------------------------------------------------------------------- content
