@@ -29,6 +29,7 @@ from ._cd_layout import (
 )
 from ._docstrings import DOCS
 from ._figure import CDFigure, new_figure
+from ._mathtext import check_mathtext
 from ._pgf import PgfSafeText
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -316,6 +317,11 @@ class _Content:
     shown: dict[str, str] = field(default_factory=dict)
     #: Caption of the axis when it is not Friedman's average rank (issue 30).
     axis_caption: str | None = None
+
+
+def _shown_names(result: ComparisonResult) -> list[str]:
+    """The names as the diagram draws them (their labels)."""
+    return [result.label(a) for a in result.algorithms]
 
 
 def _on_score_axis(result: ComparisonResult) -> bool:
@@ -841,6 +847,7 @@ def cd_diagram(
         line_kws=line_kws,
         bar_kws=bar_kws,
     )
+    check_mathtext(_shown_names(result), where="cd_diagram")
     content = _content(result, opts)
     if ax is None:
         fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
@@ -977,6 +984,8 @@ def cd_diagrams(
         colors=colors,
         highlighted=frozenset(highlighted),
     )
+    for res in results.values():
+        check_mathtext(_shown_names(res), where="cd_diagrams")
     dpi = float(mpl.rcParams["figure.dpi"])
     contents = [_content(res, opts, panel=str(key)) for key, res in results.items()]
     layouts = [_layout(c, opts, width, dpi) for c in contents]
