@@ -771,10 +771,17 @@ def cd_diagram(
     Layout, in inches, adapts to the content: the figure grows with k, tick
     labels thin out when they would collide, and names wider than the space
     beside the axis are wrapped at spaces, hyphens, underscores and case
-    changes (or truncated, with a numbered footnote giving the full name),
-    never inside a word; a title or note is wrapped likewise, never inside a
-    formula such as "α = 0.05", and set smaller if one word is still too wide
-    (e.g. in a small Axes of your own). No two texts overlap for k up to at least 100 at widths
+    changes, never inside a word. The two sides share that space: a side of
+    short names leaves the rest to the other. A name still too wide is set
+    up to 15 %% smaller; only a name wider still is shortened, with a numbered
+    footnote giving the full name, and then the start all names share and its
+    leading qualifiers go first ("sklearn.ensemble.RandomForestClassifier"
+    becomes "…RandomForestClassifier [1]"). A title or note is wrapped
+    likewise, never inside a formula such as "α = 0.05", and set smaller if
+    one word is still too wide (e.g. in a small Axes of your own); notes are
+    measured at the widest of the usual resolutions (72 to 600 dpi, and the
+    unhinted widths of PDF), so they stay inside the figure whatever it is
+    saved at. No two texts overlap for k up to at least 100 at widths
     of 3.3 and 7 inches.
 
     A new figure is a :class:`CDFigure`, whose ``savefig`` embeds TrueType
