@@ -114,28 +114,34 @@ def _role_props(opts: _Options, width: float) -> dict[str, dict[str, Any]]:
 #: is not proportional to the resolution: the same note is 2-10 % wider at one than at
 #: another. Full-width texts (notes, legend) are measured at each and take the widest.
 OUTPUT_DPIS = (72.0, 100.0, 150.0, 200.0, 300.0, 600.0, 1200.0)
-#: Roles measured at every resolution of :data:`OUTPUT_DPIS` (the widest texts).
+#: Roles of the CD diagram measured at every resolution of :data:`OUTPUT_DPIS`.
 WIDEST_ROLES = frozenset({"note"})
 
 
 class _TextMeasure:
     """``measure(text, role) -> (width, height)`` in inches, with matplotlib's own metrics.
 
-    Texts of :data:`WIDEST_ROLES` span the figure's width: their width is the largest at
-    the figure's resolution and at every one of :data:`OUTPUT_DPIS`, so a footnote wrapped
-    to the figure stays inside it whatever resolution it is saved at.
+    Texts of the roles in ``widest`` (the CD diagram: :data:`WIDEST_ROLES`) span the
+    figure's width: their width is the largest at the figure's resolution and at every one
+    of :data:`OUTPUT_DPIS`, so a footnote wrapped to the figure stays inside it whatever
+    resolution it is saved at.
     """
 
-    def __init__(self, props: Mapping[str, Mapping[str, Any]], dpi: float):
-        self._props = props
+    def __init__(
+        self,
+        props: Mapping[str, Mapping[str, Any]],
+        dpi: float,
+        widest: Iterable[str] = (),
+    ):
+        self._widest = frozenset(widest)
         self._dpi = dpi
         self._renderers = {}
         self._texts = {}
-        for d in {dpi, *OUTPUT_DPIS}:
+        for d in {dpi, *(OUTPUT_DPIS if self._widest else ())}:
             figure = Figure(dpi=d)
             self._renderers[d] = FigureCanvasAgg(figure).get_renderer()
             for role, kw in props.items():
-                if d == dpi or role in WIDEST_ROLES:
+                if d == dpi or role in self._widest:
                     text = Text(0.0, 0.0, "", **kw)
                     text.set_figure(figure)
                     self._texts[role, d] = text
@@ -148,7 +154,7 @@ class _TextMeasure:
 
     def __call__(self, text: str, role: str) -> tuple[float, float]:
         width, height = self._size(text, role, self._dpi)
-        if role in WIDEST_ROLES:
+        if role in self._widest:
             width = max(width, *(self._size(text, role, d)[0] for d in OUTPUT_DPIS))
         return width, height
 
@@ -435,7 +441,7 @@ def _layout(
     dpi: float,
     min_margins: tuple[float, float] = (0.0, 0.0),
 ) -> CDLayout:
-    measure = _TextMeasure(_role_props(opts, width), dpi)
+    measure = _TextMeasure(_role_props(opts, width), dpi, WIDEST_ROLES)
     return compute_layout(
         content.names,
         content.ranks,
