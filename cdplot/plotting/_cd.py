@@ -109,22 +109,51 @@ def _role_props(opts: _Options, width: float) -> dict[str, dict[str, Any]]:
     }
 
 
-#: Resolutions a figure is commonly saved at; 1200 dpi stands for the unhinted metrics
-#: of vector output (PDF, SVG, PGF). Agg hints glyphs to whole pixels, so a line's width
-#: is not proportional to the resolution: the same note is 2-10 % wider at one than at
-#: another. Full-width texts (notes, legend) are measured at each and take the widest.
-OUTPUT_DPIS = (72.0, 100.0, 150.0, 200.0, 300.0, 600.0, 1200.0)
-#: Roles of the CD diagram measured at every resolution of :data:`OUTPUT_DPIS`.
+#: Resolutions a figure is commonly saved or shown at; 1200 dpi stands for the unhinted
+#: metrics of vector output (PDF, SVG, PGF). Agg hints glyphs to whole pixels, so a line's
+#: width is not proportional to the resolution: the same note is 2-10 % wider at one than
+#: at another.
+OUTPUT_DPIS = (72, 80, 90, 96, 100, 110, 120, 144, 150, 192, 200, 300, 600, 1200)
+#: Roles of the CD diagram whose texts span the figure's width (notes, legend).
 WIDEST_ROLES = frozenset({"note"})
+#: The text whose widths at :data:`OUTPUT_DPIS` give a role's widening: every letter, digit
+#: and the punctuation of notes, in proportions like those of a sentence.
+_SPECIMEN = (
+    "The quick brown fox jumps over the lazy dog; 0123456789 pairs are not joined "
+    "by a bar: ABCDEFGHIJKLM vs NOPQRSTUVWXYZ (p = 0.05), and 7 more."
+)
+
+
+#: Widening of each (Text properties, resolution) measured so far.
+_WIDENINGS: dict[tuple[str, float], float] = {}
+
+
+def _widening(props: Mapping[str, Any], dpi: float) -> float:
+    """Largest ratio of the specimen's width at an output resolution to its width at ``dpi``."""
+    key = (repr(sorted(props.items())), dpi)
+    if key not in _WIDENINGS:
+        figure = Figure()
+        text = Text(0.0, 0.0, _SPECIMEN, **props)
+        text.set_figure(figure)
+
+        def width(d: float) -> float:
+            figure.set_dpi(d)
+            return text.get_window_extent(FigureCanvasAgg(figure).get_renderer()).width / d
+
+        here = width(dpi)
+        _WIDENINGS[key] = max(1.0, *(width(d) / here for d in OUTPUT_DPIS))
+    return _WIDENINGS[key]
 
 
 class _TextMeasure:
     """``measure(text, role) -> (width, height)`` in inches, with matplotlib's own metrics.
 
     Texts of the roles in ``widest`` (the CD diagram: :data:`WIDEST_ROLES`) span the
-    figure's width: their width is the largest at the figure's resolution and at every one
-    of :data:`OUTPUT_DPIS`, so a footnote wrapped to the figure stays inside it whatever
-    resolution it is saved at.
+    figure's width: their widths are widened by the largest ratio, over
+    :data:`OUTPUT_DPIS`, of a specimen sentence's width at that resolution to its width
+    at the figure's, so a footnote wrapped to the figure stays inside it whatever
+    resolution it is saved at (one specimen per role: measuring every text at every
+    resolution would make drawing several times slower).
     """
 
     def __init__(
@@ -133,30 +162,21 @@ class _TextMeasure:
         dpi: float,
         widest: Iterable[str] = (),
     ):
-        self._widest = frozenset(widest)
+        self._figure = Figure(dpi=dpi)
+        self._renderer = FigureCanvasAgg(self._figure).get_renderer()
         self._dpi = dpi
-        self._renderers = {}
         self._texts = {}
-        for d in {dpi, *(OUTPUT_DPIS if self._widest else ())}:
-            figure = Figure(dpi=d)
-            self._renderers[d] = FigureCanvasAgg(figure).get_renderer()
-            for role, kw in props.items():
-                if d == dpi or role in self._widest:
-                    text = Text(0.0, 0.0, "", **kw)
-                    text.set_figure(figure)
-                    self._texts[role, d] = text
-
-    def _size(self, text: str, role: str, dpi: float) -> tuple[float, float]:
-        artist = self._texts[role, dpi]
-        artist.set_text(text)
-        box = artist.get_window_extent(self._renderers[dpi])
-        return box.width / dpi, box.height / dpi
+        for role, kw in props.items():
+            text = Text(0.0, 0.0, "", **kw)
+            text.set_figure(self._figure)
+            self._texts[role] = text
+        self._widen = {role: _widening(props[role], dpi) for role in widest}
 
     def __call__(self, text: str, role: str) -> tuple[float, float]:
-        width, height = self._size(text, role, self._dpi)
-        if role in self._widest:
-            width = max(width, *(self._size(text, role, d)[0] for d in OUTPUT_DPIS))
-        return width, height
+        artist = self._texts[role]
+        artist.set_text(text)
+        box = artist.get_window_extent(self._renderer)
+        return box.width / self._dpi * self._widen.get(role, 1.0), box.height / self._dpi
 
 
 # --------------------------------------------------------------------------- content
