@@ -10,13 +10,12 @@ that draws names calls :func:`check_mathtext` first, so the mistake is reported 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
 
 import matplotlib as mpl
 from matplotlib.mathtext import MathTextParser
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, in_cli
 
 __all__ = ["check_mathtext", "is_mathtext"]
 
@@ -40,11 +39,27 @@ def _parser() -> MathTextParser:
 
 
 def _reason(error: ValueError) -> str:
-    """matplotlib's one-line reason (its message is the text, a caret, then the reason)."""
+    """matplotlib's reason, short: its message is the text, a caret line, then
+    ``ParseException: reason, found 'x'  (at char n), (line:1, col:m)``."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    reason = lines[-1] if lines else "invalid mathematics"
-    reason = re.sub(r"^Parse\w*Exception:\s*", "", reason)  # pyparsing's class name
-    return re.sub(r",?\s*\(line:\d+, col:\d+\)$", "", reason)
+    if not lines:
+        return "invalid mathematics"
+    return lines[-1].split("Exception:")[-1].split(", found")[0].strip()
+
+
+def _message(text: str, reason: str, where: str) -> str:
+    """The refusal, in the words of the command line there (as for a ``--title``)."""
+    if in_cli():
+        return (
+            f"cannot draw the label '{text}': matplotlib reads text between $ signs as "
+            f"mathematics and rejects it ({reason}); change the label (an algorithm name or "
+            "the title), or write \\$ for a literal dollar sign."
+        )
+    return (
+        f"{where} cannot draw the name {text!r}: matplotlib reads the text between its dollar "
+        f"signs as mathematics and cannot parse it ({reason}). Escape the dollar signs as \\$ "
+        "to show them as written, or correct the mathematics (e.g. with labels=...)."
+    )
 
 
 def check_mathtext(labels: Iterable[object], *, where: str) -> None:
@@ -65,7 +80,8 @@ def check_mathtext(labels: Iterable[object], *, where: str) -> None:
     ------
     CdplotInputError
         For the first label that does not parse: the label, matplotlib's reason, and
-        the fix (escape the dollar signs as ``\$``, or correct the mathematics).
+        the fix (escape the dollar signs as ``\$``, or correct the mathematics); on the
+        command line in its words for a ``--title`` that fails.
     """
     for label in labels:
         text = str(label)
@@ -74,9 +90,4 @@ def check_mathtext(labels: Iterable[object], *, where: str) -> None:
         try:
             _parser().parse(text)
         except ValueError as error:
-            raise CdplotInputError(
-                f"{where} cannot draw the name {text!r}: matplotlib reads the text between "
-                f"its dollar signs as mathematics and cannot parse it ({_reason(error)}). "
-                "Escape the dollar signs as \\$ to show them as written, or correct the "
-                "mathematics (e.g. with labels=...)."
-            ) from None
+            raise CdplotInputError(_message(text, _reason(error), where)) from None
