@@ -508,7 +508,7 @@ def test_truncated_names_are_spelled_out_in_footnotes():
         assert "\n" not in shown and shown.endswith("]")
         number = shown.rsplit("[", 1)[1].rstrip("]")
         note = next(n for n in notes if n.startswith(f"[{number}] "))
-        assert note.replace("\n", "") == f"[{number}] {name}".replace(" ", "") or (
+        assert note.replace("\n", "").replace(" ", "") == f"[{number}]{name}".replace(" ", "") or (
             " ".join(note.split()) == f"[{number}] {name}"
         )
     assert text_problems(ax.figure) == []

@@ -536,7 +536,7 @@ ERRORS = [
     # labels
     (
         ["compare", "{mathtext}", "-o", "{out}/cd.pdf"],
-        "cannot draw the label '\\foo': matplotlib reads text between $ signs as "
+        "cannot draw the label '$\\foo$': matplotlib reads text between $ signs as "
         "mathematics and rejects it (Unknown symbol: \\foo); change the label",
     ),
     (["compare", "{csv}", "-o", "{out}/cd.pdf", "--title", "$\\frac$"], "cannot draw the label"),

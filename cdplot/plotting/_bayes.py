@@ -22,6 +22,7 @@ from . import _style
 from ._cd import cd_diagram
 from ._figure import new_axes
 from ._kinds import require
+from ._mathtext import check_mathtext
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -148,6 +149,7 @@ def bayes_cd_diagram(
     >>> ax = cdplot.bayes_cd_diagram(res)
     """
     _check_bayes(result, "bayes_cd_diagram")
+    check_mathtext([result.label(a) for a in result.algorithms], where="bayes_cd_diagram")
     equivalent = equivalence_groups(result)
     others = tuple(g for g in result.groups if len(g) >= 2 and tuple(g) not in equivalent)
     shown = dataclasses.replace(result, groups=others + equivalent)
@@ -244,6 +246,7 @@ def posterior_plot(
     if len(palette) != 3:
         raise CdplotInputError(f"colors must give three colours, got {len(palette)}.")
     labels = [f"{a} vs {b}" for a, b, *_ in rows]
+    check_mathtext(labels, where="posterior_plot")
     if ax is None:
         longest = max((len(s) for s in labels), default=1)
         left = min(LEFT_MARGIN_MAX, 0.25 + 0.062 * longest)
@@ -378,6 +381,7 @@ def simplex_plot(
             "simplex_plot needs posterior samples: pass the result of "
             "cdplot.stats.bayes_signed_rank or bayes_sign (the correlated t-test is analytic)."
         )
+    check_mathtext([f"{name} better" for name in names], where="simplex_plot")
     if ax is None:
         ax = new_axes(SIMPLEX_SIZE, SIMPLEX_SIZE * 0.92, (0.02, 0.02, 0.96, 0.96))
     px, py = _project(np.asarray(samples, dtype=float))

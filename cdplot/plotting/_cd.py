@@ -29,6 +29,7 @@ from ._cd_layout import (
 )
 from ._docstrings import DOCS
 from ._figure import CDFigure, new_figure
+from ._mathtext import check_mathtext
 from ._pgf import PgfSafeText
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -108,10 +109,59 @@ def _role_props(opts: _Options, width: float) -> dict[str, dict[str, Any]]:
     }
 
 
-class _TextMeasure:
-    """``measure(text, role) -> (width, height)`` in inches, with matplotlib's own metrics."""
+#: Resolutions a figure is commonly saved or shown at; 1200 dpi stands for the unhinted
+#: metrics of vector output (PDF, SVG, PGF). Agg hints glyphs to whole pixels, so a line's
+#: width is not proportional to the resolution: the same note is 2-10 % wider at one than
+#: at another.
+OUTPUT_DPIS = (72, 80, 90, 96, 100, 110, 120, 144, 150, 192, 200, 300, 600, 1200)
+#: Roles of the CD diagram whose texts span the figure's width (notes, legend).
+WIDEST_ROLES = frozenset({"note"})
+#: The text whose widths at :data:`OUTPUT_DPIS` give a role's widening: every letter, digit
+#: and the punctuation of notes, in proportions like those of a sentence.
+_SPECIMEN = (
+    "The quick brown fox jumps over the lazy dog; 0123456789 pairs are not joined "
+    "by a bar: ABCDEFGHIJKLM vs NOPQRSTUVWXYZ (p = 0.05), and 7 more."
+)
 
-    def __init__(self, props: Mapping[str, Mapping[str, Any]], dpi: float):
+
+#: Widening of each (Text properties, resolution) measured so far.
+_WIDENINGS: dict[tuple[str, float], float] = {}
+
+
+def _widening(props: Mapping[str, Any], dpi: float) -> float:
+    """Largest ratio of the specimen's width at an output resolution to its width at ``dpi``."""
+    key = (repr(sorted(props.items())), dpi)
+    if key not in _WIDENINGS:
+        figure = Figure()
+        text = Text(0.0, 0.0, _SPECIMEN, **props)
+        text.set_figure(figure)
+
+        def width(d: float) -> float:
+            figure.set_dpi(d)
+            return text.get_window_extent(FigureCanvasAgg(figure).get_renderer()).width / d
+
+        here = width(dpi)
+        _WIDENINGS[key] = max(1.0, *(width(d) / here for d in OUTPUT_DPIS))
+    return _WIDENINGS[key]
+
+
+class _TextMeasure:
+    """``measure(text, role) -> (width, height)`` in inches, with matplotlib's own metrics.
+
+    Texts of the roles in ``widest`` (the CD diagram: :data:`WIDEST_ROLES`) span the
+    figure's width: their widths are widened by the largest ratio, over
+    :data:`OUTPUT_DPIS`, of a specimen sentence's width at that resolution to its width
+    at the figure's, so a footnote wrapped to the figure stays inside it whatever
+    resolution it is saved at (one specimen per role: measuring every text at every
+    resolution would make drawing several times slower).
+    """
+
+    def __init__(
+        self,
+        props: Mapping[str, Mapping[str, Any]],
+        dpi: float,
+        widest: Iterable[str] = (),
+    ):
         self._figure = Figure(dpi=dpi)
         self._renderer = FigureCanvasAgg(self._figure).get_renderer()
         self._dpi = dpi
@@ -120,12 +170,13 @@ class _TextMeasure:
             text = Text(0.0, 0.0, "", **kw)
             text.set_figure(self._figure)
             self._texts[role] = text
+        self._widen = {role: _widening(props[role], dpi) for role in widest}
 
     def __call__(self, text: str, role: str) -> tuple[float, float]:
         artist = self._texts[role]
         artist.set_text(text)
         box = artist.get_window_extent(self._renderer)
-        return box.width / self._dpi, box.height / self._dpi
+        return box.width / self._dpi * self._widen.get(role, 1.0), box.height / self._dpi
 
 
 # --------------------------------------------------------------------------- content
@@ -294,6 +345,11 @@ class _Content:
     axis_caption: str | None = None
 
 
+def _shown_names(result: ComparisonResult) -> list[str]:
+    """The names as the diagram draws them (their labels)."""
+    return [result.label(a) for a in result.algorithms]
+
+
 def _on_score_axis(result: ComparisonResult) -> bool:
     """Whether the result is drawn on a mean-score axis: its CD is in score units (Tukey)."""
     return result._pairwise.critical_difference_units == "score" and (
@@ -405,7 +461,7 @@ def _layout(
     dpi: float,
     min_margins: tuple[float, float] = (0.0, 0.0),
 ) -> CDLayout:
-    measure = _TextMeasure(_role_props(opts, width), dpi)
+    measure = _TextMeasure(_role_props(opts, width), dpi, WIDEST_ROLES)
     return compute_layout(
         content.names,
         content.ranks,
@@ -741,10 +797,17 @@ def cd_diagram(
     Layout, in inches, adapts to the content: the figure grows with k, tick
     labels thin out when they would collide, and names wider than the space
     beside the axis are wrapped at spaces, hyphens, underscores and case
-    changes (or truncated, with a numbered footnote giving the full name),
-    never inside a word; a title or note is wrapped likewise, never inside a
-    formula such as "α = 0.05", and set smaller if one word is still too wide
-    (e.g. in a small Axes of your own). No two texts overlap for k up to at least 100 at widths
+    changes, never inside a word. The two sides share that space: a side of
+    short names leaves the rest to the other. A name still too wide is set
+    up to 15 %% smaller; only a name wider still is shortened, with a numbered
+    footnote giving the full name, and then the start all names share and its
+    leading qualifiers go first ("sklearn.ensemble.RandomForestClassifier"
+    becomes "…RandomForestClassifier [1]"). A title or note is wrapped
+    likewise, never inside a formula such as "α = 0.05", and set smaller if
+    one word is still too wide (e.g. in a small Axes of your own); notes are
+    measured at the widest of the usual resolutions (72 to 600 dpi, and the
+    unhinted widths of PDF), so they stay inside the figure whatever it is
+    saved at. No two texts overlap for k up to at least 100 at widths
     of 3.3 and 7 inches.
 
     A new figure is a :class:`CDFigure`, whose ``savefig`` embeds TrueType
@@ -817,6 +880,7 @@ def cd_diagram(
         line_kws=line_kws,
         bar_kws=bar_kws,
     )
+    check_mathtext(_shown_names(result), where="cd_diagram")
     content = _content(result, opts)
     if ax is None:
         fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
@@ -953,6 +1017,8 @@ def cd_diagrams(
         colors=colors,
         highlighted=frozenset(highlighted),
     )
+    for res in results.values():
+        check_mathtext(_shown_names(res), where="cd_diagrams")
     dpi = float(mpl.rcParams["figure.dpi"])
     contents = [_content(res, opts, panel=str(key)) for key, res in results.items()]
     layouts = [_layout(c, opts, width, dpi) for c in contents]

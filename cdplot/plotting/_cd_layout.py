@@ -27,6 +27,7 @@ The figure, top to bottom (Demšar 2006, Figure 1):
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -57,7 +58,10 @@ __all__ = [
     "check_width",
     "columns",
     "compute_layout",
+    "common_prefix",
     "fit_names",
+    "shorten_name",
+    "side_limits",
     "format_rank",
     "frame",
     "label_rows_band",
@@ -721,8 +725,12 @@ class Columns:
     marker_col: float
     #: Everything beside the axis except the name: stub, marker, gaps, rank, pad.
     fixed: float
-    #: Widest a name may be.
+    #: Widest a name may be when both sides need all their room.
     name_limit: float
+    #: Room for the names of both sides together, less the user's cap when set (inches;
+    #: None: twice ``name_limit``). A side whose names are narrow leaves the rest to the
+    #: other (:func:`side_limits`).
+    names_room: float | None = None
 
 
 def columns(
@@ -752,7 +760,7 @@ def columns(
             f"{spell('width')} (e.g. {spell('width', 3.3)}) or a smaller fontsize."
         )
     limit = available if max_name_width is None else min(available, max_name_width)
-    return Columns(rank_col, marker_col, fixed, limit)
+    return Columns(rank_col, marker_col, fixed, limit, 2 * available)
 
 
 @dataclass(frozen=True)
@@ -760,8 +768,108 @@ class FittedNames:
     """Names as displayed (wrapped or truncated), their sizes and footnote numbers."""
 
     display: Mapping[str, str]
+    #: Sizes as drawn (of a shrunk name: at its smaller font size).
     sizes: Mapping[str, tuple[float, float]]
     footnotes: Mapping[str, int]
+    #: Font scale of the names drawn smaller to fit whole (:data:`NAME_SHRINK_FLOOR`).
+    scales: Mapping[str, float] = field(default_factory=dict)
+
+
+def side_limits(
+    names: Sequence[str],
+    side_of: Mapping[str, str],
+    cols: Columns,
+    *,
+    max_name_width: float | None,
+    role_of: Callable[[str], str],
+    size: Size,
+    shown: Mapping[str, str] | None = None,
+) -> dict[str, float]:
+    """Widest a name may be on each side, measured against the room really there.
+
+    Both sides share ``cols.names_room``: a side whose widest name (on one line) needs
+    less than half leaves the rest to the other side, so a long name beside short ones
+    is drawn whole; when both need more than half, each gets half. ``max_name_width``
+    caps both.
+    """
+    room = 2 * cols.name_limit if cols.names_room is None else cols.names_room
+
+    def natural(side: str) -> float:
+        widths = [size((shown or {}).get(n, n), role_of(n))[0] for n in names if side_of[n] == side]
+        return max(widths, default=0.0)
+
+    need = {"left": natural("left"), "right": natural("right")}
+    limits = {}
+    for side, other in (("left", "right"), ("right", "left")):
+        limit = max(room / 2, room - need[other])
+        limits[side] = limit if max_name_width is None else min(limit, max_name_width)
+    return limits
+
+
+#: A name too wide for its room, even wrapped, is drawn whole at a smaller font size
+#: down to this fraction of the names' size (the size of the tick labels); only a name
+#: wider still is shortened.
+NAME_SHRINK_FLOOR = 0.85
+
+#: Characters that end a qualifier of a name ("sklearn.", "imputer=", "org/", "Pipeline("):
+#: a shortened name drops whole qualifiers from its start, never part of a word.
+_QUALIFIER_ENDS = "./\\:=(,;|"
+#: A prefix all names share also ends at a space, hyphen or underscore ("model_", "MR-").
+_PREFIX_ENDS = _QUALIFIER_ENDS + " _-"
+
+
+def common_prefix(names: Collection[str]) -> str:
+    """The start all ``names`` share, up to the end of a qualifier or word (``_PREFIX_ENDS``).
+
+    Never a whole name: each name keeps at least one character after it. Empty for
+    fewer than two names.
+    """
+    if len(names) < 2:
+        return ""
+    shared = os.path.commonprefix(list(names))
+    shared = shared[: min(len(n) for n in names) - 1]
+    cut = max((i + 1 for i, c in enumerate(shared) if c in _PREFIX_ENDS), default=0)
+    return shared[:cut]
+
+
+#: A qualifier ends between a word character and the start of an identifier: "sklearn.svm",
+#: "estimator=sklearn", "Pipeline(imputer"; never in "0.1", "(L2)" after a space, or ", k".
+_QUALIFIER_RE = re.compile(rf"(?<=\w)[{re.escape(_QUALIFIER_ENDS)}](?=[^\W\d])")
+
+
+def _qualified_tails(name: str) -> list[str]:
+    """What is left of ``name`` after each of its qualifiers, longest first."""
+    return [name[m.end() :] for m in _QUALIFIER_RE.finditer(name)]
+
+
+def _balanced(text: str) -> str:
+    """``text`` without the closing brackets at its end that close nothing in it."""
+    for opening, closing in ("()", "[]", "{}"):
+        while text.endswith(closing) and text.count(closing) > text.count(opening):
+            text = text[:-1]
+    return text
+
+
+def shorten_name(
+    name: str, limit: float, width: Callable[[str], float], *, prefix: str = "", suffix: str = ""
+) -> str:
+    """``name`` shortened to fit ``limit``, keeping the part that tells it from the others.
+
+    First the ``prefix`` all names share is dropped, then whole qualifiers from the start
+    ("sklearn.ensemble.RandomForestClassifier" -> "…RandomForestClassifier"), each drop
+    marked by a leading ellipsis; only when even the last part is too wide is its end cut
+    (today's rule: "constan…"). ``suffix`` (a footnote number) follows the text.
+    """
+    stem = name[len(prefix) :] if prefix and name.startswith(prefix) else name
+    tails = [_balanced(t) for t in [stem, *_qualified_tails(stem)]]
+    for tail in tails:
+        text = (ELLIPSIS if tail != name else "") + tail + suffix
+        if tail.strip() and width(text) <= limit:
+            return text
+    last = next((t for t in reversed(tails) if t.strip()), stem)
+    lead = ELLIPSIS if last != name else ""
+    tail = ELLIPSIS + suffix
+    return lead + _fit_prefix(last, tail, limit - width(lead), width) + tail
 
 
 def fit_names(
@@ -773,37 +881,46 @@ def fit_names(
     size: Size,
     params: LayoutParams,
     shown: Mapping[str, str] | None = None,
+    limits: Mapping[str, float] | None = None,
 ) -> FittedNames:
-    """Wrap (or truncate, with a numbered footnote) the names wider than ``limit``.
+    """Wrap (or shorten, with a numbered footnote) the names wider than their room.
 
-    ``shown`` gives the text drawn for an algorithm (its label) where it is not
-    its name; the results stay keyed by the names.
+    ``limit`` is the room of every name, unless ``limits`` gives a name its own
+    (:func:`side_limits`). A name that does not fit even wrapped is shortened by
+    :func:`shorten_name`: the prefix all names share and leading qualifiers go first.
+    ``shown`` gives the text drawn for an algorithm (its label) where it is not its
+    name; the results stay keyed by the names.
     """
     footnote_of: dict[str, int] = {}
     display: dict[str, str] = {}
     name_size: dict[str, tuple[float, float]] = {}
+    scales: dict[str, float] = {}
     max_lines = 1 if long_names == "truncate" else params.max_name_lines
-    for key in names:
-        name = key if shown is None else shown.get(key, key)
+    texts = [key if shown is None else shown.get(key, key) for key in names]
+    prefix = common_prefix(texts)
+    for key, name in zip(names, texts, strict=True):
         role = role_of(key)
+        room = limit if limits is None else limits.get(key, limit)
 
         def width_of(s: str, role: str = role) -> float:
             return size(s, role)[0]
 
-        if width_of(name) <= limit and "\n" not in name:
+        if width_of(name) <= room and "\n" not in name:
             lines, truncated = [name], False
         else:
-            suffix = f" [{len(footnote_of) + 1}]"
-            lines, truncated = wrap_text(
-                name, limit, width_of, max_lines=max_lines, truncate_suffix=suffix
-            )
-            if truncated and len(lines) > 1:  # cut anyway: one line is enough
-                lines, _ = wrap_text(name, limit, width_of, max_lines=1, truncate_suffix=suffix)
-            if truncated:
+            lines, truncated = wrap_text(name, room, width_of, max_lines=max_lines)
+            whole = " ".join(name.split("\n"))
+            if truncated and room / width_of(whole) >= NAME_SHRINK_FLOOR:
+                lines, truncated = [whole], False  # whole, a little smaller
+                scales[key] = room / width_of(whole)
+            elif truncated:  # cut anyway: one line, the distinguishing part kept
                 footnote_of[key] = len(footnote_of) + 1
+                suffix = f" [{footnote_of[key]}]"
+                lines = [shorten_name(name, room, width_of, prefix=prefix, suffix=suffix)]
         display[key] = "\n".join(lines)
-        name_size[key] = size(display[key], role)
-    return FittedNames(display, name_size, footnote_of)
+        w, h = size(display[key], role)
+        name_size[key] = (w * scales.get(key, 1.0), h * scales.get(key, 1.0))
+    return FittedNames(display, name_size, footnote_of, scales)
 
 
 def sides(names: Sequence[str], reverse: bool) -> dict[str, str]:
@@ -1152,7 +1269,15 @@ def label_rows_band(
             yc = y_top + max(nh, rh) / 2
             rank_block = TextBlock(rank_texts[name], x_rank_text, yc, ha, "center", rw, rh, "rank")
             name_block = TextBlock(
-                fitted.display[name], x_name, yc, ha, "center", nw, nh, role_of(name)
+                fitted.display[name],
+                x_name,
+                yc,
+                ha,
+                "center",
+                nw,
+                nh,
+                role_of(name),
+                fitted.scales.get(name, 1.0),
             )
             labels.append(
                 Label(
@@ -1375,11 +1500,15 @@ def compute_layout(
         size=size,
         params=p,
     )
-    fitted = fit_names(
-        names, limit=cols.name_limit, role_of=role_of, long_names=long_names, size=size, params=p,
+    side_of = sides(names, reverse)
+    room = side_limits(
+        names, side_of, cols, max_name_width=max_name_width, role_of=role_of, size=size,
         shown=display_names,
     )  # fmt: skip
-    side_of = sides(names, reverse)
+    fitted = fit_names(
+        names, limit=cols.name_limit, role_of=role_of, long_names=long_names, size=size, params=p,
+        shown=display_names, limits={n: room[side_of[n]] for n in names},
+    )  # fmt: skip
     fr = frame(names, side_of, fitted, cols, width=width, reverse=reverse, min_margins=min_margins)
     scale = None
     if score_axis:  # the values at the axis' ends need its length

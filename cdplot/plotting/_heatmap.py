@@ -35,6 +35,7 @@ from ._heatmap_layout import (
     significance_levels,
     tick_fontsize,
 )
+from ._mathtext import check_mathtext
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -605,6 +606,7 @@ def heatmap_geometry(
     HeatmapGeometry
         ``width``, ``height``, ``ax`` and ``cax`` rectangles ``(x, y, w, h)``, ``cell``.
     """
+    check_mathtext([result.label(a) for a in result.algorithms], where="apv_heatmap")
     opts = _make_options(**options)
     return _geometry(result, opts, None if width is None else check_width(width))
 
@@ -789,6 +791,7 @@ def apv_heatmap(
     from ._kinds import require
 
     require(result, "apv_heatmap")
+    check_mathtext([result.label(a) for a in result.algorithms], where="apv_heatmap")
     opts = _make_options(
         adjusted=adjusted,
         kind=kind,
