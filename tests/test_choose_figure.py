@@ -1,4 +1,4 @@
-"""Legibility of the CD diagram, measured on its layout, and the automatic choice (issue 28)."""
+"""Legibility of the CD diagram, measured on its layout, and the automatic choice."""
 
 from __future__ import annotations
 
