@@ -1,4 +1,8 @@
-"""The rank-interval plot: one row per algorithm, legible from 10 to 1,000 algorithms."""
+"""The rank-interval plot: one row per algorithm, legible from 10 to 1,000 algorithms.
+
+One quantity on the axis, the rank position: the observed position as a point, the
+interval of positions as a bar; the average rank is printed beside as text.
+"""
 
 from __future__ import annotations
 
@@ -374,13 +378,26 @@ def rank_plot(
 ) -> Axes:
     """Draw the rank-interval plot of a comparison: legible from 10 to 1,000 algorithms.
 
-    One row per algorithm, best first: its average rank as a point, its rank interval
-    as a bar (the rank positions it may hold), the confidence set of the best shaded,
-    and a compact letter display (:attr:`ComparisonResult.letters`: algorithms that share
-    a letter are not significantly different). Optional columns give the mean score ±
-    standard deviation over the datasets and the probability of ranking first. Rows are
-    about 0.1 in tall beyond 40 algorithms (6-pt text, the smallest drawn); long boards
-    wrap into side-by-side panels with ``columns=``. This is an Axes-level function.
+    One row per algorithm, best first, and one quantity on the axis, the rank position
+    (1 = best): the point is the position the algorithm holds (its place by average rank,
+    or by mean score for Tukey's HSD and intervals ``on="scores"``; ties in name order),
+    the bar the positions it may hold (its rank interval). The average rank is printed
+    beside, as text. The confidence set of the best is shaded, and the groups column shows
+    a compact letter display (:attr:`ComparisonResult.letters`: algorithms that share a
+    letter are not significantly different) while it is short (at most 10 characters a
+    row and 52 letters), else numbered tiers (a tier runs from its first algorithm down
+    to the last before the first one significantly different from it). The key below
+    says what each mark is. Optional columns give the mean score ± standard deviation
+    over the datasets and the probability of ranking first. Rows are about 0.1 in tall
+    beyond 40 algorithms (6-pt text, the smallest drawn); long boards wrap into
+    side-by-side panels with ``columns=``, each shading its own rows. This is an
+    Axes-level function.
+
+    The intervals of ``cdplot.rank_intervals`` (``method="test"`` and ``"bootstrap"``)
+    count the algorithms confidently better than one and those confidently worse on the
+    estimate they rank, so the observed position always lies in the bar. Given intervals
+    that do not contain it (they rank another estimate) are drawn with an open point,
+    and the key says so.
 
     Parameters
     ----------
@@ -398,9 +415,10 @@ def rank_plot(
     columns : int
         Side-by-side panels the rows wrap into (default 1).
     show_letters, show_scores, show_p_best : bool
-        Show the letters (default), the mean score ± std, and P(best) (from
-        ``intervals``, else ``cdplot.rank_intervals(result, random_state=0)``).
-        Runs of four or more consecutive letters are written first–last (``c–h``).
+        Show the groups column (default: letters, or numbered tiers where letters would
+        be long), the mean score ± std, and P(best) (from ``intervals``, else
+        ``cdplot.rank_intervals(result, random_state=0)``). Runs of four or more
+        consecutive letters are written first–last (``c–h``).
     highlight : str or sequence of str, optional
         Algorithms whose names are bold.
     labels : mapping of str to str, optional
@@ -408,7 +426,8 @@ def rank_plot(
     title : bool or str
         True: the test, correction and alpha; a string: that; False/None: no title.
     note : bool or str
-        True: a two-line key below the plot; a string: that; False: none.
+        True: the key below the plot (what the point, the bar, the shading and the
+        columns are; wrapped to the width); a string: that; False: none.
     fontsize : float, optional
         Font size of the rows up to 40 algorithms (default 8 pt at one column, 9 pt
         wider); beyond, rows are 6 pt.
@@ -417,7 +436,9 @@ def rank_plot(
     -------
     matplotlib.axes.Axes
         The Axes drawn on. Artists carry gids: ``rank-name-<name>``,
-        ``rank-letters-<name>``, ``rank-interval``, ``rank-point``, ``rank-grid``, ...
+        ``rank-average-<name>``, ``rank-letters-<name>`` (letters or tier),
+        ``rank-interval``, ``rank-point`` (``rank-point-outside``), ``rank-best-band``,
+        ``rank-grid``, ``rank-note``, ...
 
     Raises
     ------
