@@ -235,3 +235,13 @@ def test_groups_column_is_never_cut():
     assert max(map(len, texts)) >= 8
     assert not any("\u2026" in t for t in texts)
     assert [p for p in text_problems(ax.get_figure(root=True)) if p[0] == "outside"] == []
+
+
+def test_heads_do_not_touch_on_a_narrow_axis():
+    """One column with scores: the axis is narrow, its head is the short "rank"."""
+    from _helpers import text_problems
+
+    ax = cdplot.rank_plot(leaderboard(10, seed=10, test="wilcoxon"), show_scores=True)
+    assert text_problems(ax.get_figure(root=True)) == []
+    assert only(ax, "rank-axis-head").get_text() == "rank"
+    assert not any("\u2026" in t.get_text() for t in by_gid(ax, "rank-name-"))

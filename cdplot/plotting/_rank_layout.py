@@ -38,7 +38,7 @@ ROOMY_ROWS = 40
 ROW_PITCH = 1.2
 #: Gaps (inches): between columns, between panels, at the figure's edges.
 COLUMN_GAP, PANEL_GAP, MARGIN = 0.06, 0.2, 0.04
-#: The plot area is never narrower than this (inches).
+#: The plot area is never narrower than this (inches), nor than its head.
 MIN_AXIS_WIDTH = 0.5
 #: Names never take more than this share of a panel.
 MAX_NAME_SHARE = 0.45
@@ -237,8 +237,9 @@ class _Columns:
 
 #: The head of the average-rank column.
 AVERAGE_HEAD = "avg. rank"
-#: The head of the axis: what the point and the bar are.
-AXIS_HEAD = "rank position"
+#: The head of the axis: what the point and the bar are (the short one on a narrow axis;
+#: the key below says it in full).
+AXIS_HEAD, AXIS_HEAD_SHORT = "rank position", "rank"
 
 
 def average_text(row: RankRow) -> str:
@@ -259,6 +260,11 @@ def _extras(
     return average, letters, score, p_best
 
 
+def _min_axis(measure: _QuickMeasure) -> float:
+    """The narrowest axis: MIN_AXIS_WIDTH, and room for its short head."""
+    return max(MIN_AXIS_WIDTH, measure(AXIS_HEAD_SHORT, "head")[0] + COLUMN_GAP)
+
+
 def min_width(
     rows: Sequence[RankRow], measure: Measure, *, columns: int = 1, groups_head: str = "letters"
 ) -> float:
@@ -270,7 +276,8 @@ def min_width(
     quick = _QuickMeasure(measure)
     extras = sum(w + COLUMN_GAP for w in _extras(rows, quick, groups_head) if w)
     floor = quick("M" + _ELLIPSIS, "row")[0]
-    panel = max(extras + 2 * COLUMN_GAP + MIN_AXIS_WIDTH + floor, floor / MAX_NAME_SHARE)
+    axis = _min_axis(quick)
+    panel = max(extras + 2 * COLUMN_GAP + axis + floor, floor / MAX_NAME_SHARE)
     return columns * panel + 2 * MARGIN + PANEL_GAP * (columns - 1) + 1e-6
 
 
@@ -281,7 +288,7 @@ def _columns(
     average, letters, score, p_best = _extras(rows, measure, groups_head)
     extras = sum(w + COLUMN_GAP for w in (average, letters, score, p_best) if w)
     names = max(widest([r.name for r in rows], "row_bold"), widest(["algorithm"], "head"))
-    room = panel - extras - 2 * COLUMN_GAP - MIN_AXIS_WIDTH
+    room = panel - extras - 2 * COLUMN_GAP - _min_axis(measure)
     name = min(names, room, MAX_NAME_SHARE * panel)
     if name < measure("M" + _ELLIPSIS, "row")[0]:
         raise CdplotInputError(
@@ -341,8 +348,10 @@ def _panel(
         out.grid.append((at(t), top + header, bottom))
     y_head = top + 0.5 * measure("Ag", "head")[1]
     out.texts.append(TextBox(name_x, y_head, "algorithm", "head", "right", "center"))
+    fits = measure(AXIS_HEAD, "head")[0] + COLUMN_GAP <= cols.axis
+    head = AXIS_HEAD if fits else AXIS_HEAD_SHORT
     out.texts.append(
-        TextBox((ax0 + ax1) / 2, y_head, AXIS_HEAD, "head", "center", "center", "rank-axis-head")
+        TextBox((ax0 + ax1) / 2, y_head, head, "head", "center", "center", "rank-axis-head")
     )
     x = ax1 + COLUMN_GAP
     extra_cols = []
