@@ -44,6 +44,8 @@ MIN_AXIS_WIDTH = 0.5
 MAX_NAME_SHARE = 0.45
 #: Kerning changes a text's width by less than this fraction of the sum of its characters'.
 ESTIMATE_MARGIN = 0.15
+#: The key below the plot wraps at this share of the room between the margins.
+NOTE_SHARE = 0.95
 #: Runs of at least this many consecutive letters are written first–last.
 LETTER_RUN = 4
 
@@ -456,8 +458,8 @@ def rank_layout(
     cols = _columns(rows, panel, measure, groups_head)
     title_h = measure(title, "title")[1] + 0.05 if title else 0.0
     header = measure("Ag", "head")[1] + measure("10", "tick")[1] + 0.06
-    if note:
-        note = wrap_lines(note, width - 2 * MARGIN, measure, "note")
+    if note:  # a margin for text measured at one dpi and saved at another (hinting)
+        note = wrap_lines(note, NOTE_SHARE * (width - 2 * MARGIN), measure, "note")
     note_h = measure(note, "note")[1] + 0.05 if note else 0.0
     height = MARGIN + title_h + header + pitch * per_panel + note_h + MARGIN
     out = RankLayout(width=width, height=height, fontsize=fontsize, pitch=pitch)
