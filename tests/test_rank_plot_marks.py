@@ -245,3 +245,14 @@ def test_heads_do_not_touch_on_a_narrow_axis():
     assert text_problems(ax.get_figure(root=True)) == []
     assert only(ax, "rank-axis-head").get_text() == "rank"
     assert not any("\u2026" in t.get_text() for t in by_gid(ax, "rank-name-"))
+
+
+def test_a_name_with_bad_mathematics_is_refused_naming_it():
+    rng = np.random.default_rng(3)
+    names = ["plain", "A$\\frac{$B", "other"]
+    data = pd.DataFrame(rng.normal(size=(12, 3)), columns=names)
+    res = cdplot.compare(data, test="wilcoxon")
+    with pytest.raises(cdplot.CdplotInputError, match=r"rank_plot cannot draw the label 'A\$"):
+        cdplot.rank_plot(res)
+    with pytest.raises(cdplot.CdplotInputError, match=r"cannot draw the label 'A\$"):
+        cdplot.choose_figure(res, width=1.0)  # the CD diagram does not fit: the rank plot

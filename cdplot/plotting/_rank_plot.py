@@ -21,6 +21,7 @@ from ._cd import SINGLE_COLUMN_WIDTH, _TextMeasure, _title
 from ._cd_layout import check_width
 from ._figure import new_figure
 from ._kinds import figures
+from ._mathtext import check_mathtext
 from ._pgf import PgfSafeText
 from ._rank_layout import (
     MIN_FONTSIZE,
@@ -259,6 +260,7 @@ def _rows(
                 bold=a in highlight or result.label(a) in highlight,
             )
         )
+    check_mathtext([r.name for r in rows], where="rank_plot")
     return rows, head
 
 
