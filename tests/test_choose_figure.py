@@ -193,7 +193,7 @@ def test_choice_is_monotone_in_the_width_and_never_refused(k, test):
         try:
             kind = cdplot.choose_figure(res, width=width)
         except cdplot.CdplotInputError as exc:
-            assert "no figure fits" in str(exc) and "pass a width of at least" in str(exc)
+            assert "no figure fits" in str(exc) and "Pass a larger width: at least" in str(exc)
             answers.append(0)
             continue
         draw = cdplot.cd_diagram if kind == "cd" else cdplot.rank_plot
@@ -213,7 +213,7 @@ def test_plot_auto_where_no_figure_fits_names_the_width_that_does():
     with pytest.raises(cdplot.CdplotInputError, match=r"no figure fits in 1 in") as info:
         res.plot(kind="auto", width=1)
     assert "rank plot of 4 algorithms needs" in str(info.value)
-    need = float(re.search(r"a width of at least ([\d.]+) in", str(info.value)).group(1))
+    need = float(re.search(r"Pass a larger width: at least ([\d.]+) in", str(info.value))[1])
     assert cdplot.choose_figure(res, width=need) in ("cd", "ranks")
     assert res.plot(kind="auto", width=need).get_figure(root=True) is not None
 

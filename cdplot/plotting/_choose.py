@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib as mpl
 
-from .._errors import CdplotInputError, check_in_list
+from .._errors import CdplotInputError, check_in_list, spell
 from ._cd_layout import MIN_LINE_SPACING, Legibility, check_width
 from ._kinds import figures
 
@@ -48,6 +48,8 @@ def figure_reason(result: ComparisonResult, width: float) -> tuple[Choice, str]:
     plot draws; else neither draws: refused with the width from which the rank plot does.
     Both the legibility (the spacing on the axis grows with the width) and the rank
     plot's room only grow with the width, so the answer never goes back from ``"cd"``.
+    The refusal says how to pass the width in the caller's language (``width=`` or
+    ``--width``).
     """
     from ._rank_plot import group_display, rank_plot_min_width
 
@@ -69,8 +71,9 @@ def figure_reason(result: ComparisonResult, width: float) -> tuple[Choice, str]:
     if width < need:
         raise CdplotInputError(
             f"no figure fits in {width:g} in: the CD diagram does not read ({why}) and the "
-            f"rank plot of {k} algorithms needs {need:.2f} in; pass a width of at least "
-            f"{math.ceil(need * 10) / 10:g} in (e.g. width=3.3, one column)."
+            f"rank plot of {k} algorithms needs {need:.2f} in. Pass a larger {spell('width')}: "
+            f"at least {math.ceil(need * 10) / 10:g} in (e.g. {spell('width', 3.3)} for one "
+            "column)."
         )
     groups = "numbered tiers" if group_display(result) == "tier" else "letters"
     return (
