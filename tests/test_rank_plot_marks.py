@@ -256,3 +256,10 @@ def test_a_name_with_bad_mathematics_is_refused_naming_it():
         cdplot.rank_plot(res)
     with pytest.raises(cdplot.CdplotInputError, match=r"cannot draw the label 'A\$"):
         cdplot.choose_figure(res, width=1.0)  # the CD diagram does not fit: the rank plot
+
+
+def test_bayesian_key_speaks_of_decisions():
+    res = quiet("demsar2006", test="bayes-sign")
+    note = only(cdplot.rank_plot(res), "rank-note").get_text().replace("\n", " ")
+    assert "(from the decided pairs)" in note and "significant" not in note
+    assert "share a letter are not decided different" in note

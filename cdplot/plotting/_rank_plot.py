@@ -122,7 +122,15 @@ def _test_intervals(result: ComparisonResult) -> _Spans:
         a: _Interval(ranks[a], float(low[i]), float(high[i]), None, int(low[i]) == 1, i + 1.0)
         for i, a in enumerate(order)
     }
-    return _Spans(rows, basis, "from the significant pairs")
+    decided = "decided" if _is_bayesian(result) else "significant"
+    return _Spans(rows, basis, f"from the {decided} pairs")
+
+
+def _is_bayesian(result: ComparisonResult) -> bool:
+    """A Bayesian comparison: its pairs are decided by posteriors, not tests."""
+    from ..stats._results import BayesianComparisonResult
+
+    return isinstance(result, BayesianComparisonResult)
 
 
 def _interval_words(intervals: Any) -> str:
@@ -264,13 +272,18 @@ def _rows(
     return rows, head
 
 
-def _note(spans: _Spans, rows: Sequence[RankRow], groups: str | None) -> str:
+def _note(
+    spans: _Spans, rows: Sequence[RankRow], groups: str | None, bayesian: bool = False
+) -> str:
     """The key below the plot: what the point, the bar, the shading and the columns are."""
     lines = [MARKS_NOTE.format(basis=spans.basis, interval=spans.interval)]
     if any(not r.low <= (r.position or 0.0) <= r.high for r in rows):
         lines.append(OUTSIDE_NOTE)
     if groups is not None:
         lines.append(GROUPS_NOTE[groups])
+        if bayesian:
+            lines[-1] = lines[-1].replace("not significantly different", "not decided different")
+            lines[-1] = lines[-1].replace("significantly different", "decided different")
     return "\n".join(lines)
 
 
@@ -486,7 +499,7 @@ def rank_plot(
     props = _props(size, base)
     shown_title = _title(result) if title is True else (str(title) if title else None)
     shown_note = (
-        _note(spans, rows, groups_head if show_letters else None)
+        _note(spans, rows, groups_head if show_letters else None, _is_bayesian(result))
         if note is True
         else (str(note) if note else None)
     )
