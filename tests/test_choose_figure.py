@@ -1,4 +1,4 @@
-"""Legibility of the CD diagram, measured on its layout, and the automatic choice (issue 28)."""
+"""Legibility of the CD diagram, measured on its layout, and the automatic choice."""
 
 from __future__ import annotations
 
@@ -171,3 +171,54 @@ def test_html_report_draws_for_a_screen():
     assert 'id="rank-name-model-0000"' in large._repr_html_()
     # 40 algorithms: the CD diagram drawn 7 in wide, not the 3.3-in one scaled up
     assert 'id="cd-name-model-0000"' in to_html(board(40))
+
+
+# --------------------------------------------------------------------------- narrow widths
+
+#: widths from below any figure's minimum to a wide page (inches)
+WIDTHS = [0.5, 1.0, 1.5, 1.75, 2.0, 2.25, 2.5, 3.0, 3.3, 4.0, 5.0, 6.0, 7.0, 10.0]
+
+
+@pytest.mark.parametrize(
+    ("k", "test"), [(3, "nemenyi"), (10, "nemenyi"), (10, "wilcoxon"), (30, "nemenyi")]
+)
+def test_choice_is_monotone_in_the_width_and_never_refused(k, test):
+    """Narrow widths refuse (no figure fits) or answer "ranks", wider ones "cd"; the
+    answered figure always draws at that width."""
+    import matplotlib.pyplot as plt
+
+    res = board(k, test=test)
+    answers = []
+    for width in WIDTHS:
+        try:
+            kind = cdplot.choose_figure(res, width=width)
+        except cdplot.CdplotInputError as exc:
+            assert "no figure fits" in str(exc) and "Pass a larger width: at least" in str(exc)
+            answers.append(0)
+            continue
+        draw = cdplot.cd_diagram if kind == "cd" else cdplot.rank_plot
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", cdplot.CdplotWarning)  # chosen: legible
+            draw(res, width=width)
+        plt.close("all")
+        answers.append({"ranks": 1, "cd": 2}[kind])
+    assert answers == sorted(answers), dict(zip(WIDTHS, answers, strict=True))
+    assert answers[-1] == 2 and answers[0] == 0
+
+
+def test_plot_auto_where_no_figure_fits_names_the_width_that_does():
+    import re
+
+    res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    with pytest.raises(cdplot.CdplotInputError, match=r"no figure fits in 1 in") as info:
+        res.plot(kind="auto", width=1)
+    assert "rank plot of 4 algorithms needs" in str(info.value)
+    need = float(re.search(r"Pass a larger width: at least ([\d.]+) in", str(info.value))[1])
+    assert cdplot.choose_figure(res, width=need) in ("cd", "ranks")
+    assert res.plot(kind="auto", width=need).get_figure(root=True) is not None
+
+
+def test_reason_names_the_groups_display():
+    assert figure_reason(board(30), 3.3)[1].endswith("rank plot with letters")
+    large = board(100, test="wilcoxon")
+    assert figure_reason(large, 7)[1].endswith("rank plot with numbered tiers")

@@ -176,3 +176,48 @@ def test_fewer_letters_than_multcompletters_on_a_100_model_leaderboard():
     _assert_defining_property(letters, names, sep)
     used = set().union(*(_split(v) for v in letters.values()))
     assert len(used) <= int(row["n_letters"]) == 125
+
+
+# --------------------------------------------------------------------------- numbered tiers
+
+
+def test_tiers_run_from_each_first_row_to_the_first_separated_one():
+    from cdplot.stats._letters import tiers
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        k = int(rng.integers(2, 30))
+        sep = np.triu(rng.random((k, k)) < rng.uniform(0.05, 0.8), 1)
+        sep = sep | sep.T
+        order = [int(i) for i in rng.permutation(k)]
+        found = tiers(sep, order)
+        assert found[0] == 1
+        assert all(b - a in (0, 1) for a, b in zip(found, found[1:], strict=False))
+        first: dict[int, int] = {}
+        for i, t in zip(order, found, strict=True):
+            first.setdefault(t, i)
+            assert i == first[t] or not sep[i, first[t]]  # not separated from its first
+        for t in range(2, found[-1] + 1):
+            assert sep[first[t], first[t - 1]]  # each tier starts at a separated one
+
+
+def test_result_tiers_follow_the_order_given():
+    from cdplot.stats._letters import result_tiers
+
+    res = cdplot.compare(cdplot.datasets.load("garcia2008_synthetic"), control="Kernel")
+    ranked = list(res.average_ranks.index)
+    assert list(result_tiers(res)) == ranked
+    assert result_tiers(res, ranked[::-1])[ranked[-1]] == 1
+    with pytest.raises(cdplot.CdplotInputError, match="each of the 5 algorithms once"):
+        result_tiers(res, ranked[:3])
+
+
+def test_letters_are_computed_once_per_result():
+    res = cdplot.compare(cdplot.datasets.load("benavoli2016"), test="wilcoxon")
+    first = res.letters
+    first["x"] = "changed"  # a copy: the result's letters do not change
+    assert (
+        "x" not in res.letters
+        and res.letters
+        == cdplot.compare(cdplot.datasets.load("benavoli2016"), test="wilcoxon").letters
+    )

@@ -1,4 +1,4 @@
-"""The rank-interval plot (issue 28): legible from k = 10 to 1,000, letters, intervals."""
+"""The rank-interval plot: legible from k = 10 to 1,000, letters, intervals."""
 
 from __future__ import annotations
 
@@ -90,9 +90,9 @@ def test_intervals_are_the_test_based_ones(board50):
     segments = bars.get_segments()
     (point_line,) = by_gid(ax, "rank-point")
     xs = point_line.get_xdata()
-    # map the axis back to ranks from two rows: x = a + b * rank
+    # map the axis back to rank positions: the points are the positions 1..k in row order
     avg = res.average_ranks.to_numpy()
-    b, a = np.polyfit(avg, xs, 1)
+    b, a = np.polyfit(np.arange(1, len(avg) + 1), xs, 1)
     sig = res.significant.loc[res.average_ranks.index, res.average_ranks.index].to_numpy()
     k = len(avg)
     for i, seg in enumerate(segments):
@@ -227,7 +227,7 @@ def test_default_intervals_equal_rank_intervals_test_method(test):
             warnings.simplefilter("ignore", cdplot.CdplotWarning)
             res = cdplot.compare(cdplot.datasets.load(name), test=test)
         frame = cdplot.rank_intervals(res, n_boot=100, random_state=1).to_frame()
-        mine = _test_intervals(res)
+        mine = _test_intervals(res).rows
         for a in res.algorithms:
             assert (mine[a].low, mine[a].high) == (frame.loc[a, "low"], frame.loc[a, "high"])
             assert mine[a].in_best_set == bool(frame.loc[a, "in_best_set"])
@@ -247,7 +247,7 @@ def test_intervals_against_a_control():
     (bars,) = by_gid(ax, "rank-interval")
     (points,) = by_gid(ax, "rank-point")
     avg = res.average_ranks
-    b, a = np.polyfit(avg.to_numpy(), points.get_xdata(), 1)
+    b, a = np.polyfit(np.arange(1.0, len(avg) + 1), points.get_xdata(), 1)
     spans = {
         name: (round((s[0][0] - a) / b, 6), round((s[1][0] - a) / b, 6))
         for name, s in zip(avg.index, bars.get_segments(), strict=True)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib as mpl
 
-from .._errors import CdplotInputError, check_in_list
+from .._errors import CdplotInputError, check_in_list, spell
 from ._cd_layout import MIN_LINE_SPACING, Legibility, check_width
 from ._kinds import figures
 
@@ -41,23 +42,44 @@ def cd_legibility(result: ComparisonResult, width: float) -> Legibility | None:
 
 
 def figure_reason(result: ComparisonResult, width: float) -> tuple[Choice, str]:
-    """The choice of :func:`choose_figure` and a one-line reason for it."""
+    """The choice of :func:`choose_figure` and a one-line reason for it.
+
+    ``"cd"`` where the CD diagram draws and is legible; else ``"ranks"`` where the rank
+    plot draws; else neither draws: refused with the width from which the rank plot does.
+    Both the legibility (the spacing on the axis grows with the width) and the rank
+    plot's room only grow with the width, so the answer never goes back from ``"cd"``.
+    The refusal says how to pass the width in the caller's language (``width=`` or
+    ``--width``).
+    """
+    from ._rank_plot import group_display, rank_plot_min_width
+
     width = check_width(width)
     k = result.n_algorithms
     try:
-        measured = cd_legibility(result, width)
-    except (CdplotInputError, ValueError):
-        # a width too small for any diagram, a label matplotlib cannot draw: the CD
-        # diagram's own error says what to change
-        return "cd", f"the CD diagram of {k} algorithms, as asked"
+        measured, refused = cd_legibility(result, width), ""
+    except ValueError as exc:  # CdplotInputError: a width too small for any diagram
+        measured, refused = None, str(exc).split(": ")[0]
     if measured is not None and measured.legible:
         return "cd", f"the CD diagram of {k} algorithms is legible at {width:g} in"
-    why = (
-        measured.reason
-        if measured is not None
-        else f"{k} algorithms leave under {MIN_LINE_SPACING:g} pt between neighbours"
+    if refused:
+        why = refused
+    elif measured is not None:
+        why = measured.reason
+    else:
+        why = f"{k} algorithms leave under {MIN_LINE_SPACING:g} pt between neighbours"
+    need = rank_plot_min_width(result)
+    if width < need:
+        raise CdplotInputError(
+            f"no figure fits in {width:g} in: the CD diagram does not read ({why}) and the "
+            f"rank plot of {k} algorithms needs {need:.2f} in. Pass a larger {spell('width')}: "
+            f"at least {math.ceil(need * 10) / 10:g} in (e.g. {spell('width', 3.3)} for one "
+            "column)."
+        )
+    groups = "numbered tiers" if group_display(result) == "tier" else "letters"
+    return (
+        "ranks",
+        f"the CD diagram is not legible at {width:.3g} in ({why}): rank plot with {groups}",
     )
-    return "ranks", f"the CD diagram is not legible at {width:.3g} in ({why}): rank plot"
 
 
 def choose_figure(result: ComparisonResult, width: float = 3.3) -> Choice:
@@ -68,8 +90,12 @@ def choose_figure(result: ComparisonResult, width: float = 3.3) -> Choice:
     lines must be at least 6 pt (the smallest text drawn), the clear gap between two
     rows of group bars at least 1.5 pt, and the bars may stack into at most 15 rows
     (:class:`cdplot.plotting._cd_layout.Legibility`). Otherwise the rank-interval plot
-    (:func:`cdplot.rank_plot`) is the figure that reads. The command line's ``--figure
-    auto``, ``res.plot(kind="auto")`` and the HTML report decide with this function.
+    (:func:`cdplot.rank_plot`) is the figure that reads, its groups shown as letters or,
+    on boards that would need long or many letters, as numbered tiers. The answer is
+    never a figure that refuses the width, and it is monotone in the width: narrower
+    widths answer ``"ranks"``, wider ones ``"cd"`` from the width where the diagram reads.
+    The command line's ``--figure auto``, ``res.plot(kind="auto")`` and the HTML report
+    decide with this function.
 
     Parameters
     ----------
@@ -82,6 +108,12 @@ def choose_figure(result: ComparisonResult, width: float = 3.3) -> Choice:
     -------
     {"cd", "ranks"}
         The figure to draw.
+
+    Raises
+    ------
+    CdplotInputError
+        When neither figure fits in ``width`` (the message gives the width from which the
+        rank plot does).
 
     Examples
     --------

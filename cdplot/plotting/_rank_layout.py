@@ -1,8 +1,9 @@
 """Geometry of the rank-interval plot, in inches (pure: no matplotlib).
 
 One row per algorithm, best first, in one to a few side-by-side panels. Each panel has
-columns: the name (right-aligned), a rank axis with the average rank as a point and the
-rank interval as a bar, the compact letters, and optionally the mean score ± std and
+columns: the name (right-aligned), an axis of rank positions with the observed position as
+a point and the interval of positions as a bar (one quantity, its own interval), the average
+rank as text, the compact letters or the tier, and optionally the mean score ± std and
 P(best). y grows downwards from the top of the figure, as in the CD diagram's layout.
 Texts are measured by a callable ``measure(text, role) -> (width, height)`` in inches.
 """
@@ -21,8 +22,10 @@ __all__ = [
     "RankRow",
     "compact_letter_runs",
     "letter_tokens",
+    "min_width",
     "rank_layout",
     "row_fontsize",
+    "wrap_lines",
 ]
 
 Measure = Callable[[str, str], tuple[float, float]]
@@ -35,14 +38,14 @@ ROOMY_ROWS = 40
 ROW_PITCH = 1.2
 #: Gaps (inches): between columns, between panels, at the figure's edges.
 COLUMN_GAP, PANEL_GAP, MARGIN = 0.06, 0.2, 0.04
-#: The plot area is never narrower than this (inches).
+#: The plot area is never narrower than this (inches), nor than its head.
 MIN_AXIS_WIDTH = 0.5
 #: Names never take more than this share of a panel.
 MAX_NAME_SHARE = 0.45
-#: Letters never take more than this share of a panel (longer ones end in an ellipsis).
-MAX_LETTERS_SHARE = 0.2
 #: Kerning changes a text's width by less than this fraction of the sum of its characters'.
 ESTIMATE_MARGIN = 0.15
+#: The key below the plot wraps at this share of the room between the margins.
+NOTE_SHARE = 0.95
 #: Runs of at least this many consecutive letters are written first–last.
 LETTER_RUN = 4
 
@@ -59,6 +62,9 @@ class RankRow:
     low: float
     high: float
     in_best_set: bool = False
+    #: The observed rank position (1 = best): the point, on the axis of the bar. None: the
+    #: average rank (rows laid out without positions, e.g. by a caller of the layout only).
+    position: float | None = None
     letters: str = ""
     score: str = ""
     p_best: str = ""
@@ -80,7 +86,7 @@ class TextBox:
 
 @dataclass(frozen=True)
 class RowGeometry:
-    """Where one row's marks go: the point, the bar, the band behind it."""
+    """Where one row's marks go: the point, the bar, the band behind it, in its panel."""
 
     name: str
     y: float
@@ -89,6 +95,10 @@ class RowGeometry:
     high: float
     band: tuple[float, float]
     in_best_set: bool
+    #: The panel (index into ``RankLayout.axes``) the row is drawn in.
+    panel: int = 0
+    #: The point lies outside its bar (intervals that rank another estimate).
+    outside: bool = False
 
 
 @dataclass(frozen=True)
@@ -221,21 +231,66 @@ class _Columns:
 
     name: float
     axis: float
+    average: float
     letters: float
     score: float
     p_best: float
 
 
-def _columns(rows: Sequence[RankRow], panel: float, measure: _QuickMeasure) -> _Columns:
-    widest = measure.widest
+#: The head of the average-rank column.
+AVERAGE_HEAD = "avg. rank"
+#: The head of the axis: what the point and the bar are (the short one on a narrow axis;
+#: the key below says it in full).
+AXIS_HEAD, AXIS_HEAD_SHORT = "rank position", "rank"
 
-    letters = widest([r.letters for r in rows] + ["letters"], "head") if rows[0].letters else 0
-    letters = min(letters, MAX_LETTERS_SHARE * panel)
+
+def average_text(row: RankRow) -> str:
+    """The average rank printed beside the bar."""
+    return f"{row.average_rank:.2f}"
+
+
+def _extras(
+    rows: Sequence[RankRow], measure: _QuickMeasure, groups_head: str
+) -> tuple[float, float, float, float]:
+    """Widths of the columns right of the axis: average rank, letters, score, P(best)."""
+    widest = measure.widest
+    average = widest([average_text(r) for r in rows] + [AVERAGE_HEAD], "row")
+    # the letters (or tiers) are never cut: the column is as wide as the widest
+    letters = widest([r.letters for r in rows] + [groups_head], "row") if rows[0].letters else 0
     score = widest([r.score for r in rows] + ["mean ± sd"], "row") if rows[0].score else 0.0
     p_best = widest([r.p_best for r in rows] + ["P(best)"], "row") if rows[0].p_best else 0.0
-    extras = sum(w + COLUMN_GAP for w in (letters, score, p_best) if w)
+    return average, letters, score, p_best
+
+
+def _min_axis(measure: _QuickMeasure) -> float:
+    """The narrowest axis: MIN_AXIS_WIDTH, and room for its short head."""
+    return max(MIN_AXIS_WIDTH, measure(AXIS_HEAD_SHORT, "head")[0] + COLUMN_GAP)
+
+
+def min_width(
+    rows: Sequence[RankRow], measure: Measure, *, columns: int = 1, groups_head: str = "letters"
+) -> float:
+    """The narrowest figure (inches) :func:`rank_layout` lays these rows out on.
+
+    Each panel needs its columns right of the axis, the smallest axis and the smallest
+    name column (one letter and an ellipsis), which is also at most MAX_NAME_SHARE of it.
+    """
+    quick = _QuickMeasure(measure)
+    extras = sum(w + COLUMN_GAP for w in _extras(rows, quick, groups_head) if w)
+    floor = quick("M" + _ELLIPSIS, "row")[0]
+    axis = _min_axis(quick)
+    panel = max(extras + 2 * COLUMN_GAP + axis + floor, floor / MAX_NAME_SHARE)
+    return columns * panel + 2 * MARGIN + PANEL_GAP * (columns - 1) + 1e-6
+
+
+def _columns(
+    rows: Sequence[RankRow], panel: float, measure: _QuickMeasure, groups_head: str
+) -> _Columns:
+    widest = measure.widest
+    average, letters, score, p_best = _extras(rows, measure, groups_head)
+    extras = sum(w + COLUMN_GAP for w in (average, letters, score, p_best) if w)
     names = max(widest([r.name for r in rows], "row_bold"), widest(["algorithm"], "head"))
-    room = panel - extras - 2 * COLUMN_GAP - MIN_AXIS_WIDTH
+    room = panel - extras - 2 * COLUMN_GAP - _min_axis(measure)
     name = min(names, room, MAX_NAME_SHARE * panel)
     if name < measure("M" + _ELLIPSIS, "row")[0]:
         raise CdplotInputError(
@@ -243,21 +298,42 @@ def _columns(rows: Sequence[RankRow], panel: float, measure: _QuickMeasure) -> _
             "pass a larger width=, fewer columns=, or show_scores=False / show_p_best=False."
         )
     axis = panel - extras - name - 2 * COLUMN_GAP
-    return _Columns(name, axis, letters, score, p_best)
+    return _Columns(name, axis, average, letters, score, p_best)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where a panel goes: its left edge, its index, the rows' top, pitch and header."""
+
+    x0: float
+    index: int
+    top: float
+    pitch: float
+    header: float
+
+
+def _axis_ticks(k: int, lo_x: float, hi_x: float, measure: _QuickMeasure) -> list[int]:
+    """The rank positions labelled on an axis from ``lo_x`` (position 1) to ``hi_x`` (k)."""
+    scale = (hi_x - lo_x) / max(k - 1, 1)
+    step = _tick_step(k, hi_x - lo_x, lambda s: measure(s, "tick")[0])
+    ticks = [1, *range(step, k + 1, step)] if step > 1 else list(range(1, k + 1))
+    if ticks[-1] != k and (k - ticks[-1]) * scale >= measure(str(k), "tick")[0] + COLUMN_GAP:
+        ticks.append(k)
+    return ticks
 
 
 def _panel(
     rows: Sequence[RankRow],
-    x0: float,
+    frame: _Frame,
     cols: _Columns,
     k: int,
-    geometry: tuple[float, float, float],
+    groups_head: str,
     measure: _QuickMeasure,
     out: RankLayout,
 ) -> None:
     """Lay out one panel's rows, header and axis into ``out``."""
-    top, pitch, header = geometry
-    name_x = x0 + cols.name
+    top, pitch, header = frame.top, frame.pitch, frame.header
+    name_x = frame.x0 + cols.name
     ax0 = name_x + COLUMN_GAP
     ax1 = ax0 + cols.axis
     pad = 0.5 * measure(str(k), "tick")[0]  # ranks 1 and k keep their tick labels inside
@@ -269,20 +345,21 @@ def _panel(
 
     bottom = top + header + pitch * len(rows)
     out.axes.append((lo_x, hi_x, top + header, bottom))
-    step = _tick_step(k, hi_x - lo_x, lambda s: measure(s, "tick")[0])
-    ticks = [1, *range(step, k + 1, step)] if step > 1 else list(range(1, k + 1))
-    if ticks[-1] != k and (k - ticks[-1]) * scale >= measure(str(k), "tick")[0] + COLUMN_GAP:
-        ticks.append(k)
-    for t in ticks:
+    for t in _axis_ticks(k, lo_x, hi_x, measure):
         out.texts.append(TextBox(at(t), top + header - 0.02, str(t), "tick", "center", "bottom"))
         out.grid.append((at(t), top + header, bottom))
     y_head = top + 0.5 * measure("Ag", "head")[1]
     out.texts.append(TextBox(name_x, y_head, "algorithm", "head", "right", "center"))
-    out.texts.append(TextBox((ax0 + ax1) / 2, y_head, "average rank", "head", "center", "center"))
+    fits = measure(AXIS_HEAD, "head")[0] + COLUMN_GAP <= cols.axis
+    head = AXIS_HEAD if fits else AXIS_HEAD_SHORT
+    out.texts.append(
+        TextBox((ax0 + ax1) / 2, y_head, head, "head", "center", "center", "rank-axis-head")
+    )
     x = ax1 + COLUMN_GAP
     extra_cols = []
     for width, title, attr in (
-        (cols.letters, "letters", "letters"),
+        (cols.average, AVERAGE_HEAD, "average"),
+        (cols.letters, groups_head, "letters"),
         (cols.score, "mean ± sd", "score"),
         (cols.p_best, "P(best)", "p_best"),
     ):
@@ -292,25 +369,44 @@ def _panel(
             x += width + COLUMN_GAP
     for i, row in enumerate(rows):
         y = top + header + pitch * (i + 0.5)
-        shown = _truncate(row.name, cols.name, measure, "row_bold" if row.bold else "row")
+        role = "row_bold" if row.bold else "row"
+        shown = _truncate(row.name, cols.name, measure, role)
         if shown != row.name:
             out.truncated[row.name] = shown
-        role = "row_bold" if row.bold else "row"
         out.texts.append(
             TextBox(name_x, y, shown, role, "right", "center", f"rank-name-{row.name}")
         )
         for cx, attr in extra_cols:
             gid = f"rank-{attr.replace('_', '-')}-{row.name}"
-            text = getattr(row, attr)
-            if attr == "letters":
-                text = _truncate(text, cols.letters, measure, "row")
+            text = average_text(row) if attr == "average" else getattr(row, attr)
             out.texts.append(TextBox(cx, y, text, "row", "left", "center", gid))
-        band = (y - pitch / 2, y + pitch / 2)
+        point = row.average_rank if row.position is None else row.position
         out.rows.append(
             RowGeometry(
-                row.name, y, at(row.average_rank), at(row.low), at(row.high), band, row.in_best_set
+                row.name, y, at(point), at(row.low), at(row.high),
+                (y - pitch / 2, y + pitch / 2), row.in_best_set, frame.index,
+                not row.low <= point <= row.high,
             )
-        )
+        )  # fmt: skip
+
+
+def wrap_lines(text: str, width: float, measure: Measure, role: str) -> str:
+    """``text`` with each line broken at spaces so that no line is wider than ``width``.
+
+    A single word wider than ``width`` stays on its own line (never cut).
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        current = ""
+        for word in line.split(" "):
+            trial = f"{current} {word}" if current else word
+            if current and measure(trial, role)[0] > width:
+                out.append(current)
+                current = word
+            else:
+                current = trial
+        out.append(current)
+    return "\n".join(out)
 
 
 def rank_layout(
@@ -322,6 +418,7 @@ def rank_layout(
     columns: int = 1,
     title: str | None = None,
     note: str | None = None,
+    groups_head: str = "letters",
 ) -> RankLayout:
     """Lay out the rank-interval plot of ``rows`` (best first) on ``width`` inches.
 
@@ -339,7 +436,9 @@ def rank_layout(
     columns : int
         Number of side-by-side panels the rows wrap into.
     title, note : str, optional
-        A title above, a note below.
+        A title above, a note below (wrapped at spaces to the width).
+    groups_head : str
+        The head of the column of ``RankRow.letters`` (``"letters"`` or ``"tier"``).
 
     Returns
     -------
@@ -356,9 +455,11 @@ def rank_layout(
     pitch = ROW_PITCH * fontsize / 72.0
     per_panel = math.ceil(k / columns)
     panel = (width - 2 * MARGIN - PANEL_GAP * (columns - 1)) / columns
-    cols = _columns(rows, panel, measure)
+    cols = _columns(rows, panel, measure, groups_head)
     title_h = measure(title, "title")[1] + 0.05 if title else 0.0
     header = measure("Ag", "head")[1] + measure("10", "tick")[1] + 0.06
+    if note:  # a margin for text measured at one dpi and saved at another (hinting)
+        note = wrap_lines(note, NOTE_SHARE * (width - 2 * MARGIN), measure, "note")
     note_h = measure(note, "note")[1] + 0.05 if note else 0.0
     height = MARGIN + title_h + header + pitch * per_panel + note_h + MARGIN
     out = RankLayout(width=width, height=height, fontsize=fontsize, pitch=pitch)
@@ -368,8 +469,8 @@ def rank_layout(
     for p in range(columns):
         chunk = rows[p * per_panel : (p + 1) * per_panel]
         if chunk:
-            x0 = MARGIN + p * (panel + PANEL_GAP)
-            _panel(chunk, x0, cols, k, (top, pitch, header), measure, out)
+            frame = _Frame(MARGIN + p * (panel + PANEL_GAP), len(out.axes), top, pitch, header)
+            _panel(chunk, frame, cols, k, groups_head, measure, out)
     if note:
         y = top + header + pitch * per_panel + 0.05
         out.texts.append(TextBox(MARGIN, y, note, "note", "left", "top", "rank-note"))

@@ -1,4 +1,8 @@
-"""The rank-interval plot: one row per algorithm, legible from 10 to 1,000 algorithms."""
+"""The rank-interval plot: one row per algorithm, legible from 10 to 1,000 algorithms.
+
+One quantity on the axis, the rank position: the observed position as a point, the
+interval of positions as a bar; the average rank is printed beside as text.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +15,13 @@ import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
 
 from .._errors import CdplotInputError
-from ..stats._letters import letter_names
+from ..stats._letters import letter_names, result_tiers
 from . import _style
 from ._cd import SINGLE_COLUMN_WIDTH, _TextMeasure, _title
 from ._cd_layout import check_width
 from ._figure import new_figure
 from ._kinds import figures
+from ._mathtext import check_mathtext
 from ._pgf import PgfSafeText
 from ._rank_layout import (
     MIN_FONTSIZE,
@@ -24,6 +29,7 @@ from ._rank_layout import (
     RankRow,
     compact_letter_runs,
     letter_tokens,
+    min_width,
     rank_layout,
     row_fontsize,
 )
@@ -41,10 +47,23 @@ BAR_COLOR, POINT_COLOR = "0.55", _style.INK
 BEST_COLOR, BEST_BAND = _style.OKABE_ITO[0], "#DCEBF7"
 GRID_COLOR = "0.88"
 
-NOTE = (
-    "Point: average rank; bar: rank interval; shaded: may rank first.\n"
-    "Algorithms that share a letter are not significantly different."
+#: Letters are shown while every algorithm's display, runs written first-last, has at most
+#: this many characters and the display needs at most 52 letters (a-z, A-Z: never R's
+#: dotted ".a" alphabet); otherwise numbered tiers (:func:`cdplot.stats._letters.tiers`).
+MAX_LETTER_CHARS = 10
+MAX_LETTERS = 52
+
+#: What each mark is, in the note below the plot.
+MARKS_NOTE = (
+    "Point: observed rank position ({basis}; 1 = best); bar: the rank positions it may "
+    "hold ({interval}); shaded: may rank first; avg. rank: its mean rank over the datasets."
 )
+OUTSIDE_NOTE = "Open point: outside its bar (these intervals rank another estimate)."
+GROUPS_NOTE = {
+    "letters": "Algorithms that share a letter are not significantly different.",
+    "tier": "Tier: from its first algorithm down to the last before the first one "
+    "significantly different from it.",
+}
 
 
 @dataclass(frozen=True)
@@ -54,23 +73,39 @@ class _Interval:
     high: float
     p_best: float | None
     in_best_set: bool
+    #: The observed rank position (1 = best) in the order the interval ranks.
+    position: float
 
 
-def _test_intervals(result: ComparisonResult) -> dict[str, _Interval]:
+@dataclass(frozen=True)
+class _Spans:
+    """The rows' intervals, and what the note says about their point and bar."""
+
+    rows: dict[str, _Interval]
+    basis: str
+    interval: str
+
+
+def _test_intervals(result: ComparisonResult) -> _Spans:
     """Test-based rank intervals: ``1 + #{significantly better}`` to ``k - #{worse}``.
 
     Those of ``cdplot.rank_intervals(res, method="test")`` (without its P(best)); against
-    a control, from the pairs with the control (the only ones tested).
+    a control, from the pairs with the control (the only ones tested). The position of
+    each algorithm is its place in the order the decisions are read in (average ranks, or
+    mean scores for Tukey's HSD), so it lies in its interval: the better-placed
+    algorithms it is significantly worse than are fewer than those placed before it.
     """
-    from ..stats._intervals import _bounds
+    from ..stats._intervals import _axis_order, _bounds
 
     ranking = result._ranking
-    order = [str(a) for a in ranking.rank_order]
-    ranks = [float(r) for r in ranking.average_ranks]
+    names = [str(a) for a in ranking.rank_order]
+    ranks = dict(zip(names, map(float, ranking.average_ranks), strict=True))
     flags = np.asarray(result._pairwise.significant, dtype=bool)
     if flags.ndim == 2:
+        order = _axis_order(result, list(ranks))
         low, high = _bounds(result, order)
     else:
+        order = list(ranks)
         control = str(result.control)
         others = [str(a) for a in result.algorithms if str(a) != control]
         differs = dict(zip(others, flags.tolist(), strict=True))
@@ -81,16 +116,50 @@ def _test_intervals(result: ComparisonResult) -> dict[str, _Interval]:
         high = [len(order) - (sum(worse) if i == c else 0) for i in range(len(order))]
         low = [lo + (1 if i > c and worse[i] else 0) for i, lo in enumerate(low)]
         high = [hi - (1 if i < c and better[i] else 0) for i, hi in enumerate(high)]
-    return {
-        a: _Interval(ranks[i], float(low[i]), float(high[i]), None, int(low[i]) == 1)
+    by_score = result._pairwise.critical_difference_units == "score"  # Tukey's HSD
+    basis = "by mean score" if by_score and flags.ndim == 2 else "by average rank"
+    rows = {
+        a: _Interval(ranks[a], float(low[i]), float(high[i]), None, int(low[i]) == 1, i + 1.0)
         for i, a in enumerate(order)
     }
+    decided = "decided" if _is_bayesian(result) else "significant"
+    return _Spans(rows, basis, f"from the {decided} pairs")
 
 
-def _given_intervals(intervals: Any, names: Sequence[str]) -> dict[str, _Interval]:
-    """Intervals from an object with ``to_frame()`` (``cdplot.rank_intervals``)."""
+def _is_bayesian(result: ComparisonResult) -> bool:
+    """A Bayesian comparison: its pairs are decided by posteriors, not tests."""
+    from ..stats._results import BayesianComparisonResult
+
+    return isinstance(result, BayesianComparisonResult)
+
+
+def _interval_words(intervals: Any) -> str:
+    """How a ``rank_intervals`` object made its intervals, for the note."""
+    method = getattr(intervals, "method", None)
+    confidence = getattr(intervals, "confidence", None)
+    if method is None or confidence is None:
+        return "the given intervals"
+    if method == "test":
+        return "from the significant pairs"
+    joint = "simultaneous" if getattr(intervals, "simultaneous", True) else "one at a time"
+    return f"{method}, {confidence:.0%} {joint}"
+
+
+def _given_intervals(intervals: Any, result: ComparisonResult) -> _Spans:
+    """Intervals from an object with ``to_frame()`` (``cdplot.rank_intervals``).
+
+    The position of each algorithm is its place by the estimate the intervals rank: the
+    mean score (a frame with ``mean_score``, oriented by the result's direction), else the
+    average rank; ties keep the frame's order.
+    """
+    names = list(result.algorithms)
     try:
         frame = intervals.to_frame()
+        by_score = "mean_score" in frame.columns
+        key = frame["mean_score"] if by_score else frame["average_rank"]
+        sign = -1.0 if by_score and result.higher_is_better else 1.0
+        placed = sorted(range(len(frame.index)), key=lambda i: sign * float(key.iloc[i]))
+        position = {str(frame.index[i]): p + 1.0 for p, i in enumerate(placed)}
         rows = {
             str(a): _Interval(
                 float(frame.loc[a, "average_rank"]),
@@ -98,10 +167,11 @@ def _given_intervals(intervals: Any, names: Sequence[str]) -> dict[str, _Interva
                 float(frame.loc[a, "high"]),
                 float(frame.loc[a, "p_best"]) if "p_best" in frame.columns else None,
                 bool(frame.loc[a, "in_best_set"]),
+                position[str(a)],
             )
             for a in frame.index
         }
-    except (AttributeError, KeyError, TypeError) as exc:
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise CdplotInputError(
             "intervals must be the object of cdplot.rank_intervals(res) (a to_frame() with "
             f"columns average_rank, low, high, in_best_set), got {type(intervals).__name__}; "
@@ -113,10 +183,11 @@ def _given_intervals(intervals: Any, names: Sequence[str]) -> dict[str, _Interva
             f"intervals has no row for {', '.join(missing[:3])}: it was computed for another "
             "result; pass intervals=cdplot.rank_intervals(res) for this one."
         )
-    return rows
+    basis = "by mean score" if by_score else "by average rank"
+    return _Spans(rows, basis, _interval_words(intervals))
 
 
-def _default_intervals(result: ComparisonResult, need_p_best: bool) -> dict[str, _Interval]:
+def _default_intervals(result: ComparisonResult, need_p_best: bool) -> _Spans:
     """The test-based intervals; with P(best), those of ``cdplot.rank_intervals``."""
     if not need_p_best:
         return _test_intervals(result)
@@ -124,7 +195,24 @@ def _default_intervals(result: ComparisonResult, need_p_best: bool) -> dict[str,
 
     method = figures(result).intervals if result.control is None else "bootstrap"
     found = rank_intervals(result, method, random_state=0)  # a figure draws the same twice
-    return _given_intervals(found, list(result.algorithms))
+    return _given_intervals(found, result)
+
+
+def group_display(result: ComparisonResult, letters: Mapping[str, str] | None = None) -> str:
+    """``"letters"`` while the compact letter display is short, else ``"tier"``.
+
+    Letters while every algorithm's letters, runs of four or more written first-last,
+    take at most MAX_LETTER_CHARS characters and the display needs at most MAX_LETTERS
+    letters; beyond (a 100-model Wilcoxon board: 18 characters; 300 models: 350 letters)
+    numbered tiers, one number per algorithm. ``letters``: ``result.letters`` if known.
+    """
+    letters = result.letters if letters is None else letters
+    used = {t for v in letters.values() for t in letter_tokens(v)}
+    if len(used) > MAX_LETTERS:
+        return "tier"
+    alphabet = letter_names(len(used))
+    widest = max((len(compact_letter_runs(v, alphabet)) for v in letters.values()), default=0)
+    return "letters" if widest <= MAX_LETTER_CHARS else "tier"
 
 
 def _score_texts(result: ComparisonResult) -> dict[str, str]:
@@ -140,18 +228,27 @@ def _score_texts(result: ComparisonResult) -> dict[str, str]:
     }
 
 
+def _group_texts(result: ComparisonResult, order: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """The groups column: its head and each algorithm's letters or tier."""
+    letters = result.letters
+    display = group_display(result, letters)
+    if display == "tier":
+        return display, {a: str(t) for a, t in result_tiers(result, order).items()}
+    alphabet = letter_names(len({t for v in letters.values() for t in letter_tokens(v)}))
+    return display, {a: compact_letter_runs(v, alphabet) for a, v in letters.items()}
+
+
 def _rows(
     result: ComparisonResult,
     spans: Mapping[str, _Interval],
     show: tuple[bool, bool, bool],
     highlight: set[str],
     labels: Mapping[str, str],
-) -> list[RankRow]:
+) -> tuple[list[RankRow], str]:
+    """The rows in order of their positions, and the head of the groups column."""
     show_letters, show_scores, show_p_best = show
-    order = sorted(spans, key=lambda a: (spans[a].average_rank, a))
-    letters = result.letters if show_letters else {}
-    used = {t for v in letters.values() for t in letter_tokens(v)}
-    alphabet = letter_names(len(used)) if letters else []
+    order = sorted(spans, key=lambda a: (spans[a].position, a))
+    head, groups = _group_texts(result, order) if show_letters else ("letters", {})
     scores = _score_texts(result) if show_scores else {}
     rows = []
     for a in order:
@@ -164,13 +261,30 @@ def _rows(
                 low=span.low,
                 high=span.high,
                 in_best_set=span.in_best_set,
-                letters=compact_letter_runs(letters[a], alphabet) if letters else "",
+                position=span.position,
+                letters=groups.get(a, ""),
                 score=scores.get(a, ""),
                 p_best=p_best,
                 bold=a in highlight or result.label(a) in highlight,
             )
         )
-    return rows
+    check_mathtext([r.name for r in rows], where="rank_plot")
+    return rows, head
+
+
+def _note(
+    spans: _Spans, rows: Sequence[RankRow], groups: str | None, bayesian: bool = False
+) -> str:
+    """The key below the plot: what the point, the bar, the shading and the columns are."""
+    lines = [MARKS_NOTE.format(basis=spans.basis, interval=spans.interval)]
+    if any(not r.low <= (r.position or 0.0) <= r.high for r in rows):
+        lines.append(OUTSIDE_NOTE)
+    if groups is not None:
+        lines.append(GROUPS_NOTE[groups])
+        if bayesian:
+            lines[-1] = lines[-1].replace("not significantly different", "not decided different")
+            lines[-1] = lines[-1].replace("significantly different", "decided different")
+    return "\n".join(lines)
 
 
 def _props(fontsize: float, base: float) -> dict[str, dict[str, Any]]:
@@ -193,14 +307,16 @@ def _draw(ax: Axes, layout: RankLayout, props: Mapping[str, Mapping[str, Any]]) 
     ax.set_ylim(layout.height + spare / 2, -spare / 2)
     ax.set_axis_off()
     best = [r for r in layout.rows if r.in_best_set]
-    # the confidence set of the best: a band behind each of its rows, across the axis
-    bands = [
-        [(lo, r.band[0]), (hi, r.band[0]), (hi, r.band[1]), (lo, r.band[1])]
-        for r in best
-        for lo, hi, top, bottom in layout.axes
-        if top <= r.y <= bottom
-    ]
-    ax.add_collection(PolyCollection(bands, facecolors=BEST_BAND, edgecolors="none", zorder=0.5))
+    # the confidence set of the best: a band behind each of its rows, across its own axis
+    bands = []
+    for r in best:
+        lo, hi = layout.axes[r.panel][:2]
+        bands.append([(lo, r.band[0]), (hi, r.band[0]), (hi, r.band[1]), (lo, r.band[1])])
+    ax.add_collection(
+        PolyCollection(
+            bands, facecolors=BEST_BAND, edgecolors="none", zorder=0.5, gid="rank-best-band"
+        )
+    )
     ax.add_collection(
         LineCollection(
             [[(x, top), (x, bottom)] for x, top, bottom in layout.grid],
@@ -224,15 +340,39 @@ def _draw(ax: Axes, layout: RankLayout, props: Mapping[str, Mapping[str, Any]]) 
                 gid=gid or "rank-best-interval",
             )
         )  # fmt: skip
+    size = max(0.45 * layout.pitch * 72.0, 2.0)
+    inside = [r for r in layout.rows if not r.outside]
     ax.plot(
-        [r.point for r in layout.rows], [r.y for r in layout.rows], linestyle="none",
-        marker="o", markersize=max(0.45 * layout.pitch * 72.0, 2.0), color=POINT_COLOR,
-        zorder=3, gid="rank-point",
+        [r.point for r in inside], [r.y for r in inside], linestyle="none", marker="o",
+        markersize=size, color=POINT_COLOR, zorder=3, gid="rank-point",
     )  # fmt: skip
+    outside = [r for r in layout.rows if r.outside]
+    if outside:
+        ax.plot(
+            [r.point for r in outside], [r.y for r in outside], linestyle="none", marker="o",
+            markersize=size, markerfacecolor="white", markeredgecolor=POINT_COLOR,
+            zorder=3, gid="rank-point-outside",
+        )  # fmt: skip
     for t in layout.texts:
         text = PgfSafeText(t.x, t.y, t.text, ha=t.ha, va=t.va, gid=t.gid or None, **props[t.role])
         text.set_clip_path(ax.patch)
         ax.add_artist(text)
+
+
+def rank_plot_min_width(result: ComparisonResult, columns: int = 1) -> float:
+    """The narrowest width (inches) :func:`rank_plot` draws ``result`` on with its defaults
+    (letters shown, no scores or P(best), ``columns`` panels)."""
+    spans = _test_intervals(result)
+    rows, head = _rows(result, spans.rows, (True, False, False), set(), {})
+    dpi = float(mpl.rcParams["figure.dpi"])
+    width = 0.0
+    for _ in range(2):  # the default font size grows with the width
+        base = _style.default_fontsize(width)
+        size = row_fontsize(len(rows), base)
+        props = _props(size, base)
+        found = min_width(rows, _TextMeasure(props, dpi), columns=columns, groups_head=head)
+        width = max(width, found)
+    return width
 
 
 def rank_plot(
@@ -253,13 +393,26 @@ def rank_plot(
 ) -> Axes:
     """Draw the rank-interval plot of a comparison: legible from 10 to 1,000 algorithms.
 
-    One row per algorithm, best first: its average rank as a point, its rank interval
-    as a bar (the rank positions it may hold), the confidence set of the best shaded,
-    and a compact letter display (:attr:`ComparisonResult.letters`: algorithms that share
-    a letter are not significantly different). Optional columns give the mean score ±
-    standard deviation over the datasets and the probability of ranking first. Rows are
-    about 0.1 in tall beyond 40 algorithms (6-pt text, the smallest drawn); long boards
-    wrap into side-by-side panels with ``columns=``. This is an Axes-level function.
+    One row per algorithm, best first, and one quantity on the axis, the rank position
+    (1 = best): the point is the position the algorithm holds (its place by average rank,
+    or by mean score for Tukey's HSD and intervals ``on="scores"``; ties in name order),
+    the bar the positions it may hold (its rank interval). The average rank is printed
+    beside, as text. The confidence set of the best is shaded, and the groups column shows
+    a compact letter display (:attr:`ComparisonResult.letters`: algorithms that share a
+    letter are not significantly different) while it is short (at most 10 characters a
+    row and 52 letters), else numbered tiers (a tier runs from its first algorithm down
+    to the last before the first one significantly different from it). The key below
+    says what each mark is. Optional columns give the mean score ± standard deviation
+    over the datasets and the probability of ranking first. Rows are about 0.1 in tall
+    beyond 40 algorithms (6-pt text, the smallest drawn); long boards wrap into
+    side-by-side panels with ``columns=``, each shading its own rows. This is an
+    Axes-level function.
+
+    The intervals of ``cdplot.rank_intervals`` (``method="test"`` and ``"bootstrap"``)
+    count the algorithms confidently better than one and those confidently worse on the
+    estimate they rank, so the observed position always lies in the bar. Given intervals
+    that do not contain it (they rank another estimate) are drawn with an open point,
+    and the key says so.
 
     Parameters
     ----------
@@ -277,9 +430,10 @@ def rank_plot(
     columns : int
         Side-by-side panels the rows wrap into (default 1).
     show_letters, show_scores, show_p_best : bool
-        Show the letters (default), the mean score ± std, and P(best) (from
-        ``intervals``, else ``cdplot.rank_intervals(result, random_state=0)``).
-        Runs of four or more consecutive letters are written first–last (``c–h``).
+        Show the groups column (default: letters, or numbered tiers where letters would
+        be long), the mean score ± std, and P(best) (from ``intervals``, else
+        ``cdplot.rank_intervals(result, random_state=0)``). Runs of four or more
+        consecutive letters are written first–last (``c–h``).
     highlight : str or sequence of str, optional
         Algorithms whose names are bold.
     labels : mapping of str to str, optional
@@ -287,7 +441,8 @@ def rank_plot(
     title : bool or str
         True: the test, correction and alpha; a string: that; False/None: no title.
     note : bool or str
-        True: a two-line key below the plot; a string: that; False: none.
+        True: the key below the plot (what the point, the bar, the shading and the
+        columns are; wrapped to the width); a string: that; False: none.
     fontsize : float, optional
         Font size of the rows up to 40 algorithms (default 8 pt at one column, 9 pt
         wider); beyond, rows are 6 pt.
@@ -296,7 +451,9 @@ def rank_plot(
     -------
     matplotlib.axes.Axes
         The Axes drawn on. Artists carry gids: ``rank-name-<name>``,
-        ``rank-letters-<name>``, ``rank-interval``, ``rank-point``, ``rank-grid``, ...
+        ``rank-average-<name>``, ``rank-letters-<name>`` (letters or tier),
+        ``rank-interval``, ``rank-point`` (``rank-point-outside``), ``rank-best-band``,
+        ``rank-grid``, ``rank-note``, ...
 
     Raises
     ------
@@ -317,14 +474,15 @@ def rank_plot(
     >>> [t.get_text() for t in ax.texts if t.get_gid() == "rank-letters-C1"]
     ['ab']
     """
-    names = list(result.algorithms)
     spans = (
         _default_intervals(result, show_p_best)
         if intervals is None
-        else _given_intervals(intervals, names)
+        else _given_intervals(intervals, result)
     )
     chosen = {highlight} if isinstance(highlight, str) else set(highlight or ())
-    rows = _rows(result, spans, (show_letters, show_scores, show_p_best), chosen, labels or {})
+    rows, groups_head = _rows(
+        result, spans.rows, (show_letters, show_scores, show_p_best), chosen, labels or {}
+    )
     if ax is None:
         fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
         dpi = float(mpl.rcParams["figure.dpi"])
@@ -340,9 +498,11 @@ def rank_plot(
     size = row_fontsize(len(rows), base)
     props = _props(size, base)
     shown_title = _title(result) if title is True else (str(title) if title else None)
-    shown_note = NOTE if note is True else (str(note) if note else None)
-    if shown_note and not show_letters:
-        shown_note = shown_note.split("\n")[0]
+    shown_note = (
+        _note(spans, rows, groups_head if show_letters else None, _is_bayesian(result))
+        if note is True
+        else (str(note) if note else None)
+    )
     layout = rank_layout(
         rows,
         width=fig_width,
@@ -351,6 +511,7 @@ def rank_plot(
         columns=columns,
         title=shown_title,
         note=shown_note,
+        groups_head=groups_head,
     )
     if ax is None:
         ax = new_figure(fig_width, layout.height).add_axes((0.0, 0.0, 1.0, 1.0))
