@@ -116,19 +116,12 @@ def test_python_blocks_finds_the_fences_and_the_skip_marker():
 #: pages whose examples take longer than a few seconds (a simulation of 20,000 replicates)
 SLOW_PAGES = {"simulation.md"}
 #: pages whose examples do not run yet, and why (kept in step with the pages: strict)
-NOT_YET_RUNNABLE = {
-    "large-leaderboards.md": "its example uses cdplot and leaderboard without defining them",
-}
-
-
 def _guide_pages() -> list:
     params = []
     for page in GUIDE:
         if all(skipped for _, _, skipped in python_blocks(page.read_text(encoding="utf-8"))):
             continue  # no block, or none that runs here
         marks = [pytest.mark.slow] if page.name in SLOW_PAGES else []
-        if page.name in NOT_YET_RUNNABLE:
-            marks.append(pytest.mark.xfail(reason=NOT_YET_RUNNABLE[page.name], strict=True))
         params.append(pytest.param(page, marks=marks, id=str(page.relative_to(ROOT / "docs"))))
     return params
 
