@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import CdplotInputError, check_in_list
-from ._hodges_lehmann import hodges_lehmann
+from ._hodges_lehmann import hodges_lehmann, qnorm
 from ._memo import recall, remember
 from ._options import check_confidence
 
@@ -53,13 +53,12 @@ def _hodges_lehmann(d: np.ndarray, confidence: float) -> tuple[float, float, flo
 
 
 def _superiority(d: np.ndarray, confidence: float) -> tuple[float, float, float]:
-    """(wins + ties / 2) / N with R's ``prop.test`` interval (Wilson, continuity-corrected)."""
-    from scipy.stats import norm
-
+    """(wins + ties / 2) / N with R's ``prop.test`` interval (Wilson, continuity-corrected);
+    the normal quantile is R's ``qnorm`` to the last bit (:func:`qnorm`)."""
     n = d.size
     x = float((d > 0).sum() + (d == 0).sum() / 2)
     estimate = x / n
-    z = float(norm.ppf((1 + confidence) / 2))
+    z = qnorm((1 + confidence) / 2)
     yates = min(0.5, abs(x - n * 0.5))
     z22n = z**2 / (2 * n)
     pc = estimate + yates / n
