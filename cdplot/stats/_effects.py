@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list
+from .._errors import CdplotInputError, check_bool, check_in_list
+from ._bayes import check_real
 from ._hodges_lehmann import hodges_lehmann, qnorm
 from ._memo import recall, remember
 from ._options import check_confidence
@@ -169,6 +170,13 @@ def effect_sizes(
         positive estimate (above 0.5 for "superiority") favours ``a``, whatever the
         direction of the scores.
 
+    Raises
+    ------
+    CdplotInputError
+        For ``res`` not a result of :func:`cdplot.compare`, an unknown ``measure``, or a
+        ``confidence``, ``rope`` or ``labels`` of the wrong type or out of range (named in
+        the message).
+
     Examples
     --------
     >>> import cdplot
@@ -179,8 +187,16 @@ def effect_sizes(
     """
     import pandas as pd
 
+    from ._results import is_comparison
+
+    if not is_comparison(res):
+        raise CdplotInputError(
+            f"effect_sizes needs the result of cdplot.compare(), got {type(res).__name__}; "
+            "e.g. cdplot.effect_sizes(cdplot.compare(data), 'mean')."
+        )
     measure = check_in_list(MEASURES, aliases=ALIASES, measure=measure)
     confidence = check_confidence(confidence)
+    labels = check_bool(labels, "labels")
     if labels and measure not in ("cohen-d", "superiority"):
         raise CdplotInputError(
             f"magnitude labels exist for measure='cohen-d' and 'superiority', not "
@@ -213,10 +229,8 @@ def computed_effect_sizes(res: ComparisonResult) -> pd.DataFrame | None:
 def _check_rope(rope: Any) -> float | None:
     if rope is None:
         return None
-    try:
-        value = float(rope)
-    except (TypeError, ValueError):
-        value = float("nan")
+    meaning = "a non-negative number (half-width of the region of practical equivalence)"
+    value = check_real(rope, "rope", meaning)
     if not (np.isfinite(value) and value >= 0):
         raise CdplotInputError(
             f"rope must be a non-negative number (half-width of the region of practical "
