@@ -174,3 +174,9 @@ def test_hierarchical_bootstrap_refuses_arrays_beyond_the_bound():
     items = _continuous_items(2000)
     with pytest.raises(cdplot.CdplotInputError, match=r"beyond the bound of 100,000,000"):
         hierarchical_rank_intervals(items, n_boot=_items.MAX_RESAMPLES)
+
+
+@pytest.mark.parametrize("value", [pd.DataFrame({"a": [1]}), "tests", None])
+def test_item_wins_needs_the_table_of_item_tests(value):
+    with pytest.raises(cdplot.CdplotInputError, match="item_wins counts the table of item_tests"):
+        _items.item_wins(value)

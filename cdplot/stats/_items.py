@@ -369,6 +369,13 @@ def item_wins(tests: Any) -> Any:
     """
     import pandas as pd
 
+    needed = ("algorithm_1", "algorithm_2", "better")
+    columns = getattr(tests, "columns", None)
+    if columns is None or any(c not in columns for c in needed):
+        raise CdplotInputError(
+            f"item_wins counts the table of item_tests() (columns {', '.join(needed)}), got "
+            f"{type(tests).__name__}; e.g. item_wins(item_tests(result))."
+        )
     models = list(dict.fromkeys([*tests["algorithm_1"], *tests["algorithm_2"]]))
     wins = pd.DataFrame(0, index=pd.Index(models, name="better"), columns=models)
     for a1, a2, better in zip(
