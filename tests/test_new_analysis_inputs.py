@@ -172,7 +172,7 @@ def test_hierarchical_intervals_name_the_bad_parameter(kwargs, message):
 
 def test_hierarchical_bootstrap_refuses_arrays_beyond_the_bound():
     items = _continuous_items(2000)
-    with pytest.raises(cdplot.CdplotInputError, match=r"beyond the bound of 100,000,000"):
+    with pytest.raises(cdplot.CdplotInputError, match=r"bound of 30,000,000 \(about 1 GB\)"):
         hierarchical_rank_intervals(items, n_boot=_items.MAX_RESAMPLES)
 
 

@@ -50,9 +50,9 @@ MAX_RESAMPLES = 10_000_000
 MAX_SIGN_FLIPS_PER_PAIR = 2_000_000_000
 #: random signs drawn at once (8 MB): the memory of a permutation test, whatever its size
 _FLIP_CHUNK_CELLS = 1 << 20
-#: the most (replicate x task) and (drawn task x item) cells of the hierarchical bootstrap
-#: (about 8 bytes each, held at once)
-MAX_HIERARCHICAL_CELLS = 100_000_000
+#: the most (replicate x task), (replicate x model) and (drawn task x item) cells of the
+#: hierarchical bootstrap held at once: about 1 GB (measured: 16 to 33 bytes a cell)
+MAX_HIERARCHICAL_CELLS = 30_000_000
 
 
 def _check_count(value: Any, option: str, least: int, most: int, why: str) -> int:
