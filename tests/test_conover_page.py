@@ -53,7 +53,8 @@ def test_conover_equals_the_book_formula_in_r(case):
 
 
 def test_conover_differs_from_pmcmrplus_only_through_its_t2():
-    """PMCMRplus's T2 uses sum(R.sum): different p-values unless the rank sums are equal."""
+    """PMCMRplus before 1.9.10: T2 from sum(R.sum), different p-values unless the rank sums
+    are equal (fixed in 1.9.10; see tests/test_conover_pmcmrplus.py)."""
     y, ref = TABLES[1], VALUES[1]  # Demšar (2006) Table 6
     res = conover_friedman_test(y)
     assert res.pvalue[0, 3] != pytest.approx(ref["pmcmr_p", 0, 3], rel=1e-3)

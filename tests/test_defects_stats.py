@@ -124,7 +124,7 @@ def test_messages_speak_the_cli_inside_the_cli():
 def test_n7_simulate_refuses_unbounded_work_up_front():
     import tracemalloc
 
-    from cdplot.simulation._runner import MAX_CELLS_PER_REPLICATE, MAX_REPLICATES
+    from cdplot.simulation._runner import MAX_REPLICATES, _most_datasets
 
     model = cdplot.NormalModel(means={"A": 0.0, "B": 1.0, "C": 2.0})
     tracemalloc.start()
@@ -135,9 +135,9 @@ def test_n7_simulate_refuses_unbounded_work_up_front():
     assert f"{MAX_REPLICATES:,}" in str(info.value)
     assert peak < 50 * 2**20  # refused before anything is allocated
     big = cdplot.NormalModel(means={"A": 0.0, "B": 1.0, "C": 2.0}, n_datasets=10**6)
-    with pytest.raises(cdplot.CdplotInputError, match="at most 55,924 datasets with 3"):
+    with pytest.raises(cdplot.CdplotInputError, match="at most 109,383 datasets with 3"):
         cdplot.simulate(big, n_replicates=10, random_state=1)
     # within the bound, a run goes through
-    edge = cdplot.NormalModel(means={"A": 0.0, "B": 1.0}, n_datasets=MAX_CELLS_PER_REPLICATE)
+    edge = cdplot.NormalModel(means={"A": 0.0, "B": 1.0}, n_datasets=_most_datasets(2))
     res = cdplot.simulate(edge, [("sign", "none")], n_replicates=1, random_state=1)
     assert res.n_replicates == 1

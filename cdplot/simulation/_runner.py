@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
+from ..stats import _batch
 from ..stats._batch import (
     BATCH_TESTS,
     batch_adjust_all_pairs,
@@ -29,7 +30,7 @@ from ._models import as_model
 from ._procedures import DEFAULT_PROCEDURES, Procedure, parse_procedures
 from ._result import PowerCurveResult, SimulationResult
 
-__all__ = ["BLOCK", "simulate", "simulate_grid"]
+__all__ = ["BLOCK", "MAX_CHUNK_BYTES", "chunk_bytes", "simulate", "simulate_grid"]
 
 #: replicates drawn from one spawned SeedSequence. Chunks (the tasks sent to workers) are
 #: made of whole blocks, so the random numbers, hence the result, do not depend on the chunk
@@ -49,9 +50,32 @@ PROGRESS_DELAY_S = 2.0
 
 #: the most replicates one call runs (a study is split into calls beyond it: see simulate)
 MAX_REPLICATES = 10_000_000
-#: the most pairwise-difference cells (pairs x datasets) of one replicate: a block of
-#: ``BLOCK`` replicates then needs at most about 1 GB (60 bytes a cell)
-MAX_CELLS_PER_REPLICATE = (1 << 24) // BLOCK
+#: the memory one chunk (a task sent to a worker) may need: about 1 GB per worker. A chunk
+#: holds, for each of its replicates, the drawn table and the p-values of every pair, and
+#: once the work arrays of the pairwise differences of one replicate (the kernels of
+#: stats/_batch.py run a few replicates at a time): see :func:`chunk_bytes`
+MAX_CHUNK_BYTES = 1 << 30
+#: bytes per (replicate x pair): p-values, adjusted p-values, decisions and their sums
+#: (measured: about 83 at k = 200 and 300 algorithms)
+PAIR_BYTES = 96
+#: bytes per drawn score (replicate x dataset x algorithm): the draw, its copies, the ranks
+#: (measured: about 23 at k = 10, N = 5,000)
+TABLE_BYTES = 32
+#: bytes per (pair x dataset) cell of the work arrays of the pairwise differences
+DIFFERENCE_BYTES = 72
+
+
+def chunk_bytes(k: int, n_datasets: int, blocks: int = 1) -> int:
+    """The memory (bytes, an upper estimate) of a chunk of ``blocks`` seed blocks.
+
+    ``blocks x BLOCK`` replicates of ``PAIR_BYTES`` per pair and ``TABLE_BYTES`` per drawn
+    score, plus the difference work arrays of at least one replicate (the kernels process
+    ``max(1, 65,536 / (pairs x datasets))`` replicates at a time).
+    """
+    pairs = k * (k - 1) // 2
+    per_replicate = PAIR_BYTES * pairs + TABLE_BYTES * n_datasets * k
+    work = DIFFERENCE_BYTES * max(pairs * n_datasets, _batch.CHUNK_CELLS)
+    return blocks * BLOCK * per_replicate + work
 
 
 def _check_replicates(n: Any) -> int:
@@ -67,16 +91,33 @@ def _check_replicates(n: Any) -> int:
     return int(n)
 
 
+def _most_datasets(k: int) -> int:
+    """The most datasets whose seed block of ``k`` algorithms fits in ``MAX_CHUNK_BYTES``."""
+    lo, hi = 1, 2
+    while chunk_bytes(k, hi) <= MAX_CHUNK_BYTES:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:  # chunk_bytes increases with the datasets: bisection
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if chunk_bytes(k, mid) <= MAX_CHUNK_BYTES else (lo, mid)
+    return lo
+
+
 def _check_size(k: int, n_datasets: int) -> None:
-    """Refuse up front a table so large that one block of replicates cannot fit in memory."""
-    cells = k * (k - 1) // 2 * n_datasets
-    if cells > MAX_CELLS_PER_REPLICATE:
-        most = max(2, MAX_CELLS_PER_REPLICATE // max(1, k * (k - 1) // 2))
-        raise CdplotInputError(
-            f"n_datasets={n_datasets} with {k} algorithms makes {cells:,} pairwise cells per "
-            f"replicate, beyond the bound of {MAX_CELLS_PER_REPLICATE:,} (about 1 GB for a "
-            f"block of {BLOCK} replicates); use at most {most:,} datasets with {k} algorithms."
-        )
+    """Refuse up front a table so large that one seed block of replicates (the smallest
+    chunk: its random numbers come from one seed) does not fit in ``MAX_CHUNK_BYTES``."""
+    need = chunk_bytes(k, n_datasets)
+    if need <= MAX_CHUNK_BYTES:
+        return
+    fix = (
+        f"use at most {_most_datasets(k):,} datasets with {k} algorithms"
+        if chunk_bytes(k, 2) <= MAX_CHUNK_BYTES
+        else "use fewer algorithms"
+    )
+    raise CdplotInputError(
+        f"n_datasets={n_datasets:,} with {k:,} algorithms ({k * (k - 1) // 2:,} pairs) needs "
+        f"about {need / 2**30:,.1f} GB for one seed block of {BLOCK} replicates, beyond the "
+        f"bound of {MAX_CHUNK_BYTES / 2**30:.0f} GB per worker; {fix}."
+    )
 
 
 def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
@@ -123,7 +164,8 @@ def _run_chunk(
     )
     if not np.isfinite(tables).all():
         raise CdplotInputError("the model drew NaN or infinite scores.")
-    r, _, k = tables.shape
+    r, n_drawn, k = tables.shape
+    _check_size(k, n_drawn)  # a generator's table size is known once drawn
     algorithms = model.algorithms
     edges = np.cumsum([0, *sizes]).tolist()
     blocks = list(zip(edges[:-1], edges[1:], strict=True))
@@ -339,7 +381,8 @@ def simulate(
         A tqdm progress bar: None shows it on a terminal once the study has run 2 s; True
         always; False never.
     chunk_size : int, optional
-        Replicates per task, rounded up to whole seed blocks of :data:`BLOCK` = 100.
+        Replicates per task, rounded up to whole seed blocks of :data:`BLOCK` = 100, and
+        down to the blocks whose memory fits in :data:`MAX_CHUNK_BYTES` (1 GB).
         Default: about four tasks per worker, at most a few million pairwise cells each.
     scheduler : dask.distributed.Client or str, optional
         Where ``backend="dask"`` runs.
@@ -360,9 +403,10 @@ def simulate(
     ------
     CdplotInputError
         For an unknown test, correction, control, back end or a bad setting; for more than
-        ``MAX_REPLICATES`` replicates, or a table with more than ``MAX_CELLS_PER_REPLICATE``
-        (167,772) pairwise cells (pairs x datasets), so that memory stays bounded (about
-        1 GB per worker).
+        ``MAX_REPLICATES`` replicates, or a table so large that one seed block of
+        :data:`BLOCK` replicates would need more than :data:`MAX_CHUNK_BYTES` (1 GB) of
+        memory (:func:`chunk_bytes`: e.g. 100 algorithms run on up to about 1,500
+        datasets, 1,000 algorithms on none), so that memory stays bounded per worker.
 
     Notes
     -----
@@ -415,7 +459,11 @@ def simulate(
     sizes = [min(BLOCK, n_replicates - b * BLOCK) for b in range(n_blocks)]
     n_data = getattr(model, "n_datasets", None) or 30
     cells_per_rep = max(1, k * (k - 1) // 2 * n_data)
-    max_blocks = max(1, CHUNK_CELLS // (cells_per_rep * BLOCK))
+    # whole seed blocks per chunk: about CHUNK_CELLS pairwise cells, and never more memory
+    # than MAX_CHUNK_BYTES (a user's chunk_size is cut to that too)
+    work = chunk_bytes(k, n_data, 0)
+    fit = max(1, (MAX_CHUNK_BYTES - work) // (chunk_bytes(k, n_data, 1) - work))
+    max_blocks = max(1, min(CHUNK_CELLS // (cells_per_rep * BLOCK), fit))
     if chunk_size is not None and (
         isinstance(chunk_size, bool)
         or not isinstance(chunk_size, (int, np.integer))
@@ -439,7 +487,7 @@ def simulate(
         backend_name = "sequential"  # too little work to share
     with _executor(backend_name, n_jobs, scheduler) as (run_tasks, workers, used):
         if chunk_size is not None:
-            per_chunk = math.ceil(int(chunk_size) / BLOCK)
+            per_chunk = min(math.ceil(int(chunk_size) / BLOCK), fit)
         else:
             per_chunk = min(max_blocks, max(1, math.ceil(n_blocks / (4 * workers))))
         tasks = _chunks(n_blocks, per_chunk)

@@ -10,11 +10,15 @@ eq. 5.8.11). The p-values are two-sided, from that t distribution, before any co
 the correction (Holm by default in :func:`cdplot.compare`) makes them all-pairs or
 many-to-one.
 
-PMCMRplus's ``frdAllPairsConoverTest`` / ``frdManyOneConoverTest`` (1.9.x) compute the
-same t form, but their ``T2`` uses ``sum(R.sum)`` (a constant, ``N k (k + 1) / 2``)
-where Conover's formula has the squared deviations of the rank sums (reported as
-scikit-posthocs issue #63), so their p-values differ from Conover's whenever the rank
-sums are not all equal; cdplot follows the book.
+PMCMRplus's ``frdAllPairsConoverTest`` computes the same t in the form
+``|R_i - R_j| / sqrt(A B)`` with ``B = 1 - T2 / (N (k - 1))``, ``T2`` Friedman's statistic.
+Before version 1.9.10 its ``T2`` used ``sum(R.sum)`` (a constant, ``N k (k + 1) / 2``)
+where Friedman's statistic has the squared rank sums (reported as scikit-posthocs issue
+#63), so its p-values differed from Conover's whenever the rank sums were not all equal;
+PMCMRplus 1.9.10 (2023-12-10, its NEWS: "frdAllPairsConoverTest internally calculated
+wrong Friedmans test statistics") fixed it, and with Friedman's ``T2`` the two forms are
+algebraically the same t. PMCMRplus has no many-to-one Conover test after Friedman; here
+``control=`` applies a many-to-one correction to the same t-tests.
 """
 
 from __future__ import annotations

@@ -8,12 +8,14 @@ pair (``a - b`` when higher scores are better, ``b - a`` otherwise) returning
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list
-from ._hodges_lehmann import hodges_lehmann
+from .._errors import CdplotInputError, check_bool, check_in_list
+from ._bayes import check_real
+from ._hodges_lehmann import hodges_lehmann, qnorm
 from ._memo import recall, remember
 from ._options import check_confidence
 
@@ -53,13 +55,12 @@ def _hodges_lehmann(d: np.ndarray, confidence: float) -> tuple[float, float, flo
 
 
 def _superiority(d: np.ndarray, confidence: float) -> tuple[float, float, float]:
-    """(wins + ties / 2) / N with R's ``prop.test`` interval (Wilson, continuity-corrected)."""
-    from scipy.stats import norm
-
+    """(wins + ties / 2) / N with R's ``prop.test`` interval (Wilson, continuity-corrected);
+    the normal quantile is R's ``qnorm`` to the last bit (:func:`qnorm`)."""
     n = d.size
     x = float((d > 0).sum() + (d == 0).sum() / 2)
     estimate = x / n
-    z = float(norm.ppf((1 + confidence) / 2))
+    z = qnorm((1 + confidence) / 2)
     yates = min(0.5, abs(x - n * 0.5))
     z22n = z**2 / (2 * n)
     pc = estimate + yates / n
@@ -117,6 +118,11 @@ MEASURES = {
 ALIASES = {"hl": "hodges-lehmann", "d": "cohen-d", "cohen": "cohen-d", "ps": "superiority"}
 #: the value of "no difference" on each measure's scale
 NULL_VALUE = {"mean": 0.0, "hodges-lehmann": 0.0, "superiority": 0.5, "cohen-d": 0.0}
+#: the measures in score units (the others are unit-free: the same for scores scaled)
+SCORE_UNITS = ("mean", "hodges-lehmann")
+#: scores beyond this magnitude are divided by a power of two before their differences are
+#: taken (their squares would overflow; see :func:`scaled_differences`)
+SAFE_MAGNITUDE = 2.0**400
 
 
 def effect_sizes(
@@ -170,6 +176,21 @@ def effect_sizes(
         positive estimate (above 0.5 for "superiority") favours ``a``, whatever the
         direction of the scores.
 
+    Raises
+    ------
+    CdplotInputError
+        For ``res`` not a result of :func:`cdplot.compare`, an unknown ``measure``, or a
+        ``confidence``, ``rope`` or ``labels`` of the wrong type or out of range (named in
+        the message).
+
+    Notes
+    -----
+    Scores beyond 2**400 in magnitude (near the largest float, 1.8e308, where the
+    differences or their squares overflow) are divided by a power of two before their
+    differences are taken: the division is exact, so each measure is computed on the same
+    numbers in other units, and "mean" and "hodges-lehmann" are multiplied back (an end
+    beyond the largest float is then ``inf``).
+
     Examples
     --------
     >>> import cdplot
@@ -180,8 +201,16 @@ def effect_sizes(
     """
     import pandas as pd
 
+    from ._results import is_comparison
+
+    if not is_comparison(res):
+        raise CdplotInputError(
+            f"effect_sizes needs the result of cdplot.compare(), got {type(res).__name__}; "
+            "e.g. cdplot.effect_sizes(cdplot.compare(data), 'mean')."
+        )
     measure = check_in_list(MEASURES, aliases=ALIASES, measure=measure)
     confidence = check_confidence(confidence)
+    labels = check_bool(labels, "labels")
     if labels and measure not in ("cohen-d", "superiority"):
         raise CdplotInputError(
             f"magnitude labels exist for measure='cohen-d' and 'superiority', not "
@@ -214,10 +243,8 @@ def computed_effect_sizes(res: ComparisonResult) -> pd.DataFrame | None:
 def _check_rope(rope: Any) -> float | None:
     if rope is None:
         return None
-    try:
-        value = float(rope)
-    except (TypeError, ValueError):
-        value = float("nan")
+    meaning = "a non-negative number (half-width of the region of practical equivalence)"
+    value = check_real(rope, "rope", meaning)
     if not (np.isfinite(value) and value >= 0):
         raise CdplotInputError(
             f"rope must be a non-negative number (half-width of the region of practical "
@@ -242,12 +269,36 @@ def oriented_differences(res: ComparisonResult, a: str, b: str) -> np.ndarray:
     return d if res.higher_is_better else -d
 
 
+def scaled_differences(res: ComparisonResult, a: str, b: str) -> tuple[np.ndarray, float]:
+    """The paired differences favouring ``a`` in units of ``scale`` (a power of two), and
+    ``scale``: 1 (the differences themselves) unless a score exceeds :data:`SAFE_MAGNITUDE`.
+
+    Scores near the largest float (1e308) have differences and squares that overflow;
+    divided first by a power of two they do not, and the division is exact, so every
+    measure is computed on exactly the same numbers, in other units.
+    """
+    x = np.asarray(res.scores[a].to_numpy(), dtype=float)
+    y = np.asarray(res.scores[b].to_numpy(), dtype=float)
+    both = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[both], y[both]
+    largest = float(max(np.abs(x).max(initial=0.0), np.abs(y).max(initial=0.0)))
+    scale = 1.0
+    if largest > SAFE_MAGNITUDE:
+        scale = math.ldexp(1.0, math.frexp(largest)[1] - math.frexp(SAFE_MAGNITUDE)[1])
+        x, y = x / scale, y / scale
+    d = x - y
+    return (d if res.higher_is_better else -d), scale
+
+
 def _row(res: ComparisonResult, a: str, b: str, measure: str, confidence: float) -> tuple[Any, ...]:
-    d = oriented_differences(res, a, b)
+    d, scale = scaled_differences(res, a, b)
     if d.size == 0:
         estimate = low = high = float("nan")
     else:
         estimate, low, high = MEASURES[measure](d, confidence)
+        if scale != 1.0 and measure in SCORE_UNITS:  # back to score units (inf if beyond)
+            with np.errstate(over="ignore"):
+                estimate, low, high = (float(np.float64(v) * scale) for v in (estimate, low, high))
     return (a, b, measure, estimate, low, high, int(d.size), confidence)
 
 

@@ -23,9 +23,13 @@ import numpy as np
 from .._errors import CdplotInputError, check_in_list, spell
 from ._adjust import adjust_control
 from ._onedataset import mcnemar, paired_t
+from ._options import check_alpha, check_confidence
 
 __all__ = [
     "ITEM_TEST_METHODS",
+    "MAX_HIERARCHICAL_CELLS",
+    "MAX_RESAMPLES",
+    "MAX_SIGN_FLIPS_PER_PAIR",
     "hierarchical_bounds",
     "hierarchical_rank_intervals",
     "item_tests",
@@ -37,6 +41,46 @@ ITEM_TEST_METHODS = ("auto", "paired-t", "permutation")
 _FAMILY_CORRECTIONS = ("none", "bonferroni", "holm", "hochberg", "hommel", "finner")
 #: sign-flip permutation tests enumerate every sign pattern up to this many nonzero differences
 _EXACT_FLIPS = 16
+#: the most random sign patterns of one permutation test (as ``simulate``'s
+#: ``MAX_REPLICATES``): its p-values then resolve 1 / (B + 1) = 1e-7, finer than any
+#: correction of the p-values of all pairs on all tasks needs
+MAX_RESAMPLES = 10_000_000
+#: the most random signs (patterns x nonzero differences) one pair's test draws: about two
+#: minutes of work; a larger test is refused before anything runs
+MAX_SIGN_FLIPS_PER_PAIR = 2_000_000_000
+#: random signs drawn at once (8 MB): the memory of a permutation test, whatever its size
+_FLIP_CHUNK_CELLS = 1 << 20
+#: the most (replicate x task), (replicate x model) and (drawn task x item) cells of the
+#: hierarchical bootstrap held at once: about 1 GB (measured: 16 to 33 bytes a cell)
+MAX_HIERARCHICAL_CELLS = 30_000_000
+
+
+def _check_count(value: Any, option: str, least: int, most: int, why: str) -> int:
+    """An integer in ``[least, most]``; bools, floats and strings are refused."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise CdplotInputError(f"{spell(option)} must be an integer >= {least}, got {value!r}.")
+    if value > most:
+        raise CdplotInputError(
+            f"{spell(option)}={int(value):,} exceeds the bound of {most:,}: {why}"
+        )
+    return int(value)
+
+
+def _generator(random_state: Any) -> np.random.Generator:
+    """A numpy Generator from None, a non-negative integer seed, a SeedSequence or a
+    Generator (used as it is); anything else is refused."""
+    if random_state is None or isinstance(random_state, np.random.SeedSequence):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise CdplotInputError(f"{spell('random_state')} must be >= 0, got {random_state}.")
+        return np.random.default_rng(int(random_state))
+    raise CdplotInputError(
+        f"{spell('random_state')} must be None, a non-negative integer seed, a numpy "
+        f"SeedSequence or Generator, got {type(random_state).__name__} ({random_state!r})."
+    )
 
 
 def _matrices(data: Any) -> tuple[list[str], list[str], list[np.ndarray], bool]:
@@ -77,10 +121,31 @@ def _sign_flip(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> tup
         signs = 1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)
         sums = np.abs(signs @ d)
         return float(d.mean()), float(np.mean(sums >= observed * (1 - 1e-12)))
-    signs = rng.choice(np.array([-1.0, 1.0]), size=(n_resamples, n))
-    sums = np.abs(signs @ d)
-    hits = int(np.sum(sums >= observed * (1 - 1e-12)))
+    hits = 0
+    rows = max(1, _FLIP_CHUNK_CELLS // n)  # random signs in chunks: bounded memory
+    for start in range(0, n_resamples, rows):
+        signs = rng.choice(np.array([-1.0, 1.0]), size=(min(rows, n_resamples - start), n))
+        hits += int(np.sum(np.abs(signs @ d) >= observed * (1 - 1e-12)))
     return float(d.mean()), (1 + hits) / (1 + n_resamples)
+
+
+def _check_permutation_work(mats: list[np.ndarray], n_resamples: int) -> None:
+    """Refuse, before anything runs, a permutation test whose pairs draw too many signs."""
+    most = 0
+    for mat in mats:
+        if mat.size and not _is_binary(mat):
+            present = (~np.isnan(mat)).astype(float)
+            both = present.T @ present
+            np.fill_diagonal(both, 0.0)
+            most = max(most, int(both.max()))
+    if most > _EXACT_FLIPS and n_resamples * most > MAX_SIGN_FLIPS_PER_PAIR:
+        fewer = MAX_SIGN_FLIPS_PER_PAIR // most
+        raise CdplotInputError(
+            f"n_resamples={n_resamples:,} random sign patterns of up to {most:,} items per "
+            f"pair make {n_resamples * most:,} random signs for one pair, beyond the bound "
+            f"of {MAX_SIGN_FLIPS_PER_PAIR:,} (about two minutes of work per pair); use at "
+            f"most n_resamples={fewer:,}, or method='paired-t'."
+        )
 
 
 def _pair_test(
@@ -127,8 +192,11 @@ def item_tests(
         McNemar's exact binomial test when fewer items than this are discordant (b + c),
         else the continuity-corrected chi-square (R's ``mcnemar.test``).
     n_resamples : int, default 9999
-        Random sign patterns of the permutation test above 16 nonzero differences.
-    random_state : int, optional
+        Random sign patterns of the permutation test above 16 nonzero differences, at most
+        :data:`MAX_RESAMPLES` (10,000,000), and at most :data:`MAX_SIGN_FLIPS_PER_PAIR`
+        (2e9) random signs (patterns x items) for one pair; drawn in chunks of about a
+        million signs, so memory stays bounded.
+    random_state : int, numpy.random.SeedSequence or numpy.random.Generator, optional
         Seed of those patterns.
 
     Returns
@@ -138,6 +206,12 @@ def item_tests(
         (items both have), ``mean_1``, ``mean_2``, ``test``, ``statistic``, ``pvalue``,
         ``adjusted_pvalue``, ``significant`` and ``better`` (the model with the better mean
         when significant, else ``""``). ``attrs`` hold ``alpha`` and ``correction``.
+
+    Raises
+    ------
+    CdplotInputError
+        For a parameter of the wrong type or out of range (named in the message), and for
+        a permutation test beyond the bounds above, before anything runs.
 
     Examples
     --------
@@ -150,10 +224,21 @@ def item_tests(
     """
     method = check_in_list(ITEM_TEST_METHODS, method=method)
     correction = check_in_list(_FAMILY_CORRECTIONS, correction=correction)
-    if alpha is None:
-        alpha = float(getattr(data, "alpha", 0.05))
+    alpha = check_alpha(getattr(data, "alpha", 0.05) if alpha is None else alpha)
+    exact_below = _check_count(exact_below, "exact_below", 0, 2**62, "")
+    n_resamples = _check_count(
+        n_resamples,
+        "n_resamples",
+        1,
+        MAX_RESAMPLES,
+        "a permutation p-value resolves 1 / (n_resamples + 1), and 1e-7 is finer than any "
+        "correction of these tests needs; for more, run several seeds and pool the hits.",
+    )
+    rng = _generator(random_state)
     tasks, models, mats, higher = _matrices(data)
-    options = {"n_resamples": int(n_resamples), "rng": np.random.default_rng(random_state)}
+    if method == "permutation":
+        _check_permutation_work(mats, n_resamples)
+    options = {"n_resamples": n_resamples, "rng": rng}
     rows: list[tuple] = []
     memo: dict[tuple[int, int], tuple[str, float, float]] = {}
     for task, mat in zip(tasks, mats, strict=True):
@@ -284,6 +369,13 @@ def item_wins(tests: Any) -> Any:
     """
     import pandas as pd
 
+    needed = ("algorithm_1", "algorithm_2", "better")
+    columns = getattr(tests, "columns", None)
+    if columns is None or any(c not in columns for c in needed):
+        raise CdplotInputError(
+            f"item_wins counts the table of item_tests() (columns {', '.join(needed)}), got "
+            f"{type(tests).__name__}; e.g. item_wins(item_tests(result))."
+        )
     models = list(dict.fromkeys([*tests["algorithm_1"], *tests["algorithm_2"]]))
     wins = pd.DataFrame(0, index=pd.Index(models, name="better"), columns=models)
     for a1, a2, better in zip(
@@ -327,8 +419,27 @@ def _task_means(mat: np.ndarray) -> np.ndarray:
         return np.where(n > 0, total / np.maximum(n, 1), np.nan)
 
 
+def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int, square: bool) -> None:
+    """Refuse, before drawing, a hierarchical bootstrap whose arrays exceed the bound.
+
+    Held at once: the drawn tasks (``n_boot x tasks``), the rank sums (``n_boot x k``, or
+    ``n_boot x k x k`` for the differences of :func:`hierarchical_bounds`) and the item
+    weights of the most-drawn task (about ``n_boot x items``).
+    """
+    items = max((m.shape[0] for m in mats), default=0)
+    cells = n_boot * (len(mats) + (k * k if square else k) + items)
+    if cells > MAX_HIERARCHICAL_CELLS:
+        fewer = max(1, MAX_HIERARCHICAL_CELLS // max(1, cells // n_boot))
+        raise CdplotInputError(
+            f"n_boot={n_boot:,} hierarchical replicates of {len(mats)} tasks, {k} models and "
+            f"up to {items:,} items per task hold about {cells:,} numbers at once, beyond the "
+            f"bound of {MAX_HIERARCHICAL_CELLS:,} (about 1 GB); use at most "
+            f"n_boot={fewer:,}."
+        )
+
+
 def _replicates(
-    data: Any, n_boot: int, rng: np.random.Generator
+    data: Any, n_boot: int, rng: np.random.Generator, square: bool = False
 ) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
     """Tasks, models, the observed average ranks and ``n_boot`` hierarchical replicates.
 
@@ -337,6 +448,7 @@ def _replicates(
     matrix product); ranks 1 = best, ties averaged.
     """
     tasks, models, mats, higher = _matrices(data)
+    _check_hierarchical_size(n_boot, mats, len(models), square)
     sign = 1.0 if higher else -1.0
     n_tasks, k = len(mats), len(models)
     task_means = np.array([_task_means(m) for m in mats]).reshape(n_tasks, k)
@@ -366,7 +478,7 @@ def hierarchical_bounds(
     ``max |D*_jl - D_jl| / se_jl``; ``p_best`` the share of replicates in which each model
     has the best average rank (a tie splits it).
     """
-    _, models, observed, boot = _replicates(res, n_boot, rng)
+    _, models, observed, boot = _replicates(res, n_boot, rng, square=True)
     cols = [models.index(a) for a in order]
     theta, boot = observed[cols], boot[:, cols]
     diff = theta[:, None] - theta[None, :]
@@ -413,10 +525,12 @@ def hierarchical_rank_intervals(
     data : ComparisonResult or cdplot.io.ItemScores
         A result of :func:`cdplot.compare` on item-level input, or its ``items``.
     n_boot : int, default 1000
-        Number of bootstrap replicates.
+        Number of bootstrap replicates, at most :data:`MAX_RESAMPLES`, and at most
+        :data:`MAX_HIERARCHICAL_CELLS` numbers (replicates x (tasks + models + items of a
+        task)) held at once.
     confidence : float, default 0.95
         Coverage of the percentile interval.
-    random_state : int, optional
+    random_state : int, numpy.random.SeedSequence or numpy.random.Generator, optional
         Seed (the replicates are reproducible with it).
 
     Returns
@@ -436,11 +550,15 @@ def hierarchical_rank_intervals(
     """
     import pandas as pd
 
-    if not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, bool) or n_boot < 1:
-        raise CdplotInputError(f"n_boot must be a positive integer, got {n_boot!r}.")
-    if not 0 < float(confidence) < 1:
-        raise CdplotInputError(f"confidence must be between 0 and 1, got {confidence!r}.")
-    tasks, models, observed, boot = _replicates(data, n_boot, np.random.default_rng(random_state))
+    n_boot = _check_count(
+        n_boot,
+        "n_boot",
+        1,
+        MAX_RESAMPLES,
+        "percentile ends resolve 1 / n_boot, and 1e-7 is finer than any interval needs.",
+    )
+    confidence = check_confidence(confidence)
+    tasks, models, observed, boot = _replicates(data, n_boot, _generator(random_state))
     k = len(models)
     tail = (1.0 - float(confidence)) / 2.0
     low, high = np.quantile(boot, [tail, 1.0 - tail], axis=0)

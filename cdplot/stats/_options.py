@@ -24,17 +24,21 @@ def check_alpha(alpha: Any) -> float:
     return value
 
 
-def check_confidence(confidence: Any) -> float:
-    """A confidence level as a float in (0, 1); bools and strings are refused."""
+def check_confidence(confidence: Any, option: str = "confidence") -> float:
+    """A confidence level as a float in (0, 1); bools and strings are refused.
+
+    ``option`` is the parameter's name in the messages (``level`` for a function that
+    calls its confidence level so).
+    """
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
         shown = repr(confidence) if isinstance(confidence, (str, bool)) else type(confidence)
         raise CdplotInputError(
-            f"confidence must be a number in (0, 1), got {shown}; e.g. confidence=0.95."
+            f"{option} must be a number in (0, 1), got {shown}; e.g. {option}=0.95."
         )
     value = float(confidence)
     if not 0.0 < value < 1.0:
         raise CdplotInputError(
-            f"confidence must be in (0, 1), got {confidence!r}; e.g. confidence=0.95 (not 95)."
+            f"{option} must be in (0, 1), got {confidence!r}; e.g. {option}=0.95 (not 95)."
         )
     return value
 

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, CdplotWarning
+from .._errors import CdplotInputError, CdplotWarning, check_bool
 from ..io import exact_mean, parse_scores
+from ._options import check_confidence
 from ._ranks import rank_rows
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -291,9 +292,10 @@ def aggregation_sensitivity(
         Scores in any form :func:`cdplot.compare` accepts (complete table), or a
         result of :func:`cdplot.compare` (its scores and direction are used).
     higher_is_better : bool, default True
-        False for errors, losses or times. Ignored for a result.
+        False for errors, losses or times (a bool: ``"False"`` is refused, as by
+        :func:`cdplot.compare`). Ignored for a result.
     level : float, default 0.95
-        Confidence level of the Bradley-Terry Wald intervals.
+        Confidence level of the Bradley-Terry Wald intervals, in (0, 1).
     dataset, algorithm, score, aggregate
         As in :func:`cdplot.compare`, for long tables and repeated runs.
 
@@ -308,6 +310,12 @@ def aggregation_sensitivity(
         ``lodo_high``; ``.bradley_terry`` the strengths with intervals;
         ``.kendall_tau`` Kendall's tau-b between the rankings.
 
+    Raises
+    ------
+    CdplotInputError
+        For a parameter of the wrong type or out of range (named in the message), and for
+        a table with gaps or fewer than two datasets or algorithms.
+
     Warns
     -----
     CdplotWarning
@@ -321,10 +329,11 @@ def aggregation_sensitivity(
     >>> sens.to_frame().columns.tolist()[:3]
     ['average_rank', 'mean', 'median']
     """
+    higher_is_better = check_bool(
+        True if higher_is_better is None else higher_is_better, "higher_is_better"
+    )
+    level = check_confidence(level, "level")
     scores, names, better_high = _read(data, higher_is_better, dataset, algorithm, score, aggregate)
-    level = float(level)
-    if not 0.0 < level < 1.0:
-        raise CdplotInputError(f"level must be in (0, 1), e.g. level=0.95; got {level!r}.")
     n, k = scores.shape
     x = scores if better_high else -scores
     within = rank_rows(-x)

@@ -11,8 +11,8 @@
 #       p = 2 pt(-t, (N - 1)(k - 1))
 #   pmcmr_t, pmcmr_p     : PMCMRplus frdAllPairsConoverTest(y, p.adjust.method = "none"),
 #       its S2, T2 = (sum(R.sum) - N ((k + 1) / 2)^2) / S2, A, B and t = dif / sqrt(A B)
-#       transcribed from R/frdAllPairsConoverTest.R (differs from Conover's T2, see
-#       scikit-posthocs issue #63)
+#       transcribed from R/frdAllPairsConoverTest.R of the versions before 1.9.10 (their
+#       T2 differs from Friedman's statistic, scikit-posthocs issue #63; fixed in 1.9.10)
 #   page_L, page_p_two, page_p_greater : PMCMRplus pageTest(y, alternative = ...),
 #       L = sum(R.sum * 1:k), z = (L - N k (k+1)^2 / 4 - 1/2) / sqrt(N k^2 (k+1)(k^2-1) / 144),
 #       two-sided 2 min(pnorm(|z|, lower = FALSE), 0.5), greater pnorm(z, lower = FALSE)
