@@ -242,7 +242,7 @@ def test_cli_simulate_pair_prints_the_pair_rejection_rate(capsys):
     rows = {line.split()[0]: line.split()[1:] for line in block[2:] if line.strip()}
     sim = cdplot.simulate(
         cdplot.NormalModel({"A": 0, "B": 1.5, "C": 5, "D": 6, "E": 7}, n_datasets=20),
-        ["sign:none", "mean-ranks:none", "wilcoxon:holm:C"],
+        procedures=["sign:none", "mean-ranks:none", "wilcoxon:holm:C"],
         n_replicates=300,
         random_state=1,
         progress=False,

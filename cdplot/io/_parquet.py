@@ -112,9 +112,7 @@ def _scan(lazy: Any) -> Any:
 
 
 @renamed_keywords(path="source")
-def read_parquet(
-    source: str | os.PathLike[str], *, columns: list[str] | None = None
-) -> Any:
+def read_parquet(source: str | os.PathLike[str], *, columns: list[str] | None = None) -> Any:
     """Read a Parquet file, or a folder of Parquet files, into a long pandas table.
 
     Parameters
