@@ -51,7 +51,7 @@ from hypothesis import strategies as st
 from scipy.special import ndtr
 from scipy.stats import wilcoxon
 
-from cdplot._errors import BergmannHommelLimitError
+from cdplot._errors import BergmannHommelLimitError, CdplotInputError
 from cdplot.stats._bh_general import _GeneralEngine
 from cdplot.stats._bh_staircase import (
     _closure_view,
@@ -956,7 +956,7 @@ def test_work_limit_fails_fast():
     assert _robinson_order(p) is None
     start = time.perf_counter()
     with pytest.raises(BergmannHommelLimitError, match=r"max_steps=2000 .*'shaffer'.*'holm'"):
-        bergmann_hommel(p, max_steps=2000)
+        _bergmann_hommel(p, max_steps=2000)
     assert time.perf_counter() - start < 2.0
     assert issubclass(BergmannHommelLimitError, ValueError)
 
@@ -972,7 +972,7 @@ def test_work_limit_fails_fast():
     ],
 )
 def test_invalid_input(pvalues, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(CdplotInputError, match=match):
         bergmann_hommel(pvalues)
 
 
