@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
-from ..stats._adjust import adjust_all_pairs, check_bh_budget
+from ..stats._adjust import check_bh_budget
 from ..stats._batch import (
     BATCH_TESTS,
     batch_adjust_all_pairs,
@@ -24,6 +24,7 @@ from ..stats._batch import (
     batch_pvalues,
 )
 from ..stats._caveats import datasets_needed, min_attainable_pvalue
+from ..stats._exhaustive import _bergmann_hommel
 from ..stats._options import check_alpha
 from ..stats._posthoc import POSTHOC_TESTS
 from ._bayes_run import bayes_counts, check_bayes
@@ -118,12 +119,20 @@ def _with_budget(procs: list[Procedure], bh_budget: Any) -> list[Procedure]:
     ]
 
 
-def _bergmann_hommel_rows(pvalues: np.ndarray, k: int, bh_budget: float | None) -> np.ndarray:
-    """Bergmann-Hommel APVs of each row of all-pairs p-values, each table within ``bh_budget``
-    seconds (None: no limit), as :func:`cdplot.compare` adjusts one table."""
-    return np.stack(
-        [adjust_all_pairs(row, k, "bergmann-hommel", bh_budget=bh_budget) for row in pvalues]
-    )
+def _bergmann_hommel_rows(
+    pvalues: np.ndarray, k: int, bh_budget: float | None, max_steps: int | None
+) -> np.ndarray:
+    """Bergmann-Hommel APVs of each row of R x m all-pairs p-values, as
+    :func:`cdplot.compare` adjusts one table: each table's search within ``bh_budget``
+    seconds (None: no limit) and, for the deprecated ``bh_max_steps``, ``max_steps`` steps."""
+    i, j = np.triu_indices(k, 1)
+    out = np.empty_like(pvalues)
+    mat = np.full((k, k), np.nan)
+    for row in range(pvalues.shape[0]):
+        mat[i, j] = mat[j, i] = pvalues[row]
+        apv = _bergmann_hommel(mat, max_steps=max_steps, progress=False, budget_seconds=bh_budget)
+        out[row] = apv[i, j]
+    return out
 
 
 def _run_chunk(
@@ -176,10 +185,10 @@ def _run_chunk(
         if proc.control is None:
             if proc.single_step:  # Nemenyi's and Tukey's p-values are adjusted already
                 apv = p_all
-            elif proc.correction == "bergmann-hommel" and bh_max_steps is None:
-                apv = _bergmann_hommel_rows(p_all, k, proc.bh_budget)
+            elif proc.correction == "bergmann-hommel":
+                apv = _bergmann_hommel_rows(p_all, k, proc.bh_budget, bh_max_steps)
             else:
-                apv = batch_adjust_all_pairs(p_all, k, proc.correction, bh_max_steps=bh_max_steps)
+                apv = batch_adjust_all_pairs(p_all, k, proc.correction)
         else:
             lookup = np.zeros((k, k), dtype=np.intp)
             iu, ju = np.triu_indices(k, 1)
