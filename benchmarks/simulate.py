@@ -5,7 +5,7 @@ parallel scaling alone, on an idle machine (one command, per-round speed-ups wit
 spread): ``python benchmarks/simulate.py --scaling-only --scaling-replicates 200000
 --rounds 5``. It times
 
-1. the target of issue 19: 10,000 replicates of k = 10 algorithms on N = 30 datasets,
+1. the target study: 10,000 replicates of k = 10 algorithms on N = 30 datasets,
    Wilcoxon + Holm and mean-ranks + Bonferroni on the same tables, in this process
    (``n_jobs=1``) and on two loky processes (``n_jobs=2``);
 2. the naive alternative, ``cdplot.compare()`` once per table and procedure, on a few hundred

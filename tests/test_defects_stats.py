@@ -1,4 +1,4 @@
-"""Issue 25, statistics and option checks: N5, N8, N9, N12 and the CLI-spelled messages.
+"""Statistics and option checks, and the messages spelled for the command line.
 
 Each test failed on 9c73ebe. Reference values come from scipy (named beside each value).
 """

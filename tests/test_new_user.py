@@ -1,4 +1,4 @@
-"""Issue 26: what a new user trips over (wording of figures, refusals of the stats layer).
+"""What a new user trips over (wording of figures, refusals of the stats layer).
 
 Consistency and wording only: no statistic is computed here except the refusal of
 ``rm_anova_test`` on an incomplete table, which must match ``compare()``'s refusal (R's ``aov``

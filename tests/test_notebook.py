@@ -1,4 +1,4 @@
-"""Figures in a fresh Jupyter kernel display like any matplotlib figure (issue 26).
+"""Figures in a fresh Jupyter kernel display like any matplotlib figure.
 
 Executes a real notebook with nbclient and ipykernel, in a kernel started as Jupyter
 starts one (its own inline backend: ``MPLBACKEND`` unset), and counts the PNG images
