@@ -295,3 +295,15 @@ def test_an_option_of_another_test_is_still_reported_for_the_test():
         cdplot.CdplotInputError, match=r"unknown option\(s\) 'rope' for test='sign'"
     ):
         cdplot.compare(data, test="sign", rope=0.1)
+
+
+def test_cli_simulate_takes_bh_budget_in_seconds(capsys):
+    from cdplot.cli import main
+
+    study = ["simulate", "--means", "0,0,1", "--replicates", "20", "--seed", "1", "--quiet"]
+    assert main([*study, "--procedures", "wilcoxon:bergmann-hommel", "--bh-budget", "30"]) == 0
+    capsys.readouterr()
+    assert main([*study, "--procedures", "sign:holm", "--bh-budget", "30"]) == 2
+    err = capsys.readouterr().err
+    assert "--bh-budget applies to --correction bergmann-hommel only" in err
+    assert len(err.strip().splitlines()) == 1
