@@ -313,9 +313,9 @@ def test_shaffer_edge_cases():
     assert shaffer_counts(2) == (0, 1)
     assert shaffer_multipliers(0).shape == (0,)
     assert shaffer_multipliers(2).tolist() == [1]
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(CdplotInputError, match="non-negative"):
         shaffer_counts(-1)
-    with pytest.raises(TypeError, match="integer"):
+    with pytest.raises(CdplotInputError, match="integer"):
         shaffer_multipliers(4.0)
 
 
@@ -977,9 +977,9 @@ def test_invalid_input(pvalues, match):
 
 
 def test_engine_name_checked():
-    with pytest.raises(ValueError, match="not a valid engine"):
+    with pytest.raises(CdplotInputError, match="not a valid engine"):
         _bergmann_hommel(np.full((2, 2), 0.5), engine="fast")
-    with pytest.raises(ValueError, match="not a Robinson matrix"):
+    with pytest.raises(CdplotInputError, match="not a Robinson matrix"):
         _bergmann_hommel(random_matrix(np.random.default_rng(5), 16, "uniform"), engine="robinson")
 
 
