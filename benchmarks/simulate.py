@@ -5,7 +5,7 @@ parallel scaling alone, on an idle machine (one command, per-round speed-ups wit
 spread): ``python benchmarks/simulate.py --scaling-only --scaling-replicates 200000
 --rounds 5``. It times
 
-1. the target of issue 19: 10,000 replicates of k = 10 algorithms on N = 30 datasets,
+1. the target study: 10,000 replicates of k = 10 algorithms on N = 30 datasets,
    Wilcoxon + Holm and mean-ranks + Bonferroni on the same tables, in this process
    (``n_jobs=1``) and on two loky processes (``n_jobs=2``);
 2. the naive alternative, ``cdplot.compare()`` once per table and procedure, on a few hundred
@@ -103,13 +103,18 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()}", flush=True)
 
-    cdplot.simulate(m, PROCEDURES, 200, random_state=0)  # warm-up: imports, caches
+    # warm-up: imports, caches
+    cdplot.simulate(m, procedures=PROCEDURES, n_replicates=200, random_state=0)
     t_serial = per_table = None
     if not args.scaling_only:
-        t_serial, ref = timed(lambda: cdplot.simulate(m, PROCEDURES, target_n, random_state=1))
+        t_serial, ref = timed(
+            lambda: cdplot.simulate(m, procedures=PROCEDURES, n_replicates=target_n, random_state=1)
+        )
         rows.append(("target, in process (n_jobs=1)", target_n, t_serial, ref.settings["cpu_s"]))
         t_loky, par = timed(
-            lambda: cdplot.simulate(m, PROCEDURES, target_n, random_state=1, n_jobs=2)
+            lambda: cdplot.simulate(
+                m, procedures=PROCEDURES, n_replicates=target_n, random_state=1, n_jobs=2
+            )
         )
         assert same(ref, par)
         rows.append(
@@ -127,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     # pre-spawn environment (MALLOC_TRIM_THRESHOLD_=65536, ...) into this process's
     # os.environ, which workers started later would inherit. The clusters leave the trim
     # threshold out, as cdplot.simulate does for the clusters it starts.
-    cdplot.simulate(m, PROCEDURES, 400, random_state=0, n_jobs=2, backend="loky")
+    cdplot.simulate(
+        m, procedures=PROCEDURES, n_replicates=400, random_state=0, n_jobs=2, backend="loky"
+    )
     no_trim = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
     def cluster(workers):
@@ -144,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             "dask LocalCluster, 2 workers": {"backend": "dask", "scheduler": client2},
         }
         for kwargs in runs.values():  # warm-up: start pools, import in the workers
-            cdplot.simulate(m, PROCEDURES, 400, random_state=0, **kwargs)
+            cdplot.simulate(m, procedures=PROCEDURES, n_replicates=400, random_state=0, **kwargs)
         times: dict[str, list[float]] = {name: [] for name in runs}
         cpus: dict[str, list[float]] = {name: [] for name in runs}
         ref_big = None
@@ -152,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             for name, kwargs in runs.items():
                 t, out = timed(
                     lambda kwargs=kwargs: cdplot.simulate(
-                        m, PROCEDURES, scale_n, random_state=2, **kwargs
+                        m, procedures=PROCEDURES, n_replicates=scale_n, random_state=2, **kwargs
                     )
                 )
                 ref_big = ref_big or out

@@ -113,7 +113,7 @@ def __getattr__(name: str) -> Any:
         from . import plotting
 
         return getattr(plotting, name)
-    if name == "aggregation_sensitivity":  # issue 30
+    if name == "aggregation_sensitivity":  # loaded on first use, like the figures
         from .stats._sensitivity import aggregation_sensitivity
 
         return aggregation_sensitivity

@@ -193,8 +193,8 @@ CLI_FLAGS: dict[str, str] = {
     "threshold": "--threshold",
     "nsamples": "--nsamples",
     "random_state": "--seed",
-    "prior": "--prior",  # issue 30
-    "order": "--order",  # Page's test: the expected order (issue 30)
+    "prior": "--prior",  # the Dirichlet prior of the Bayesian tests
+    "order": "--order",  # Page's test: the expected order
     "fdr_groups": "--fdr-groups",
     "method": "--quade-method",
     "bh_budget": "--bh-budget",

@@ -22,7 +22,7 @@ procedures = [("sign", "none"), ("mean-ranks", "none"), ("wilcoxon", "none")]
 
 # %%
 model = cdplot.NormalModel(means={"A": 0, "B": 1.5, "C": 5, "D": 6, "E": 7}, n_datasets=20)
-sim = cdplot.simulate(model, procedures, n_replicates=20_000, random_state=1)
+sim = cdplot.simulate(model, procedures=procedures, n_replicates=20_000, random_state=1)
 frame = sim.to_frame()
 print(frame[(frame.a == "A") & (frame.b == "B")][["procedure", "rejection_rate", "se"]])
 
@@ -31,7 +31,7 @@ grid = {
     b: cdplot.NormalModel(means={"A": 0, "B": b, "C": 5, "D": 6, "E": 7}, n_datasets=20)
     for b in (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 }
-curves = cdplot.simulate_grid(grid, procedures, n_replicates=5_000, random_state=1)
+curves = cdplot.simulate_grid(grid, procedures=procedures, n_replicates=5_000, random_state=1)
 ax = curves.plot(pair=("A", "B"))
 ax.set_xlabel("mean of B (A has mean 0; C, D, E have 5, 6, 7)")
 ax.set_title("Power for A vs B at alpha = 0.05, 20 datasets", loc="left")

@@ -2,10 +2,10 @@
 
 Consistency only: the Robinson engine (used when the p-values form a Robinson matrix in
 some order) against the general engine, which tests/test_exhaustive.py checks against the
-enumeration of every partition; the budget against the clock. The large families of issue
-15 (k = 50 and 100 mean-ranks p-values and k = 24 Wilcoxon p-values at N = 1000) are
+enumeration of every partition; the budget against the clock. The large families
+(k = 50 and 100 mean-ranks p-values and k = 24 Wilcoxon p-values at N = 1000) are
 marked slow: they must finish within the default 10 s budget, and so must k = 30 Wilcoxon
-p-values (the ambition of issue 15).
+p-values.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def test_large_n_wilcoxon_k24_within_default_budget():
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_large_n_wilcoxon_k30_within_default_budget(seed):
-    # the ambition of issue 15: k = 30 Wilcoxon p-values at N = 1000 (16-49 s CPU per
+    # the hardest realistic family: k = 30 Wilcoxon p-values at N = 1000 (16-49 s CPU per
     # table before the unit interval views and the edge branching)
     p = wilcoxon(table(30, 1000, seed)).pvalue
     start = time.perf_counter()
@@ -148,7 +148,7 @@ def three_clusters(k: int, n: int, seed: int) -> np.ndarray:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_large_n_wilcoxon_three_clusters_k30_within_default_budget(seed):
-    # the goal of issue 32: k = 30 Wilcoxon p-values at N = 1000 on three clusters (the
+    # k = 30 Wilcoxon p-values at N = 1000 on three clusters (the
     # engine before the largest-group search: 14 s CPU at k = 26, unfinished after 10
     # minutes at k = 30; about 1 s CPU after)
     p = wilcoxon(three_clusters(30, 1000, seed)).pvalue

@@ -66,7 +66,7 @@ def test_demo_writes_pdf_and_prints_summary(tmp_path, capsys):
     assert code == 0
     assert target.read_bytes().startswith(b"%PDF")
     assert "C4.5+m+cf" in out and "1.118" in out
-    # one caution, not two (issue 26): the demo says why it shows Nemenyi, the summary
+    # one caution, not two: the demo says why it shows Nemenyi, the summary
     # cautions, and no pool-dependence warning repeats it on stderr
     assert out.startswith("This demo reproduces Demšar (2006), Figure 1a")
     assert out.count("depends on which other") == 1

@@ -1,4 +1,4 @@
-"""Issue 25, the command line: N3, N4, N11, N13, N15 and the demo's one error line.
+"""The command line: refusals, exit codes and the demo's one error line.
 
 Each test failed on 9c73ebe.
 """

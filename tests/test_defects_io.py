@@ -1,4 +1,4 @@
-"""Issue 25 (N1, N2, N10, N14) and issue 26 (reading tables): the input layer.
+"""The input layer: exact values, names and shapes of the tables it reads.
 
 Each test failed on 9c73ebe. Oracles: the same numbers given in another shape (a DataFrame
 with text names, a renamed column), and scipy.stats.rankdata for exact integer ranks.
@@ -146,7 +146,7 @@ def test_n14_integers_beyond_2_53_are_refused_not_tied():
     assert parse_scores(ok).scores[0].tolist() == [float(big), float(big - 1)]
 
 
-# --------------------------------------------------------------------------- issue 26
+# --------------------------------------------------------------------------- reading tables
 @pytest.mark.parametrize(
     ("text", "kwargs", "word"),
     [

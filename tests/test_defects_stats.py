@@ -1,4 +1,4 @@
-"""Issue 25, statistics and option checks: N5, N8, N9, N12 and the CLI-spelled messages.
+"""Statistics and option checks, and the messages spelled for the command line.
 
 Each test failed on 9c73ebe. Reference values come from scipy (named beside each value).
 """
@@ -139,5 +139,5 @@ def test_n7_simulate_refuses_unbounded_work_up_front():
         cdplot.simulate(big, n_replicates=10, random_state=1)
     # within the bound, a run goes through
     edge = cdplot.NormalModel(means={"A": 0.0, "B": 1.0}, n_datasets=_most_datasets(2))
-    res = cdplot.simulate(edge, [("sign", "none")], n_replicates=1, random_state=1)
+    res = cdplot.simulate(edge, procedures=[("sign", "none")], n_replicates=1, random_state=1)
     assert res.n_replicates == 1

@@ -1,4 +1,4 @@
-"""A property-based campaign over the command line (issue 25): stdout, paths, read-only files.
+"""A property-based campaign over the command line: stdout, paths, read-only files.
 
 - Whatever the table and its line endings on standard input, ``--json -`` writes nothing
   but the JSON document, and its numbers are those of :func:`cdplot.compare` on the same

@@ -1,4 +1,4 @@
-"""A property-based campaign over the input layer (issue 25): tables in every shape.
+"""A property-based campaign over the input layer: tables in every shape.
 
 Hypothesis draws a table of scores with names that look like numbers, missing-value tokens,
 repetition or role words, and scores that are huge, whole, negative, NaN or infinite; the

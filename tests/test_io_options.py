@@ -28,7 +28,7 @@ def wide() -> pd.DataFrame:
 @pytest.mark.parametrize("value", ["False", "True", 0, 1, None, np.array([True]), pd.NA])
 def test_boolean_options_must_be_bools(wide, option, value):
     if option == "higher_is_better" and value is None:
-        pytest.skip("higher_is_better=None means 'not given' (the default, issue 26)")
+        pytest.skip("higher_is_better=None means 'not given' (the default)")
     shown = repr(value) if isinstance(value, (str, int)) else type(value).__name__
     with pytest.raises(
         CdplotInputError,

@@ -191,7 +191,7 @@ def person_reading(frame: pd.DataFrame):
     if not all(is_real(v) for v in cells.ravel()):
         return None
     if any(isinstance(v, (int, np.integer)) and abs(int(v)) > 2**53 for v in cells.ravel()):
-        return None  # refused: a float cannot hold it exactly (issue 25, N14)
+        return None  # refused: a float cannot hold it exactly
     n, k = cells.shape
     if n < 2 or k < 2:
         return None

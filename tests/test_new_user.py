@@ -1,4 +1,4 @@
-"""Issue 26: what a new user trips over (wording of figures, refusals of the stats layer).
+"""What a new user trips over (wording of figures, refusals of the stats layer).
 
 Consistency and wording only: no statistic is computed here except the refusal of
 ``rm_anova_test`` on an incomplete table, which must match ``compare()``'s refusal (R's ``aov``
@@ -242,7 +242,7 @@ def test_cli_simulate_pair_prints_the_pair_rejection_rate(capsys):
     rows = {line.split()[0]: line.split()[1:] for line in block[2:] if line.strip()}
     sim = cdplot.simulate(
         cdplot.NormalModel({"A": 0, "B": 1.5, "C": 5, "D": 6, "E": 7}, n_datasets=20),
-        ["sign:none", "mean-ranks:none", "wilcoxon:holm:C"],
+        procedures=["sign:none", "mean-ranks:none", "wilcoxon:holm:C"],
         n_replicates=300,
         random_state=1,
         progress=False,

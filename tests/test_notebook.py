@@ -1,4 +1,4 @@
-"""Figures in a fresh Jupyter kernel display like any matplotlib figure (issue 26).
+"""Figures in a fresh Jupyter kernel display like any matplotlib figure.
 
 Executes a real notebook with nbclient and ipykernel, in a kernel started as Jupyter
 starts one (its own inline backend: ``MPLBACKEND`` unset), and counts the PNG images
@@ -43,7 +43,8 @@ FIGURE_CELLS = {
     "pool_sensitivity_plot": "cdplot.pool_sensitivity_plot(cdplot.pool_sensitivity(benavoli))",
     "power_plot": (
         "sim = cdplot.simulate(cdplot.NormalModel({'A': 0, 'B': 1, 'C': 0}),\n"
-        "                      [('wilcoxon', 'holm')], n_replicates=50, random_state=0)\n"
+        "                      procedures=[('wilcoxon', 'holm')], n_replicates=50,\n"
+        "                      random_state=0)\n"
         "sim.plot()"
     ),
 }

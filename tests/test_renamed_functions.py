@@ -1,4 +1,4 @@
-"""Issue 24 naming pass: ``*_test`` marks a test run on a scores table (datasets x algorithms).
+"""Naming: ``*_test`` marks a test run on a scores table (datasets x algorithms).
 
 ``rm_anova`` and ``skillings_mack`` became ``rm_anova_test`` and ``skillings_mack_test``;
 the old names still work for one release, warn, and give the same numbers (the numbers

@@ -111,7 +111,7 @@ def test_fwer_under_complete_null(k, with_bh):
     # every procedure runs on the same tables: leaving Bergmann-Hommel out changes no other
     corrections = [c for c in ALL_PAIRS if c != "finner" and (with_bh or c != "bergmann-hommel")]
     procs = [("nemenyi", "nemenyi")] + [("wilcoxon", c) for c in corrections]
-    sim = simulate(model, procs, n_replicates=n_rep, alpha=alpha, random_state=10 + k)
+    sim = simulate(model, procedures=procs, n_replicates=n_rep, alpha=alpha, random_state=10 + k)
     fwer, se = sim.fwer, sim.fwer_se
     for label in sim.procedures:
         if label == "wilcoxon+none":
@@ -139,7 +139,9 @@ def test_fwer_under_a_partial_null(order):
     # Bonferroni, rejection by rejection on the same tables)
     n_rep, alpha = 3000, 0.05
     model = NormalModel(means=[0.0, 0.0, 0.0, 0.8, 0.8, 1.6], n_datasets=20)
-    sim = simulate(model, [("wilcoxon", c) for c in order], n_replicates=n_rep, random_state=4)
+    sim = simulate(
+        model, procedures=[("wilcoxon", c) for c in order], n_replicates=n_rep, random_state=4
+    )
     assert (sim.fwer <= alpha + 3 * sim.fwer_se).all()
     avg = sim.power_avg.to_numpy()
     assert (np.diff(avg) >= 0).all() and avg[-1] > avg[0]
@@ -190,7 +192,7 @@ def test_rejections_equal_compare_on_the_same_tables():
     model = NormalModel(means={"a": 0.0, "b": 0.4, "c": 0.8, "d": 0.8}, n_datasets=12)
     procs = [("wilcoxon", "shaffer"), ("mean-ranks", "holm", "a"), ("sign", "none")]
     n_rep = 2 * BLOCK + 7
-    sim = simulate(model, procs, n_replicates=n_rep, alpha=0.1, random_state=5)
+    sim = simulate(model, procedures=procs, n_replicates=n_rep, alpha=0.1, random_state=5)
     children = np.random.SeedSequence(5).spawn(3)
     tables = np.concatenate(
         [
@@ -247,24 +249,27 @@ PROCS = [("wilcoxon", "holm"), ("mean-ranks", "bergmann"), ("sign", "none", "A1"
 
 def test_same_result_for_any_chunk_size():
     model = NormalModel(means=[0.0, 0.0, 0.5, 1.0], n_datasets=15)
-    ref = simulate(model, PROCS, n_replicates=950, random_state=7)
+    ref = simulate(model, procedures=PROCS, n_replicates=950, random_state=7)
     for chunk in (1, 100, 250, 10_000):
         _assert_same(
-            ref, simulate(model, PROCS, n_replicates=950, random_state=7, chunk_size=chunk)
+            ref,
+            simulate(model, procedures=PROCS, n_replicates=950, random_state=7, chunk_size=chunk),
         )
-    other = simulate(model, PROCS, n_replicates=950, random_state=8)
+    other = simulate(model, procedures=PROCS, n_replicates=950, random_state=8)
     assert not other.to_frame().equals(ref.to_frame())
     # a SeedSequence gives the seed's result, however often the object was spawned from
     seq = np.random.SeedSequence(7)
     seq.spawn(3)
-    _assert_same(ref, simulate(model, PROCS, n_replicates=950, random_state=seq))
+    _assert_same(ref, simulate(model, procedures=PROCS, n_replicates=950, random_state=seq))
 
 
 @pytest.mark.slow  # starts worker processes (seconds)
 def test_same_result_with_two_loky_workers():
     model = NormalModel(means=[0.0, 0.0, 0.5, 1.0], n_datasets=15)
-    ref = simulate(model, PROCS, n_replicates=1000, random_state=7)
-    par = simulate(model, PROCS, n_replicates=1000, random_state=7, n_jobs=2, chunk_size=300)
+    ref = simulate(model, procedures=PROCS, n_replicates=1000, random_state=7)
+    par = simulate(
+        model, procedures=PROCS, n_replicates=1000, random_state=7, n_jobs=2, chunk_size=300
+    )
     _assert_same(ref, par)
     assert par.settings["backend"] == "loky"
 
@@ -273,7 +278,7 @@ def test_same_result_with_two_loky_workers():
 def test_same_result_on_a_dask_localcluster():
     distributed = pytest.importorskip("dask.distributed")
     model = NormalModel(means=[0.0, 0.0, 0.5, 1.0], n_datasets=15)
-    ref = simulate(model, PROCS, n_replicates=1000, random_state=7)
+    ref = simulate(model, procedures=PROCS, n_replicates=1000, random_state=7)
     with (
         distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
@@ -281,12 +286,17 @@ def test_same_result_on_a_dask_localcluster():
         distributed.Client(cluster) as client,
     ):
         on_dask = simulate(
-            model, PROCS, n_replicates=1000, random_state=7, backend="dask", chunk_size=200
+            model,
+            procedures=PROCS,
+            n_replicates=1000,
+            random_state=7,
+            backend="dask",
+            chunk_size=200,
         )
         assert len(client.scheduler_info()["workers"]) == 2
         # by scheduler address: simulate connects its own client and closes it
         by_address = simulate(
-            model, PROCS, n_replicates=1000, random_state=7, backend="dask",
+            model, procedures=PROCS, n_replicates=1000, random_state=7, backend="dask",
             scheduler=cluster.scheduler_address,
         )  # fmt: skip
     _assert_same(ref, on_dask)
@@ -300,9 +310,11 @@ def test_same_result_on_a_dask_localcluster():
 def test_dask_without_a_client_starts_and_stops_a_localcluster():
     distributed = pytest.importorskip("dask.distributed")
     model = NormalModel(means=[0.0, 0.5, 1.0], n_datasets=10)
-    ref = simulate(model, PROCS[:2], n_replicates=400, random_state=3)
+    ref = simulate(model, procedures=PROCS[:2], n_replicates=400, random_state=3)
     environ_before = dict(os.environ)
-    out = simulate(model, PROCS[:2], n_replicates=400, random_state=3, backend="dask", n_jobs=2)
+    out = simulate(
+        model, procedures=PROCS[:2], n_replicates=400, random_state=3, backend="dask", n_jobs=2
+    )
     _assert_same(ref, out)
     assert out.settings["workers"] == 2
     with pytest.raises(ValueError, match="No global client found"):
@@ -316,17 +328,19 @@ def test_small_study_with_n_jobs_runs_in_process():
     """Too little work to share (here 600 replicates x 3 pairs x 10 datasets): with n_jobs
     but neither backend nor chunk_size, the study runs in this process, same numbers."""
     model = NormalModel(means=[0.0, 0.5, 1.0], n_datasets=10)
-    ref = simulate(model, PROCS[:2], n_replicates=600, random_state=3)
-    out = simulate(model, PROCS[:2], n_replicates=600, random_state=3, n_jobs=2)
+    ref = simulate(model, procedures=PROCS[:2], n_replicates=600, random_state=3)
+    out = simulate(model, procedures=PROCS[:2], n_replicates=600, random_state=3, n_jobs=2)
     _assert_same(ref, out)
     assert out.settings["backend"] == "sequential" and out.settings["workers"] == 1
 
 
 def test_progress_bar(capsys):
     model = NormalModel(means=[0.0, 1.0, 2.0], n_datasets=10)
-    simulate(model, [("sign", "none")], n_replicates=300, random_state=0, progress=True)
+    simulate(model, procedures=[("sign", "none")], n_replicates=300, random_state=0, progress=True)
     assert "simulate" in capsys.readouterr().err
-    simulate(model, [("sign", "none")], n_replicates=300, random_state=0)  # not a terminal
+    simulate(
+        model, procedures=[("sign", "none")], n_replicates=300, random_state=0
+    )  # not a terminal
     assert capsys.readouterr().err == ""
 
 
@@ -350,9 +364,11 @@ def test_resample_model_shift_and_truth():
         table, shift={"C4.5": 0.05}, truth=[["C4.5+m", "C4.5+cf", "C4.5+m+cf"], ["C4.5"]]
     )
     np.testing.assert_array_equal(model.scores[:, 0], table["C4.5"].to_numpy() + 0.05)
-    sim = simulate(model, [("wilcoxon", "holm")], n_replicates=200, random_state=0)
+    sim = simulate(model, procedures=[("wilcoxon", "holm")], n_replicates=200, random_state=0)
     assert sim.truth_known and not math.isnan(sim.fwer.iloc[0])
-    unknown = simulate(ResampleModel(table, n_datasets=8), [("wilcoxon", "holm")], 200)
+    unknown = simulate(
+        ResampleModel(table, n_datasets=8), procedures=[("wilcoxon", "holm")], n_replicates=200
+    )
     assert math.isnan(unknown.fwer.iloc[0]) and not unknown.truth_known
     assert "truth unknown" in str(unknown)
     lower = ResampleModel(1 - table, higher_is_better=False, shift={"C4.5": -0.05})
@@ -363,10 +379,10 @@ def test_generator_model_and_bare_callable():
     def gen(rng):
         return rng.standard_normal((10, 3)) + np.array([0.0, 0.0, 3.0])
 
-    sim = simulate(gen, [("wilcoxon", "none")], n_replicates=200, random_state=4)
+    sim = simulate(gen, procedures=[("wilcoxon", "none")], n_replicates=200, random_state=4)
     assert sim.algorithms == ("A1", "A2", "A3")
     named = GeneratorModel(gen, ["x", "y", "z"], truth=[["x", "y"], ["z"]])
-    sim2 = simulate(named, [("wilcoxon", "none")], n_replicates=200, random_state=4)
+    sim2 = simulate(named, procedures=[("wilcoxon", "none")], n_replicates=200, random_state=4)
     assert sim2.power_all.iloc[0] > 0.9  # 3 sd apart on 10 datasets
     np.testing.assert_array_equal(
         sim.to_frame().rejection_rate.to_numpy(), sim2.to_frame().rejection_rate.to_numpy()
@@ -448,13 +464,22 @@ def test_model_input_errors(build, message):
 def test_warns_when_the_test_cannot_reach_alpha():
     model = NormalModel([0.0, 3.0], n_datasets=5)  # smallest two-sided p = 2 / 2**5 = 0.0625
     with pytest.warns(cdplot.CdplotWarning, match="with 5 datasets the sign and wilcoxon test"):
-        sim = simulate(model, [("sign", "none"), ("wilcoxon", "none")], 50, random_state=0)
+        sim = simulate(
+            model,
+            procedures=[("sign", "none"), ("wilcoxon", "none")],
+            n_replicates=50,
+            random_state=0,
+        )
     assert (sim.to_frame().rejection_rate == 0).all()
-    simulate(model, [("mean-ranks", "none")], 50, random_state=0)  # no warning
+    simulate(
+        model, procedures=[("mean-ranks", "none")], n_replicates=50, random_state=0
+    )  # no warning
 
 
 def test_unknown_procedure_name_in_result():
-    sim = simulate(NormalModel([0, 1]), [("sign", "none")], n_replicates=10, random_state=0)
+    sim = simulate(
+        NormalModel([0, 1]), procedures=[("sign", "none")], n_replicates=10, random_state=0
+    )
     with pytest.raises(cdplot.CdplotInputError, match="Did you mean 'sign\\+none'"):
         sim.rejection_rates("sign+nonee")
 
@@ -465,7 +490,7 @@ def test_lazy_public_names_and_light_import():
         "import sys, cdplot\n"
         "heavy = [m for m in ('joblib', 'dask', 'cdplot.simulate') if m in sys.modules]\n"
         "m = cdplot.NormalModel({'A': 0, 'B': 1})\n"
-        "r = cdplot.simulate(m, [('sign', 'none')], n_replicates=10, random_state=0)\n"
+        "r = cdplot.simulate(m, procedures=[('sign', 'none')], n_replicates=10, random_state=0)\n"
         "print(','.join(heavy), type(r).__name__, 'joblib' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -476,14 +501,18 @@ def test_simulate_is_the_function_after_the_package_was_imported():
     import cdplot.simulation  # noqa: F401
 
     result = cdplot.simulate(
-        NormalModel([0, 1]), [("sign", "none")], n_replicates=10, random_state=0
+        NormalModel([0, 1]), procedures=[("sign", "none")], n_replicates=10, random_state=0
     )
     assert type(result).__name__ == "SimulationResult"
 
 
 def test_to_frame_columns_and_json(tmp_path):
     sim = simulate(
-        NormalModel(BENAVOLI_MEANS), [("sign", "none"), ("wilcoxon", "holm", "A")], 300, 0.05, 0
+        NormalModel(BENAVOLI_MEANS),
+        procedures=[("sign", "none"), ("wilcoxon", "holm", "A")],
+        n_replicates=300,
+        alpha=0.05,
+        random_state=0,
     )
     frame = sim.to_frame()
     assert list(frame.columns) == [
@@ -553,7 +582,11 @@ def test_power_plot_artists():
     from cdplot.plotting._power import power_plot
 
     sim = simulate(
-        NormalModel(BENAVOLI_MEANS), [("sign", "none"), ("wilcoxon", "holm")], 500, 0.05, 1
+        NormalModel(BENAVOLI_MEANS),
+        procedures=[("sign", "none"), ("wilcoxon", "holm")],
+        n_replicates=500,
+        alpha=0.05,
+        random_state=1,
     )
     ax = power_plot(sim)
     gids = {c.get_gid() for c in ax.get_children() if c.get_gid()}
@@ -575,8 +608,8 @@ def test_image_power_curves():
         for d in (0.0, 0.5, 1.0, 1.5, 2.0)
     }
     curve = cdplot.simulate_grid(
-        grid, [("sign", "none"), ("mean-ranks", "none"), ("wilcoxon", "none")], 1000,
-        random_state=2,
+        grid, procedures=[("sign", "none"), ("mean-ranks", "none"), ("wilcoxon", "none")],
+        n_replicates=1000, random_state=2,
     )  # fmt: skip
     return curve.plot(pair=("A", "B")).figure
 
@@ -586,7 +619,7 @@ def test_ray_backend_without_ray_names_the_fix():
         pytest.skip("ray is installed")
     model = NormalModel([0.0, 1.0])
     with pytest.raises(cdplot.CdplotInputError, match='backend="ray" needs Ray'):
-        simulate(model, [("sign", "none")], n_replicates=10, backend="ray")
+        simulate(model, procedures=[("sign", "none")], n_replicates=10, backend="ray")
 
 
 def test_cli_simulate_resamples_a_table(tmp_path, capsys):
@@ -616,7 +649,7 @@ def test_errors_inside_a_dask_run_propagate():
         distributed.Client(cluster),
         pytest.raises(cdplot.CdplotInputError, match="NaN or infinite"),
     ):
-        simulate(model, [("sign", "none")], n_replicates=10, backend="dask")
+        simulate(model, procedures=[("sign", "none")], n_replicates=10, backend="dask")
 
 
 @pytest.mark.mpl_image_compare(filename="simulation_power_dots.png")
@@ -624,4 +657,4 @@ def test_image_one_study():
     model = NormalModel({"A": 0.0, "B": 0.0, "C": 0.0, "D": 0.8, "E": 0.8, "F": 1.6})
     procs = [("nemenyi", "nemenyi"), ("wilcoxon", "holm"), ("wilcoxon", "bergmann"),
              ("sign", "none")]  # fmt: skip
-    return simulate(model, procs, n_replicates=1000, random_state=3).plot().figure
+    return simulate(model, procedures=procs, n_replicates=1000, random_state=3).plot().figure

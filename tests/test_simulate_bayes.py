@@ -115,7 +115,7 @@ def test_decisions_and_rates_are_compare_decisions_scored_against_the_truth(test
     proc = {"test": test, "correction": None, **options}
     if control:
         proc["control"] = control
-    sim = simulate(model, [proc], n_replicates=n_rep, random_state=7)
+    sim = simulate(model, procedures=[proc], n_replicates=n_rep, random_state=7)
     counts, per_table = _decisions_by_compare(model, n_rep, 7, test, options, control)
     frame = sim.to_frame()
     got = {
@@ -166,10 +166,10 @@ def test_decisions_and_rates_are_compare_decisions_scored_against_the_truth(test
 def test_same_numbers_for_any_chunking_and_workers():
     model = NormalModel({"A": 0.0, "B": 0.0, "C": 0.4}, n_datasets=10)
     procs = [("bayes-signed-rank", None, {"rope": 0.1, "nsamples": 200}), ("sign", "holm")]
-    base = simulate(model, procs, n_replicates=250, random_state=2)
-    chunked = simulate(model, procs, n_replicates=250, random_state=2, chunk_size=100)
+    base = simulate(model, procedures=procs, n_replicates=250, random_state=2)
+    chunked = simulate(model, procedures=procs, n_replicates=250, random_state=2, chunk_size=100)
     threads = simulate(
-        model, procs, n_replicates=250, random_state=2, n_jobs=2, backend="threading"
+        model, procedures=procs, n_replicates=250, random_state=2, n_jobs=2, backend="threading"
     )
     for other in (chunked, threads):
         pd.testing.assert_frame_equal(base.summary(), other.summary())
@@ -179,7 +179,9 @@ def test_same_numbers_for_any_chunking_and_workers():
 def test_a_named_seed_is_used_for_every_table():
     model = _model()
     options = {"rope": 0.2, "nsamples": 300, "random_state": 99}
-    sim = simulate(model, [("bayes-signed-rank", "none", options)], n_replicates=40, random_state=1)
+    sim = simulate(
+        model, procedures=[("bayes-signed-rank", "none", options)], n_replicates=40, random_state=1
+    )
     expected = {}
     for _, table in _tables(model, 40, 1):
         res = cdplot.compare(
@@ -197,7 +199,7 @@ def test_equivalent_algorithms_with_a_wide_rope_are_decided_equivalent():
     # practically equivalent and the posterior says so
     model = NormalModel({"A": 0.0, "B": 0.0, "C": 0.0}, sd=0.1, n_datasets=20)
     sim = simulate(
-        model, [("bayes-sign", "none", {"rope": 1.0, "nsamples": 500})], n_replicates=100
+        model, procedures=[("bayes-sign", "none", {"rope": 1.0, "nsamples": 500})], n_replicates=100
     )
     row = sim.summary().iloc[0]
     assert row["equivalent_rate_equal"] == 1.0
@@ -209,7 +211,7 @@ def test_equivalent_algorithms_with_a_wide_rope_are_decided_equivalent():
 
 def test_unknown_truth_gives_decision_rates_only():
     model = GeneratorModel(lambda rng: rng.normal(size=(10, 3)), algorithms=["x", "y", "z"])
-    sim = simulate(model, [("bayes-sign", "none")], n_replicates=20, random_state=0)
+    sim = simulate(model, procedures=[("bayes-sign", "none")], n_replicates=20, random_state=0)
     assert sim.summary()[["wrong_better_rate", "equivalent_rate_equal"]].isna().all().all()
     frame = sim.to_frame()
     total = frame[["a_better_rate", "equivalent_rate", "b_better_rate"]].sum(axis=1)
@@ -220,10 +222,10 @@ def test_unknown_truth_gives_decision_rates_only():
 def test_bayesian_options_are_checked_before_any_work():
     model = NormalModel([0.0, 1.0, 2.0])
     with pytest.raises(cdplot.CdplotInputError, match="rope"):
-        simulate(model, [("bayes-sign", "none", {"rope": -1})], n_replicates=5)
+        simulate(model, procedures=[("bayes-sign", "none", {"rope": -1})], n_replicates=5)
     with pytest.raises(cdplot.CdplotInputError, match="posterior probabilities, not p-values"):
-        simulate(model, [("bayes-sign", "holm")], n_replicates=5)
-    sim = simulate(model, [("bayes-sign", "none", {"nsamples": 100})], n_replicates=5)
+        simulate(model, procedures=[("bayes-sign", "holm")], n_replicates=5)
+    sim = simulate(model, procedures=[("bayes-sign", "none", {"nsamples": 100})], n_replicates=5)
     with pytest.raises(cdplot.CdplotInputError, match="decides, it does not reject"):
         sim.rejection_rates(sim.procedures[0])
 
@@ -254,13 +256,13 @@ def test_image_bayesian_and_frequentist_procedures():
         ("bayes-sign", "none", {"rope": 0.1, "nsamples": 1000}),
         ("wilcoxon", "holm"),
     ]
-    return simulate(model, procs, n_replicates=300, random_state=3).plot().figure
+    return simulate(model, procedures=procs, n_replicates=300, random_state=3).plot().figure
 
 
 def test_grid_of_bayesian_procedures_draws_correct_decisions_without_alpha():
     grid = {d: NormalModel({"A": 0.0, "B": d, "C": 0.0}, n_datasets=15) for d in (0.0, 1.0)}
     proc = [("bayes-signed-rank", "none", {"rope": 0.1, "nsamples": 300})]
-    curve = cdplot.simulate_grid(grid, proc, n_replicates=100, random_state=0)
+    curve = cdplot.simulate_grid(grid, procedures=proc, n_replicates=100, random_state=0)
     ax = curve.plot()
     assert ax.get_ylabel() == "correct 'better' decisions"
     assert not [a for a in ax.get_children() if a.get_gid() == "alpha-line"]

@@ -53,7 +53,7 @@ def _rejections_by_compare(model, tables, procs, alpha):
 )
 def test_every_frequentist_test_is_simulated_as_compare_decides(procedures, n_rep):
     model = NormalModel(means={"a": 0.0, "b": 0.5, "c": 1.0, "d": 1.5}, n_datasets=10)
-    sim = simulate(model, procedures, n_replicates=n_rep, alpha=0.1, random_state=3)
+    sim = simulate(model, procedures=procedures, n_replicates=n_rep, alpha=0.1, random_state=3)
     (child,) = np.random.SeedSequence(3).spawn(1)  # one block of BLOCK >= 40 replicates
     tables = model.draw(np.random.default_rng(child), n_rep)
     expected = _rejections_by_compare(model, tables, procedures, 0.1)

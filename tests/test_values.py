@@ -176,7 +176,7 @@ def test_a_result_knows_its_procedure_and_simulate_accepts_it(demsar):
     )
     assert proc.label == "mean-ranks+finner vs C4.5"
     model = NormalModel(dict.fromkeys(res.algorithms, 0.0), n_datasets=14)
-    sim = simulate(model, [proc, ("sign", "holm")], n_replicates=20, random_state=0)
+    sim = simulate(model, procedures=[proc, ("sign", "holm")], n_replicates=20, random_state=0)
     assert list(sim.to_frame().procedure.unique()) == [proc.label, "sign+holm"]
 
 

@@ -98,6 +98,12 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> argparse.Arg
         "--backend", default=None, help="loky (default with --jobs > 1), dask, ray, sequential"
     )
     st.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address")
+    st.add_argument(
+        "--bh-budget",
+        type=float,
+        metavar="SECONDS",
+        help="time budget of each table's Bergmann-Hommel search (default 10; inf for none)",
+    )
     st.add_argument("--no-progress", action="store_true", help="no progress bar")
     bayes = p.add_argument_group("Bayesian tests (bayes-signed-rank, bayes-sign)")
     bayes.add_argument("--rope", type=float, help="half-width of the rope (0)")
@@ -296,6 +302,8 @@ def _study(args: argparse.Namespace) -> Any:
     }
     if args.scheduler:
         common["scheduler"] = args.scheduler
+    if args.bh_budget is not None:
+        common["bh_budget"] = args.bh_budget
     if (args.vary is None) != (args.grid is None):
         raise _InputError("--vary NAME and --grid V1,V2,... go together")
     if args.vary is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, spell
+from .._errors import CdplotInputError, renamed_keywords, spell
 from ._folders import folder_files
 
 __all__ = ["is_lm_eval", "read_lm_eval"]
@@ -401,23 +401,26 @@ def _item_frame(samples: list[Path], models: dict[Path, str], score: str | None)
     return frame, metric
 
 
+@renamed_keywords(path="source", level="granularity")
 def read_lm_eval(
-    path: str | os.PathLike[str], *, score: str | None = None, level: str = "auto"
+    source: str | os.PathLike[str], *, score: str | None = None, granularity: str = "auto"
 ) -> Any:
     """Read lm-evaluation-harness output into a long table (one row per task and model).
 
     Parameters
     ----------
-    path : str or os.PathLike
+    source : str or os.PathLike
         The ``--output_path`` folder of ``lm_eval`` (searched recursively: one sub-folder
         per model), a ``results_<date>.json`` file or a ``samples_<task>_<date>.jsonl`` file.
     score : str, optional
         The metric, as lm-evaluation-harness names it: ``"metric,filter"`` (e.g.
         ``"acc,none"``, ``"exact_match,strict-match"``). Needed when the files hold several.
-    level : {"auto", "task", "item"}
-        "task": the ``"results"`` mapping (one score per task and model); "item": the
-        ``samples_*.jsonl`` files (one row per document, ``doc_id`` the item); "auto": items
-        when samples files are present, else tasks.
+    granularity : {"auto", "task", "item"}
+        What a row is. "task": the ``"results"`` mapping (one score per task and model);
+        "item": the ``samples_*.jsonl`` files (one row per document, ``doc_id`` the item);
+        "auto": items when samples files are present, else tasks. ``level=`` is the
+        deprecated old name of this keyword (DeprecationWarning), as ``path=`` is of
+        ``source``.
 
     Returns
     -------
@@ -457,8 +460,8 @@ def read_lm_eval(
 
     from .._errors import check_in_list
 
-    level = check_in_list(("auto", "task", "item"), level=level)
-    root = Path(path)
+    granularity = check_in_list(("auto", "task", "item"), granularity=granularity)
+    root = Path(source)
     if root.is_dir():
         results = folder_files(root, "results_*.json")
         samples = folder_files(root, "samples_*.jsonl")
@@ -467,11 +470,11 @@ def read_lm_eval(
         samples = [root] if root.suffix == ".jsonl" else []
     else:
         raise CdplotInputError(f"cannot read {str(root)!r}: no such file or folder.")
-    if level == "item" or (level == "auto" and samples):
+    if granularity == "item" or (granularity == "auto" and samples):
         if not samples:
             raise CdplotInputError(
                 f"{str(root)!r} holds no samples_*.jsonl file; run lm_eval with --log_samples "
-                f"for item-level results, or read the task level (level='task')."
+                f"for item-level results, or read the task level (granularity='task')."
             )
         models = {f: _model_name(_load_json(f), f) for f in results}
         frame, metric = _item_frame(samples, models, score)

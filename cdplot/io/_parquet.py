@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, renamed_keywords
 from ._folders import folder_files
 
 __all__ = ["polars_to_pandas", "read_jsonl", "read_parquet"]
@@ -111,12 +111,13 @@ def _scan(lazy: Any) -> Any:
     return lazy.with_columns(pl.col(text).cast(pl.Categorical)).collect(engine="streaming")
 
 
-def read_parquet(path: str | os.PathLike[str], *, columns: list[str] | None = None) -> Any:
+@renamed_keywords(path="source")
+def read_parquet(source: str | os.PathLike[str], *, columns: list[str] | None = None) -> Any:
     """Read a Parquet file, or a folder of Parquet files, into a long pandas table.
 
     Parameters
     ----------
-    path : str or os.PathLike
+    source : str or os.PathLike
         A ``.parquet`` file, or a folder whose ``*.parquet`` files (searched recursively,
         in name order) share one schema.
     columns : list of str, optional
@@ -143,24 +144,25 @@ def read_parquet(path: str | os.PathLike[str], *, columns: list[str] | None = No
     [0.5, 0.75]
     """
     pl = _polars()
-    files = _files(path, ".parquet")
+    files = _files(source, ".parquet")
     try:
         lazy = pl.scan_parquet([str(f) for f in files])
         frame = _scan(lazy if columns is None else lazy.select(columns))
     except Exception as exc:  # noqa: BLE001 - polars' errors are the user's file problems
         raise CdplotInputError(
-            f"cannot read Parquet {str(path)!r} ({type(exc).__name__}: {exc}); check that "
+            f"cannot read Parquet {str(source)!r} ({type(exc).__name__}: {exc}); check that "
             f"every file is Parquet with the same columns."
         ) from None
-    return _finish(frame, path)
+    return _finish(frame, source)
 
 
-def read_jsonl(path: str | os.PathLike[str]) -> Any:
+@renamed_keywords(path="source")
+def read_jsonl(source: str | os.PathLike[str]) -> Any:
     """Read a JSON Lines file (one JSON object per line) into a long pandas table.
 
     Parameters
     ----------
-    path : str or os.PathLike
+    source : str or os.PathLike
         A ``.jsonl`` file, or a folder of them (recursively, in name order).
 
     Returns
@@ -185,7 +187,7 @@ def read_jsonl(path: str | os.PathLike[str]) -> Any:
     """
     pl = _polars()
     frames = []
-    for f in _files(path, ".jsonl"):
+    for f in _files(source, ".jsonl"):
         try:
             frames.append(pl.read_ndjson(str(f), infer_schema_length=None))
         except Exception as exc:  # noqa: BLE001 - polars' errors are the user's file problems
@@ -197,7 +199,7 @@ def read_jsonl(path: str | os.PathLike[str]) -> Any:
         frame = pl.concat(frames, how="diagonal_relaxed")
     except Exception as exc:  # noqa: BLE001
         raise CdplotInputError(
-            f"the JSON Lines files of {str(path)!r} disagree on the type of a field ({exc}); "
+            f"the JSON Lines files of {str(source)!r} disagree on the type of a field ({exc}); "
             f"give each field one type."
         ) from None
-    return _finish(frame, path)
+    return _finish(frame, source)

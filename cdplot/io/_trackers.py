@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .._errors import CdplotInputError, spell
+from .._errors import CdplotInputError, renamed_keywords, spell
 from ._roles import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES, column_key
 from ._values import _is_missing, to_scores
 
@@ -134,8 +134,9 @@ def _pick(
     )
 
 
+@renamed_keywords(data="source")
 def read_mlflow(
-    data: Any,
+    source: Any,
     *,
     dataset: str | None = None,
     algorithm: str | None = None,
@@ -145,7 +146,7 @@ def read_mlflow(
 
     Parameters
     ----------
-    data : str, os.PathLike or DataFrame
+    source : str, os.PathLike or DataFrame
         The CSV the MLflow UI downloads, or the DataFrame ``mlflow.search_runs()`` returns.
     dataset, algorithm : str, optional
         The param or tag naming the dataset and the algorithm (``"params.data"`` or just
@@ -179,7 +180,7 @@ def read_mlflow(
     """
     import pandas as pd
 
-    frame = _frame(data, "read_mlflow")
+    frame = _frame(source, "read_mlflow")
     status = next((c for c in ("status", "Status") if c in frame.columns), "status")
     frame, dropped = _finished_runs(frame, status, _source(frame, "the MLflow runs"))
     d_col = _pick(frame, dataset, ("params.", "tags."), DATASET_NAMES, "dataset")
@@ -216,7 +217,8 @@ def read_mlflow(
     return out
 
 
-def read_wandb(data: Any) -> Any:
+@renamed_keywords(data="source")
+def read_wandb(source: Any) -> Any:
     """Read a Weights & Biases runs-table CSV export into a long table.
 
     The run metadata columns (``Name``, ``State``, ``Notes``, ``User``, ``Tags``,
@@ -229,7 +231,7 @@ def read_wandb(data: Any) -> Any:
 
     Parameters
     ----------
-    data : str, os.PathLike or DataFrame
+    source : str, os.PathLike or DataFrame
         The exported CSV file, or the same table as a DataFrame.
 
     Returns
@@ -249,7 +251,7 @@ def read_wandb(data: Any) -> Any:
     >>> read_wandb(io.StringIO(csv)).columns.tolist()
     ['dataset', 'model', 'accuracy']
     """
-    frame = _frame(data, "read_wandb")
+    frame = _frame(source, "read_wandb")
     finished = "State" in frame.columns
     frame, dropped = _finished_runs(frame, "State", _source(frame, "the W&B runs table"))
     keep = [c for c in frame.columns if c not in _WANDB_META and not str(c).startswith("_")]
@@ -287,7 +289,8 @@ def _openml_names(column: Any, name: str, runs: list[Any], source: str) -> list[
     return out
 
 
-def read_openml(data: Any, *, score: str | None = None) -> Any:
+@renamed_keywords(data="source")
+def read_openml(source: Any, *, score: str | None = None) -> Any:
     """Read an OpenML evaluations listing into a long table.
 
     Datasets are named by ``data_name``, algorithms by ``flow_name``, the score is ``value``
@@ -296,7 +299,7 @@ def read_openml(data: Any, *, score: str | None = None) -> Any:
 
     Parameters
     ----------
-    data : str, os.PathLike or DataFrame
+    source : str, os.PathLike or DataFrame
         ``openml.evaluations.list_evaluations(..., output_format="dataframe")`` or its CSV.
     score : str, optional
         The evaluation function; needed when the listing holds several.
@@ -324,36 +327,36 @@ def read_openml(data: Any, *, score: str | None = None) -> Any:
     """
     import pandas as pd
 
-    frame = _frame(data, "read_openml")
-    source = _source(frame, "the OpenML evaluations")
+    frame = _frame(source, "read_openml")
+    where = _source(frame, "the OpenML evaluations")
     absent = sorted(_OPENML - {str(c) for c in frame.columns})
     if absent:
         raise CdplotInputError(
-            f"{source!r} is no OpenML evaluations listing: it has no column "
+            f"{where!r} is no OpenML evaluations listing: it has no column "
             f"{', '.join(map(repr, absent))}; pass the frame of "
             f"openml.evaluations.list_evaluations(..., output_format='dataframe') or its CSV."
         )
     functions = sorted(map(str, pd.unique(frame["function"].astype(str))))
     if score is None and len(functions) != 1:
         raise CdplotInputError(
-            f"{source!r} holds several evaluation functions ({', '.join(map(repr, functions))});"
+            f"{where!r} holds several evaluation functions ({', '.join(map(repr, functions))});"
             f" choose one with {spell('score', functions[0] if functions else 'FUNCTION')}."
         )
     function = functions[0] if score is None else str(score)
     if function not in functions:
         raise CdplotInputError(
-            f"function {function!r} (given as {spell('score')}) is not in {source!r}; its "
+            f"function {function!r} (given as {spell('score')}) is not in {where!r}; its "
             f"functions are {', '.join(map(repr, functions))}."
         )
     rows = frame[frame["function"].astype(str).to_numpy() == function]
     for id_col, name_col in (("data_id", "data_name"), ("flow_id", "flow_name")):
         if id_col in rows.columns:
-            _one_name_each(rows, id_col, name_col, source)
+            _one_name_each(rows, id_col, name_col, where)
     runs = rows["run_id"].tolist()
-    names = {c: _openml_names(rows[c], c, runs, source) for c in ("data_name", "flow_name")}
+    names = {c: _openml_names(rows[c], c, runs, where) for c in ("data_name", "flow_name")}
 
     def where(pos: int) -> str:
-        return f"run_id {runs[pos]!r} in {source!r}"
+        return f"run_id {runs[pos]!r} in {where!r}"
 
     values = to_scores(rows["value"], "value", where, decimal=frame.attrs.get("cdplot_decimal"))
     out = pd.DataFrame(

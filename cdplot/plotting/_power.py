@@ -149,7 +149,7 @@ def power_plot(
     --------
     >>> import cdplot
     >>> sim = cdplot.simulate(cdplot.NormalModel({"A": 0, "B": 1, "C": 0}),
-    ...                       [("wilcoxon", "holm")], n_replicates=200, random_state=0)
+    ...                       procedures=[("wilcoxon", "holm")], n_replicates=200, random_state=0)
     >>> ax = sim.plot()  # the same as power_plot(sim)
     """
     import matplotlib.pyplot as plt

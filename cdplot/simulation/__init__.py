@@ -1,6 +1,6 @@
 """Simulation studies of the post-hoc procedures: power, FWER and FDR with Monte Carlo errors.
 
-``cdplot.simulate(model, procedures, n_replicates)`` draws score tables from a model
+``cdplot.simulate(model, procedures=..., n_replicates=...)`` draws score tables from a model
 (:class:`NormalModel`, :class:`ResampleModel` for Demšar's resampling of a real table, or
 :class:`GeneratorModel` for a user's generator), runs every procedure on the same tables with
 the statistics vectorised over replicates, and returns a :class:`SimulationResult`. Work runs

@@ -219,8 +219,10 @@ class ResampleModel:
     replace : bool, default True
         Draw datasets with replacement. Without replacement, ``n_datasets`` may not exceed
         the table's number of datasets.
-    higher_is_better : bool, default True
-        False for error rates or losses.
+    higher_is_better : bool, optional
+        False for error rates, losses or run times. Not given: higher is better, with a
+        warning when the score column is named like an error, loss or time, as in
+        :func:`cdplot.compare`.
     truth : list of groups of algorithm names, optional
         Which algorithms truly perform alike (pairs within one group are true nulls). Unknown
         by default: then only rejection rates are reported, not FWER, power or FDR.
@@ -247,14 +249,17 @@ class ResampleModel:
         bias: float = 0.0,
         bias_pair: tuple[str, str] | None = None,
         replace: bool = True,
-        higher_is_better: bool = True,
+        higher_is_better: bool | None = None,
         truth: Iterable[Iterable[str]] | None = None,
     ) -> None:
         from ..io import parse_scores
 
-        higher_is_better = check_bool(higher_is_better, "higher_is_better")
+        direction_given = higher_is_better is not None
+        higher_is_better = check_bool(
+            True if higher_is_better is None else higher_is_better, "higher_is_better"
+        )
         replace = check_bool(replace, "replace")
-        table = parse_scores(data)
+        table = parse_scores(data, warn_direction=not direction_given)
         self.algorithms: tuple[str, ...] = tuple(table.algorithms)
         scores = np.array(table.scores, dtype=float)
         if not higher_is_better:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import sys
@@ -15,6 +16,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ..stats import _batch
+from ..stats._adjust import check_bh_budget
 from ..stats._batch import (
     BATCH_TESTS,
     batch_adjust_all_pairs,
@@ -23,6 +25,7 @@ from ..stats._batch import (
     batch_pvalues,
 )
 from ..stats._caveats import datasets_needed, min_attainable_pvalue
+from ..stats._exhaustive import _bergmann_hommel
 from ..stats._options import check_alpha
 from ..stats._posthoc import POSTHOC_TESTS
 from ._bayes_run import bayes_counts, check_bayes
@@ -137,6 +140,42 @@ def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
     )
 
 
+def _with_budget(procs: list[Procedure], bh_budget: Any) -> list[Procedure]:
+    """``procs`` with ``bh_budget`` (seconds) as the budget of each Bergmann-Hommel one.
+
+    Not given (None): each procedure keeps its own. Given with no Bergmann-Hommel
+    procedure, it is refused as :func:`cdplot.compare` refuses it.
+    """
+    if bh_budget is None:
+        return procs
+    budget = check_bh_budget(bh_budget)
+    if not any(p.correction == "bergmann-hommel" for p in procs):
+        raise CdplotInputError(
+            f"{spell('bh_budget')} applies to {spell('correction', 'bergmann-hommel')} only, "
+            f"and no procedure uses it; drop it."
+        )
+    return [
+        dataclasses.replace(p, bh_budget=budget) if p.correction == "bergmann-hommel" else p
+        for p in procs
+    ]
+
+
+def _bergmann_hommel_rows(
+    pvalues: np.ndarray, k: int, bh_budget: float | None, max_steps: int | None
+) -> np.ndarray:
+    """Bergmann-Hommel APVs of each row of R x m all-pairs p-values, as
+    :func:`cdplot.compare` adjusts one table: each table's search within ``bh_budget``
+    seconds (None: no limit) and, for the deprecated ``bh_max_steps``, ``max_steps`` steps."""
+    i, j = np.triu_indices(k, 1)
+    out = np.empty_like(pvalues)
+    mat = np.full((k, k), np.nan)
+    for row in range(pvalues.shape[0]):
+        mat[i, j] = mat[j, i] = pvalues[row]
+        apv = _bergmann_hommel(mat, max_steps=max_steps, progress=False, budget_seconds=bh_budget)
+        out[row] = apv[i, j]
+    return out
+
+
 def _run_chunk(
     model: Any,
     procedures: Sequence[Procedure],
@@ -188,8 +227,10 @@ def _run_chunk(
         if proc.control is None:
             if proc.single_step:  # Nemenyi's and Tukey's p-values are adjusted already
                 apv = p_all
+            elif proc.correction == "bergmann-hommel":
+                apv = _bergmann_hommel_rows(p_all, k, proc.bh_budget, bh_max_steps)
             else:
-                apv = batch_adjust_all_pairs(p_all, k, proc.correction, bh_max_steps=bh_max_steps)
+                apv = batch_adjust_all_pairs(p_all, k, proc.correction)
         else:
             lookup = np.zeros((k, k), dtype=np.intp)
             iu, ju = np.triu_indices(k, 1)
@@ -322,6 +363,7 @@ def _progress_bar(progress: bool | None, total: int) -> Any:
 
 def simulate(
     model: Any,
+    *,
     procedures: Any = DEFAULT_PROCEDURES,
     n_replicates: int = 10_000,
     alpha: float = 0.05,
@@ -329,9 +371,9 @@ def simulate(
     n_jobs: int = 1,
     backend: str | None = None,
     progress: bool | None = None,
-    *,
     chunk_size: int | None = None,
     scheduler: Any = None,
+    bh_budget: float | None = None,
     bh_max_steps: int | None = None,
 ) -> SimulationResult:
     """Estimate the rejection rates, FWER, power and FDR of post-hoc procedures by simulation.
@@ -386,9 +428,15 @@ def simulate(
         Default: about four tasks per worker, at most a few million pairwise cells each.
     scheduler : dask.distributed.Client or str, optional
         Where ``backend="dask"`` runs.
+    bh_budget : float, optional
+        Time budget in seconds of each table's exact Bergmann-Hommel search (procedures
+        with ``correction="bergmann-hommel"``), as in :func:`cdplot.compare`: not given,
+        each procedure's own (10 s unless the procedure says otherwise); ``math.inf`` for
+        no limit. A table that exceeds it stops the study with
+        :class:`~cdplot.BergmannHommelLimitError`.
     bh_max_steps : int, optional
-        Work budget of each Bergmann-Hommel computation (see
-        :func:`cdplot.stats.bergmann_hommel`).
+        Deprecated (DeprecationWarning): a budget in search steps; pass ``bh_budget``
+        (seconds) instead. Still honoured for this release.
 
     Returns
     -------
@@ -427,7 +475,7 @@ def simulate(
     --------
     >>> import cdplot
     >>> model = cdplot.NormalModel(means={"A": 0, "B": 1.5, "C": 5, "D": 6, "E": 7})
-    >>> sim = cdplot.simulate(model, [("sign", "none"), ("mean-ranks", "none")],
+    >>> sim = cdplot.simulate(model, procedures=[("sign", "none"), ("mean-ranks", "none")],
     ...                       n_replicates=200, random_state=1)
     >>> sorted(sim.fwer.index)
     ['mean-ranks+none', 'sign+none']
@@ -435,7 +483,14 @@ def simulate(
     model = as_model(model)
     n_replicates = _check_replicates(n_replicates)
     alpha = check_alpha(alpha)
-    procs = parse_procedures(procedures, model.algorithms)
+    procs = _with_budget(parse_procedures(procedures, model.algorithms), bh_budget)
+    if bh_max_steps is not None:
+        warnings.warn(
+            "simulate(bh_max_steps=...) is deprecated; pass bh_budget= (seconds per table), "
+            "as compare() takes it.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     seed = _seed_sequence(random_state)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise CdplotInputError(
@@ -664,6 +719,7 @@ def _executor(backend: str | None, n_jobs: int, scheduler: Any) -> Iterator[tupl
 
 def simulate_grid(
     models: Mapping[float, Any],
+    *,
     procedures: Any = DEFAULT_PROCEDURES,
     n_replicates: int = 10_000,
     alpha: float = 0.05,
@@ -695,7 +751,7 @@ def simulate_grid(
     --------
     >>> import cdplot
     >>> grid = {d: cdplot.NormalModel({"A": 0, "B": d, "C": 0}) for d in (0.0, 1.0)}
-    >>> curve = cdplot.simulate_grid(grid, [("wilcoxon", "holm")], n_replicates=100,
+    >>> curve = cdplot.simulate_grid(grid, procedures=[("wilcoxon", "holm")], n_replicates=100,
     ...                              random_state=0)
     >>> curve.effects
     (0.0, 1.0)
@@ -727,13 +783,13 @@ def simulate_grid(
             )
         results[effect] = simulate(
             model,
-            procedures,
-            n_replicates,
-            alpha,
-            np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key),
-            n_jobs,
-            backend,
-            progress,
+            procedures=procedures,
+            n_replicates=n_replicates,
+            alpha=alpha,
+            random_state=np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key),
+            n_jobs=n_jobs,
+            backend=backend,
+            progress=progress,
             **kwargs,
         )
     return PowerCurveResult(effects=tuple(effects), results=results)

@@ -61,7 +61,7 @@ from ._shaffer import count_exhaustive_sets, shaffer_multipliers
 from ._skillings_mack import skillings_mack_test
 from ._wins import WinTieLossResult
 
-# Deprecated spellings (issue 24 naming pass): kept for one release, not in ``__all__``.
+# Deprecated spellings of the ``*_test`` functions: kept for one release, not in ``__all__``.
 rm_anova = _renamed_function(rm_anova_test, "rm_anova")
 skillings_mack = _renamed_function(skillings_mack_test, "skillings_mack")
 

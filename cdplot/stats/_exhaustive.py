@@ -101,16 +101,24 @@ _PROGRESS_DELAY_S = 2.0
 def _validate(pvalues: np.ndarray) -> np.ndarray:
     p = np.asarray(pvalues, dtype=float)
     if p.ndim != 2 or p.shape[0] != p.shape[1]:
-        raise ValueError(f"pvalues must be a square k x k matrix, got shape {p.shape}")
+        raise CdplotInputError(
+            f"pvalues must be a square k x k matrix, got shape {p.shape}; pass the full "
+            f"symmetric matrix of the pairwise p-values."
+        )
     k = p.shape[0]
     iu = np.triu_indices(k, 1)
     upper, lower = p[iu], p.T[iu]
     if np.isnan(upper).any() or np.isnan(lower).any():
-        raise ValueError("pvalues has NaN outside the diagonal")
+        raise CdplotInputError(
+            "pvalues has NaN outside the diagonal; every pair needs a p-value (only the "
+            "diagonal may be NaN)."
+        )
     if not np.array_equal(upper, lower):
-        raise ValueError("pvalues must be symmetric (p[i, j] == p[j, i])")
+        raise CdplotInputError(
+            "pvalues must be symmetric (p[i, j] == p[j, i]); pass one p-value per pair, mirrored."
+        )
     if upper.size and (upper.min() < 0.0 or upper.max() > 1.0):
-        raise ValueError("pvalues must lie in [0, 1]")
+        raise CdplotInputError("pvalues must lie in [0, 1]; pass p-values, not statistics.")
     return p
 
 
@@ -118,10 +126,10 @@ def bergmann_hommel(
     pvalues: np.ndarray,
     *,
     bh_budget: float | None = DEFAULT_BUDGET_S,
-    max_steps: int | None = None,
     progress: bool | None = None,
     order: Sequence[int] | None = None,
     budget_seconds: Any = _RENAMED,
+    max_steps: int | None = None,
 ) -> np.ndarray:
     """Bergmann-Hommel adjusted p-values for all pairwise comparisons, exact for any k.
 
@@ -136,9 +144,6 @@ def bergmann_hommel(
         cannot finish fails instead of hanging; the clock is read every few
         milliseconds of work, so the budget is kept to well within 20 %. None means
         no limit. :func:`cdplot.compare` passes its ``bh_budget`` (the same name).
-    max_steps : int or None, optional
-        A budget in search steps instead of (or as well as) seconds, machine
-        independent (about a million steps a second); None (default) means no limit.
     progress : bool or None, optional
         Show a tqdm progress bar over the distinct p-values. None (default) shows
         it only when standard error is a terminal and the run has already taken
@@ -151,6 +156,11 @@ def bergmann_hommel(
         Needed when many p-values underflow to 0, since the order can then not
         always be recovered from the p-values alone; :func:`cdplot.compare` passes
         it for ``test="mean-ranks"``.
+    budget_seconds : float or None, optional
+        Deprecated old name of ``bh_budget`` (DeprecationWarning).
+    max_steps : int or None, optional
+        Deprecated (DeprecationWarning): a budget in search steps (about a million a
+        second) as well as ``bh_budget``; the budget is given in seconds, by ``bh_budget``.
 
     Returns
     -------
@@ -159,11 +169,11 @@ def bergmann_hommel(
 
     Raises
     ------
-    ValueError
-        If ``pvalues`` is not a square symmetric matrix of numbers in [0, 1]
-        (:class:`CdplotInputError` for a bad ``budget_seconds``).
+    CdplotInputError
+        If ``pvalues`` is not a square symmetric matrix of numbers in [0, 1], or
+        ``bh_budget`` is not a positive number of seconds.
     BergmannHommelLimitError
-        If the exact computation exceeds ``budget_seconds`` or ``max_steps``; the
+        If the exact computation exceeds ``bh_budget``; the
         message suggests ``correction="shaffer"`` or ``"holm"`` and a larger budget.
 
     See Also
@@ -225,6 +235,13 @@ def bergmann_hommel(
             stacklevel=2,
         )
         bh_budget = budget_seconds
+    if max_steps is not None:
+        warnings.warn(
+            "bergmann_hommel(max_steps=...) is deprecated; the budget is bh_budget= in "
+            "seconds, as in compare(). max_steps will be removed in the next release.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     budget_seconds = bh_budget
     if budget_seconds is not None:
         try:
@@ -258,7 +275,9 @@ def _bergmann_hommel(
     """bergmann_hommel on a validated matrix; ``engine`` ("auto", "robinson" or
     "general") lets the tests run each engine on the same input."""
     if engine not in ("auto", "robinson", "general"):
-        raise ValueError(f"{engine!r} is not a valid engine; use 'auto', 'robinson' or 'general'")
+        raise CdplotInputError(
+            f"{engine!r} is not a valid engine; use 'auto', 'robinson' or 'general'."
+        )
     k = p.shape[0]
     out = np.full((k, k), np.nan)
     if k < 2:
@@ -276,7 +295,10 @@ def _bergmann_hommel(
     if order is not None:
         solver = _RobinsonEngine(p[np.ix_(order, order)], levels, budget)
     elif engine == "robinson":
-        raise ValueError("pvalues is not a Robinson matrix in any order this search finds")
+        raise CdplotInputError(
+            "pvalues is not a Robinson matrix in any order this search finds; use "
+            "engine='general' or 'auto'."
+        )
     else:
         lev = np.zeros((k, k), dtype=np.int64)
         lev[rows, cols] = level_of

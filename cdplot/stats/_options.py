@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._errors import CdplotInputError, in_cli, spell, suggest
 
-__all__ = ["check_alpha", "check_confidence", "check_control", "check_labels"]
+__all__ = [
+    "check_alpha",
+    "check_confidence",
+    "check_control",
+    "check_keyword_spelling",
+    "check_labels",
+]
 
 
 def check_alpha(alpha: Any) -> float:
@@ -41,6 +49,26 @@ def check_confidence(confidence: Any, option: str = "confidence") -> float:
             f"{option} must be in (0, 1), got {confidence!r}; e.g. {option}=0.95 (not 95)."
         )
     return value
+
+
+def check_keyword_spelling(options: Mapping[str, Any], test_options: Iterable[str]) -> None:
+    """Refuse a keyword that is no option of any test but a near miss of compare()'s own.
+
+    ``compare(d, alpah=0.1)`` passes ``alpah`` on as a test option; reported as an unknown
+    option of the test, the message would hide the typo. ``test_options`` are the options
+    of every test; a keyword outside them that is close to one of compare()'s parameters
+    (:func:`difflib.get_close_matches`) is named with that parameter.
+    """
+    strays = sorted(set(options) - set(test_options))
+    if not strays:
+        return
+    from ._compare import compare  # deferred: _compare imports this module
+
+    own = [p for p in inspect.signature(compare).parameters if p not in ("data", "test_options")]
+    for key in strays:
+        match = difflib.get_close_matches(str(key), own, n=1, cutoff=0.6)
+        if match and key not in own:
+            raise CdplotInputError(f"unknown keyword {key!r}; did you mean {match[0]!r}?")
 
 
 def _unknown(what: str, name: Any, names: Sequence[str], option: str) -> CdplotInputError:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, check_bool
 from ..io import parse_scores
 from ._memo import recall, remember
 from ._options import check_alpha
@@ -75,12 +75,12 @@ def _subsets(
 
 def pool_sensitivity(
     data_or_result: Any,
-    alpha: float = 0.05,
     *,
+    alpha: float = 0.05,
     others: int | list[int] | None = None,
     max_pools: int = 1000,
     random_state: int | np.random.Generator | None = 0,
-    higher_is_better: bool = True,
+    higher_is_better: bool | None = None,
 ) -> pd.DataFrame:
     """How the mean-ranks test's decision on each pair depends on the other algorithms.
 
@@ -109,8 +109,11 @@ def pool_sensitivity(
         ``random_state``) and the rows say ``sampled=True``.
     random_state : int, numpy.random.Generator or None, default 0
         Seed of the pool sampling (only used when pools are sampled).
-    higher_is_better : bool, default True
-        For raw scores: whether higher scores are better. Ignored for a result.
+    higher_is_better : bool, optional
+        For raw scores: False for error rates, losses or run times. Not given: higher is
+        better, with a warning when the score column is named like an error, loss or time,
+        as in :func:`cdplot.compare`. For a result: its own direction; a different value is
+        refused.
 
     Returns
     -------
@@ -165,10 +168,19 @@ def pool_sensitivity(
         scores = np.asarray(result._input.scores, dtype=float)  # no table is built
         names = [str(a) for a in result.algorithms]
         better_high = result.higher_is_better
+        if higher_is_better is not None and check_bool(
+            higher_is_better, "higher_is_better"
+        ) != bool(better_high):
+            raise CdplotInputError(
+                f"the result was computed with higher_is_better={bool(better_high)}; drop "
+                f"higher_is_better= (a result keeps its direction) or compare() again."
+            )
     else:
-        table = parse_scores(data_or_result)
+        table = parse_scores(data_or_result, warn_direction=higher_is_better is None)
         scores, names = table.scores, [str(a) for a in table.algorithms]
-        better_high = bool(higher_is_better)
+        better_high = (
+            True if higher_is_better is None else check_bool(higher_is_better, "higher_is_better")
+        )
     alpha = check_alpha(alpha)
     n, k = scores.shape
     if k < 3:

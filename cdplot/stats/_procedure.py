@@ -21,7 +21,7 @@ from ._adjust import BH_DEFAULT_BUDGET, check_bh_budget, resolve_correction
 from ._bayes import BAYES_TESTS
 from ._durbin import bibd_problem
 from ._omnibus import INCOMPLETE_OMNIBUS, ORDERED_OMNIBUS, resolve_omnibus
-from ._options import check_alpha, check_control
+from ._options import check_alpha, check_control, check_keyword_spelling
 from ._pairwise import SIGN_TIES, ZERO_METHODS
 from ._values import ValueEquality
 
@@ -138,6 +138,7 @@ def _check_options(test: str, options: dict[str, Any]) -> dict[str, Any]:
     for option, allowed in (("zero_method", ZERO_METHODS), ("ties", SIGN_TIES)):
         if option in options:
             options[option] = check_in_list(allowed, **{option: options[option]})
+    check_keyword_spelling(options, {name for names in TESTS.values() for name in names})
     unknown = sorted(set(options) - set(TESTS[test]))
     if unknown:
         valid = [v for v in TESTS[test] if not in_cli() or v in CLI_FLAGS]

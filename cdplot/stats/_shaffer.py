@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._errors import CdplotInputError
+
 __all__ = ["count_exhaustive_sets", "shaffer_counts", "shaffer_multipliers"]
 
 _shaffer_masks: list[int] = [1, 1]  # bit x of entry k is set iff x is in S(k); S(0) = S(1) = {0}
@@ -31,9 +33,11 @@ def _shaffer_mask(k: int) -> int:
 
 def _check_k(k: int) -> int:
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be an integer, not {type(k).__name__}")
+        raise CdplotInputError(
+            f"k must be an integer (the number of algorithms), not {type(k).__name__}."
+        )
     if k < 0:
-        raise ValueError(f"k must be non-negative, got {k}")
+        raise CdplotInputError(f"k must be non-negative (the number of algorithms), got {k}.")
     return int(k)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._errors import check_bool
 from ._values import ValueEquality
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -82,15 +83,16 @@ class WinTieLossResult(ValueEquality):
         return self.table().to_string()
 
 
-def win_tie_loss(scores: pd.DataFrame, *, higher_is_better: bool = True) -> WinTieLossResult:
+def win_tie_loss(scores: pd.DataFrame, *, higher_is_better: bool | None = None) -> WinTieLossResult:
     """Count, for every pair of algorithms, the datasets each one wins and the ties.
 
     Parameters
     ----------
     scores : pandas.DataFrame
         N x k scores, rows = datasets, columns = algorithms, no missing values.
-    higher_is_better : bool, default True
-        Whether the higher score wins (False for errors, losses, run times).
+    higher_is_better : bool, optional
+        Whether the higher score wins (False for errors, losses, run times). Not given:
+        the higher score wins, as in :func:`cdplot.compare`.
 
     Returns
     -------
@@ -119,7 +121,8 @@ def win_tie_loss(scores: pd.DataFrame, *, higher_is_better: bool = True) -> WinT
     (1, 1, 1)
     """
     values = scores.to_numpy(dtype=float)
-    oriented = values if higher_is_better else -values
+    higher = True if higher_is_better is None else check_bool(higher_is_better, "higher_is_better")
+    oriented = values if higher else -values
     k = oriented.shape[1]
     wins = np.zeros((k, k), dtype=np.int64)
     ties = np.zeros((k, k), dtype=np.int64)
