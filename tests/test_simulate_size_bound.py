@@ -29,7 +29,7 @@ def _model(k: int, n: int) -> cdplot.NormalModel:
 def test_hundred_algorithms_on_fifty_datasets_run_in_bounded_memory():
     tracemalloc.start()
     try:
-        sim = cdplot.simulate(_model(100, 50), PROCS, n_replicates=100, random_state=3)
+        sim = cdplot.simulate(_model(100, 50), procedures=PROCS, n_replicates=100, random_state=3)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -49,7 +49,7 @@ def test_enormous_tables_are_refused_before_anything_is_drawn(k, n, message):
     tracemalloc.start()
     try:
         with pytest.raises(cdplot.CdplotInputError, match=message):
-            cdplot.simulate(_model(k, n), PROCS, n_replicates=10, random_state=1)
+            cdplot.simulate(_model(k, n), procedures=PROCS, n_replicates=10, random_state=1)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -58,9 +58,11 @@ def test_enormous_tables_are_refused_before_anything_is_drawn(k, n, message):
 
 def test_chunk_size_beyond_the_memory_bound_is_cut_to_it(monkeypatch):
     model = _model(5, 12)
-    ref = cdplot.simulate(model, PROCS, n_replicates=700, random_state=5)
+    ref = cdplot.simulate(model, procedures=PROCS, n_replicates=700, random_state=5)
     monkeypatch.setattr(_runner, "MAX_CHUNK_BYTES", chunk_bytes(5, 12, 3))
-    cut = cdplot.simulate(model, PROCS, n_replicates=700, random_state=5, chunk_size=10_000)
+    cut = cdplot.simulate(
+        model, procedures=PROCS, n_replicates=700, random_state=5, chunk_size=10_000
+    )
     assert cut.settings["chunk_size"] == 300 and cut.settings["n_chunks"] == 3
     assert ref.settings["chunk_size"] == 200  # default: about four chunks
     assert cut.to_frame().equals(ref.to_frame())
