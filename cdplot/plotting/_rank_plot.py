@@ -17,7 +17,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 from .._errors import CdplotInputError
 from ..stats._letters import letter_names, result_tiers
 from . import _style
-from ._cd import SINGLE_COLUMN_WIDTH, _TextMeasure, _title
+from ._cd import SINGLE_COLUMN_WIDTH, _title
 from ._cd_layout import check_width
 from ._figure import new_figure
 from ._kinds import figures
@@ -33,6 +33,7 @@ from ._rank_layout import (
     rank_layout,
     row_fontsize,
 )
+from ._text_measure import TextMeasure
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -370,7 +371,7 @@ def rank_plot_min_width(result: ComparisonResult, columns: int = 1) -> float:
         base = _style.default_fontsize(width)
         size = row_fontsize(len(rows), base)
         props = _props(size, base)
-        found = min_width(rows, _TextMeasure(props, dpi), columns=columns, groups_head=head)
+        found = min_width(rows, TextMeasure(dpi, props), columns=columns, groups_head=head)
         width = max(width, found)
     return width
 
@@ -506,7 +507,7 @@ def rank_plot(
     layout = rank_layout(
         rows,
         width=fig_width,
-        measure=_TextMeasure(props, dpi),
+        measure=TextMeasure(dpi, props),
         fontsize=size,
         columns=columns,
         title=shown_title,
