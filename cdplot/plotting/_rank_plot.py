@@ -15,7 +15,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 
 from .._errors import CdplotInputError
 from ..stats._intervals import RankPlotStatistics
-from ..stats._letters import letter_names
+from ..stats._letters import SINGLE_LETTERS
 from . import _style
 from ._cd import SINGLE_COLUMN_WIDTH, _title
 from ._cd_layout import check_width
@@ -51,7 +51,7 @@ GRID_COLOR = "0.88"
 #: this many characters and the display needs at most 52 letters (a-z, A-Z: never R's
 #: dotted ".a" alphabet); otherwise numbered tiers (:func:`cdplot.stats._letters.tiers`).
 MAX_LETTER_CHARS = 10
-MAX_LETTERS = 52
+MAX_LETTERS = len(SINGLE_LETTERS)
 
 #: What each mark is, in the note below the plot.
 MARKS_NOTE = (
@@ -95,7 +95,7 @@ def group_display(result: ComparisonResult, letters: Mapping[str, str] | None = 
     used = {t for v in letters.values() for t in letter_tokens(v)}
     if len(used) > MAX_LETTERS:
         return "tier"
-    alphabet = letter_names(len(used))
+    alphabet = SINGLE_LETTERS[: len(used)]
     widest = max((len(compact_letter_runs(v, alphabet)) for v in letters.values()), default=0)
     return "letters" if widest <= MAX_LETTER_CHARS else "tier"
 
@@ -114,7 +114,7 @@ def _group_texts(result: ComparisonResult, stats: RankPlotStatistics) -> tuple[s
     display = group_display(result, letters)
     if display == "tier":
         return display, {a: str(t) for a, t in zip(stats.algorithms, stats.tiers, strict=True)}
-    alphabet = letter_names(len({t for v in letters.values() for t in letter_tokens(v)}))
+    alphabet = SINGLE_LETTERS[: len({t for v in letters.values() for t in letter_tokens(v)})]
     return display, {a: compact_letter_runs(v, alphabet) for a, v in letters.items()}
 
 
