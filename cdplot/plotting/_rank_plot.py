@@ -298,6 +298,10 @@ def rank_plot(
         Rank intervals, the object of ``cdplot.rank_intervals(result, ...)``. By default
         the test-based intervals: ``low = 1 + #{significantly better}``, ``high = k -
         #{significantly worse}``; the confidence set of the best is where ``low = 1``.
+        Against a control those of ``rank_intervals(method="test")`` from the k - 1
+        tests with the control (see its Notes): wide by construction, since the other
+        pairs are not tested. All of them are computed in stats
+        (:class:`cdplot.stats._intervals.RankPlotStatistics`).
     ax : matplotlib.axes.Axes, optional
         Draw here, laid out for its size. By default a new figure ``width`` inches wide,
         as tall as the rows need.
