@@ -403,3 +403,14 @@ def test_layout_modules_import_no_drawing_library(name):
             continue
         for module in modules:
             assert not module.startswith(("matplotlib", "seaborn", "numpy")), (name, module)
+
+
+@pytest.mark.parametrize("module", PLOTTING_MODULES)
+def test_only_the_heatmap_loads_seaborn(module):
+    path, _ = MODULES[module]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        if any(n.startswith("seaborn") for n in names):
+            assert module == "cdplot.plotting._heatmap", f"{module}:{node.lineno} loads seaborn"
