@@ -16,11 +16,9 @@ change; that it is right was checked by eye against Demšar's Figure 1.
 
 from __future__ import annotations
 
-import ast
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
@@ -42,7 +40,6 @@ from cdplot.stats._results import ComparisonResult, OmnibusResult
 pytestmark = pytest.mark.filterwarnings("ignore::cdplot.PoolDependenceWarning")
 
 BASELINE = {"savefig_kwargs": {"dpi": 150}, "style": "default", "tolerance": 2}
-PLOTTING = Path(cdplot.__file__).parent / "plotting"
 
 
 # ---------------------------------------------------------------- helpers
@@ -445,24 +442,6 @@ def test_no_pyplot_import_without_pyplot(tmp_path):
     out = tmp_path / "cd-no-pyplot-test.png"
     subprocess.run([sys.executable, "-c", code, str(out)], check=True)
     assert out.stat().st_size > 0
-
-
-def test_plotting_never_computes_statistics():
-    """Plotting imports neither scipy nor the statistics modules; the layout no matplotlib."""
-    for path in PLOTTING.glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                modules = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                modules = [("." * node.level) + (node.module or "")]
-            else:
-                continue
-            for module in modules:
-                assert not module.startswith("scipy"), (path.name, module)
-                assert not module.startswith("seaborn") or path.name == "_heatmap.py"
-                if path.name in ("_cd_layout.py", "_heatmap_layout.py"):  # pure geometry
-                    assert not module.startswith(("matplotlib", "seaborn", "numpy")), module
 
 
 # ---------------------------------------------------------------- legibility

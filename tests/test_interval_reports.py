@@ -139,10 +139,10 @@ def test_cli_effect_size_and_rank_intervals(demsar_csv, tmp_path, capsys):
 def test_cli_refusals_name_the_fix(demsar_csv, capsys):
     assert main(["compare", str(demsar_csv), "--effect-size", "glass"]) != 0
     assert "supported values" in capsys.readouterr().err
-    code = main(["compare", str(demsar_csv), "--control", "C4.5", "--rank-intervals", "test"])
+    code = main(["compare", str(demsar_csv), "--test", "bayes-sign", "--rank-intervals", "test"])
     assert code != 0
     err = capsys.readouterr().err
-    assert "--control" in err and "--rank-intervals bootstrap" in err
+    assert "family-wise error control" in err and "--rank-intervals bootstrap" in err
 
 
 def test_mcm_interval_cells_equal_the_paired_t_intervals():

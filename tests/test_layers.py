@@ -292,3 +292,125 @@ def test_the_string_import_checker_sees_imports_inside_functions():
     assert (
         check_string_imports("cdplot.report._html", "import_module('cdplot.plotting')", False) == []
     )
+
+
+# ------------------------------------------------------------ figures only draw
+#: Everything plotting/ may import from stats/, anywhere in a module (also inside
+#: functions): the result types a figure reads - each figure's numbers come from one of
+#: them (``RankPlotStatistics.of``, ``ComparisonMatrix.of``, ``ItemWins.of``), made in stats -
+#: and the kinds and vocabulary (names, no computation). Nothing else: no test, no
+#: correction, no interval or bootstrap, no module imported whole.
+PLOTTING_MAY_IMPORT_FROM_STATS: dict[str, set[str]] = {
+    # result types
+    "cdplot.stats._results": {"ComparisonResult", "BayesianComparisonResult"},
+    "cdplot.stats._bayes": {"BayesianResult"},
+    "cdplot.stats._intervals": {"RankIntervals", "RankPlotStatistics"},
+    "cdplot.stats._comparison_matrix": {"ComparisonMatrix"},
+    "cdplot.stats._items": {"ItemWins"},
+    "cdplot.stats._sensitivity": {"AggregationSensitivity", "AGGREGATIONS"},
+    # kinds and vocabulary
+    "cdplot.stats._own_ranks": {"OWN_RANK_LABELS"},
+    "cdplot.stats._letters": {"SINGLE_LETTERS"},
+}
+#: Libraries that compute statistics or draw random numbers: never imported by plotting/.
+STATISTICS_LIBS = ("scipy", "statsmodels", "numpy.random", "sklearn")
+#: Calls that compute a statistic (numpy's and pandas' reductions, a random generator):
+#: a figure reads such numbers, it never calls these.
+STATISTIC_CALLS = frozenset(
+    {
+        "mean", "nanmean", "std", "nanstd", "var", "nanvar", "median", "nanmedian",
+        "quantile", "nanquantile", "percentile", "nanpercentile", "average", "corrcoef",
+        "cov", "nunique", "value_counts", "rankdata", "default_rng", "bootstrap",
+    }
+)  # fmt: skip
+PLOTTING_MODULES = sorted(m for m in MODULES if unit_of(m) == "cdplot.plotting")
+
+
+def statistics_in_plotting(module: str, source: str, is_package: bool) -> list[str]:
+    """What in a plotting module computes statistics: a stats name outside
+    PLOTTING_MAY_IMPORT_FROM_STATS, a statistics library, a reduction call; anywhere in
+    the module, functions included."""
+    problems = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(STATISTICS_LIBS) or alias.name.startswith("cdplot.stats"):
+                    problems.append(f"line {node.lineno}: import {alias.name}")
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(module, is_package, node)
+            if base.startswith(STATISTICS_LIBS):
+                problems.append(f"line {node.lineno}: from {base} import ...")
+            elif base == "cdplot.stats" or base.startswith("cdplot.stats."):
+                allowed = PLOTTING_MAY_IMPORT_FROM_STATS.get(base, set())
+                problems += [
+                    f"line {node.lineno}: {base}.{a.name} is not a result type or kind"
+                    for a in node.names
+                    if a.name not in allowed
+                ]
+        elif isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            if name in STATISTIC_CALLS:
+                problems.append(f"line {node.lineno}: calls {name}()")
+    return problems
+
+
+@pytest.mark.parametrize("module", PLOTTING_MODULES)
+def test_plotting_never_computes_statistics(module):
+    """A figure reads a result (or an object it is given); every statistic it shows is
+    computed in stats/."""
+    path, is_package = MODULES[module]
+    problems = statistics_in_plotting(module, path.read_text(encoding="utf-8"), is_package)
+    assert not problems, f"{module} computes statistics:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("def f(r):\n    from ..stats._intervals import rank_intervals\n", "rank_intervals"),
+        ("from ..stats import item_wins\n", "cdplot.stats.item_wins"),
+        ("from ..stats import _intervals\n", "_intervals"),
+        ("import cdplot.stats._letters\n", "import cdplot.stats._letters"),
+        ("def f():\n    import scipy.stats\n", "import scipy.stats"),
+        ("from numpy.random import default_rng\n", "from numpy.random"),
+        ("def f(x):\n    return np.nanmean(x, axis=0)\n", "calls nanmean()"),
+        ("def f(t):\n    return t['task'].nunique()\n", "calls nunique()"),
+    ],
+)
+def test_the_statistics_check_catches_computing_code(source, found):
+    problems = statistics_in_plotting("cdplot.plotting._fake", source, False)
+    assert len(problems) == 1 and found in problems[0]
+
+
+def test_the_statistics_check_allows_result_types_and_kinds():
+    source = (
+        "from ..stats._intervals import RankPlotStatistics\n"
+        "def f():\n    from ..stats._own_ranks import OWN_RANK_LABELS\n"
+        "    return np.isfinite(1.0)\n"
+    )
+    assert statistics_in_plotting("cdplot.plotting._fake", source, False) == []
+
+
+@pytest.mark.parametrize("name", ["_cd_layout", "_heatmap_layout", "_rank_layout"])
+def test_layout_modules_import_no_drawing_library(name):
+    """The pure geometry modules import neither matplotlib, seaborn nor numpy (anywhere)."""
+    path, _ = MODULES[f"cdplot.plotting.{name}"]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            modules = [node.module or ""] if node.level == 0 else []
+        else:
+            continue
+        for module in modules:
+            assert not module.startswith(("matplotlib", "seaborn", "numpy")), (name, module)
+
+
+@pytest.mark.parametrize("module", PLOTTING_MODULES)
+def test_only_the_heatmap_loads_seaborn(module):
+    path, _ = MODULES[module]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        if any(n.startswith("seaborn") for n in names):
+            assert module == "cdplot.plotting._heatmap", f"{module}:{node.lineno} loads seaborn"

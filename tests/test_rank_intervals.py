@@ -217,8 +217,8 @@ def test_on_scores_adds_mean_score_and_respects_direction():
 
 
 def test_refusals_name_the_fix():
-    res = run("demsar2006", control="C4.5")
-    with pytest.raises(cdplot.CdplotInputError, match="without control=|method='bootstrap'"):
+    res = run("demsar2006", test="bayes-sign")
+    with pytest.raises(cdplot.CdplotInputError, match="family-wise error control.*'bootstrap'"):
         cdplot.rank_intervals(res)
     ok = cdplot.rank_intervals(res, "bootstrap", n_boot=200, random_state=0)
     assert len(ok.algorithms) == 4

@@ -220,17 +220,17 @@ def test_image_k300(board300):
 @pytest.mark.parametrize("test", ["nemenyi", "wilcoxon", "tukey"])
 def test_default_intervals_equal_rank_intervals_test_method(test):
     """The figure's default intervals are those of cdplot.rank_intervals(method="test")."""
-    from cdplot.plotting._rank_plot import _test_intervals
+    from cdplot.stats._intervals import RankPlotStatistics
 
     for name in ("benavoli2016", "garcia2008_synthetic", "demsar2006"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", cdplot.CdplotWarning)
             res = cdplot.compare(cdplot.datasets.load(name), test=test)
         frame = cdplot.rank_intervals(res, n_boot=100, random_state=1).to_frame()
-        mine = _test_intervals(res).rows
-        for a in res.algorithms:
-            assert (mine[a].low, mine[a].high) == (frame.loc[a, "low"], frame.loc[a, "high"])
-            assert mine[a].in_best_set == bool(frame.loc[a, "in_best_set"])
+        stats = RankPlotStatistics.of(res)
+        for i, a in enumerate(stats.algorithms):
+            assert (stats.low[i], stats.high[i]) == (frame.loc[a, "low"], frame.loc[a, "high"])
+            assert stats.in_best_set[i] == bool(frame.loc[a, "in_best_set"])
 
 
 def test_p_best_column_from_rank_intervals(board50):

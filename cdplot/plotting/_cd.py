@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
@@ -31,6 +30,7 @@ from ._docstrings import DOCS
 from ._figure import CDFigure, new_figure
 from ._mathtext import check_mathtext
 from ._pgf import PgfSafeText
+from ._text_measure import TextMeasure
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -109,74 +109,8 @@ def _role_props(opts: _Options, width: float) -> dict[str, dict[str, Any]]:
     }
 
 
-#: Resolutions a figure is commonly saved or shown at; 1200 dpi stands for the unhinted
-#: metrics of vector output (PDF, SVG, PGF). Agg hints glyphs to whole pixels, so a line's
-#: width is not proportional to the resolution: the same note is 2-10 % wider at one than
-#: at another.
-OUTPUT_DPIS = (72, 80, 90, 96, 100, 110, 120, 144, 150, 192, 200, 300, 600, 1200)
 #: Roles of the CD diagram whose texts span the figure's width (notes, legend).
 WIDEST_ROLES = frozenset({"note"})
-#: The text whose widths at :data:`OUTPUT_DPIS` give a role's widening: every letter, digit
-#: and the punctuation of notes, in proportions like those of a sentence.
-_SPECIMEN = (
-    "The quick brown fox jumps over the lazy dog; 0123456789 pairs are not joined "
-    "by a bar: ABCDEFGHIJKLM vs NOPQRSTUVWXYZ (p = 0.05), and 7 more."
-)
-
-
-#: Widening of each (Text properties, resolution) measured so far.
-_WIDENINGS: dict[tuple[str, float], float] = {}
-
-
-def _widening(props: Mapping[str, Any], dpi: float) -> float:
-    """Largest ratio of the specimen's width at an output resolution to its width at ``dpi``."""
-    key = (repr(sorted(props.items())), dpi)
-    if key not in _WIDENINGS:
-        figure = Figure()
-        text = Text(0.0, 0.0, _SPECIMEN, **props)
-        text.set_figure(figure)
-
-        def width(d: float) -> float:
-            figure.set_dpi(d)
-            return text.get_window_extent(FigureCanvasAgg(figure).get_renderer()).width / d
-
-        here = width(dpi)
-        _WIDENINGS[key] = max(1.0, *(width(d) / here for d in OUTPUT_DPIS))
-    return _WIDENINGS[key]
-
-
-class _TextMeasure:
-    """``measure(text, role) -> (width, height)`` in inches, with matplotlib's own metrics.
-
-    Texts of the roles in ``widest`` (the CD diagram: :data:`WIDEST_ROLES`) span the
-    figure's width: their widths are widened by the largest ratio, over
-    :data:`OUTPUT_DPIS`, of a specimen sentence's width at that resolution to its width
-    at the figure's, so a footnote wrapped to the figure stays inside it whatever
-    resolution it is saved at (one specimen per role: measuring every text at every
-    resolution would make drawing several times slower).
-    """
-
-    def __init__(
-        self,
-        props: Mapping[str, Mapping[str, Any]],
-        dpi: float,
-        widest: Iterable[str] = (),
-    ):
-        self._figure = Figure(dpi=dpi)
-        self._renderer = FigureCanvasAgg(self._figure).get_renderer()
-        self._dpi = dpi
-        self._texts = {}
-        for role, kw in props.items():
-            text = Text(0.0, 0.0, "", **kw)
-            text.set_figure(self._figure)
-            self._texts[role] = text
-        self._widen = {role: _widening(props[role], dpi) for role in widest}
-
-    def __call__(self, text: str, role: str) -> tuple[float, float]:
-        artist = self._texts[role]
-        artist.set_text(text)
-        box = artist.get_window_extent(self._renderer)
-        return box.width / self._dpi * self._widen.get(role, 1.0), box.height / self._dpi
 
 
 # --------------------------------------------------------------------------- content
@@ -461,7 +395,7 @@ def _layout(
     dpi: float,
     min_margins: tuple[float, float] = (0.0, 0.0),
 ) -> CDLayout:
-    measure = _TextMeasure(_role_props(opts, width), dpi, WIDEST_ROLES)
+    measure = TextMeasure(dpi, _role_props(opts, width), WIDEST_ROLES)
     return compute_layout(
         content.names,
         content.ranks,
@@ -1028,7 +962,7 @@ def cd_diagrams(
     pad = LayoutParams().pad
     header = None
     if figure_title:
-        measure = _TextMeasure(_role_props(opts, width), dpi)
+        measure = TextMeasure(dpi, _role_props(opts, width))
         lines, _ = wrap_text(figure_title, width - 2 * pad, lambda s: measure(s, "title")[0])
         header = "\n".join(lines)
         header_scale = fit_scale(lines, width - 2 * pad, lambda s: measure(s, "title")[0])

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .._errors import CdplotInputError, check_in_list, spell
+from ._text_measure import CachedMeasure
 
 __all__ = [
     "Legibility",
@@ -670,16 +671,8 @@ Size = Callable[[str, str], tuple[float, float]]
 
 
 def cached_measure(measure: Measure) -> Size:
-    """Wrap ``measure`` so each (text, role) is measured once."""
-    cache: dict[tuple[str, str], tuple[float, float]] = {}
-
-    def size(text: str, role: str) -> tuple[float, float]:
-        key = (text, role)
-        if key not in cache:
-            cache[key] = measure(text, role)
-        return cache[key]
-
-    return size
+    """Wrap ``measure`` so each (text, role) is measured once (:class:`CachedMeasure`)."""
+    return CachedMeasure(measure)
 
 
 def check_inputs(names: Sequence[str], ranks: Sequence[float], long_names: str) -> str:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib as mpl
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap, LogNorm, to_rgb
 from matplotlib.figure import Figure
-from matplotlib.text import Text
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
 
 from .._errors import CdplotInputError, check_in_list
@@ -36,6 +34,7 @@ from ._heatmap_layout import (
     tick_fontsize,
 )
 from ._mathtext import check_mathtext
+from ._text_measure import TextMeasure
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -246,21 +245,6 @@ def _labelled(grid: _Grid, result: ComparisonResult) -> _Grid:
 # ----------------------------------------------------------------------------- text sizes
 
 
-class _Measure:
-    """Width and height (inches) of texts, with matplotlib's own font metrics."""
-
-    def __init__(self, dpi: float):
-        self._figure = Figure(dpi=dpi)
-        self._renderer = FigureCanvasAgg(self._figure).get_renderer()
-        self._dpi = dpi
-
-    def __call__(self, text: str, **props: Any) -> tuple[float, float]:
-        artist = Text(0.0, 0.0, text, **props)
-        artist.set_figure(self._figure)
-        box = artist.get_window_extent(self._renderer)
-        return box.width / self._dpi, box.height / self._dpi
-
-
 def _annotation(p: float, significant: bool, mark: str) -> str:
     text = format_pvalue(p)
     if significant and mark in ("star", "both"):
@@ -274,12 +258,12 @@ def _annotation_fontsize(
     """Largest font size (points) at which every annotation fits its cell, or None."""
     if not texts:
         return None
-    measure = _Measure(dpi)
+    measure = TextMeasure(dpi)
     ref = 10.0
     width = height = 0.0
     for text, significant in texts:
         bold = significant and mark in ("bold", "both")
-        w, h = measure(text, fontsize=ref, fontweight="bold" if bold else "normal")
+        w, h = measure.size(text, fontsize=ref, fontweight="bold" if bold else "normal")
         width, height = max(width, w), max(height, h)
     size = min(
         ANNOT_MAX_FONTSIZE,
@@ -396,8 +380,8 @@ def _draw(result: ComparisonResult, ax: Axes, cax: Axes | None, opts: _Options) 
 
 def _style_ticks(ax: Axes, values: pd.DataFrame, cell: tuple[float, float], triangle: str) -> None:
     fontsize = tick_fontsize(cell)
-    measure = _Measure(ax.get_figure().dpi)
-    widest = max(measure(str(c), fontsize=fontsize)[0] for c in values.columns)
+    measure = TextMeasure(ax.get_figure().dpi)
+    widest = max(measure.size(str(c), fontsize=fontsize)[0] for c in values.columns)
     rotate = rotate_columns(widest, cell[0])
     ax.tick_params(axis="both", length=0, pad=TICK_PAD, labelsize=fontsize)
     for label in ax.get_yticklabels():
@@ -502,38 +486,24 @@ def _annotate(
         )
 
 
-class _BoxMeasure:
-    """``measure(text, style) -> (x0, y0, x1, y1)``: a text's box relative to its anchor.
+def _box_measure(dpi: float) -> Callable[[str, TextStyle], tuple[float, float, float, float]]:
+    """``measure(text, style) -> (x0, y0, x1, y1)``: a text's box relative to its anchor,
+    by matplotlib's own metrics (Agg at ``dpi``), as :mod:`._heatmap_layout` asks."""
+    measure = TextMeasure(dpi)
 
-    matplotlib's own metrics (Agg at the figure's dpi), as :mod:`._heatmap_layout` asks.
-    """
+    def box(text: str, style: TextStyle) -> tuple[float, float, float, float]:
+        return measure.box(
+            text,
+            fontsize=style.fontsize,
+            fontweight=style.fontweight,
+            **_style.alpha_font(text),
+            rotation=style.rotation,
+            rotation_mode=style.rotation_mode,
+            ha=style.ha,
+            va=style.va,
+        )
 
-    def __init__(self, dpi: float):
-        self._figure = Figure(dpi=dpi)
-        self._renderer = FigureCanvasAgg(self._figure).get_renderer()
-        self._dpi = dpi
-        self._cache: dict[tuple[str, TextStyle], tuple[float, float, float, float]] = {}
-
-    def __call__(self, text: str, style: TextStyle) -> tuple[float, float, float, float]:
-        key = (text, style)
-        if key not in self._cache:
-            artist = Text(
-                0.0,
-                0.0,
-                text,
-                fontsize=style.fontsize,
-                fontweight=style.fontweight,
-                **_style.alpha_font(text),
-                rotation=style.rotation,
-                rotation_mode=style.rotation_mode,
-                ha=style.ha,
-                va=style.va,
-            )
-            artist.set_figure(self._figure)
-            box = artist.get_window_extent(self._renderer)
-            d = self._dpi
-            self._cache[key] = (box.x0 / d, box.y0 / d, box.x1 / d, box.y1 / d)
-        return self._cache[key]
+    return box
 
 
 def _colorbar_spec(result: ComparisonResult, grid: _Grid, opts: _Options) -> ColorbarSpec | None:
@@ -574,7 +544,7 @@ def _geometry(result: ComparisonResult, opts: _Options, width: float | None) -> 
     return heatmap_layout(
         [str(r) for r in grid.pvalues.index],
         [str(c) for c in grid.pvalues.columns],
-        measure=_BoxMeasure(float(mpl.rcParams["figure.dpi"])),
+        measure=_box_measure(float(mpl.rcParams["figure.dpi"])),
         triangle=opts.triangle,
         control=control,
         colorbar=spec,

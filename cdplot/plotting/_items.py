@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError
+from ..stats._items import ItemWins
 from ._figure import new_axes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,7 +23,6 @@ RIGHT_MARGIN = 0.2
 BOTTOM_MARGIN = 0.35
 FONT_SIZE = 7.5
 CMAP = "Blues"
-_REQUIRED = ("task", "algorithm_1", "algorithm_2", "better")
 
 
 def item_wins_plot(tests: pd.DataFrame, *, ax: Axes | None = None, cmap: Any = CMAP) -> Axes:
@@ -56,19 +55,9 @@ def item_wins_plot(tests: pd.DataFrame, *, ax: Axes | None = None, cmap: Any = C
     ...     "algorithm_2": ["B", "B", "C", "C"], "better": ["A", "", "C", "A"]})
     >>> ax = item_wins_plot(tab)
     """
-    import pandas as pd
-
-    from ..stats import item_wins
-
-    if not isinstance(tests, pd.DataFrame) or not set(_REQUIRED) <= set(tests.columns):
-        raise CdplotInputError(
-            "item_wins_plot draws the table returned by cdplot.stats.item_tests(...)."
-        )
-    wins = item_wins(tests)
-    n_tasks = tests["task"].nunique()
-    order = sorted(wins.index, key=lambda m: (-int(wins.loc[m].sum()), str(m)))
-    wins = wins.loc[order, order]
-    k = len(order)
+    wins = ItemWins.of(tests)
+    n_tasks = wins.n_tasks
+    k = len(wins.models)
     if ax is None:
         width = LEFT_MARGIN + CELL * k + RIGHT_MARGIN
         height = TOP_MARGIN + CELL * k + BOTTOM_MARGIN
@@ -77,12 +66,12 @@ def item_wins_plot(tests: pd.DataFrame, *, ax: Axes | None = None, cmap: Any = C
             height,
             (LEFT_MARGIN / width, BOTTOM_MARGIN / height, CELL * k / width, CELL * k / height),
         )
-    values = wins.to_numpy(dtype=float)
+    values = wins.counts
     shown = values.copy()
     np.fill_diagonal(shown, np.nan)
     image = ax.imshow(shown, cmap=cmap, vmin=0, vmax=max(n_tasks, 1), interpolation="nearest")
     image.set_gid("item-wins-cells")
-    names = [str(m) for m in order]
+    names = list(wins.models)
     ax.set_xticks(range(k), names, fontsize=FONT_SIZE, rotation=45, ha="left")
     ax.set_yticks(range(k), names, fontsize=FONT_SIZE)
     ax.xaxis.tick_top()

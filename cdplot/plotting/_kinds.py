@@ -36,16 +36,12 @@ class Figures:
         Every figure function that draws this kind (the others refuse it).
     refusal : str
         What a figure function that does not draw this kind says (``{func}``, ``{test}``).
-    intervals : str
-        The rank intervals drawn with P(best): ``"test"`` (from the corrected decisions,
-        all pairs) or ``"bootstrap"`` (decisions without family-wise error control).
     """
 
     by_kind: dict[str, str]
     auto: str | None
     drawn_by: tuple[str, ...]
     refusal: str
-    intervals: str
 
     def function(self, kind: str, result: Any) -> str:
         """The function drawing figure ``kind`` of ``result`` (refused if it has none)."""
@@ -61,7 +57,6 @@ _FREQUENTIST = Figures(
     ("cd_diagram", "rank_plot", "multi_comparison_matrix", "apv_heatmap"),
     "{func} draws a Bayesian comparison; compute it with cdplot.compare(data, "
     "test='bayes-signed-rank', rope=...) (or test='bayes-sign').",
-    "test",
 )  # fmt: skip
 _BAYESIAN = Figures(
     {"cd": "bayes_cd_diagram", "ranks": "rank_plot", "heatmap": "posterior_plot"},
@@ -69,7 +64,6 @@ _BAYESIAN = Figures(
     ("bayes_cd_diagram", "rank_plot", "posterior_plot", "simplex_plot", "equivalence_groups"),
     "{func} draws p-values, but the {test} test gives posterior probabilities; draw them "
     "with cdplot.posterior_plot(result) (every pair) or cdplot.bayes_cd_diagram(result).",
-    "bootstrap",
 )
 
 

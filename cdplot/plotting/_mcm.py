@@ -9,6 +9,7 @@ from matplotlib.colors import TwoSlopeNorm
 
 from .._errors import CdplotInputError
 from .._labels import TEST_TITLES, correction_title, format_pvalue
+from ..stats._comparison_matrix import ComparisonMatrix
 from ._figure import new_axes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -121,20 +122,12 @@ def multi_comparison_matrix(
         raise CdplotInputError(
             "the multi-comparison matrix needs all pairs; run cdplot.compare without control."
         )
-    scores = result.scores
-    oriented = scores if result.higher_is_better else -scores
-    means = oriented.mean(axis=0)
-    order = sorted(result.algorithms, key=lambda a: (-float(means[a]), result.algorithms.index(a)))
+    matrix = ComparisonMatrix.of(result, confidence if interval else None)
+    order = list(matrix.algorithms)
     k = len(order)
-    m = means[order].to_numpy(dtype=float)
-    diff = m[:, None] - m[None, :]
-    np.fill_diagonal(diff, np.nan)
-    wins = result.wins.wins.loc[order, order].to_numpy()
-    ties = result.wins.ties.loc[order, order].to_numpy()
-    losses = result.wins.losses.loc[order, order].to_numpy()
-    pvalues = result.pvalues.loc[order, order].to_numpy(dtype=float)
-    significant = np.asarray(result.significant.loc[order, order].to_numpy(), dtype=bool)
-    bounds = _interval_matrix(result, order, confidence) if interval else None
+    diff = matrix.difference
+    wins, ties, losses = matrix.wins, matrix.ties, matrix.losses
+    pvalues, significant, bounds = matrix.pvalues, matrix.significant, matrix.interval
 
     new = ax is None
     if new:
@@ -156,8 +149,7 @@ def multi_comparison_matrix(
         interpolation="nearest",
     )
     image.set_gid("mcm-cells")
-    raw = [float(means[a]) for a in order]
-    labels = [f"{a}\n{v:#.{digits}g}" for a, v in zip(order, raw, strict=True)]
+    labels = [f"{a}\n{v:#.{digits}g}" for a, v in zip(order, matrix.mean_score, strict=True)]
     ax.set_xticks(range(k), labels, fontsize=FONT_SIZE)
     ax.set_yticks(range(k), labels, fontsize=FONT_SIZE)
     ax.xaxis.tick_top()
@@ -224,24 +216,6 @@ def _p_legend(result: ComparisonResult) -> str:
     if result.correction in ("nemenyi", "tukey"):  # single-step: the p are adjusted already
         return f"{test} p (adjusted; bold: significant)"
     return f"raw {test} p (bold: significant after {correction_title(result)} adjustment)"
-
-
-def _interval_matrix(result: ComparisonResult, order: list[str], confidence: float) -> np.ndarray:
-    """k x k x 2 paired-t interval of the mean difference row minus column (oriented)."""
-    from ..stats._effects import MEASURES, oriented_differences
-    from ..stats._options import check_confidence
-
-    confidence = check_confidence(confidence)
-    k = len(order)
-    bounds = np.full((k, k, 2), np.nan)
-    for i in range(k):
-        for j in range(i + 1, k):
-            _, low, high = MEASURES["mean"](
-                oriented_differences(result, order[i], order[j]), confidence
-            )
-            bounds[i, j] = low, high
-            bounds[j, i] = -high, -low
-    return bounds
 
 
 def _interval_text(bounds: np.ndarray, digits: int) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .._errors import CdplotInputError
+from ._text_measure import CachedMeasure
 
 __all__ = [
     "MIN_FONTSIZE",
@@ -42,8 +43,6 @@ COLUMN_GAP, PANEL_GAP, MARGIN = 0.06, 0.2, 0.04
 MIN_AXIS_WIDTH = 0.5
 #: Names never take more than this share of a panel.
 MAX_NAME_SHARE = 0.45
-#: Kerning changes a text's width by less than this fraction of the sum of its characters'.
-ESTIMATE_MARGIN = 0.15
 #: The key below the plot wraps at this share of the room between the margins.
 NOTE_SHARE = 0.95
 #: Runs of at least this many consecutive letters are written first–last.
@@ -172,47 +171,7 @@ def _tick_step(k: int, axis_width: float, label_width: Callable[[str], float]) -
     return max(k, 1)
 
 
-class _QuickMeasure:
-    """``measure`` with a cache, and a quick estimate from the widths of single characters.
-
-    The estimate (the sum of the characters' widths: no kerning) decides only whether a
-    text is clearly narrower than some room, within ESTIMATE_MARGIN; near the room, the
-    exact measure decides. At k = 1,000 this saves thousands of text layouts.
-    """
-
-    def __init__(self, measure: Measure):
-        self._measure = measure
-        self._cache: dict[tuple[str, str], tuple[float, float]] = {}
-
-    def __call__(self, text: str, role: str) -> tuple[float, float]:
-        key = (text, role)
-        if key not in self._cache:
-            self._cache[key] = self._measure(text, role)
-        return self._cache[key]
-
-    def estimate(self, text: str, role: str) -> float:
-        return sum(self(ch, role)[0] for ch in text)
-
-    def fits(self, text: str, room: float, role: str) -> bool:
-        if self.estimate(text, role) * (1.0 + ESTIMATE_MARGIN) <= room:
-            return True
-        return self(text, role)[0] <= room
-
-    def widest(self, texts: Sequence[str], role: str) -> float:
-        """Width of the widest text: exact for the few whose estimate could be the widest."""
-        texts = [t for t in dict.fromkeys(texts) if t]
-        if not texts:
-            return 0.0
-        estimates = [self.estimate(t, role) for t in texts]
-        top = max(estimates)
-        return max(
-            self(t, role)[0]
-            for t, e in zip(texts, estimates, strict=True)
-            if e * (1.0 + ESTIMATE_MARGIN) >= top
-        )
-
-
-def _truncate(name: str, room: float, measure: _QuickMeasure, role: str) -> str:
+def _truncate(name: str, room: float, measure: CachedMeasure, role: str) -> str:
     if measure.fits(name, room, role):
         return name
     lo, hi = 0, len(name)
@@ -250,7 +209,7 @@ def average_text(row: RankRow) -> str:
 
 
 def _extras(
-    rows: Sequence[RankRow], measure: _QuickMeasure, groups_head: str
+    rows: Sequence[RankRow], measure: CachedMeasure, groups_head: str
 ) -> tuple[float, float, float, float]:
     """Widths of the columns right of the axis: average rank, letters, score, P(best)."""
     widest = measure.widest
@@ -262,7 +221,7 @@ def _extras(
     return average, letters, score, p_best
 
 
-def _min_axis(measure: _QuickMeasure) -> float:
+def _min_axis(measure: CachedMeasure) -> float:
     """The narrowest axis: MIN_AXIS_WIDTH, and room for its short head."""
     return max(MIN_AXIS_WIDTH, measure(AXIS_HEAD_SHORT, "head")[0] + COLUMN_GAP)
 
@@ -275,7 +234,7 @@ def min_width(
     Each panel needs its columns right of the axis, the smallest axis and the smallest
     name column (one letter and an ellipsis), which is also at most MAX_NAME_SHARE of it.
     """
-    quick = _QuickMeasure(measure)
+    quick = CachedMeasure(measure)
     extras = sum(w + COLUMN_GAP for w in _extras(rows, quick, groups_head) if w)
     floor = quick("M" + _ELLIPSIS, "row")[0]
     axis = _min_axis(quick)
@@ -284,7 +243,7 @@ def min_width(
 
 
 def _columns(
-    rows: Sequence[RankRow], panel: float, measure: _QuickMeasure, groups_head: str
+    rows: Sequence[RankRow], panel: float, measure: CachedMeasure, groups_head: str
 ) -> _Columns:
     widest = measure.widest
     average, letters, score, p_best = _extras(rows, measure, groups_head)
@@ -312,7 +271,7 @@ class _Frame:
     header: float
 
 
-def _axis_ticks(k: int, lo_x: float, hi_x: float, measure: _QuickMeasure) -> list[int]:
+def _axis_ticks(k: int, lo_x: float, hi_x: float, measure: CachedMeasure) -> list[int]:
     """The rank positions labelled on an axis from ``lo_x`` (position 1) to ``hi_x`` (k)."""
     scale = (hi_x - lo_x) / max(k - 1, 1)
     step = _tick_step(k, hi_x - lo_x, lambda s: measure(s, "tick")[0])
@@ -328,7 +287,7 @@ def _panel(
     cols: _Columns,
     k: int,
     groups_head: str,
-    measure: _QuickMeasure,
+    measure: CachedMeasure,
     out: RankLayout,
 ) -> None:
     """Lay out one panel's rows, header and axis into ``out``."""
@@ -451,7 +410,7 @@ def rank_layout(
             f"columns must be a whole number from 1 to the number of algorithms ({k}), got "
             f"{columns!r}; e.g. columns=2 to wrap a long board into two panels."
         )
-    measure = _QuickMeasure(measure)
+    measure = CachedMeasure(measure)
     pitch = ROW_PITCH * fontsize / 72.0
     per_panel = math.ceil(k / columns)
     panel = (width - 2 * MARGIN - PANEL_GAP * (columns - 1)) / columns

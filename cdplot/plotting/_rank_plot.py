@@ -7,7 +7,6 @@ interval of positions as a bar; the average rank is printed beside as text.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
@@ -15,12 +14,12 @@ import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
 
 from .._errors import CdplotInputError
-from ..stats._letters import letter_names, result_tiers
+from ..stats._intervals import RankPlotStatistics
+from ..stats._letters import SINGLE_LETTERS
 from . import _style
-from ._cd import SINGLE_COLUMN_WIDTH, _TextMeasure, _title
+from ._cd import SINGLE_COLUMN_WIDTH, _title
 from ._cd_layout import check_width
 from ._figure import new_figure
-from ._kinds import figures
 from ._mathtext import check_mathtext
 from ._pgf import PgfSafeText
 from ._rank_layout import (
@@ -33,6 +32,7 @@ from ._rank_layout import (
     rank_layout,
     row_fontsize,
 )
+from ._text_measure import TextMeasure
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -51,7 +51,7 @@ GRID_COLOR = "0.88"
 #: this many characters and the display needs at most 52 letters (a-z, A-Z: never R's
 #: dotted ".a" alphabet); otherwise numbered tiers (:func:`cdplot.stats._letters.tiers`).
 MAX_LETTER_CHARS = 10
-MAX_LETTERS = 52
+MAX_LETTERS = len(SINGLE_LETTERS)
 
 #: What each mark is, in the note below the plot.
 MARKS_NOTE = (
@@ -66,136 +66,21 @@ GROUPS_NOTE = {
 }
 
 
-@dataclass(frozen=True)
-class _Interval:
-    average_rank: float
-    low: float
-    high: float
-    p_best: float | None
-    in_best_set: bool
-    #: The observed rank position (1 = best) in the order the interval ranks.
-    position: float
+def _basis(stats: RankPlotStatistics) -> str:
+    """What the point ranks, for the note."""
+    return "by mean score" if stats.by_score else "by average rank"
 
 
-@dataclass(frozen=True)
-class _Spans:
-    """The rows' intervals, and what the note says about their point and bar."""
-
-    rows: dict[str, _Interval]
-    basis: str
-    interval: str
-
-
-def _test_intervals(result: ComparisonResult) -> _Spans:
-    """Test-based rank intervals: ``1 + #{significantly better}`` to ``k - #{worse}``.
-
-    Those of ``cdplot.rank_intervals(res, method="test")`` (without its P(best)); against
-    a control, from the pairs with the control (the only ones tested). The position of
-    each algorithm is its place in the order the decisions are read in (average ranks, or
-    mean scores for Tukey's HSD), so it lies in its interval: the better-placed
-    algorithms it is significantly worse than are fewer than those placed before it.
-    """
-    from ..stats._intervals import _axis_order, _bounds
-
-    ranking = result._ranking
-    names = [str(a) for a in ranking.rank_order]
-    ranks = dict(zip(names, map(float, ranking.average_ranks), strict=True))
-    flags = np.asarray(result._pairwise.significant, dtype=bool)
-    if flags.ndim == 2:
-        order = _axis_order(result, list(ranks))
-        low, high = _bounds(result, order)
-    else:
-        order = list(ranks)
-        control = str(result.control)
-        others = [str(a) for a in result.algorithms if str(a) != control]
-        differs = dict(zip(others, flags.tolist(), strict=True))
-        c = order.index(control)
-        better = [i < c and differs.get(a, False) for i, a in enumerate(order)]
-        worse = [i > c and differs.get(a, False) for i, a in enumerate(order)]
-        low = [1 + (sum(better) if i == c else 0) for i in range(len(order))]
-        high = [len(order) - (sum(worse) if i == c else 0) for i in range(len(order))]
-        low = [lo + (1 if i > c and worse[i] else 0) for i, lo in enumerate(low)]
-        high = [hi - (1 if i < c and better[i] else 0) for i, hi in enumerate(high)]
-    by_score = result._pairwise.critical_difference_units == "score"  # Tukey's HSD
-    basis = "by mean score" if by_score and flags.ndim == 2 else "by average rank"
-    rows = {
-        a: _Interval(ranks[a], float(low[i]), float(high[i]), None, int(low[i]) == 1, i + 1.0)
-        for i, a in enumerate(order)
-    }
-    decided = "decided" if _is_bayesian(result) else "significant"
-    return _Spans(rows, basis, f"from the {decided} pairs")
-
-
-def _is_bayesian(result: ComparisonResult) -> bool:
-    """A Bayesian comparison: its pairs are decided by posteriors, not tests."""
-    from ..stats._results import BayesianComparisonResult
-
-    return isinstance(result, BayesianComparisonResult)
-
-
-def _interval_words(intervals: Any) -> str:
-    """How a ``rank_intervals`` object made its intervals, for the note."""
-    method = getattr(intervals, "method", None)
-    confidence = getattr(intervals, "confidence", None)
-    if method is None or confidence is None:
+def _interval_words(stats: RankPlotStatistics) -> str:
+    """How the drawn intervals were made, for the note."""
+    if stats.source == "decisions":
+        return f"from the {'decided' if stats.bayesian else 'significant'} pairs"
+    if stats.method is None or stats.confidence is None:
         return "the given intervals"
-    if method == "test":
+    if stats.method == "test":
         return "from the significant pairs"
-    joint = "simultaneous" if getattr(intervals, "simultaneous", True) else "one at a time"
-    return f"{method}, {confidence:.0%} {joint}"
-
-
-def _given_intervals(intervals: Any, result: ComparisonResult) -> _Spans:
-    """Intervals from an object with ``to_frame()`` (``cdplot.rank_intervals``).
-
-    The position of each algorithm is its place by the estimate the intervals rank: the
-    mean score (a frame with ``mean_score``, oriented by the result's direction), else the
-    average rank; ties keep the frame's order.
-    """
-    names = list(result.algorithms)
-    try:
-        frame = intervals.to_frame()
-        by_score = "mean_score" in frame.columns
-        key = frame["mean_score"] if by_score else frame["average_rank"]
-        sign = -1.0 if by_score and result.higher_is_better else 1.0
-        placed = sorted(range(len(frame.index)), key=lambda i: sign * float(key.iloc[i]))
-        position = {str(frame.index[i]): p + 1.0 for p, i in enumerate(placed)}
-        rows = {
-            str(a): _Interval(
-                float(frame.loc[a, "average_rank"]),
-                float(frame.loc[a, "low"]),
-                float(frame.loc[a, "high"]),
-                float(frame.loc[a, "p_best"]) if "p_best" in frame.columns else None,
-                bool(frame.loc[a, "in_best_set"]),
-                position[str(a)],
-            )
-            for a in frame.index
-        }
-    except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise CdplotInputError(
-            "intervals must be the object of cdplot.rank_intervals(res) (a to_frame() with "
-            f"columns average_rank, low, high, in_best_set), got {type(intervals).__name__}; "
-            "pass intervals=cdplot.rank_intervals(res) or leave it out."
-        ) from exc
-    missing = [a for a in names if a not in rows]
-    if missing:
-        raise CdplotInputError(
-            f"intervals has no row for {', '.join(missing[:3])}: it was computed for another "
-            "result; pass intervals=cdplot.rank_intervals(res) for this one."
-        )
-    basis = "by mean score" if by_score else "by average rank"
-    return _Spans(rows, basis, _interval_words(intervals))
-
-
-def _default_intervals(result: ComparisonResult, need_p_best: bool) -> _Spans:
-    """The test-based intervals; with P(best), those of ``cdplot.rank_intervals``."""
-    if not need_p_best:
-        return _test_intervals(result)
-    from ..stats._intervals import rank_intervals
-
-    method = figures(result).intervals if result.control is None else "bootstrap"
-    found = rank_intervals(result, method, random_state=0)  # a figure draws the same twice
-    return _given_intervals(found, result)
+    joint = "simultaneous" if stats.simultaneous else "one at a time"
+    return f"{stats.method}, {stats.confidence:.0%} {joint}"
 
 
 def group_display(result: ComparisonResult, letters: Mapping[str, str] | None = None) -> str:
@@ -210,61 +95,54 @@ def group_display(result: ComparisonResult, letters: Mapping[str, str] | None = 
     used = {t for v in letters.values() for t in letter_tokens(v)}
     if len(used) > MAX_LETTERS:
         return "tier"
-    alphabet = letter_names(len(used))
+    alphabet = SINGLE_LETTERS[: len(used)]
     widest = max((len(compact_letter_runs(v, alphabet)) for v in letters.values()), default=0)
     return "letters" if widest <= MAX_LETTER_CHARS else "tier"
 
 
-def _score_texts(result: ComparisonResult) -> dict[str, str]:
+def _score_texts(stats: RankPlotStatistics) -> dict[str, str]:
     """Mean score ± standard deviation over the datasets, per algorithm."""
-    values = np.asarray(result._input.scores, dtype=float)
-    counts = np.sum(~np.isnan(values), axis=0)
-    means = np.nanmean(values, axis=0)
-    sds = [float(np.nanstd(values[:, j], ddof=1)) if counts[j] > 1 else np.nan
-           for j in range(values.shape[1])]  # fmt: skip
     return {
-        str(a): f"{m:.3g} ± {s:.2g}" if np.isfinite(s) else f"{m:.3g}"
-        for a, m, s in zip(result.algorithms, means, sds, strict=True)
+        a: f"{m:.3g} ± {s:.2g}" if np.isfinite(s) else f"{m:.3g}"
+        for a, m, s in zip(stats.algorithms, stats.mean_score, stats.score_sd, strict=True)
     }
 
 
-def _group_texts(result: ComparisonResult, order: Sequence[str]) -> tuple[str, dict[str, str]]:
+def _group_texts(result: ComparisonResult, stats: RankPlotStatistics) -> tuple[str, dict[str, str]]:
     """The groups column: its head and each algorithm's letters or tier."""
     letters = result.letters
     display = group_display(result, letters)
     if display == "tier":
-        return display, {a: str(t) for a, t in result_tiers(result, order).items()}
-    alphabet = letter_names(len({t for v in letters.values() for t in letter_tokens(v)}))
+        return display, {a: str(t) for a, t in zip(stats.algorithms, stats.tiers, strict=True)}
+    alphabet = SINGLE_LETTERS[: len({t for v in letters.values() for t in letter_tokens(v)})]
     return display, {a: compact_letter_runs(v, alphabet) for a, v in letters.items()}
 
 
 def _rows(
     result: ComparisonResult,
-    spans: Mapping[str, _Interval],
+    stats: RankPlotStatistics,
     show: tuple[bool, bool, bool],
     highlight: set[str],
     labels: Mapping[str, str],
 ) -> tuple[list[RankRow], str]:
     """The rows in order of their positions, and the head of the groups column."""
     show_letters, show_scores, show_p_best = show
-    order = sorted(spans, key=lambda a: (spans[a].position, a))
-    head, groups = _group_texts(result, order) if show_letters else ("letters", {})
-    scores = _score_texts(result) if show_scores else {}
+    head, groups = _group_texts(result, stats) if show_letters else ("letters", {})
+    scores = _score_texts(stats) if show_scores else {}
     rows = []
-    for a in order:
-        span = spans[a]
-        p_best = "" if span.p_best is None or not show_p_best else f"{span.p_best:.2f}"
+    for i, a in enumerate(stats.algorithms):
+        chance = None if stats.p_best is None else stats.p_best[i]
         rows.append(
             RankRow(
                 name=labels.get(a, result.label(a)),
-                average_rank=span.average_rank,
-                low=span.low,
-                high=span.high,
-                in_best_set=span.in_best_set,
-                position=span.position,
+                average_rank=float(stats.average_rank[i]),
+                low=float(stats.low[i]),
+                high=float(stats.high[i]),
+                in_best_set=bool(stats.in_best_set[i]),
+                position=float(stats.position[i]),
                 letters=groups.get(a, ""),
                 score=scores.get(a, ""),
-                p_best=p_best,
+                p_best="" if chance is None or not show_p_best else f"{chance:.2f}",
                 bold=a in highlight or result.label(a) in highlight,
             )
         )
@@ -272,16 +150,14 @@ def _rows(
     return rows, head
 
 
-def _note(
-    spans: _Spans, rows: Sequence[RankRow], groups: str | None, bayesian: bool = False
-) -> str:
+def _note(stats: RankPlotStatistics, rows: Sequence[RankRow], groups: str | None) -> str:
     """The key below the plot: what the point, the bar, the shading and the columns are."""
-    lines = [MARKS_NOTE.format(basis=spans.basis, interval=spans.interval)]
+    lines = [MARKS_NOTE.format(basis=_basis(stats), interval=_interval_words(stats))]
     if any(not r.low <= (r.position or 0.0) <= r.high for r in rows):
         lines.append(OUTSIDE_NOTE)
     if groups is not None:
         lines.append(GROUPS_NOTE[groups])
-        if bayesian:
+        if stats.bayesian:
             lines[-1] = lines[-1].replace("not significantly different", "not decided different")
             lines[-1] = lines[-1].replace("significantly different", "decided different")
     return "\n".join(lines)
@@ -362,15 +238,15 @@ def _draw(ax: Axes, layout: RankLayout, props: Mapping[str, Mapping[str, Any]]) 
 def rank_plot_min_width(result: ComparisonResult, columns: int = 1) -> float:
     """The narrowest width (inches) :func:`rank_plot` draws ``result`` on with its defaults
     (letters shown, no scores or P(best), ``columns`` panels)."""
-    spans = _test_intervals(result)
-    rows, head = _rows(result, spans.rows, (True, False, False), set(), {})
+    stats = RankPlotStatistics.of(result)
+    rows, head = _rows(result, stats, (True, False, False), set(), {})
     dpi = float(mpl.rcParams["figure.dpi"])
     width = 0.0
     for _ in range(2):  # the default font size grows with the width
         base = _style.default_fontsize(width)
         size = row_fontsize(len(rows), base)
         props = _props(size, base)
-        found = min_width(rows, _TextMeasure(props, dpi), columns=columns, groups_head=head)
+        found = min_width(rows, TextMeasure(dpi, props), columns=columns, groups_head=head)
         width = max(width, found)
     return width
 
@@ -422,6 +298,10 @@ def rank_plot(
         Rank intervals, the object of ``cdplot.rank_intervals(result, ...)``. By default
         the test-based intervals: ``low = 1 + #{significantly better}``, ``high = k -
         #{significantly worse}``; the confidence set of the best is where ``low = 1``.
+        Against a control those of ``rank_intervals(method="test")`` from the k - 1
+        tests with the control (see its Notes): wide by construction, since the other
+        pairs are not tested. All of them are computed in stats
+        (:class:`cdplot.stats._intervals.RankPlotStatistics`).
     ax : matplotlib.axes.Axes, optional
         Draw here, laid out for its size. By default a new figure ``width`` inches wide,
         as tall as the rows need.
@@ -474,14 +354,10 @@ def rank_plot(
     >>> [t.get_text() for t in ax.texts if t.get_gid() == "rank-letters-C1"]
     ['ab']
     """
-    spans = (
-        _default_intervals(result, show_p_best)
-        if intervals is None
-        else _given_intervals(intervals, result)
-    )
+    stats = RankPlotStatistics.of(result, intervals, p_best=show_p_best)
     chosen = {highlight} if isinstance(highlight, str) else set(highlight or ())
     rows, groups_head = _rows(
-        result, spans.rows, (show_letters, show_scores, show_p_best), chosen, labels or {}
+        result, stats, (show_letters, show_scores, show_p_best), chosen, labels or {}
     )
     if ax is None:
         fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
@@ -499,14 +375,14 @@ def rank_plot(
     props = _props(size, base)
     shown_title = _title(result) if title is True else (str(title) if title else None)
     shown_note = (
-        _note(spans, rows, groups_head if show_letters else None, _is_bayesian(result))
+        _note(stats, rows, groups_head if show_letters else None)
         if note is True
         else (str(note) if note else None)
     )
     layout = rank_layout(
         rows,
         width=fig_width,
-        measure=_TextMeasure(props, dpi),
+        measure=TextMeasure(dpi, props),
         fontsize=size,
         columns=columns,
         title=shown_title,

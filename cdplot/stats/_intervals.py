@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "RankIntervals",
+    "RankPlotStatistics",
     "WeightGenerator",
     "bayesian_weights",
     "computed_rank_intervals",
@@ -45,6 +46,7 @@ __all__ = [
     "rank_intervals",
     "reweighted_means",
     "decision_bounds",
+    "decision_intervals",
 ]
 
 #: ``generator(rng, n_draws)`` -> an ``(n_draws, N)`` array of weights over the N datasets,
@@ -208,7 +210,8 @@ def rank_intervals(
     method : {"test", "bootstrap", "hierarchical"}, default "test"
         ``"test"``: from the result's own pairwise decisions, ``low = 1 + #{j
         significantly better}`` and ``high = k - #{j significantly worse}`` (the intervals
-        agree with the groups of the CD diagram by construction). ``"bootstrap"``: the
+        agree with the groups of the CD diagram by construction; against a control, from
+        the k - 1 tests with the control, see Notes). ``"bootstrap"``: the
         confidence sets for ranks of Mogstad et al. (2024), from a paired bootstrap over
         datasets. ``"hierarchical"`` (item-level input, ``res.items``): the same
         construction on a hierarchical bootstrap that resamples the tasks, then the items
@@ -247,8 +250,8 @@ def rank_intervals(
     Raises
     ------
     CdplotInputError
-        For a comparison with a control or a Bayesian test with ``method="test"`` (their
-        decisions do not make rank intervals: use ``method="bootstrap"``), a confidence
+        For a Bayesian test with ``method="test"`` (its decisions carry no family-wise
+        error control: use ``method="bootstrap"``), a confidence
         that does not match ``res.alpha``, a bootstrap on a table with missing
         results, or ``n_boot`` outside 100 to ``MAX_N_BOOT``.
 
@@ -270,6 +273,17 @@ def rank_intervals(
     and Nemenyi do in the strong sense; the direction of a pair is that of the diagram's
     axis (average ranks, or mean scores for Tukey's HSD). Without FWER control (e.g. no
     correction) the statement does not hold.
+
+    *Test method against a control.* Only the k - 1 pairs with the control are tested, so
+    the intervals say what those decisions say: the control's rank lies between ``1 +
+    #{significantly better than the control}`` and ``k - #{significantly worse}``; an
+    algorithm significantly worse than the control has at least the control above it
+    (ranks 2 to k), one significantly better at least the control below it (1 to k - 1),
+    and any other algorithm may hold every rank. The same argument gives the coverage
+    of all intervals at once, at least ``1 - alpha`` whenever the control correction
+    (Holm, Bonferroni-Dunn, ...) controls the family-wise error rate of these k - 1
+    directional decisions. The intervals are wide by construction: for a ranking of
+    every algorithm compare all pairs, or use ``method="bootstrap"``.
 
     *Bootstrap method* (Mogstad, Romano, Shaikh & Wilhelm 2024, single-step version).
     With ``theta_j`` the expected rank (or score) of algorithm ``j`` and
@@ -408,13 +422,6 @@ def _test_intervals(
     res: ComparisonResult, order: list[str], confidence: float, simultaneous: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """``low = 1 + #{significantly better}``, ``high = k - #{significantly worse}``."""
-    if res.control is not None or res.significant.ndim != 2:
-        raise CdplotInputError(
-            "rank_intervals(method='test') needs all pairwise decisions, but this "
-            f"comparison tested only against the control {res.control!r}; compare without "
-            f"{spell('control')}, or use method='bootstrap' (command line: "
-            "--rank-intervals bootstrap)."
-        )
     if not res._pairwise.controls_fwer:  # a Bayesian test's decisions
         raise CdplotInputError(
             f"rank_intervals(method='test') needs tests with family-wise error control; "
@@ -433,6 +440,8 @@ def _test_intervals(
             f"confidence={1.0 - res.alpha:g}, or compare with "
             f"{spell('alpha', round(1.0 - confidence, 12))}."
         )
+    if res.control is not None:
+        return _control_bounds(res, order)
     return _bounds(res, order)
 
 
@@ -444,6 +453,27 @@ def decision_bounds(res: ComparisonResult) -> tuple[list[str], np.ndarray, np.nd
     order, _ = _display_order(res)
     low, high = _bounds(res, order)
     return order, low, high
+
+
+def _control_bounds(res: ComparisonResult, order: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The rank positions the tests against the control allow, in ``order`` (best first).
+
+    The control's rank lies between ``1 + #{significantly better than the control}`` and
+    ``k - #{significantly worse}``; an algorithm significantly worse than the control
+    has it above, so ranks 2 to k, one significantly better has it below, 1 to k - 1;
+    any other may hold every rank. Better and worse are read along ``order``.
+    """
+    flags = np.asarray(res._pairwise.significant, dtype=bool)
+    control = str(res.control)
+    others = [str(a) for a in res.algorithms if str(a) != control]
+    differs = dict(zip(others, flags.tolist(), strict=True))
+    c = order.index(control)
+    better = [i < c and differs.get(a, False) for i, a in enumerate(order)]
+    worse = [i > c and differs.get(a, False) for i, a in enumerate(order)]
+    k = len(order)
+    low = [1 + (sum(better) if i == c else 0) + (1 if worse[i] else 0) for i in range(k)]
+    high = [k - (sum(worse) if i == c else 0) - (1 if better[i] else 0) for i in range(k)]
+    return np.asarray(low, dtype=int), np.asarray(high, dtype=int)
 
 
 def _bounds(res: ComparisonResult, order: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -841,3 +871,223 @@ def probability_best(
         winners = np.isclose(means, best, rtol=1e-12, atol=1e-12)
         total += (winners / winners.sum(axis=1, keepdims=True)).sum(axis=0)
     return total / n_draws
+
+
+# --------------------------------------------------------------------------- the rank plot
+
+
+@dataclass(frozen=True)
+class RankPlotStatistics:
+    """Every statistic the rank plot (:func:`cdplot.rank_plot`) shows of a comparison.
+
+    Made by :meth:`of`; the figure draws these numbers and computes none. One row per
+    algorithm, in the order of the rows (by observed position, ties by name).
+
+    Attributes
+    ----------
+    algorithms : tuple of str
+        The rows, top down.
+    average_rank : numpy.ndarray
+        Average rank over the datasets.
+    low, high : numpy.ndarray
+        The interval of rank positions each may hold (1 = best).
+    position : numpy.ndarray
+        The observed rank position (1 = best) on the estimate the intervals rank.
+    in_best_set : numpy.ndarray of bool
+        Whether the interval holds rank 1.
+    p_best : numpy.ndarray or None
+        Probability of ranking first (None when not asked for or not given).
+    by_score : bool
+        Positions by mean score (Tukey's HSD; intervals ``on="scores"``), else by
+        average rank.
+    source : {"decisions", "given"}
+        Intervals from the result's own decisions (all pairs, or the pairs with the
+        control), or those of an intervals object given (or computed for P(best)).
+    method, confidence, simultaneous
+        How the given intervals were made (None where the object does not say).
+    bayesian : bool
+        The decisions are a Bayesian test's (decided pairs, not significant ones).
+    mean_score, score_sd : numpy.ndarray
+        Mean score and its standard deviation (``ddof=1``; NaN with one dataset) over the
+        datasets, as the scores were given.
+    tiers : tuple of int
+        The numbered tiers of :func:`cdplot.stats._letters.tiers` in the rows' order.
+    """
+
+    algorithms: tuple[str, ...]
+    average_rank: np.ndarray = field(repr=False)
+    low: np.ndarray = field(repr=False)
+    high: np.ndarray = field(repr=False)
+    position: np.ndarray = field(repr=False)
+    in_best_set: np.ndarray = field(repr=False)
+    p_best: np.ndarray | None = field(repr=False)
+    by_score: bool
+    source: str
+    method: str | None
+    confidence: float | None
+    simultaneous: bool
+    bayesian: bool
+    mean_score: np.ndarray = field(repr=False)
+    score_sd: np.ndarray = field(repr=False)
+    tiers: tuple[int, ...] = field(repr=False)
+
+    @classmethod
+    def of(
+        cls, result: ComparisonResult, intervals: Any = None, *, p_best: bool = False
+    ) -> RankPlotStatistics:
+        """The statistics of ``result``'s rank plot.
+
+        Parameters
+        ----------
+        result : ComparisonResult or BayesianComparisonResult
+            The comparison drawn.
+        intervals : object, optional
+            Rank intervals to draw: the object of ``cdplot.rank_intervals(result, ...)``
+            (anything with a ``to_frame()`` holding ``average_rank``, ``low``, ``high``,
+            ``in_best_set`` and optionally ``mean_score`` and ``p_best``). By default the
+            intervals of the result's own decisions (:func:`decision_intervals`); with
+            ``p_best``, those of ``rank_intervals(result, method, random_state=0)``
+            (``method="test"`` for all-pairs decisions with family-wise error control,
+            else ``"bootstrap"``: seeded, so a figure draws the same twice).
+        p_best : bool
+            Whether the probability of ranking first is shown.
+
+        Raises
+        ------
+        CdplotInputError
+            For ``intervals`` that are not rank intervals of this result.
+        """
+        if intervals is None and p_best:
+            fwer = result.control is None and result._pairwise.controls_fwer
+            intervals = rank_intervals(result, "test" if fwer else "bootstrap", random_state=0)
+        if intervals is None:
+            order, average, low, high, by_score = decision_intervals(result)
+            position = np.arange(1.0, len(order) + 1)
+            rows = {
+                a: (average[i], low[i], high[i], None, low[i] == 1, position[i])
+                for i, a in enumerate(order)
+            }
+            how: tuple[str, Any, Any, bool] = ("decisions", "test", None, True)
+        else:
+            rows, by_score = _given_rows(intervals, result)
+            how = (
+                "given",
+                getattr(intervals, "method", None),
+                getattr(intervals, "confidence", None),
+                bool(getattr(intervals, "simultaneous", True)),
+            )
+        names = sorted(rows, key=lambda a: (rows[a][5], a))
+        table = np.asarray([rows[a][:3] for a in names], dtype=float).reshape(len(names), 3)
+        chances = [rows[a][3] for a in names]
+        mean, sd = _score_summary(result, names)
+        from ._letters import result_tiers
+
+        return cls(
+            algorithms=tuple(names),
+            average_rank=table[:, 0],
+            low=table[:, 1],
+            high=table[:, 2],
+            position=np.asarray([rows[a][5] for a in names], dtype=float),
+            in_best_set=np.asarray([bool(rows[a][4]) for a in names], dtype=bool),
+            p_best=None if any(c is None for c in chances) else np.asarray(chances, dtype=float),
+            by_score=by_score,
+            source=how[0],
+            method=how[1],
+            confidence=how[2],
+            simultaneous=how[3],
+            bayesian=not result._pairwise.controls_fwer,
+            mean_score=mean,
+            score_sd=sd,
+            tiers=tuple(result_tiers(result, names)[a] for a in names),
+        )
+
+
+def decision_intervals(
+    result: ComparisonResult,
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, bool]:
+    """The rank positions the result's own decisions allow: ``low = 1 + #{decided
+    better}``, ``high = k - #{decided worse}``.
+
+    The intervals of ``rank_intervals(result, method="test")`` (without its P(best)) for
+    a frequentist comparison, all pairs or against a control; for a Bayesian one the
+    same count over its decided pairs, which carries no coverage statement. The
+    algorithms come in the order the decisions are read in, best first (average ranks,
+    or mean scores for Tukey's HSD), so each lies in its interval at its place.
+
+    Returns
+    -------
+    order : list of str
+        The algorithms best first; their observed position is their place in it.
+    average_rank, low, high : numpy.ndarray
+        In that order.
+    by_score : bool
+        Whether the order is by mean score (Tukey's HSD).
+    """
+    ranking = result._ranking
+    names = [str(a) for a in ranking.rank_order]
+    ranks = dict(zip(names, map(float, ranking.average_ranks), strict=True))
+    if np.asarray(result._pairwise.significant).ndim == 2:
+        order = _axis_order(result, names)
+        low, high = _bounds(result, order)
+        by_score = result._pairwise.critical_difference_units == "score"
+    else:
+        order = names
+        low, high = _control_bounds(result, order)
+        by_score = False
+    average = np.asarray([ranks[a] for a in order], dtype=float)
+    return order, average, low, high, by_score
+
+
+def _given_rows(intervals: Any, result: ComparisonResult) -> tuple[dict[str, tuple], bool]:
+    """Per algorithm ``(average rank, low, high, p_best, in best set, position)`` of an
+    object with ``to_frame()`` (``cdplot.rank_intervals``), and whether the positions are
+    by mean score.
+
+    The position of each algorithm is its place by the estimate the intervals rank: the
+    mean score (a frame with ``mean_score``, oriented by the result's direction), else the
+    average rank; ties keep the frame's order.
+    """
+    try:
+        frame = intervals.to_frame()
+        by_score = "mean_score" in frame.columns
+        key = frame["mean_score"] if by_score else frame["average_rank"]
+        sign = -1.0 if by_score and result.higher_is_better else 1.0
+        placed = sorted(range(len(frame.index)), key=lambda i: sign * float(key.iloc[i]))
+        position = {str(frame.index[i]): p + 1.0 for p, i in enumerate(placed)}
+        rows = {
+            str(a): (
+                float(frame.loc[a, "average_rank"]),
+                float(frame.loc[a, "low"]),
+                float(frame.loc[a, "high"]),
+                float(frame.loc[a, "p_best"]) if "p_best" in frame.columns else None,
+                bool(frame.loc[a, "in_best_set"]),
+                position[str(a)],
+            )
+            for a in frame.index
+        }
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise CdplotInputError(
+            "intervals must be the object of cdplot.rank_intervals(res) (a to_frame() with "
+            f"columns average_rank, low, high, in_best_set), got {type(intervals).__name__}; "
+            "pass intervals=cdplot.rank_intervals(res) or leave it out."
+        ) from exc
+    missing = [str(a) for a in result.algorithms if str(a) not in rows]
+    if missing:
+        raise CdplotInputError(
+            f"intervals has no row for {', '.join(missing[:3])}: it was computed for another "
+            "result; pass intervals=cdplot.rank_intervals(res) for this one."
+        )
+    return rows, by_score
+
+
+def _score_summary(result: ComparisonResult, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Mean score and standard deviation (``ddof=1``, NaN below two datasets) over the
+    datasets of the algorithms ``names``."""
+    values = np.asarray(result._input.scores, dtype=float)
+    counts = np.sum(~np.isnan(values), axis=0)
+    means = np.nanmean(values, axis=0)
+    sds = [float(np.nanstd(values[:, j], ddof=1)) if counts[j] > 1 else np.nan
+           for j in range(values.shape[1])]  # fmt: skip
+    where = {str(a): j for j, a in enumerate(result.algorithms)}
+    index = [where[a] for a in names]
+    return means[index], np.asarray(sds, dtype=float)[index]

@@ -570,3 +570,49 @@ def hierarchical_rank_intervals(
     frame = frame.iloc[order]
     frame.attrs.update(n_boot=int(n_boot), confidence=float(confidence), tasks=tuple(tasks))
     return frame
+
+
+class ItemWins:
+    """What the item-wins matrix (:func:`cdplot.item_wins_plot`) shows of an item-test table.
+
+    Made by :meth:`of`: the counts of :func:`item_wins`, models ordered by their total
+    number of wins (ties by name), and the number of tasks.
+
+    Attributes
+    ----------
+    models : tuple of str
+        Rows and columns, most wins first.
+    counts : numpy.ndarray
+        ``[i, j]``: tasks on which ``models[i]`` is significantly better than ``models[j]``.
+    n_tasks : int
+        Tasks in the table.
+    """
+
+    __slots__ = ("counts", "models", "n_tasks")
+
+    def __init__(self, models: tuple[str, ...], counts: np.ndarray, n_tasks: int) -> None:
+        self.models = models
+        self.counts = counts
+        self.n_tasks = n_tasks
+
+    @classmethod
+    def of(cls, tests: Any) -> ItemWins:
+        """The matrix of the table of :func:`item_tests`.
+
+        Raises
+        ------
+        CdplotInputError
+            For anything but a table with the columns ``task``, ``algorithm_1``,
+            ``algorithm_2`` and ``better``.
+        """
+        import pandas as pd
+
+        required = {"task", "algorithm_1", "algorithm_2", "better"}
+        if not isinstance(tests, pd.DataFrame) or not required <= set(tests.columns):
+            raise CdplotInputError(
+                "item_wins_plot draws the table returned by cdplot.stats.item_tests(...)."
+            )
+        wins = item_wins(tests)
+        order = sorted(wins.index, key=lambda m: (-int(wins.loc[m].sum()), str(m)))
+        counts = wins.loc[order, order].to_numpy(dtype=float)
+        return cls(tuple(str(m) for m in order), counts, int(tests["task"].nunique()))

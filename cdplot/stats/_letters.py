@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._results import ComparisonResult
 
 __all__ = [
+    "SINGLE_LETTERS",
     "compact_letters",
     "letter_matrix",
     "letter_names",
@@ -41,6 +42,9 @@ __all__ = [
 INSERT_ABSORB_MAX_K = 60
 #: The alphabet of multcompLetters: a-z, A-Z, then "." to prefix a second alphabet.
 _ALPHABET = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")
+#: The one-character letters, in order: ``letter_names(n) == SINGLE_LETTERS[:n]`` for
+#: ``n <= 52`` (a display needing more letters names them ".a", ".b", ...).
+SINGLE_LETTERS = _ALPHABET[:-1]
 
 
 def _absorb(columns: np.ndarray, changed: Sequence[int]) -> np.ndarray:
