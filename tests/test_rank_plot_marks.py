@@ -252,9 +252,9 @@ def test_a_name_with_bad_mathematics_is_refused_naming_it():
     names = ["plain", "A$\\frac{$B", "other"]
     data = pd.DataFrame(rng.normal(size=(12, 3)), columns=names)
     res = cdplot.compare(data, test="wilcoxon")
-    with pytest.raises(cdplot.CdplotInputError, match=r"rank_plot cannot draw the label 'A\$"):
+    with pytest.raises(cdplot.CdplotInputError, match=r"rank_plot cannot draw the name 'A\$"):
         cdplot.rank_plot(res)
-    with pytest.raises(cdplot.CdplotInputError, match=r"cannot draw the label 'A\$"):
+    with pytest.raises(cdplot.CdplotInputError, match=r"cannot draw the name 'A\$"):
         cdplot.choose_figure(res, width=1.0)  # the CD diagram does not fit: the rank plot
 
 
