@@ -10,7 +10,6 @@ missing glyph fails, and ``pdffonts`` must list no Type 3 font. Needs a TeX inst
 
 from __future__ import annotations
 
-import functools
 import re
 import shutil
 import subprocess
@@ -48,25 +47,6 @@ def _result() -> cdplot.ComparisonResult:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cdplot.CdplotWarning)
         return cdplot.compare(scores, test="wilcoxon", correction="holm")
-
-
-@functools.cache
-def _pgf_ready() -> bool:
-    """Whether PGF output escapes names and avoids Unicode (plotting/ after helper h2's fix)."""
-    import io
-
-    import matplotlib.pyplot as plt
-
-    try:
-        ax = cdplot.cd_diagram(_result(), width=3.15)
-        buffer = io.BytesIO()
-        ax.figure.savefig(buffer, format="pgf")
-    except Exception:
-        return False
-    finally:
-        plt.close("all")
-    text = buffer.getvalue().decode("utf-8", "replace")
-    return r"rf\_500" in text and "\N{GREEK SMALL LETTER ALPHA}" not in text
 
 
 def _compile(directory: Path, engine: str) -> str:
@@ -154,8 +134,6 @@ def test_compact_table_fits_one_column_at_k8_and_full_matrix_does_not(tmp_path):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_whole_paper_with_pgf_figures_compiles(tmp_path, engine, tmp_path_factory):
     require_tex_engine(engine, tmp_path_factory)
-    if not _pgf_ready():
-        pytest.xfail("PGF escaping and an ASCII/mathtext alpha come with helper h2's plotting/")
     result = _result()
     ax = cdplot.cd_diagram(result, width=3.15)
     ax.figure.savefig(tmp_path / "diagram.pgf")
