@@ -19,6 +19,7 @@ Consistency only: decimal ties, the registry, error messages.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import warnings
@@ -52,8 +53,8 @@ def table6():
     return frame, ref
 
 
-def compare_quiet(*args, **kwargs):
-    return quiet_compare(*args, quiet=PoolDependenceWarning, **kwargs)
+#: compare() with only its pool-dependence warnings silenced (the others stay errors)
+compare_quiet = functools.partial(quiet_compare, quiet=PoolDependenceWarning)
 
 
 # --- Friedman aligned ranks vs scmamp ------------------------------------------------------

@@ -31,7 +31,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_page import _compare, _Visit, _write, browser  # noqa: F401  (the fixture)
+from _helpers import quiet_compare
+from test_page import _Visit, _write, browser  # noqa: F401  (the fixture)
 
 import cdplot
 
@@ -131,7 +132,7 @@ def _overlap(a, b):
 @pytest.mark.parametrize("board", sorted(BOARDS))
 def test_names_are_never_cut(browser, tmp_path, board, width):  # noqa: F811
     data, kwargs = BOARDS[board]
-    res = _compare(data, **kwargs)
+    res = quiet_compare(data, **kwargs)
     visit = _Visit(browser, _write(tmp_path, res), width=width)
     try:
         got = visit.page.evaluate(NAME_BOXES)
@@ -179,7 +180,7 @@ def _rank_plot_marks(page) -> list[dict]:
 
 def test_rank_plot_point_is_the_position_inside_its_interval(browser, tmp_path):  # noqa: F811
     data, kwargs = BOARDS["k78"]
-    res = _compare(data, **kwargs)
+    res = quiet_compare(data, **kwargs)
     visit = _Visit(browser, _write(tmp_path, res))
     try:
         marks = _rank_plot_marks(visit.page)
@@ -221,7 +222,7 @@ def test_pvalues_are_written_as_the_reports_write_them(browser, tmp_path, table)
         data = pd.DataFrame(np.tile(np.arange(5.0), (40, 1)), columns=list("ABCDE"))
     else:
         data = cdplot.datasets.load(table)
-    res = _compare(data)
+    res = quiet_compare(data)
     visit = _Visit(browser, _write(tmp_path, res))
     try:
         text = visit.page.locator(".cdplot-omnibus").inner_text()
@@ -241,7 +242,7 @@ def test_pvalues_are_written_as_the_reports_write_them(browser, tmp_path, table)
 
 
 def test_none_clears_the_detail_panel(browser, tmp_path):  # noqa: F811
-    res = _compare(cdplot.datasets.load("demsar2006"))
+    res = quiet_compare(cdplot.datasets.load("demsar2006"))
     visit = _Visit(browser, _write(tmp_path, res))
     page = visit.page
     try:
@@ -277,7 +278,7 @@ def _smallest_text_pt(res) -> float:
 @pytest.mark.parametrize("board", sorted(BOARDS))
 def test_static_diagram_is_readable_on_a_phone(browser, tmp_path, board):  # noqa: F811
     data, kwargs = BOARDS[board]
-    res = _compare(data, **kwargs)
+    res = quiet_compare(data, **kwargs)
     visit = _Visit(browser, _write(tmp_path, res), width=390)
     try:
         got = visit.page.evaluate(
@@ -298,7 +299,7 @@ def test_csv_download_neutralises_formula_cells(browser, tmp_path):  # noqa: F81
     names = ["=HYPERLINK(1)", "+SUM(A1)", "-2+3", "@cmd", "\tTAB", "\rCR", "plain", "a=b"]
     rng = np.random.default_rng(3)
     data = pd.DataFrame(rng.normal(size=(10, len(names))), columns=names)
-    res = _compare(data)
+    res = quiet_compare(data)
     visit = _Visit(browser, _write(tmp_path, res))
     page = visit.page
     try:
