@@ -81,6 +81,24 @@ def _boards():
 
 BOARDS = _boards()
 
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """``board -> (result, page path)``: each board compared and its page written once for
+    the module (the pages are only read)."""
+    folder = tmp_path_factory.mktemp("boards")
+    cache: dict[str, tuple] = {}
+
+    def get(board: str) -> tuple:
+        if board not in cache:
+            data, kwargs = BOARDS[board]
+            res = quiet_compare(data, **kwargs)
+            cache[board] = res, _write(folder, res, f"{board}.html")
+        return cache[board]
+
+    return get
+
+
 #: Every name element's box, the box of the element that would clip it, and, in the figure,
 #: the text its name lines spell.
 NAME_BOXES = """() => {
@@ -130,13 +148,11 @@ def _overlap(a, b):
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("board", sorted(BOARDS))
-def test_names_are_never_cut(browser, tmp_path, board, width):  # noqa: F811
-    data, kwargs = BOARDS[board]
-    res = quiet_compare(data, **kwargs)
-    visit = _Visit(browser, _write(tmp_path, res), width=width)
+def test_names_are_never_cut(browser, written, board, width):  # noqa: F811
+    res, path = written(board)
+    visit = _Visit(browser, path, width=width)
     try:
         got = visit.page.evaluate(NAME_BOXES)
-        visit.page.locator(".cdplot-explorer").screenshot(path=str(tmp_path / "explorer.png"))
         assert visit.errors == []
         assert got["overflow"] <= 0
         viewport = {"left": 0, "right": got["viewport"], "top": -1e9, "bottom": 1e9}
@@ -178,10 +194,9 @@ def _rank_plot_marks(page) -> list[dict]:
     )
 
 
-def test_rank_plot_point_is_the_position_inside_its_interval(browser, tmp_path):  # noqa: F811
-    data, kwargs = BOARDS["k78"]
-    res = quiet_compare(data, **kwargs)
-    visit = _Visit(browser, _write(tmp_path, res))
+def test_rank_plot_point_is_the_position_inside_its_interval(browser, written):  # noqa: F811
+    res, path = written("k78")
+    visit = _Visit(browser, path)
     try:
         marks = _rank_plot_marks(visit.page)
         rows = visit.page.evaluate(
@@ -276,10 +291,9 @@ def _smallest_text_pt(res) -> float:
 
 
 @pytest.mark.parametrize("board", sorted(BOARDS))
-def test_static_diagram_is_readable_on_a_phone(browser, tmp_path, board):  # noqa: F811
-    data, kwargs = BOARDS[board]
-    res = quiet_compare(data, **kwargs)
-    visit = _Visit(browser, _write(tmp_path, res), width=390)
+def test_static_diagram_is_readable_on_a_phone(browser, written, board):  # noqa: F811
+    res, path = written(board)
+    visit = _Visit(browser, path, width=390)
     try:
         got = visit.page.evaluate(
             """() => {
