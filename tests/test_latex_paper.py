@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import require_tex_engine, run_tex
+from _helpers import quiet_compare, require_tex_engine, run_tex
 
 import cdplot
 
@@ -44,9 +44,7 @@ def _result() -> cdplot.ComparisonResult:
         columns=NAMES,
         index=[f"data_{i:02d}" for i in range(16)],
     )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(scores, test="wilcoxon", correction="holm")
+    return quiet_compare(scores, test="wilcoxon", correction="holm")
 
 
 def _compile(directory: Path, engine: str) -> str:
