@@ -2,8 +2,9 @@
 
 Every number the page recomputes on a subset of datasets is compared with
 ``cdplot.compare`` on the same subset, and the page's special functions with
-``scipy.special`` / ``scipy.stats`` (independent implementations). The browser tests skip,
-with the reason, when Playwright or a chromium binary is missing; ``.ci/run`` installs both.
+``scipy.special`` / ``scipy.stats`` (independent implementations). Playwright comes with
+the test extra; the browser tests skip, with the reason, only when no chromium binary is
+found (``.ci/run`` installs one).
 """
 
 from __future__ import annotations
@@ -53,10 +54,8 @@ def _chromium() -> str | None:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    sync_api = pytest.importorskip(
-        "playwright.sync_api",
-        reason="Playwright for Python is not installed (pip install playwright)",
-    )
+    from playwright import sync_api  # in the test extra: missing, it is an error, not a skip
+
     executable = _chromium()
     if executable is None:
         pytest.skip("no chromium binary on PATH (.ci/run installs Debian's chromium)")

@@ -17,7 +17,7 @@ What is checked, and against what:
 * the CSV download neutralises text cells a spreadsheet would read as a formula.
 
 The browser fixture and the page visit are those of ``test_page.py``; the tests skip,
-with the reason, when Playwright or chromium is missing.
+with the reason, when chromium is missing.
 """
 
 from __future__ import annotations
