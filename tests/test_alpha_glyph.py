@@ -11,15 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 from _helpers import pdf_fonts
+from fontTools.ttLib import TTFont
 from matplotlib import mathtext
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import cdplot
 from cdplot.plotting import _style, apv_heatmap, cd_diagram
-
-fontTools = pytest.importorskip("fontTools")
-from fontTools.ttLib import TTFont  # noqa: E402
 
 ITALIC_ALPHA = "\N{MATHEMATICAL ITALIC SMALL ALPHA}"
 MPL_FONTS = Path(mpl.get_data_path()) / "fonts" / "ttf"

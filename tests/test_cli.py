@@ -21,20 +21,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import run
+from _helpers import run, snapshot
 
 import cdplot
 from cdplot._json import result_from_json, result_to_json
 from cdplot.cli import main
 
 ROOT = str(Path(__file__).resolve().parent.parent)
-
-
-@pytest.fixture
-def results_csv(tmp_path, benavoli) -> Path:
-    path = tmp_path / "results.csv"
-    benavoli.to_csv(path)
-    return path
 
 
 def run_process(argv, **kwargs):
@@ -603,18 +596,11 @@ def error_files(tmp_path, results_csv):
     }
 
 
-def _snapshot(directory: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(directory)): p.read_bytes() if p.is_file() else b"<dir>"
-        for p in sorted(directory.rglob("*"))
-    }
-
-
 @pytest.mark.parametrize(("argv", "message"), ERRORS)
 def test_errors_exit_2_with_one_line(argv, message, error_files, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("dataset,A,B\nd1,1,2\nd2,2,1\n"))
     monkeypatch.chdir(error_files["out"])
-    before = _snapshot(tmp_path)
+    before = snapshot(tmp_path)
     code, out, err = run([a.format(**error_files) for a in argv], capsys)
     assert code == 2, err
     lines = err.splitlines()
@@ -622,7 +608,7 @@ def test_errors_exit_2_with_one_line(argv, message, error_files, tmp_path, capsy
     assert len(errors) == 1 and message in errors[0], err
     assert all(line.startswith("cdplot: warning:") for line in lines if line not in errors)
     assert "Traceback" not in err and ".part" not in err
-    assert _snapshot(tmp_path) == before  # nothing written, nothing left behind
+    assert snapshot(tmp_path) == before  # nothing written, nothing left behind
 
 
 def test_error_table_is_large_enough():
@@ -633,7 +619,7 @@ def test_missing_tex_engine_is_refused_before_reading(results_csv, tmp_path, cap
     import shutil
 
     monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
-    before = _snapshot(tmp_path)
+    before = snapshot(tmp_path)
     code, _, err = run(["compare", tmp_path / "absent.csv", "-o", tmp_path / "cd.pgf"], capsys)
     assert code == 2
     assert err.strip() == (
@@ -641,7 +627,7 @@ def test_missing_tex_engine_is_refused_before_reading(results_csv, tmp_path, cap
         "lualatex, pdflatex) on PATH, and none was found; install TeX Live, or write .pdf or "
         ".svg instead."
     )
-    assert _snapshot(tmp_path) == before
+    assert snapshot(tmp_path) == before
 
 
 def test_bug_is_exit_1_with_one_line_and_debug_shows_traceback(results_csv, capsys, monkeypatch):

@@ -17,13 +17,6 @@ import cdplot
 from cdplot.cli._labels import parse_label, read_labels
 
 
-@pytest.fixture
-def results_csv(tmp_path, benavoli):
-    path = tmp_path / "results.csv"
-    benavoli.to_csv(path)
-    return path
-
-
 def write(tmp_path, name, text, encoding="utf-8"):
     path = tmp_path / name
     path.write_bytes(text.encode(encoding))

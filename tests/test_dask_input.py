@@ -4,15 +4,14 @@ exact, so the means are identical to the last bit)."""
 
 from __future__ import annotations
 
+import dask.dataframe as dd
+import distributed
 import numpy as np
 import pandas as pd
 import pytest
 
 import cdplot
 from cdplot import CdplotInputError
-
-dd = pytest.importorskip("dask.dataframe")
-distributed = pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")

@@ -4,14 +4,13 @@ keys by default). Dask's local scheduler is enough: no ``distributed`` cluster i
 
 from __future__ import annotations
 
+import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
 
 import cdplot
 from cdplot import CdplotInputError
-
-dd = pytest.importorskip("dask.dataframe")
 
 
 def _rows() -> pd.DataFrame:

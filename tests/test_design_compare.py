@@ -8,12 +8,10 @@ References (R, not cdplot): ``tests/reference/durbin_r.csv`` from ``make_durbin_
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import run
+from _helpers import quiet_compare, run
 from test_conover_page import TABLES as PAGE_TABLES
 from test_conover_page import VALUES as PAGE_VALUES
 from test_durbin import TABLES as DURBIN_TABLES
@@ -27,17 +25,11 @@ def _frame(y: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(y, columns=names, index=[f"d{i + 1}" for i in range(y.shape[0])])
 
 
-def _quiet(data, **kwargs):
-    with warnings.catch_warnings():  # pool dependence, small-N caveats
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, **kwargs)
-
-
 @pytest.mark.parametrize("case", sorted(DURBIN_TABLES))
 def test_durbin_from_compare_equals_r(case):
     y, ref = DURBIN_TABLES[case], DURBIN_VALUES[case]
     data = _frame(y)
-    res = _quiet(data, omnibus="durbin", test="durbin", correction="holm")
+    res = quiet_compare(data, omnibus="durbin", test="durbin", correction="holm")
     assert res.omnibus.name == "Durbin chi-square"
     assert res.omnibus.statistic == pytest.approx(ref["T1", -1, -1], rel=1e-12)  # R: T1
     assert res.omnibus.pvalue == pytest.approx(ref["p1", -1, -1], rel=1e-10)  # R: pchisq
@@ -52,7 +44,7 @@ def test_durbin_from_compare_equals_r(case):
             assert res.pvalues.loc[a, b] == pytest.approx(ref["p", i, j], rel=1e-10)
             assert res.adjusted_pvalues.loc[a, b] == pytest.approx(ref["p_holm", i, j], rel=1e-10)
     # test="durbin" alone picks Durbin's omnibus test; the missing results are the design's
-    alone = _quiet(data, test="durbin", correction="holm")
+    alone = quiet_compare(data, test="durbin", correction="holm")
     assert alone.omnibus == res.omnibus
     assert "balanced incomplete block design" in alone.summary()
     assert "Durbin all-pairs test" in alone.summary()
@@ -61,12 +53,12 @@ def test_durbin_from_compare_equals_r(case):
 def test_durbin_against_a_control_and_permuted_columns():
     y, ref = DURBIN_TABLES[3], DURBIN_VALUES[3]  # all triples of 5 algorithms
     data = _frame(y)
-    res = _quiet(data, test="durbin", control="A1", correction="none")
+    res = quiet_compare(data, test="durbin", control="A1", correction="none")
     for j in range(1, y.shape[1]):
         # R: the raw p of (A1, Aj), unadjusted
         assert res.adjusted_pvalues[f"A{j + 1}"] == pytest.approx(ref["p", 0, j], rel=1e-10)
-    full = _quiet(data, test="durbin", correction="holm")
-    shuffled = _quiet(data[data.columns[::-1]], test="durbin", correction="holm")
+    full = quiet_compare(data, test="durbin", correction="holm")
+    shuffled = quiet_compare(data[data.columns[::-1]], test="durbin", correction="holm")
     names = list(data.columns)
     assert shuffled.omnibus.statistic == full.omnibus.statistic  # canonical order: same bits
     np.testing.assert_array_equal(
@@ -80,7 +72,7 @@ def test_a_table_that_is_not_a_bibd_is_refused_with_the_fix():
     y[0, 0] = np.nan  # dataset 1 now has fewer results than the others
     for kwargs in ({"test": "durbin"}, {"omnibus": "durbin"}):
         with pytest.raises(cdplot.CdplotInputError) as info:
-            _quiet(_frame(y), **kwargs)
+            quiet_compare(_frame(y), **kwargs)
         message = str(info.value)
         assert "balanced incomplete block design" in message
         assert "missing='keep'" in message and "skillings-mack" in message
@@ -88,7 +80,7 @@ def test_a_table_that_is_not_a_bibd_is_refused_with_the_fix():
 
 def test_other_tests_still_refuse_the_incomplete_design():
     with pytest.raises(cdplot.CdplotInputError, match="missing"):
-        _quiet(_frame(DURBIN_TABLES[1]), test="conover")
+        quiet_compare(_frame(DURBIN_TABLES[1]), test="conover")
 
 
 #: cases whose p-value compare() takes from the normal approximation (ties, k > 8,
@@ -101,7 +93,7 @@ def test_page_from_compare_equals_pmcmrplus(case):
     y, ref = PAGE_TABLES[case], PAGE_VALUES[case]
     data = _frame(y)
     order = list(data.columns)  # R: pageTest(y): scores expected to increase along y's columns
-    res = _quiet(data, omnibus="page", order=order)
+    res = quiet_compare(data, omnibus="page", order=order)
     assert res.omnibus.statistic == ref["page_L", -1, -1]  # R: L
     assert res.omnibus.pvalue == pytest.approx(ref["page_p_greater", -1, -1], rel=1e-12)
     assert " < ".join(order) in res.omnibus.name
@@ -159,6 +151,6 @@ def test_the_procedure_and_json_keep_the_design_and_the_order():
     back = cdplot.load_result(res.to_json())
     assert back.procedure == res.procedure
     assert back.omnibus.statistic == 369  # R: pageTest L (conover_page_r.csv case 1)
-    durbin = _quiet(_frame(DURBIN_TABLES[1]), test="durbin")
+    durbin = quiet_compare(_frame(DURBIN_TABLES[1]), test="durbin")
     assert durbin.procedure.omnibus == "durbin"
     assert cdplot.load_result(durbin.to_json()).iman_davenport.name == "Durbin F"

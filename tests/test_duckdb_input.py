@@ -4,6 +4,7 @@ knows is refused, naming its type and what to pass."""
 
 from __future__ import annotations
 
+import duckdb
 import pandas as pd
 import pytest
 
@@ -21,7 +22,6 @@ def _rows() -> pd.DataFrame:
 
 
 def test_a_duckdb_relation_is_compared_as_its_rows_in_pandas():
-    duckdb = pytest.importorskip("duckdb")
     rows = _rows()
     con = duckdb.connect()
     con.register("rows", rows)

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,12 +26,6 @@ from cdplot.stats import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS
 
 NAMES = list("ABCDEFG")
 RANK_TESTS = ("wilcoxon", "sign", "mean-ranks")
-
-
-def run(data, **kwargs) -> cdplot.ComparisonResult:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, **kwargs)
 
 
 @st.composite
@@ -65,7 +60,7 @@ def test_tied_rank_sum_differences_give_identical_mean_ranks_p(table):
     ranks = cdplot.stats.rank_rows(-table.to_numpy())
     twice = 2 * ranks.sum(axis=0)  # exact integers
     for correction in ALL_PAIRS_CORRECTIONS:
-        res = run(table, test="mean-ranks", correction=correction)
+        res = quiet_compare(table, test="mean-ranks", correction=correction)
         p = res.pvalues.to_numpy()
         by_diff: dict[float, float] = {}
         for i, j in itertools.combinations(range(table.shape[1]), 2):
@@ -91,12 +86,14 @@ def tied_wilcoxon_tables(draw):
 @given(tied_wilcoxon_tables(), st.sampled_from(["wilcox", "pratt", "zsplit"]))
 def test_tied_wilcoxon_statistics_give_identical_p_and_apvs(table, zero_method):
     for correction in ALL_PAIRS_CORRECTIONS:
-        res = run(table, test="wilcoxon", correction=correction, zero_method=zero_method)
+        res = quiet_compare(table, test="wilcoxon", correction=correction, zero_method=zero_method)
         assert res.pvalues.loc["A", "B"] == res.pvalues.loc["C", "D"]
         assert res.adjusted_pvalues.loc["A", "B"] == res.adjusted_pvalues.loc["C", "D"]
         assert_equal_p_equal_apv(res)
     for correction in CONTROL_CORRECTIONS:
-        assert_equal_p_equal_apv(run(table, test="wilcoxon", correction=correction, control="A"))
+        assert_equal_p_equal_apv(
+            quiet_compare(table, test="wilcoxon", correction=correction, control="A")
+        )
 
 
 def assert_same_result(a: cdplot.ComparisonResult, b: cdplot.ComparisonResult) -> None:
@@ -139,24 +136,24 @@ def check_permuted_algorithms(table, random) -> None:
     permuted = table[cols]
     for test in (*RANK_TESTS, "paired-t"):
         for correction in ALL_PAIRS_CORRECTIONS:
-            a = run(table, test=test, correction=correction)
-            b = run(permuted, test=test, correction=correction)
+            a = quiet_compare(table, test=test, correction=correction)
+            b = quiet_compare(permuted, test=test, correction=correction)
             assert_same_result(a, b)
             assert_equal_p_equal_apv(a)
         for correction in CONTROL_CORRECTIONS:
-            a = run(table, test=test, correction=correction, control="A")
-            b = run(permuted, test=test, correction=correction, control="A")
+            a = quiet_compare(table, test=test, correction=correction, control="A")
+            b = quiet_compare(permuted, test=test, correction=correction, control="A")
             assert_same_result(a, b)
             assert_equal_p_equal_apv(a)
     for test in ("nemenyi", "tukey"):
-        a = run(table, test=test, omnibus="rm-anova")
-        assert_same_result(a, run(permuted, test=test, omnibus="rm-anova"))
+        a = quiet_compare(table, test=test, omnibus="rm-anova")
+        assert_same_result(a, quiet_compare(permuted, test=test, omnibus="rm-anova"))
 
 
 def test_tied_average_ranks_are_ordered_by_name():
     # B and A tie on average rank (1.5 each on both datasets); C is last
     table = pd.DataFrame({"B": [2.0, 2.0], "C": [0.0, 0.0], "A": [2.0, 2.0]})
-    res = run(table, test="mean-ranks")
+    res = quiet_compare(table, test="mean-ranks")
     assert list(res.average_ranks.index) == ["A", "B", "C"]
 
 
@@ -171,7 +168,9 @@ def test_huge_scores_do_not_overflow(table):
             warnings.simplefilter("ignore", cdplot.CdplotWarning)
             for test in RANK_TESTS:
                 res = cdplot.compare(data, test=test, correction="bergmann")
-                ref = run(table if data is huge else table - 8, test=test, correction="bergmann")
+                ref = quiet_compare(
+                    table if data is huge else table - 8, test=test, correction="bergmann"
+                )
                 # exactly the same evidence: the same bits
                 np.testing.assert_array_equal(res.pvalues.to_numpy(), ref.pvalues.to_numpy())
                 np.testing.assert_array_equal(
@@ -179,7 +178,9 @@ def test_huge_scores_do_not_overflow(table):
                 )
                 assert res.groups == ref.groups
             res = cdplot.compare(data, test="paired-t", omnibus="rm-anova")
-            ref = run(table if data is huge else table - 8, test="paired-t", omnibus="rm-anova")
+            ref = quiet_compare(
+                table if data is huge else table - 8, test="paired-t", omnibus="rm-anova"
+            )
             np.testing.assert_allclose(
                 res.pvalues.to_numpy(), ref.pvalues.to_numpy(), rtol=1e-9, atol=1e-300
             )

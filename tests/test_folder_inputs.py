@@ -11,7 +11,7 @@ import os
 
 import polars as pl
 import pytest
-from _helpers import run
+from _helpers import run, snapshot
 from test_io_sources import DATE, MODELS, _item_rows, write_lm_eval
 
 from cdplot import CdplotInputError
@@ -25,10 +25,6 @@ pytestmark = [
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 
 
-def _snapshot(folder):
-    return {p: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 def _parquet_parts(folder):
     folder.mkdir()
     rows = _item_rows()
@@ -40,7 +36,7 @@ def _parquet_parts(folder):
 def test_lm_eval_results_file_inside_the_folder_is_not_replaced(tmp_path, capsys):
     root = write_lm_eval(tmp_path / "lm_out", samples=False)
     target = root / MODELS[0].replace("/", "__") / f"results_{DATE}.json"
-    before = _snapshot(root)
+    before = snapshot(root)
     for extra in (["--json", target], ["-o", target, "--format", "pdf"]):
         code, out, err = run(["compare", root, "--score-col", "acc,none", *extra], capsys)
         assert code == 2, err
@@ -49,21 +45,21 @@ def test_lm_eval_results_file_inside_the_folder_is_not_replaced(tmp_path, capsys
             f"input folder {str(root)!r}; writing it would destroy the data. Choose another "
             "output name."
         ]
-        assert _snapshot(root) == before
+        assert snapshot(root) == before
 
 
 def test_parquet_part_is_refused_before_anything_is_read(tmp_path, capsys):
     folder = _parquet_parts(tmp_path / "parts")
     # a part that cannot be read: reading first would fail on it, not on the output
     (folder / "part-2.parquet").write_bytes(b"not parquet")
-    before = _snapshot(folder)
+    before = snapshot(folder)
     code, out, err = run(
         ["compare", folder, "--json", folder / "part-0.parquet", "--test", "mean-ranks"], capsys
     )
     assert code == 2
     assert "a file of the input folder" in err
     assert "cannot read Parquet" not in err
-    assert _snapshot(folder) == before
+    assert snapshot(folder) == before
     assert sorted(p.name for p in folder.iterdir()) == [
         "part-0.parquet",
         "part-1.parquet",
@@ -79,14 +75,14 @@ def test_jsonl_part_in_a_subfolder_and_through_a_link_is_refused(tmp_path, capsy
     outside = tmp_path / "kept.jsonl"
     rows.slice(300).write_ndjson(outside)
     (folder / "sub" / "b.jsonl").symlink_to(outside)
-    before = {**_snapshot(folder), outside: outside.read_bytes()}
+    before = {**snapshot(folder), outside: outside.read_bytes()}
     for target in (folder / "a.jsonl", outside):
         code, out, err = run(
             ["compare", folder, "--report", target, "--report-format", "markdown"], capsys
         )
         assert code == 2, err
         assert "a file of the input folder" in err
-        assert {**_snapshot(folder), outside: outside.read_bytes()} == before
+        assert {**snapshot(folder), outside: outside.read_bytes()} == before
 
 
 def test_a_new_file_inside_the_folder_may_be_written(tmp_path, capsys):

@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,29 +119,19 @@ def check_outputs(kinds):
             argv += [flag, path]
             if flag == "--report" and path == "-":
                 argv += ["--report-format", "markdown"]
-        before = _snapshot(tmp)
+        before = snapshot(tmp)
         code, out, err = _run(argv)
         if refused:
             assert code == 2, (kinds, err)
             assert err.count("\n") == 1 and err.startswith("cdplot: error:"), err
-            assert _snapshot(tmp) == before  # nothing written, nothing replaced
+            assert snapshot(tmp) == before  # nothing written, nothing replaced
         else:
             assert code == 0, (kinds, err)
-            after = _snapshot(tmp)
+            after = snapshot(tmp)
             for name in after:
                 assert not name.endswith(".part")  # no temporary left behind
             written = [k for k in kinds if k in ("new", "existing")]
             assert sum(1 for n in after if n.startswith("out")) >= len(written)
-
-
-def _snapshot(directory: str) -> dict[str, bytes]:
-    out = {}
-    for name in sorted(os.listdir(directory)):
-        path = os.path.join(directory, name)
-        if os.path.isfile(path):
-            with open(path, "rb") as fh:
-                out[name] = fh.read()
-    return out
 
 
 EOL = st.sampled_from(["\n", "\r\n", "\r"])

@@ -9,11 +9,10 @@ drew: the drawn content's bounding box is the figure less FIGURE_PAD on every si
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 
 import cdplot
 from cdplot.plotting._heatmap_layout import (
@@ -172,9 +171,7 @@ def _result(k, control=False):
     rng = np.random.default_rng(2008)
     names = [f"algorithm_{i:02d}" for i in range(1, k + 1)]
     data = pd.DataFrame(rng.normal(np.linspace(1.5, 0.0, k), 1.0, size=(30, k)), columns=names)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, control=names[0] if control else None)
+    return quiet_compare(data, control=names[0] if control else None)
 
 
 @pytest.mark.parametrize(

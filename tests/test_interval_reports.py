@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import warnings
 
 import numpy as np
 import pytest
+from _helpers import quiet_compare
 
 import cdplot
 from cdplot._json import result_from_json, result_to_json
@@ -22,9 +22,7 @@ from cdplot.report._intervals import rank_interval_sentence
 
 
 def fresh(name="benavoli2016", **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(cdplot.datasets.load(name), **kwargs)
+    return quiet_compare(cdplot.datasets.load(name), **kwargs)
 
 
 def test_sentence_names_ties_shared_and_single_intervals():

@@ -10,7 +10,6 @@ missing glyph fails, and ``pdffonts`` must list no Type 3 font. Needs a TeX inst
 
 from __future__ import annotations
 
-import functools
 import re
 import shutil
 import subprocess
@@ -20,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import require_tex_engine, run_tex
+from _helpers import quiet_compare, require_tex_engine, run_tex
 
 import cdplot
 
@@ -45,28 +44,7 @@ def _result() -> cdplot.ComparisonResult:
         columns=NAMES,
         index=[f"data_{i:02d}" for i in range(16)],
     )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(scores, test="wilcoxon", correction="holm")
-
-
-@functools.cache
-def _pgf_ready() -> bool:
-    """Whether PGF output escapes names and avoids Unicode (plotting/ after helper h2's fix)."""
-    import io
-
-    import matplotlib.pyplot as plt
-
-    try:
-        ax = cdplot.cd_diagram(_result(), width=3.15)
-        buffer = io.BytesIO()
-        ax.figure.savefig(buffer, format="pgf")
-    except Exception:
-        return False
-    finally:
-        plt.close("all")
-    text = buffer.getvalue().decode("utf-8", "replace")
-    return r"rf\_500" in text and "\N{GREEK SMALL LETTER ALPHA}" not in text
+    return quiet_compare(scores, test="wilcoxon", correction="holm")
 
 
 def _compile(directory: Path, engine: str) -> str:
@@ -154,8 +132,6 @@ def test_compact_table_fits_one_column_at_k8_and_full_matrix_does_not(tmp_path):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_whole_paper_with_pgf_figures_compiles(tmp_path, engine, tmp_path_factory):
     require_tex_engine(engine, tmp_path_factory)
-    if not _pgf_ready():
-        pytest.xfail("PGF escaping and an ASCII/mathtext alpha come with helper h2's plotting/")
     result = _result()
     ax = cdplot.cd_diagram(result, width=3.15)
     ax.figure.savefig(tmp_path / "diagram.pgf")

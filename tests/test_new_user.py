@@ -13,12 +13,6 @@ import pytest
 import cdplot
 
 
-@pytest.fixture(scope="module")
-def bayes_benavoli():
-    ben = cdplot.datasets.load("benavoli2016")  # accuracies in percent: rope of one point
-    return cdplot.compare(ben, test="bayes-signed-rank", rope=1.0, nsamples=5000, random_state=0)
-
-
 def _notes(ax):
     """The diagram's footnotes, their wrapped lines joined again."""
     return " ".join(t.get_text().replace("\n", " ") for t in ax.texts if t.get_gid() == "cd-note")

@@ -11,11 +11,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import ipykernel  # noqa: F401  (the kernel the notebook runs in)
+import nbclient
+import nbformat
 import pytest
-
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
 
 ROOT = Path(__file__).resolve().parents[1]
 

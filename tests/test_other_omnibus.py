@@ -19,14 +19,17 @@ Consistency only: decimal ties, the registry, error messages.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import REFERENCE as REF
+from _helpers import demsar_table6, quiet_compare
+from _helpers import nan_matrix as matrix
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -42,24 +45,16 @@ from cdplot.stats._exact_ranksum import exact_rank_sum_test, lower_tail_counts, 
 from cdplot.stats._omnibus import OMNIBUS_TESTS, resolve_omnibus
 from cdplot.stats._quade import quade_posthoc, quade_scores, quade_test
 
-REF = Path(__file__).parent / "reference"
-
-
-def matrix(rows):
-    return np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
-
 
 @pytest.fixture(scope="module")
 def table6():
-    frame = pd.read_csv(REF / "demsar_table6.csv", index_col=0)
+    frame = demsar_table6()
     ref = json.loads((REF / "aligned_quade_demsar_table6.json").read_text())
     return frame, ref
 
 
-def compare_quiet(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PoolDependenceWarning)
-        return cdplot.compare(*args, **kwargs)
+#: compare() with only its pool-dependence warnings silenced (the others stay errors)
+compare_quiet = functools.partial(quiet_compare, quiet=PoolDependenceWarning)
 
 
 # --- Friedman aligned ranks vs scmamp ------------------------------------------------------

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _helpers import quiet_compare
 
 import cdplot
 from cdplot.stats._own_ranks import own_ranks
@@ -43,11 +44,8 @@ def test_unknown_test():
 
 
 def _quiet(**kwargs):
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
-        return cdplot.compare(cdplot.datasets.load("demsar2006"), **kwargs)
+    demsar = cdplot.datasets.load("demsar2006")
+    return quiet_compare(demsar, quiet=cdplot.PoolDependenceWarning, **kwargs)
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ What is checked, and against what:
 * the CSV download neutralises text cells a spreadsheet would read as a formula.
 
 The browser fixture and the page visit are those of ``test_page.py``; the tests skip,
-with the reason, when Playwright or chromium is missing.
+with the reason, when chromium is missing.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_page import _compare, _Visit, _write, browser  # noqa: F401  (the fixture)
+from _helpers import quiet_compare
+from test_page import _Visit, _write, browser  # noqa: F401  (the fixture)
 
 import cdplot
 
@@ -79,6 +80,24 @@ def _boards():
 
 
 BOARDS = _boards()
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """``board -> (result, page path)``: each board compared and its page written once for
+    the module (the pages are only read)."""
+    folder = tmp_path_factory.mktemp("boards")
+    cache: dict[str, tuple] = {}
+
+    def get(board: str) -> tuple:
+        if board not in cache:
+            data, kwargs = BOARDS[board]
+            res = quiet_compare(data, **kwargs)
+            cache[board] = res, _write(folder, res, f"{board}.html")
+        return cache[board]
+
+    return get
+
 
 #: Every name element's box, the box of the element that would clip it, and, in the figure,
 #: the text its name lines spell.
@@ -129,13 +148,11 @@ def _overlap(a, b):
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("board", sorted(BOARDS))
-def test_names_are_never_cut(browser, tmp_path, board, width):  # noqa: F811
-    data, kwargs = BOARDS[board]
-    res = _compare(data, **kwargs)
-    visit = _Visit(browser, _write(tmp_path, res), width=width)
+def test_names_are_never_cut(browser, written, board, width):  # noqa: F811
+    res, path = written(board)
+    visit = _Visit(browser, path, width=width)
     try:
         got = visit.page.evaluate(NAME_BOXES)
-        visit.page.locator(".cdplot-explorer").screenshot(path=str(tmp_path / "explorer.png"))
         assert visit.errors == []
         assert got["overflow"] <= 0
         viewport = {"left": 0, "right": got["viewport"], "top": -1e9, "bottom": 1e9}
@@ -177,10 +194,9 @@ def _rank_plot_marks(page) -> list[dict]:
     )
 
 
-def test_rank_plot_point_is_the_position_inside_its_interval(browser, tmp_path):  # noqa: F811
-    data, kwargs = BOARDS["k78"]
-    res = _compare(data, **kwargs)
-    visit = _Visit(browser, _write(tmp_path, res))
+def test_rank_plot_point_is_the_position_inside_its_interval(browser, written):  # noqa: F811
+    res, path = written("k78")
+    visit = _Visit(browser, path)
     try:
         marks = _rank_plot_marks(visit.page)
         rows = visit.page.evaluate(
@@ -221,7 +237,7 @@ def test_pvalues_are_written_as_the_reports_write_them(browser, tmp_path, table)
         data = pd.DataFrame(np.tile(np.arange(5.0), (40, 1)), columns=list("ABCDE"))
     else:
         data = cdplot.datasets.load(table)
-    res = _compare(data)
+    res = quiet_compare(data)
     visit = _Visit(browser, _write(tmp_path, res))
     try:
         text = visit.page.locator(".cdplot-omnibus").inner_text()
@@ -241,7 +257,7 @@ def test_pvalues_are_written_as_the_reports_write_them(browser, tmp_path, table)
 
 
 def test_none_clears_the_detail_panel(browser, tmp_path):  # noqa: F811
-    res = _compare(cdplot.datasets.load("demsar2006"))
+    res = quiet_compare(cdplot.datasets.load("demsar2006"))
     visit = _Visit(browser, _write(tmp_path, res))
     page = visit.page
     try:
@@ -275,10 +291,9 @@ def _smallest_text_pt(res) -> float:
 
 
 @pytest.mark.parametrize("board", sorted(BOARDS))
-def test_static_diagram_is_readable_on_a_phone(browser, tmp_path, board):  # noqa: F811
-    data, kwargs = BOARDS[board]
-    res = _compare(data, **kwargs)
-    visit = _Visit(browser, _write(tmp_path, res), width=390)
+def test_static_diagram_is_readable_on_a_phone(browser, written, board):  # noqa: F811
+    res, path = written(board)
+    visit = _Visit(browser, path, width=390)
     try:
         got = visit.page.evaluate(
             """() => {
@@ -298,7 +313,7 @@ def test_csv_download_neutralises_formula_cells(browser, tmp_path):  # noqa: F81
     names = ["=HYPERLINK(1)", "+SUM(A1)", "-2+3", "@cmd", "\tTAB", "\rCR", "plain", "a=b"]
     rng = np.random.default_rng(3)
     data = pd.DataFrame(rng.normal(size=(10, len(names))), columns=names)
-    res = _compare(data)
+    res = quiet_compare(data)
     visit = _Visit(browser, _write(tmp_path, res))
     page = visit.page
     try:

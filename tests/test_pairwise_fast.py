@@ -158,7 +158,8 @@ def run_wilcoxon(x, **options):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("n", [1, 2, 7, 49, 50, 51, 120])
+# 60: beyond 52 differences (the float64 count table is no longer exact); 120 in the slow run
+@pytest.mark.parametrize("n", [1, 2, 7, 49, 50, 51, 60, pytest.param(120, marks=pytest.mark.slow)])
 def test_wilcoxon_equals_per_pair_code(rng, kind, n):
     x = make_scores(rng, n, 5, kind)
     for zero_method, exact, continuity in itertools.product(

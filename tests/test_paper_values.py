@@ -13,12 +13,14 @@ Where a printed input cannot give the printed output, the test says why.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare as shared_quiet_compare
 from scipy import stats
 
 import cdplot
@@ -39,10 +41,8 @@ GARCIA_NAMES = ["C4.5", "1-NN", "NaiveBayes", "Kernel", "CN2"]
 GARCIA_RANKS = np.array([63.0, 97.5, 66.0, 130.0, 93.5]) / 30.0
 
 
-def quiet_compare(*args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
-        return cdplot.compare(*args, **kwargs)
+#: compare() with only its pool-dependence warnings silenced (the others stay errors)
+quiet_compare = functools.partial(shared_quiet_compare, quiet=cdplot.PoolDependenceWarning)
 
 
 # --- Demšar (2006) ------------------------------------------------------------------------

@@ -18,16 +18,16 @@ Consistency only: the Tukey groups against the critical difference, degenerate t
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import warnings
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
-from _helpers import quiet_compare
+from _helpers import REFERENCE as REF
+from _helpers import demsar_table6 as table6
+from _helpers import nan_matrix as matrix
+from _helpers import parametric_r_values, quiet_compare
 from scipy import stats
 
 import cdplot
@@ -39,20 +39,10 @@ from cdplot.stats import (
     tukey_test,
 )
 
-REF = Path(__file__).parent / "reference"
 TABLE6 = json.loads((REF / "parametric_demsar_table6.json").read_text())
 
 
-def r_csv() -> dict[tuple[str, str, str, str], float]:
-    with open(REF / "parametric_r.csv") as fh:
-        next(fh)
-        return {
-            (r["case"], r["quantity"], r["i"], r["j"]): float(r["value"])
-            for r in csv.DictReader(fh)
-        }
-
-
-R = r_csv()
+R = parametric_r_values()
 
 
 def r_matrix(case: str, quantity: str, k: int) -> np.ndarray:
@@ -61,14 +51,6 @@ def r_matrix(case: str, quantity: str, k: int) -> np.ndarray:
         if c == case and q == quantity:
             out[int(i), int(j)] = out[int(j), int(i)] = v
     return out
-
-
-def table6() -> pd.DataFrame:
-    return pd.read_csv(REF / "demsar_table6.csv", index_col=0)
-
-
-def matrix(rows) -> np.ndarray:
-    return np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
 
 
 # --- paired t over datasets -----------------------------------------------------------------

@@ -7,14 +7,11 @@ transforms of a dataset's scores for rank-based tests), and check raw p <= APV <
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
+from _helpers import quiet_compare
 from hypothesis import given
 from hypothesis import strategies as st
-
-import cdplot
 
 TESTS = ["wilcoxon", "sign", "mean-ranks", "nemenyi"]
 CORRECTIONS = ["none", "bonferroni", "holm", "hochberg", "hommel", "finner", "shaffer", "bergmann"]
@@ -29,12 +26,6 @@ def score_tables(draw, min_k=2, max_k=6):
     return pd.DataFrame(
         x, columns=[f"alg{j}" for j in range(k)], index=[f"ds{i}" for i in range(n)]
     )
-
-
-def run(data, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, **kwargs)
 
 
 def same_result(a, b, names):
@@ -54,8 +45,8 @@ def same_result(a, b, names):
 def test_dataset_order_invariance(data, test, rnd):
     rows = list(data.index)
     rnd.shuffle(rows)
-    a = run(data, test=test)
-    b = run(data.loc[rows], test=test)
+    a = quiet_compare(data, test=test)
+    b = quiet_compare(data.loc[rows], test=test)
     same_result(a, b, {n: n for n in data.columns})
 
 
@@ -65,8 +56,8 @@ def test_algorithm_order_and_renaming(data, test, rnd):
     rnd.shuffle(cols)
     names = {c: f"new_{c}" for c in data.columns}
     correction = None if test == "nemenyi" else "bergmann"
-    a = run(data, test=test, correction=correction)
-    b = run(data[cols].rename(columns=names), test=test, correction=correction)
+    a = quiet_compare(data, test=test, correction=correction)
+    b = quiet_compare(data[cols].rename(columns=names), test=test, correction=correction)
     same_result(a, b, names)
     # groups are the same sets of (renamed) algorithms
     ga = {frozenset(names[x] for x in g) for g in a.groups}
@@ -77,8 +68,8 @@ def test_algorithm_order_and_renaming(data, test, rnd):
 def test_monotone_transform_invariance(data, test):
     # rank-based tests only see each dataset's order: a strictly increasing transform
     # of one dataset's scores (here exp(3x) + 7 on every row) changes nothing
-    a = run(data, test=test)
-    b = run(np.exp(3 * data) + 7, test=test)
+    a = quiet_compare(data, test=test)
+    b = quiet_compare(np.exp(3 * data) + 7, test=test)
     same_result(a, b, {n: n for n in data.columns})
 
 
@@ -88,7 +79,7 @@ def test_monotone_transform_invariance(data, test):
     st.sampled_from(CORRECTIONS),
 )
 def test_apv_bounds(data, test, correction):
-    res = run(data, test=test, correction=correction)
+    res = quiet_compare(data, test=test, correction=correction)
     p = res.pvalues.to_numpy()
     apv = res.adjusted_pvalues.to_numpy()
     off = ~np.eye(len(res.algorithms), dtype=bool)
@@ -100,7 +91,7 @@ def test_apv_bounds(data, test, correction):
 
 @given(score_tables())
 def test_ranks_sum_per_dataset(data):
-    res = run(data)
+    res = quiet_compare(data)
     k = len(res.algorithms)
     np.testing.assert_allclose(res.ranks.sum(axis=1), k * (k + 1) / 2)
     assert res.average_ranks.is_monotonic_increasing
@@ -109,7 +100,7 @@ def test_ranks_sum_per_dataset(data):
 @given(score_tables(min_k=3))
 def test_correction_ordering_on_data(data):
     apvs = [
-        run(data, test="mean-ranks", correction=c).adjusted_pvalues.to_numpy()
+        quiet_compare(data, test="mean-ranks", correction=c).adjusted_pvalues.to_numpy()
         for c in ("bonferroni", "holm", "shaffer", "bergmann")
     ]
     off = ~np.eye(apvs[0].shape[0], dtype=bool)

@@ -25,15 +25,6 @@ from cdplot.stats._wins import WinTieLossResult, win_tie_loss
 
 
 @pytest.fixture
-def garcia():
-    data = cdplot.datasets.load("garcia2008_synthetic")
-    with pytest.warns(cdplot.PoolDependenceWarning):
-        return cdplot.compare(
-            data, higher_is_better=False, test="mean-ranks", correction="bergmann"
-        )
-
-
-@pytest.fixture
 def special():
     """Scores of algorithms whose names hold LaTeX/Markdown special characters."""
     rng = np.random.default_rng(7)

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import re
 import shutil
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import run_tex
+from _helpers import quiet_compare, run_tex
 
 import cdplot
 
@@ -52,9 +51,7 @@ def _table() -> cdplot.report._results_table.ResultsTable:
         for i, name in enumerate(NAMES)
     ]
     log = pd.DataFrame(rows, columns=["dataset", "algorithm", "fold", "accuracy"])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        res = cdplot.compare(log, aggregate="mean")
+    res = quiet_compare(log, aggregate="mean")
     return cdplot.results_table(res, control="autogluon")
 
 

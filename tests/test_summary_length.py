@@ -9,11 +9,11 @@ boards are synthetic (normal scores, a linear trend in skill, fixed seeds).
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 
 import cdplot
 from cdplot.report._summary import (
@@ -31,12 +31,6 @@ def board(k: int, n: int, seed: int = 0, width: int = 9) -> pd.DataFrame:
     return pd.DataFrame(scores, columns=names, index=[f"data_{j}" for j in range(n)])
 
 
-def _compare(data, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return cdplot.compare(data, **kwargs)
-
-
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
@@ -49,7 +43,7 @@ def _tie_class(res) -> list[str]:
 
 @pytest.mark.parametrize(("k", "n"), [(78, 51), (300, 30)])
 def test_a_large_board_summary_is_bounded_and_says_what_matters(k, n):
-    res = _compare(board(k, n))
+    res = quiet_compare(board(k, n))
     text = res.summary()
     lines = text.splitlines()
     assert len(lines) <= LARGE_BOARD_MAX_LINES
@@ -85,7 +79,7 @@ def test_a_large_board_summary_is_bounded_and_says_what_matters(k, n):
 def test_the_bound_holds_with_long_names_and_every_optional_paragraph():
     # 30-character names; the pool-dependence caution, the pool sensitivity of many pairs,
     # the few-datasets warning, bootstrap rank intervals and effect sizes all present
-    res = _compare(board(30, 9, width=30), test="mean-ranks")
+    res = quiet_compare(board(30, 9, width=30), test="mean-ranks")
     res.rank_intervals("bootstrap", n_boot=100, random_state=0)
     res.effect_sizes("mean")
     pool = cdplot.pool_sensitivity(res, others=[1, 2], max_pools=5)
@@ -100,7 +94,9 @@ def test_the_bound_holds_with_long_names_and_every_optional_paragraph():
 
 def test_a_large_bayesian_board_names_the_best_tie_class_and_bounds_its_decisions():
     k = FULL_SUMMARY_MAX_ALGORITHMS + 4  # large enough for the bounded summary, and quick
-    res = _compare(board(k, 15), test="bayes-signed-rank", rope=0.1, random_state=0, nsamples=2000)
+    res = quiet_compare(
+        board(k, 15), test="bayes-signed-rank", rope=0.1, random_state=0, nsamples=2000
+    )
     text = res.summary()
     assert len(text.splitlines()) <= LARGE_BOARD_MAX_LINES
     flat = _flat(text)
@@ -112,7 +108,7 @@ def test_a_large_bayesian_board_names_the_best_tie_class_and_bounds_its_decision
 def test_a_large_board_against_a_control_names_its_tie_class():
     data = board(78, 30)
     control = data.columns[0]
-    res = _compare(data, control=control)
+    res = quiet_compare(data, control=control)
     text = res.summary()
     assert len(text.splitlines()) <= LARGE_BOARD_MAX_LINES
     tied = [a for a in res.average_ranks.index if a != control and not res.significant[a]]
@@ -123,7 +119,7 @@ def test_a_large_board_against_a_control_names_its_tie_class():
 
 
 def test_boards_up_to_the_threshold_keep_the_whole_summary():
-    res = _compare(board(FULL_SUMMARY_MAX_ALGORITHMS, 30))
+    res = quiet_compare(board(FULL_SUMMARY_MAX_ALGORITHMS, 30))
     flat = _flat(res.summary())
     assert "Groups of algorithms with no significant difference inside (best first): {" in flat
     for group in res.groups:

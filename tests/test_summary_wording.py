@@ -10,23 +10,15 @@ not only read from the wording.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats
+from _helpers import quiet_compare
 
-import cdplot
 from cdplot.stats._caveats import caveat_facts, no_pair_can_be_significant
 
 K, N = 4, 7
-
-
-def _compare(data, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return cdplot.compare(data, **kwargs)
 
 
 def _ordered(k: int = K, n: int = N) -> pd.DataFrame:
@@ -45,7 +37,7 @@ def test_the_smallest_wilcoxon_pvalue_on_seven_datasets_is_two_over_two_to_the_s
 
 @pytest.mark.parametrize("correction", ["holm", "bonferroni", "shaffer", "finner", "holland"])
 def test_a_step_down_correction_that_cannot_reject_says_cannot(correction):
-    res = _compare(_ordered(), correction=correction)
+    res = quiet_compare(_ordered(), correction=correction)
     # the most favourable data (every pair at 2/2**7) and still nothing significant
     assert not res.significant.to_numpy().any()
     assert no_pair_can_be_significant(res)
@@ -56,7 +48,7 @@ def test_a_step_down_correction_that_cannot_reject_says_cannot(correction):
 
 @pytest.mark.parametrize("correction", ["hochberg", "hommel", "rom", "fdr-bh"])
 def test_a_correction_that_can_still_reject_says_may(correction):
-    res = _compare(_ordered(), correction=correction)
+    res = quiet_compare(_ordered(), correction=correction)
     # a step-up (or FDR) procedure rejects every pair when all p-values are <= alpha
     assert res.significant.to_numpy().any()
     assert not no_pair_can_be_significant(res)
@@ -70,7 +62,7 @@ def test_a_correction_that_can_still_reject_says_may(correction):
 def test_pairs_with_more_datasets_make_the_caveat_uncertain():
     data = _ordered(n=20)
     data.iloc[:13, 0] = np.nan  # A meets the others on 7 datasets; B, C, D meet on 20
-    res = _compare(data, missing="keep", correction="holm")
+    res = quiet_compare(data, missing="keep", correction="holm")
     (fact,) = [c for c in caveat_facts(res) if c.kind == "unreachable-first-step"]
     assert fact.some_pairs and fact.n == N
     assert not fact.certain  # B, C and D can (and here do) differ on their 20 datasets
@@ -78,21 +70,21 @@ def test_pairs_with_more_datasets_make_the_caveat_uncertain():
 
 
 def test_wilcoxon_pairs_are_worded_by_scores(demsar):
-    res = _compare(demsar, alpha=0.10, correction="none")
+    res = quiet_compare(demsar, alpha=0.10, correction="none")
     text = " ".join(res.summary().split())
     assert "C4.5+m+cf scores higher than C4.5 (adjusted p" in text
     assert "ranks better than" not in text
 
 
 def test_lower_is_better_scores_read_lower(demsar):
-    res = _compare(-demsar, alpha=0.10, correction="none", higher_is_better=False)
+    res = quiet_compare(-demsar, alpha=0.10, correction="none", higher_is_better=False)
     text = " ".join(res.summary().split())
     assert "C4.5+m+cf scores lower than C4.5 (adjusted p" in text
 
 
 @pytest.mark.parametrize("test", ["sign", "paired-t"])
 def test_other_tests_on_scores_are_worded_by_scores(test):
-    res = _compare(_ordered(n=12), test=test)
+    res = quiet_compare(_ordered(n=12), test=test)
     assert res.significant.to_numpy().any()
     text = " ".join(res.summary().split())
     assert "A scores higher than D" in text
@@ -101,7 +93,7 @@ def test_other_tests_on_scores_are_worded_by_scores(test):
 
 @pytest.mark.parametrize("test", ["nemenyi", "mean-ranks"])
 def test_tests_on_mean_ranks_are_worded_by_ranks(test):
-    res = _compare(_ordered(n=12), test=test)
+    res = quiet_compare(_ordered(n=12), test=test)
     text = " ".join(res.summary().split())
     assert "A ranks better than D" in text
     assert "scores higher than" not in text
@@ -118,7 +110,7 @@ def test_the_wilcoxon_direction_is_the_tests_not_the_average_ranks():
     data = pd.concat([wins_a, wins_b], ignore_index=True)
     data.index = [f"d{i}" for i in range(len(data))]
     assert scipy.stats.wilcoxon(data["A"], data["B"]).pvalue == pytest.approx(0.00831, abs=5e-6)
-    res = _compare(data, correction="none")
+    res = quiet_compare(data, correction="none")
     assert list(res.average_ranks.index[:2]) == ["A", "B"]
     text = " ".join(res.summary().split())
     assert "B scores higher than A (adjusted p = 0.008)" in text
@@ -128,7 +120,7 @@ def test_the_wilcoxon_direction_is_the_tests_not_the_average_ranks():
 def test_too_few_datasets_for_some_pairs_only_says_which_pairs_cannot_differ():
     data = _ordered(n=20)
     data.iloc[:15, 0] = np.nan  # A meets the others on 5 datasets: 2/2**5 = 0.0625 > 0.05
-    res = _compare(data, missing="keep", correction="none")
+    res = quiet_compare(data, missing="keep", correction="none")
     (fact,) = [c for c in caveat_facts(res) if c.kind == "unreachable-alpha"]
     assert fact.some_pairs and fact.n == 5 and not fact.certain
     assert res.significant.loc["B", "D"]  # B, C and D share 20 datasets: they can differ
@@ -137,7 +129,7 @@ def test_too_few_datasets_for_some_pairs_only_says_which_pairs_cannot_differ():
 
 
 def test_too_few_datasets_for_every_pair_says_no_pair(demsar):
-    res = _compare(demsar.iloc[:5])
+    res = quiet_compare(demsar.iloc[:5])
     (fact,) = [c for c in caveat_facts(res) if c.kind == "unreachable-alpha"]
     assert fact.certain
     assert "above alpha = 0.05, so no pair can be significant however" in " ".join(

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 from scipy import stats
 
 from cdplot.stats._tails import chi2_sf, f_sf
-
-mpmath = pytest.importorskip("mpmath")
 
 EPS = np.finfo(float).eps
 QS = [0.999, 0.9, 0.5, 0.1, 1e-3, 1e-8, 1e-20, 1e-50, 1e-100, 1e-200, 1e-300]
