@@ -278,10 +278,10 @@ def _bergmann_hommel(
     elif engine == "robinson":
         raise ValueError("pvalues is not a Robinson matrix in any order this search finds")
     else:
-        lev = np.zeros((k, k), dtype=np.int64)
-        lev[rows, cols] = level_of
-        lev[cols, rows] = level_of
-        solver = _GeneralEngine(lev, len(levels), budget, _seriation(p))
+        level_matrix = np.zeros((k, k), dtype=np.int64)
+        level_matrix[rows, cols] = level_of
+        level_matrix[cols, rows] = level_of
+        solver = _GeneralEngine(level_matrix, len(levels), budget, _seriation(p))
 
     if progress is None:
         isatty = getattr(sys.stderr, "isatty", None)
