@@ -87,6 +87,17 @@ class Aggregation:
         "split_ties",
         "tie_decimals",
     )
+    # declared for the type checker; the values are set once in __init__ (read-only after)
+    function: str
+    columns: tuple[str, ...]
+    min_count: int
+    max_count: int
+    split_ties: int
+    tie_decimals: int | None
+    _frame: Any  # pandas.DataFrame or None (built on first use of ``counts``)
+    _array: np.ndarray | None
+    _datasets: list[str] | None
+    _algorithms: list[str] | None
 
     def __init__(
         self,
@@ -132,11 +143,12 @@ class Aggregation:
     @property
     def count_array(self) -> np.ndarray:
         """Runs per cell as a read-only int64 array (datasets x algorithms)."""
-        if self._array is None:
+        array = self._array
+        if array is None:
             array = np.array(self._frame.to_numpy(), dtype=np.int64)
             array.flags.writeable = False
             object.__setattr__(self, "_array", array)
-        return self._array
+        return array
 
     @property
     def counts(self) -> Any:
@@ -147,7 +159,7 @@ class Aggregation:
         return self._frame
 
     def _key(self) -> tuple[Any, ...]:
-        if self._datasets is not None:
+        if self._datasets is not None and self._algorithms is not None:  # set together
             names = (list(self._datasets), list(self._algorithms))
         else:
             names = ([str(i) for i in self._frame.index], [str(c) for c in self._frame.columns])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -92,7 +92,7 @@ def parse_scores(
     missing = check_in_list(MISSING_OPTIONS, missing=missing)
     agg = check_aggregate(aggregate)
     decimals = check_decimals(decimals)
-    finish = {"missing": missing, "decimals": decimals, "stacklevel": 6}
+    finish: dict[str, Any] = {"missing": missing, "decimals": decimals, "stacklevel": 6}
     table = _as_table(data)
     if table is None:
         scores, algorithms, datasets = _from_array(data, dataset, algorithm)
@@ -108,9 +108,21 @@ def parse_scores(
     return _from_table(table, dataset, algorithm, score, agg, finish, warn_direction)
 
 
+@overload
+def table_roles(
+    data: ColumnTable, *, dataset: Any = None, algorithm: Any = None, score: Any = None
+) -> tuple[ColumnTable, Roles]: ...
+
+
+@overload
 def table_roles(
     data: Any, *, dataset: Any = None, algorithm: Any = None, score: Any = None
-) -> tuple[Any, Roles]:
+) -> tuple[ColumnTable, Roles] | tuple[None, None]: ...
+
+
+def table_roles(
+    data: Any, *, dataset: Any = None, algorithm: Any = None, score: Any = None
+) -> tuple[ColumnTable, Roles] | tuple[None, None]:
     """Read ``data`` once into a table and decide its column roles.
 
     Returns the prepared table (string column names; a meaningful index turned into a
@@ -200,7 +212,7 @@ def _distinct_ids(col: Any) -> bool:
 # --------------------------------------------------------------------------- arrays
 def _from_array(data: Any, dataset: Any, algorithm: Any) -> tuple[np.ndarray, list, list]:
     if isinstance(data, np.ma.MaskedArray):
-        data = data.astype(float).filled(np.nan) if data.dtype.kind in "iuf" else data
+        data = np.ma.filled(data.astype(float), np.nan) if data.dtype.kind in "iuf" else data
     try:
         arr = np.asarray(data)
     except Exception:  # noqa: BLE001 - anything numpy refuses is the user's type error
@@ -537,7 +549,7 @@ def _assemble(
     warn_unequal_counts(counts, datasets, algorithms, stacklevel=finish["stacklevel"])
     columns = _told_apart(table, roles, row_group) or tuple(str(c) for c in roles.repetitions)
     present = counts[counts > 0]
-    ties = (0, None)
+    ties: tuple[int, int | None] = (0, None)
     if how == "mean" and finish["decimals"] is None:
         ties = split_decimal_ties(cell, values, scores.reshape(-1), k)
     aggregation = Aggregation(

@@ -68,7 +68,7 @@ def refuse_summary_rows(datasets: Sequence[str], column: Any) -> None:
     """Refuse summary rows (:data:`SUMMARY_ROW_NAMES`) at the foot of a wide table."""
     if not datasets or _key(datasets[-1]) not in _SUMMARY:
         return
-    foot = []
+    foot: list[str] = []
     for name in reversed(datasets):
         if _key(name) not in _SUMMARY:
             break

@@ -203,7 +203,7 @@ def finish_table(
                 f"the algorithms with missing results."
             )
         axis = 1 if missing == "drop" else 0
-        keep = ~nan.any(axis=axis)
+        keep = np.asarray(~nan.any(axis=axis))  # an array (the stubs also allow a scalar)
         names = datasets if missing == "drop" else algorithms
         dropped = tuple(n for n, kept in zip(names, keep, strict=True) if not kept)
         what = "dataset" if missing == "drop" else "algorithm"

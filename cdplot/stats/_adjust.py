@@ -106,6 +106,8 @@ def _bergmann_hommel(
     try:
         return np.asarray(bergmann_hommel(mat, bh_budget=bh_budget, order=order))[i, j]
     except BergmannHommelLimitError:
+        if bh_budget is None:  # no time budget: the search stopped for another reason
+            raise
         raise BergmannHommelLimitError(
             f"exact Bergmann-Hommel adjusted p-values for k = {k} algorithms did not finish "
             f"within the budget of {bh_budget:g} s; these p-values have too little structure "

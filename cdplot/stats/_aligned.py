@@ -68,6 +68,7 @@ def decimal_integers(scores: np.ndarray, *, headroom: int = 1) -> tuple[np.ndarr
     decimals = max([max(0, -int(dec.as_tuple().exponent)) for dec in flat] + [0])
     scaled = [int(dec.scaleb(decimals)) for dec in flat]
     big = max((abs(s) for s in scaled), default=0)
+    ints: np.ndarray  # int64, or Python integers (object) when they overflow int64
     if big * max(1, headroom) < _INT64_LIMIT:
         ints = np.array(scaled, dtype=np.int64).reshape(values.shape)
     else:

@@ -496,6 +496,7 @@ class _GeneralEngine:
         if t * g <= d:
             return 0
         groups = self.opt_groups
+        assert groups is not None  # set just above when it was not known
         if _uses(groups, special) or lower_c >= g:
             return g
         floor = _count_floor(t, d, g)

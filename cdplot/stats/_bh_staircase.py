@@ -40,7 +40,8 @@ def _robinson_order(p: np.ndarray) -> list[int] | None:
     candidates = np.flatnonzero(pu == pu.min())[:_ROBINSON_TRIES]
     for idx in candidates:
         a, b = int(rows[idx]), int(cols[idx])
-        order = sorted(range(k), key=lambda v, a=a, b=b: (-q[a, v], q[b, v]))
+        keys = list(zip(-q[a], q[b], strict=True))  # decreasing p to a, then increasing p to b
+        order = sorted(range(k), key=keys.__getitem__)
         if _is_robinson(p, order):
             return order
     # Underflow (many p-values exactly 0) leaves the two extremes unable to order the

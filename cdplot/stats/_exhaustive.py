@@ -300,10 +300,10 @@ def _bergmann_hommel(
             "engine='general' or 'auto'."
         )
     else:
-        lev = np.zeros((k, k), dtype=np.int64)
-        lev[rows, cols] = level_of
-        lev[cols, rows] = level_of
-        solver = _GeneralEngine(lev, len(levels), budget, _seriation(p))
+        level_matrix = np.zeros((k, k), dtype=np.int64)
+        level_matrix[rows, cols] = level_of
+        level_matrix[cols, rows] = level_of
+        solver = _GeneralEngine(level_matrix, len(levels), budget, _seriation(p))
 
     if progress is None:
         isatty = getattr(sys.stderr, "isatty", None)

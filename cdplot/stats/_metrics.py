@@ -92,7 +92,8 @@ def compare_metrics(
     for name, direction in metrics.items():
         if not isinstance(name, str):
             raise CdplotInputError(f"metric names must be strings (column names), got {name!r}.")
-        directions[name] = check_in_list(DIRECTIONS, **{f"metrics[{name!r}]": direction})
+        option: dict[str, Any] = {f"metrics[{name!r}]": direction}  # named in the message
+        directions[name] = check_in_list(DIRECTIONS, **option)
     prepared, roles = table_roles(
         data, dataset=dataset, algorithm=algorithm, score=list(directions)
     )  # a file or standard input is read once

@@ -68,8 +68,8 @@ def _rom_recursion(alpha: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
         c[1], dc[1] = a / 2.0, 0.5
     geom = np.zeros(a.shape)  # sum_{j=1}^{i-1} alpha^j, added one term at a time
     dgeom = np.zeros(a.shape)
-    for j in (1, 2):
-        geom, dgeom = geom + a**j, dgeom + j * a ** (j - 1)
+    for e in (1, 2):
+        geom, dgeom = geom + a**e, dgeom + e * a ** (e - 1)
     with np.errstate(divide="ignore"):
         logc = np.log(c)
     for i in range(3, m + 1):

@@ -32,7 +32,7 @@ _CHUNK_CELLS = 1 << 20
 #: Up to this k the normal distribution function is the standard library's (see above).
 LIBM_MAX_K = 24
 
-_erfc = np.frompyfunc(math.erfc, 1, 1)
+_erfc: np.ufunc = np.frompyfunc(math.erfc, 1, 1)
 _SQRT_HALF = math.sqrt(0.5)
 
 
