@@ -116,8 +116,9 @@ def test_openml_value_that_is_no_score_is_refused_naming_the_run(value, message)
     listing = _openml_listing()
     listing["value"] = listing["value"].astype(object)
     listing.loc[0, "value"] = value  # run 101: predictive_accuracy of SVC on iris
-    with pytest.raises(CdplotInputError, match=message):
+    with pytest.raises(CdplotInputError, match=message) as info:
         read_openml(listing, score="predictive_accuracy")
+    assert "<function" not in str(info.value)  # the listing is named, not a helper's repr
 
 
 def test_openml_missing_name_is_refused_naming_the_run():

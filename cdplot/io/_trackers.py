@@ -355,10 +355,12 @@ def read_openml(source: Any, *, score: str | None = None) -> Any:
     runs = rows["run_id"].tolist()
     names = {c: _openml_names(rows[c], c, runs, where) for c in ("data_name", "flow_name")}
 
-    def where(pos: int) -> str:
-        return f"run_id {runs[pos]!r} in {where!r}"
+    listing = where
 
-    values = to_scores(rows["value"], "value", where, decimal=frame.attrs.get("cdplot_decimal"))
+    def cell(pos: int) -> str:
+        return f"run_id {runs[pos]!r} in {listing!r}"
+
+    values = to_scores(rows["value"], "value", cell, decimal=frame.attrs.get("cdplot_decimal"))
     out = pd.DataFrame(
         {
             "dataset": names["data_name"],
