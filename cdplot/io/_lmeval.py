@@ -74,8 +74,8 @@ def _number(value: Any, field: str, where: str) -> float | None:
         return None
     try:
         return float(value)
-    except OverflowError:
-        digits = int(abs(value).bit_length() * math.log10(2)) + 1
+    except OverflowError:  # only an int can be too large for a float
+        digits = int(abs(int(value)).bit_length() * math.log10(2)) + 1
         raise CdplotInputError(
             f"{field} in {where} is an integer of about {digits} digits, beyond the range of "
             f"a float; correct the file."
@@ -113,7 +113,8 @@ def _pretrained(model_args: Any) -> str | None:
 def _model_name(doc: dict[str, Any], path: Path) -> str:
     """The model of a results file: ``"model_name"``, ``"config"."model_name"`` and the
     ``pretrained=`` of ``"config"."model_args"``, whichever are present, must agree."""
-    config = doc.get("config") if isinstance(doc.get("config"), dict) else {}
+    raw_config = doc.get("config")
+    config: dict[str, Any] = raw_config if isinstance(raw_config, dict) else {}
     found = {
         '"model_name"': doc.get("model_name"),
         '"config"."model_name"': config.get("model_name"),
@@ -142,7 +143,8 @@ def _task_metrics(doc: dict[str, Any], path: Path) -> dict[str, dict[str, Any]]:
     Numbers become floats (null and NaN: NaN, a missing result); any other value (text, a
     boolean, a list) is kept as written, refused only if it is the metric compared.
     """
-    groups = doc.get("group_subtasks") if isinstance(doc.get("group_subtasks"), dict) else {}
+    raw_groups = doc.get("group_subtasks")
+    groups: dict[str, Any] = raw_groups if isinstance(raw_groups, dict) else {}
     where = repr(str(path))
     out = {}
     for task, entry in doc["results"].items():
@@ -221,7 +223,9 @@ def _results_rows(files: list[Path], score: str | None) -> tuple[list[tuple], st
     }
     where = "the lm-evaluation-harness results" if len(files) > 1 else repr(str(files[0]))
     metric = _choose(available, score, where)
-    rows, seen, found = [], {}, set()
+    rows: list[tuple[str, str, float]] = []
+    seen: dict[tuple[str, str], Path] = {}
+    found: set[str] = set()
     other: dict[str, set[str]] = {}
     for f in files:
         for task, entry in metrics[f].items():
@@ -333,7 +337,7 @@ def _short(value: Any) -> str:
 def _sample_rows(path: Path, metric: str | None) -> tuple[list[tuple[Any, float]], set[str]]:
     """(doc_id, value) of one samples file for ``metric`` ("name,filter"); its metrics."""
     lines = _sample_lines(path)
-    available = set()
+    available: set[str] = set()
     for _, row in lines:
         names = row.get("metrics") or [k for k in row if k not in _BOOKKEEPING]
         available.update(f"{m},{row.get('filter', 'none')}" for m in names if m in row)

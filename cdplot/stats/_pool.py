@@ -200,7 +200,7 @@ def pool_sensitivity(
     thresholds = {c: _pool_threshold(c + 2, n, alpha) * 2 * n for c in sizes}
     subsets = {c: _subsets(k - 2, c, int(max_pools), rng) for c in sizes}
 
-    rows = []
+    rows: list[list[Any]] = []
     for a, b in itertools.combinations(range(k), 2):
         rest = np.array([s for s in range(k) if s not in (a, b)], dtype=np.intp)
         base = int(h[a, b] - h[b, a])
