@@ -108,10 +108,17 @@ def _from_json(text: str, path: str) -> dict[str, str]:
 
     try:
         doc = json.loads(text, object_pairs_hook=pairs)
+    except CdplotInputError:  # a name given two labels, raised by ``pairs``
+        raise
     except json.JSONDecodeError as exc:
         raise CdplotInputError(
             f"--labels file {path!r} is not valid JSON ({exc.msg} at line {exc.lineno}, "
             f'column {exc.colno}); write an object such as {{"RandomForest": "RF"}}.'
+        ) from None
+    except (ValueError, RecursionError):  # an integer too long to read, nesting too deep
+        raise CdplotInputError(
+            f"--labels file {path!r} holds a number too long or nesting too deep to read; "
+            f'write an object of names and labels such as {{"RandomForest": "RF"}}.'
         ) from None
     if not isinstance(doc, dict):
         raise CdplotInputError(
