@@ -113,3 +113,33 @@ def test_hierarchical_intervals_cover_thirty_models_on_thirty_tasks():
     misses = _misses(30, 30, 20, False, tables, n_boot=500, seed=20241)
     assert _allowed_misses(tables) == 10  # binom.ppf(0.995, 80, 0.05)
     assert misses <= _allowed_misses(tables), f"coverage {1 - misses / tables:.3f}"
+
+
+def test_pair_ahead_on_every_task_keeps_a_margin_and_warns():
+    # On each of 6 tasks A answers items 0-5 right, B the even items 0-8: A is ahead (6 to 5)
+    # on every task, so the spread of the per-task rank differences is 0, yet resampling
+    # the items (3 right for A alone, 2 for B alone) reverses a task about 1 time in 3.
+    # The pair is scaled by the replicates' spread instead (with a warning), and the two
+    # are not declared different; the fixed standard errors used before gave no warning.
+    rows = [
+        (f"t{t}", model, i, float(right(i)))
+        for t in range(6)
+        for model, right in (("A", lambda i: i < 6), ("B", lambda i: i % 2 == 0 and i < 9))
+        for i in range(10)
+    ]
+    res = cdplot.compare(pd.DataFrame(rows, columns=["task", "model", "item", "score"]))
+    assert res.ranks["A"].tolist() == [1.0] * 6
+    with pytest.warns(cdplot.CdplotWarning, match=r"1 pair\(s\) of models have the same rank"):
+        ri = cdplot.rank_intervals(res, "hierarchical", n_boot=1000, random_state=0)
+    assert ri.low.tolist() == [1, 1] and ri.high.tolist() == [2, 2]
+
+
+def test_studentized_intervals_still_separate_a_clearly_better_model():
+    # model m0 is 3 above the others on every task (model x task effects sd 1, item noise
+    # 0.5): its interval is the first rank alone (as with the paired bootstrap-t over tasks)
+    rng = np.random.default_rng(5)
+    frame = _null_benchmark(rng, 5, 20, 30, binary=False)
+    frame.loc[frame.model == "m0", "score"] += 3.0
+    res = cdplot.compare(frame)
+    ri = cdplot.rank_intervals(res, "hierarchical", n_boot=1000, random_state=0)
+    assert ri.interval("m0") == (1, 1)

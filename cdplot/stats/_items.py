@@ -548,9 +548,9 @@ def hierarchical_bounds(
     ``confidence`` quantile of ``max |D*_jl - D_jl| / se*_jl`` (over all pairs; over the
     pairs of ``j`` when marginal). ``l`` is confidently better than ``j`` when
     ``D_jl - c se_jl > 0``. A pair with the same rank difference on every task (``se_jl``
-    0) has the margin ``c`` times the replicates' standard deviation of ``D*_jl`` (0 when
-    the items do not vary either: the order is then exact), with a
-    :class:`cdplot.CdplotWarning`. ``p_best`` is the share of replicates in which each
+    0) is scaled instead by the replicates' standard deviation of ``D*_jl``, fixed, both in
+    the max-t and in its margin (0 when the items do not vary either: the order is then
+    exact), with a :class:`cdplot.CdplotWarning`. ``p_best`` is the share of replicates in which each
     model has the best average rank (a tie splits it). The replicates are drawn in chunks
     of bounded memory (:data:`_STUDENT_CHUNK_CELLS`).
     """
@@ -572,14 +572,15 @@ def hierarchical_bounds(
         chunk, average = _studentized_chunk(ranks, theta, se, simultaneous)
         stats.append(chunk)
         boot[start : start + len(average)] = average
-    row_max = np.concatenate(stats)
+    spread, constant = _constant_pairs(boot, theta, se, simultaneous)
+    row_max = np.maximum(np.concatenate(stats), constant)
     if simultaneous:
         critical = np.atleast_1d(np.quantile(row_max[:, 0], confidence, method="inverted_cdf"))
         c = np.full(k, critical[0])
     else:
         critical = np.quantile(row_max, confidence, axis=0, method="inverted_cdf")
         c = critical
-    margin = c[:, None] * np.where(se > 0, se, _constant_pair_spread(boot, se))
+    margin = c[:, None] * np.where(se > 0, se, spread)
     diff = theta[:, None] - theta[None, :]
     better = ((diff - margin) > 0).sum(axis=1)
     worse = ((diff + margin) < 0).sum(axis=1)
@@ -588,26 +589,44 @@ def hierarchical_bounds(
     return (1 + better).astype(int), (k - worse).astype(int), critical.astype(float), p_best
 
 
-def _constant_pair_spread(boot: np.ndarray, se: np.ndarray) -> np.ndarray:
-    """The replicates' standard deviation of ``D*_jl`` for the pairs with ``se == 0`` (the
-    same rank difference on every task; 0 elsewhere), with a warning where it is used."""
-    out = np.zeros_like(se)
+def _constant_pairs(
+    boot: np.ndarray, theta: np.ndarray, se: np.ndarray, simultaneous: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """For the pairs with ``se == 0`` (the same rank difference on every task): their
+    standard error taken from the replicates (the standard deviation of ``D*_jl``; 0
+    elsewhere, ``k x k``) and their max-t ``|D*_jl - D_jl| / sd`` per replicate (``b x 1``
+    when ``simultaneous``, else ``b x k``), with a warning where it is used. The pairs go in
+    groups of bounded memory (:data:`_STUDENT_CHUNK_CELLS`)."""
+    b, k = boot.shape
+    spread = np.zeros_like(se)
+    stats = np.zeros((b, 1 if simultaneous else k))
     first, second = np.nonzero(np.triu(se == 0, 1))
-    if first.size == 0:
-        return out
-    spread = (boot[:, first] - boot[:, second]).std(axis=0)
-    out[first, second] = out[second, first] = spread
-    used = int((spread > 0).sum())
+    step = max(1, _STUDENT_CHUNK_CELLS // b)
+    for start in range(0, first.size, step):
+        j, lo = first[start : start + step], second[start : start + step]
+        gap = boot[:, j] - boot[:, lo]
+        sd = gap.std(axis=0)
+        spread[j, lo] = spread[lo, j] = sd
+        gap -= theta[j] - theta[lo]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(sd > 0, np.abs(gap) / np.where(sd > 0, sd, 1.0), 0.0)
+        if simultaneous:
+            np.maximum(stats[:, 0], t.max(axis=1), out=stats[:, 0])
+            continue
+        for pos in range(j.size):  # at most step pairs: a short loop
+            np.maximum(stats[:, j[pos]], t[:, pos], out=stats[:, j[pos]])
+            np.maximum(stats[:, lo[pos]], t[:, pos], out=stats[:, lo[pos]])
+    used = int((np.triu(spread, 1) > 0).sum())
     if used:
         warnings.warn(
             f"rank_intervals(method='hierarchical'): {used} pair(s) of models have the same "
-            "rank difference on every task, so their standard error is taken from the spread "
-            "of the bootstrap replicates (fixed, not studentized); their intervals may cover "
-            "less than the stated confidence with few tasks: add tasks where you can.",
+            "rank difference on every task, so their standard error is the spread of the "
+            "bootstrap replicates (fixed, not studentized); their intervals may cover less "
+            "than the stated confidence with few tasks: add tasks where you can.",
             CdplotWarning,
             stacklevel=4,  # the caller of rank_intervals
         )
-    return out
+    return spread, stats
 
 
 def hierarchical_rank_intervals(
