@@ -423,15 +423,16 @@ def _task_means(mat: np.ndarray) -> np.ndarray:
         return np.where(n > 0, total / np.maximum(n, 1), np.nan)
 
 
-def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int, square: bool) -> None:
+def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int) -> None:
     """Refuse, before drawing, a hierarchical bootstrap whose arrays exceed the bound.
 
-    Held at once: the drawn tasks (``n_boot x tasks``), the rank sums (``n_boot x k``, or
-    ``n_boot x k x k`` for the differences of :func:`hierarchical_bounds`) and the item
-    weights of the most-drawn task (about ``n_boot x items``).
+    Held at once: the drawn tasks (``n_boot x tasks``), the replicates' average ranks
+    (``n_boot x k``) and the item weights of the most-drawn task (about ``n_boot x items``);
+    the pairs of :func:`hierarchical_bounds` go in chunks of replicates
+    (:data:`_STUDENT_CHUNK_CELLS`), within these.
     """
     items = max((m.shape[0] for m in mats), default=0)
-    cells = n_boot * (len(mats) + (k * k if square else k) + items)
+    cells = n_boot * (len(mats) + k + items)
     if cells > MAX_HIERARCHICAL_CELLS:
         fewer = max(1, MAX_HIERARCHICAL_CELLS // max(1, cells // n_boot))
         raise CdplotInputError(
@@ -443,7 +444,7 @@ def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int, square
 
 
 def _replicates(
-    data: Any, n_boot: int, rng: np.random.Generator, square: bool = False
+    data: Any, n_boot: int, rng: np.random.Generator
 ) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
     """Tasks, models, the observed average ranks and ``n_boot`` hierarchical replicates.
 
@@ -452,7 +453,7 @@ def _replicates(
     matrix product); ranks 1 = best, ties averaged.
     """
     tasks, models, mats, higher = _matrices(data)
-    _check_hierarchical_size(n_boot, mats, len(models), square)
+    _check_hierarchical_size(n_boot, mats, len(models))
     sign = 1.0 if higher else -1.0
     n_tasks, k = len(mats), len(models)
     task_means = np.array([_task_means(m) for m in mats]).reshape(n_tasks, k)
@@ -550,13 +551,13 @@ def hierarchical_bounds(
     ``D_jl - c se_jl > 0``. A pair with the same rank difference on every task (``se_jl``
     0) is scaled instead by the replicates' standard deviation of ``D*_jl``, fixed, both in
     the max-t and in its margin (0 when the items do not vary either: the order is then
-    exact), with a :class:`cdplot.CdplotWarning`. ``p_best`` is the share of replicates in which each
-    model has the best average rank (a tie splits it). The replicates are drawn in chunks
-    of bounded memory (:data:`_STUDENT_CHUNK_CELLS`).
+    exact), with a :class:`cdplot.CdplotWarning`. ``p_best`` is the share of replicates in
+    which each model has the best average rank (a tie splits it). The replicates are drawn
+    in chunks of bounded memory (:data:`_STUDENT_CHUNK_CELLS`).
     """
     _, models, mats, higher = _matrices(res)
     k, n_tasks = len(models), len(mats)
-    _check_hierarchical_size(n_boot, mats, k, True)
+    _check_hierarchical_size(n_boot, mats, k)
     cols = [models.index(a) for a in order]
     mats = [m[:, cols] for m in mats]
     sign = 1.0 if higher else -1.0
