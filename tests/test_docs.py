@@ -115,8 +115,6 @@ def test_python_blocks_finds_the_fences_and_the_skip_marker():
 
 #: pages whose examples take longer than a few seconds (a simulation of 20,000 replicates)
 SLOW_PAGES = {"simulation.md"}
-
-
 #: pages whose examples do not run yet, and why (kept in step with the pages: strict)
 def _guide_pages() -> list:
     params = []
