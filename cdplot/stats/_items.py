@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list, spell
+from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ._adjust import adjust_control
 from ._onedataset import mcnemar, paired_t
 from ._options import check_alpha, check_confidence
@@ -53,6 +54,9 @@ _FLIP_CHUNK_CELLS = 1 << 20
 #: the most (replicate x task), (replicate x model) and (drawn task x item) cells of the
 #: hierarchical bootstrap held at once: about 1 GB (measured: 16 to 33 bytes a cell)
 MAX_HIERARCHICAL_CELLS = 30_000_000
+#: cells (replicate x (model x model + task x model + item)) of one chunk of the hierarchical
+#: bootstrap-t: 8 MB a float64 array, about six such arrays at once
+_STUDENT_CHUNK_CELLS = 1 << 20
 
 
 def _check_count(value: Any, option: str, least: int, most: int, why: str) -> int:
@@ -419,15 +423,16 @@ def _task_means(mat: np.ndarray) -> np.ndarray:
         return np.where(n > 0, total / np.maximum(n, 1), np.nan)
 
 
-def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int, square: bool) -> None:
+def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int) -> None:
     """Refuse, before drawing, a hierarchical bootstrap whose arrays exceed the bound.
 
-    Held at once: the drawn tasks (``n_boot x tasks``), the rank sums (``n_boot x k``, or
-    ``n_boot x k x k`` for the differences of :func:`hierarchical_bounds`) and the item
-    weights of the most-drawn task (about ``n_boot x items``).
+    Held at once: the drawn tasks (``n_boot x tasks``), the replicates' average ranks
+    (``n_boot x k``) and the item weights of the most-drawn task (about ``n_boot x items``);
+    the pairs of :func:`hierarchical_bounds` go in chunks of replicates
+    (:data:`_STUDENT_CHUNK_CELLS`), within these.
     """
     items = max((m.shape[0] for m in mats), default=0)
-    cells = n_boot * (len(mats) + (k * k if square else k) + items)
+    cells = n_boot * (len(mats) + k + items)
     if cells > MAX_HIERARCHICAL_CELLS:
         fewer = max(1, MAX_HIERARCHICAL_CELLS // max(1, cells // n_boot))
         raise CdplotInputError(
@@ -439,7 +444,7 @@ def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int, square
 
 
 def _replicates(
-    data: Any, n_boot: int, rng: np.random.Generator, square: bool = False
+    data: Any, n_boot: int, rng: np.random.Generator
 ) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
     """Tasks, models, the observed average ranks and ``n_boot`` hierarchical replicates.
 
@@ -448,7 +453,7 @@ def _replicates(
     matrix product); ranks 1 = best, ties averaged.
     """
     tasks, models, mats, higher = _matrices(data)
-    _check_hierarchical_size(n_boot, mats, len(models), square)
+    _check_hierarchical_size(n_boot, mats, len(models))
     sign = 1.0 if higher else -1.0
     n_tasks, k = len(mats), len(models)
     task_means = np.array([_task_means(m) for m in mats]).reshape(n_tasks, k)
@@ -466,42 +471,163 @@ def _replicates(
     return tasks, models, observed, rank_sum / n_tasks
 
 
+def _replicate_ranks(
+    mats: list[np.ndarray],
+    task_means: np.ndarray,
+    sign: float,
+    draws: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """``draws`` hierarchical replicates of the per-task ranks (``draws x tasks x k``).
+
+    Each replicate draws the tasks with replacement and, for each draw of a task, its items
+    with replacement; the models are ranked on each drawn task (1 = best, ties averaged).
+    """
+    n_tasks, k = task_means.shape
+    drawn = rng.integers(0, n_tasks, size=(draws, n_tasks))
+    ranks = np.empty((draws, n_tasks, k))
+    for t, mat in enumerate(mats):
+        rep, slot = np.nonzero(drawn == t)  # each draw of task t: its replicate and slot
+        if rep.size == 0:
+            continue
+        if mat.shape[0] == 0:
+            ranks[rep, slot] = _average_ranks(sign * task_means[t][None, :])
+            continue
+        means = _resampled_means(mat, rep.size, rng, task_means[t])
+        ranks[rep, slot] = _average_ranks(sign * means)
+    return ranks
+
+
+def _pair_spread(ranks: np.ndarray) -> np.ndarray:
+    """Standard error of each difference of average ranks (``... x k x k``) from the per-task
+    ranks (``... x tasks x k``): the population standard deviation over the tasks of the
+    per-task rank differences, over ``sqrt(tasks)`` (the between-task, "ultimate cluster"
+    estimate of a two-stage sample, which carries the within-task item noise too)."""
+    n_tasks = ranks.shape[-2]
+    centred = ranks - ranks.mean(axis=-2, keepdims=True)
+    moments = np.matmul(np.swapaxes(centred, -1, -2), centred) / n_tasks  # covariances
+    var = np.diagonal(moments, axis1=-2, axis2=-1)
+    spread = var[..., :, None] + var[..., None, :] - 2.0 * moments
+    # rank differences are multiples of 1/2 no larger than k: what is below this is rounding
+    spread[spread < 1e-9] = 0.0
+    return np.sqrt(spread / n_tasks)
+
+
+def _studentized_chunk(
+    ranks: np.ndarray, theta: np.ndarray, se: np.ndarray, simultaneous: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bootstrap-t of one chunk of replicates: per replicate and model ``j``, the max over
+    its pairs of ``|D*_jl - D_jl| / se*_jl`` (``b x k``; ``b x 1`` when ``simultaneous``),
+    ``se*`` the replicate's own :func:`_pair_spread`; and the replicates' average ranks.
+
+    A replicate whose differences do not spread over its drawn tasks is studentized by the
+    sample's ``se``; a pair with ``se == 0`` (the same rank difference on every task) counts
+    0 (its margin is set apart, see :func:`hierarchical_bounds`).
+    """
+    average = ranks.mean(axis=1)
+    shift = average - theta
+    gap = np.abs(shift[:, :, None] - shift[:, None, :])
+    own = _pair_spread(ranks)
+    scale = np.where(own > 0, own, se)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where((scale > 0) & (se > 0), gap / np.where(scale > 0, scale, 1.0), 0.0)
+    per_model = t.max(axis=2)
+    return (per_model.max(axis=1, keepdims=True) if simultaneous else per_model), average
+
+
 def hierarchical_bounds(
     res: Any, order: list[str], confidence: float, simultaneous: bool, n_boot: int, rng: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rank positions ``low``, ``high``, the max-t critical value and ``p_best`` (in ``order``)
     from the hierarchical replicates, for :func:`cdplot.rank_intervals` (``"hierarchical"``).
 
-    The construction of Mogstad et al. (2024) with the hierarchical replicates of the
-    average ranks in place of the paired bootstrap over datasets: ``se_jl`` is the standard
-    deviation of the replicates' ``D*_jl``, ``c`` the ``confidence`` quantile of
-    ``max |D*_jl - D_jl| / se_jl``; ``p_best`` the share of replicates in which each model
-    has the best average rank (a tie splits it).
+    The bootstrap-t form of the construction of Mogstad et al. (2024), with hierarchical
+    replicates (tasks, then items within each drawn task, re-ranked) in place of the paired
+    bootstrap over datasets. ``D_jl`` is the difference of average ranks and ``se_jl`` the
+    standard deviation of the per-task rank differences over ``sqrt(tasks)``; each replicate
+    is studentized by the same statistic of its own drawn tasks, and ``c`` is the
+    ``confidence`` quantile of ``max |D*_jl - D_jl| / se*_jl`` (over all pairs; over the
+    pairs of ``j`` when marginal). ``l`` is confidently better than ``j`` when
+    ``D_jl - c se_jl > 0``. A pair with the same rank difference on every task (``se_jl``
+    0) is scaled instead by the replicates' standard deviation of ``D*_jl``, fixed, both in
+    the max-t and in its margin (0 when the items do not vary either: the order is then
+    exact), with a :class:`cdplot.CdplotWarning`. ``p_best`` is the share of replicates in
+    which each model has the best average rank (a tie splits it). The replicates are drawn
+    in chunks of bounded memory (:data:`_STUDENT_CHUNK_CELLS`).
     """
-    _, models, observed, boot = _replicates(res, n_boot, rng, square=True)
+    _, models, mats, higher = _matrices(res)
+    k, n_tasks = len(models), len(mats)
+    _check_hierarchical_size(n_boot, mats, k)
     cols = [models.index(a) for a in order]
-    theta, boot = observed[cols], boot[:, cols]
-    diff = theta[:, None] - theta[None, :]
-    star = boot[:, :, None] - boot[:, None, :]
-    se = star.std(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(se > 0, np.abs(star - diff) / np.where(se > 0, se, 1.0), 0.0)
-    per_model = t.max(axis=2)
+    mats = [m[:, cols] for m in mats]
+    sign = 1.0 if higher else -1.0
+    task_means = np.array([_task_means(m) for m in mats]).reshape(n_tasks, k)
+    observed = _average_ranks(sign * task_means)
+    theta = observed.mean(axis=0)
+    se = _pair_spread(observed)
+    items = max((m.shape[0] for m in mats), default=0)  # item weights of a task's draws
+    step = max(1, _STUDENT_CHUNK_CELLS // (k * k + n_tasks * k + items))
+    stats, boot = [], np.empty((n_boot, k))
+    for start in range(0, n_boot, step):
+        ranks = _replicate_ranks(mats, task_means, sign, min(step, n_boot - start), rng)
+        chunk, average = _studentized_chunk(ranks, theta, se, simultaneous)
+        stats.append(chunk)
+        boot[start : start + len(average)] = average
+    spread, constant = _constant_pairs(boot, theta, se, simultaneous)
+    row_max = np.maximum(np.concatenate(stats), constant)
     if simultaneous:
-        critical = np.atleast_1d(
-            np.quantile(per_model.max(axis=1), confidence, method="inverted_cdf")
-        )
-        c = np.full(len(order), critical[0])
+        critical = np.atleast_1d(np.quantile(row_max[:, 0], confidence, method="inverted_cdf"))
+        c = np.full(k, critical[0])
     else:
-        critical = np.quantile(per_model, confidence, axis=0, method="inverted_cdf")
+        critical = np.quantile(row_max, confidence, axis=0, method="inverted_cdf")
         c = critical
-    margin = c[:, None] * se
+    margin = c[:, None] * np.where(se > 0, se, spread)
+    diff = theta[:, None] - theta[None, :]
     better = ((diff - margin) > 0).sum(axis=1)
     worse = ((diff + margin) < 0).sum(axis=1)
-    k = len(order)
     best = boot == boot.min(axis=1, keepdims=True)
     p_best = (best / best.sum(axis=1, keepdims=True)).mean(axis=0)
     return (1 + better).astype(int), (k - worse).astype(int), critical.astype(float), p_best
+
+
+def _constant_pairs(
+    boot: np.ndarray, theta: np.ndarray, se: np.ndarray, simultaneous: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """For the pairs with ``se == 0`` (the same rank difference on every task): their
+    standard error taken from the replicates (the standard deviation of ``D*_jl``; 0
+    elsewhere, ``k x k``) and their max-t ``|D*_jl - D_jl| / sd`` per replicate (``b x 1``
+    when ``simultaneous``, else ``b x k``), with a warning where it is used. The pairs go in
+    groups of bounded memory (:data:`_STUDENT_CHUNK_CELLS`)."""
+    b, k = boot.shape
+    spread = np.zeros_like(se)
+    stats = np.zeros((b, 1 if simultaneous else k))
+    first, second = np.nonzero(np.triu(se == 0, 1))
+    step = max(1, _STUDENT_CHUNK_CELLS // b)
+    for start in range(0, first.size, step):
+        j, lo = first[start : start + step], second[start : start + step]
+        gap = boot[:, j] - boot[:, lo]
+        sd = gap.std(axis=0)
+        spread[j, lo] = spread[lo, j] = sd
+        gap -= theta[j] - theta[lo]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(sd > 0, np.abs(gap) / np.where(sd > 0, sd, 1.0), 0.0)
+        if simultaneous:
+            np.maximum(stats[:, 0], t.max(axis=1), out=stats[:, 0])
+            continue
+        for pos in range(j.size):  # at most step pairs: a short loop
+            np.maximum(stats[:, j[pos]], t[:, pos], out=stats[:, j[pos]])
+            np.maximum(stats[:, lo[pos]], t[:, pos], out=stats[:, lo[pos]])
+    used = int((np.triu(spread, 1) > 0).sum())
+    if used:
+        warnings.warn(
+            f"rank_intervals(method='hierarchical'): {used} pair(s) of models have the same "
+            "rank difference on every task, so their standard error is the spread of the "
+            "bootstrap replicates (fixed, not studentized); their intervals may cover less "
+            "than the stated confidence with few tasks: add tasks where you can.",
+            CdplotWarning,
+            stacklevel=4,  # the caller of rank_intervals
+        )
+    return spread, stats
 
 
 def hierarchical_rank_intervals(
