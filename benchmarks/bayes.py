@@ -1,4 +1,4 @@
-"""Time and memory of the Bayesian tests over all pairs (issue 16): k = 20, N = 50.
+"""Time and memory of the Bayesian tests over all pairs: k = 20, N = 50.
 
 Run as ``python benchmarks/bayes.py`` (``--quick`` for 10,000 samples). It times
 ``cdplot.compare(scores, test=..., rope=0.01, nsamples=50_000)`` for the Bayesian

@@ -1,6 +1,6 @@
 """Benchmark: compare + cd_diagram + savefig (PDF), in one process after imports.
 
-Issue 4's targets: k = 10 algorithms on N = 30 datasets under 0.3 s; k = 100 on
+Targets: k = 10 algorithms on N = 30 datasets under 0.3 s; k = 100 on
 N = 1000 under 2 s. Run ``python benchmarks/cd_diagram.py``; it prints the time
 of each step and exits with status 1 if a target is missed. "first" is the
 first call of a case after all imports (font files and caches still cold);
@@ -25,7 +25,7 @@ import pandas as pd  # noqa: E402
 import cdplot  # noqa: E402
 import cdplot.plotting  # noqa: E402, F401  (imported lazily by cdplot.cd_diagram)
 
-#: (k, N, target in seconds) from issue 4.
+#: (k, N, target in seconds).
 CASES = ((10, 30, 0.3), (100, 1000, 2.0))
 TESTS = (("wilcoxon", "holm"), ("nemenyi", "nemenyi"))
 REPEATS = 3

@@ -42,7 +42,7 @@ from _common import bench_env, format_seconds, installed, machine_summary, markd
 
 CASES = ((5, 30), (10, 30), (20, 100), (50, 500), (100, 1000))
 QUICK_CASES = ((10, 30),)
-#: Issue 32's targets (ratios to cdplot's CLI time, summary printed).
+#: Targets (ratios to cdplot's CLI time, summary printed).
 TARGET_FLOOR_RATIO = 1.3  # cdplot CLI <= 1.3 x the fair floor at k = 10, 50 and 100
 FLOOR_TARGET_K = (10, 50, 100)
 TARGET_PEER_SPEEDUP = 2.0  # fastest matplotlib peer >= 2 x cdplot CLI
@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n### CSV -> figure, whole process\n")
     head = ["k x N", "command", "median time", "ratio to cdplot CLI (median)", "min-max"]
     print(markdown_table(head, rows))
-    print("\n### Targets (issues 15 and 32)\n")
+    print("\n### Targets\n")
     print("\n".join(targets) if targets else "(no target case run)")
     return 0
 

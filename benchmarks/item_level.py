@@ -1,4 +1,4 @@
-"""Item-level results from Parquet at scale (issue 29): 100 models x 50 tasks x 2,000 items.
+"""Item-level results from Parquet at scale: 100 models x 50 tasks x 2,000 items.
 
 Writes a 10-million-row Parquet file (task, model, doc_id, acc in {0, 1}; each model has its
 own accuracy) into a temporary folder, then runs, in a fresh process each:

@@ -1,6 +1,6 @@
 """Benchmark: a large results file through the command line and through ``compare(path)``.
 
-Issue 15: "the CLI's memory and time on a large file stay within 1.5x of ``compare(path)``".
+Target: the CLI's memory and time on a large file stay within 1.5x of ``compare(path)``.
 A wide CSV of N datasets x k algorithms (default 52,000 x 100, about 45 MiB) is analysed by
 whole processes, taking turns round by round:
 

@@ -2,8 +2,8 @@
 
 Memory, unlike time, does not depend on what else the machine is doing: the numbers below are
 tracemalloc peaks (numpy reports its buffers to tracemalloc) above what was live before the call,
-so one run is enough. Goals (issue "faster at every size, in bounded memory"): all-pairs Wilcoxon
-at k = 100, N = 100,000 within 100 MiB above its input; ``compare()`` within twice its input.
+so one run is enough. Goals: all-pairs Wilcoxon at k = 100, N = 100,000 within 100 MiB above
+its input; ``compare()`` within twice its input.
 "held" is what the returned object keeps (compare(): its own copy of the scores, the ranks and
 the dataset names); the peak minus that is the call's temporaries.
 

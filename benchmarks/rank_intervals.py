@@ -1,4 +1,4 @@
-"""Time and memory of the bootstrap rank intervals (issue 27): k = 500, N = 1,000, 10,000 draws.
+"""Time and memory of the bootstrap rank intervals: k = 500, N = 1,000, 10,000 draws.
 
 Run as ``python benchmarks/rank_intervals.py`` (``-k``, ``-n``, ``--n-boot`` to change the
 size). It times one call of ``cdplot.rank_intervals(res, "bootstrap", n_boot=10_000)`` on a

@@ -1,4 +1,4 @@
-"""Time of the rank-interval plot at k = 1,000 (issue 28): compare, draw, save a PDF.
+"""Time of the rank-interval plot at k = 1,000: compare, draw, save a PDF.
 
 Run as ``python benchmarks/rank_plot.py`` (``-k``, ``-n``, ``--columns`` to change it). A
 table of k algorithms on N datasets (normal noise plus a trend over the algorithms) is

@@ -1,4 +1,4 @@
-"""Benchmark: the renderings of a result against compare() + cd_diagram() (issue 15).
+"""Benchmark: the renderings of a result against compare() + cd_diagram().
 
 Target: at k = 100 algorithms each of ``summary()``, ``to_frame()``, ``to_markdown()``,
 ``str(res)`` and the notebook display costs at most 10 % of ``compare()`` +

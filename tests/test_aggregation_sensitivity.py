@@ -1,4 +1,4 @@
-"""cdplot.aggregation_sensitivity (issue 30): rankings under six aggregations, LODO, tau.
+"""cdplot.aggregation_sensitivity: rankings under six aggregations, LODO, tau.
 
 References: ``tests/reference/bradley_terry_r.csv`` from ``make_bradley_terry_r.R``
 (R 4.2.2, ``BradleyTerry2::BTm`` 1.1.2 on the same win counts), ``scipy.stats.kendalltau``,

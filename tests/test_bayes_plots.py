@@ -1,4 +1,4 @@
-"""Figures of issue 16: Bayesian CD diagram, posterior bars, simplex, pool matrix, MCM.
+"""Figures of the Bayesian tests: Bayesian CD diagram, posterior bars, simplex, pool matrix, MCM.
 
 Artists are checked against the result they draw (gids, counts, geometry); one pytest-mpl
 baseline per figure (run with ``--mpl``).

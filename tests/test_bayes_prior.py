@@ -1,4 +1,4 @@
-"""The prior of the Bayesian sign and signed-rank tests as parameters (issue 30).
+"""The prior of the Bayesian sign and signed-rank tests as parameters.
 
 References: baycomp (``baycomp.multiple.SignTest`` / ``SignedRankTest`` with ``prior=``,
 and ``prior=(strength, place)`` for the sign test), and for a signed-rank pseudo-

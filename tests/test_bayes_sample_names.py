@@ -1,4 +1,4 @@
-"""Issue 24 naming pass: the Bayesian two-sample tests take ``a, b``; ``x=``/``y=`` are aliases.
+"""Argument names: the Bayesian two-sample tests take ``a, b``; ``x=``/``y=`` are aliases.
 
 The aliases must warn (DeprecationWarning) and give exactly the numbers of the new names;
 the numbers themselves are pinned against baycomp in tests/test_bayes*.py.

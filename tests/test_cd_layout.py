@@ -398,7 +398,7 @@ def test_pack_intervals_staircase():
 def test_wrap_text_keeps_the_text(text, max_chars):
     lines, truncated = wrap_text(text, max_chars, len)
     assert not truncated
-    # a line is wider only when it is one word (or formula): words are never cut (issue 26)
+    # a line is wider only when it is one word (or formula): words are never cut
     assert all(len(line) <= max_chars or len(wrap_text(line, 1, len)[0]) == 1 for line in lines)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
 

@@ -1,4 +1,4 @@
-"""Conover's post-hoc test after Friedman and Page's L test (issue 30).
+"""Conover's post-hoc test after Friedman and Page's L test.
 
 References: ``tests/reference/conover_page_r.csv`` from ``make_conover_page_r.R``
 (base R 4.2.2; Conover 1999 eq. 5.8.11 and the PMCMRplus ``frdAllPairsConoverTest`` /

@@ -25,9 +25,9 @@ def _table(tmp_path):
     return path
 
 
-# --------------------------------------------------------------------------- N3
+# --------------------------------------------------------------------------- standard input
 @pytest.mark.parametrize("ending", [b"\r", b"\r\n", b"\n"])
-def test_n3_line_endings_on_standard_input_read_as_from_a_file(ending, tmp_path, capsys):
+def test_line_endings_on_standard_input_read_as_from_a_file(ending, tmp_path, capsys):
     data = ending.join([b"dataset,A,B,C", b"d1,1,2,3", b"d2,2,3,1", b"d3,3,1,2"]) + ending
     path = tmp_path / "t.csv"
     path.write_bytes(data)
@@ -42,9 +42,9 @@ def test_n3_line_endings_on_standard_input_read_as_from_a_file(ending, tmp_path,
     assert a["datasets"] == b["datasets"] == ["d1", "d2", "d3"]
 
 
-# --------------------------------------------------------------------------- N11
+# ----------------------------------------------------------------------- empty output paths
 @pytest.mark.parametrize("flag", ["-o", "--json", "--heatmap", "--report"])
-def test_n11_empty_output_path_is_refused_naming_the_flag(flag, tmp_path, capsys):
+def test_empty_output_path_is_refused_naming_the_flag(flag, tmp_path, capsys):
     code, out, err = run(["compare", _table(tmp_path), flag, ""], capsys)
     assert code == 2
     assert f"{flag} got an empty file name" in err
@@ -52,14 +52,14 @@ def test_n11_empty_output_path_is_refused_naming_the_flag(flag, tmp_path, capsys
 
 
 @pytest.mark.parametrize("flag", ["-o", "--json", "--csv"])
-def test_n11_simulate_empty_output_path(flag, capsys):
+def test_simulate_empty_output_path(flag, capsys):
     code, _, err = run(["simulate", "--k", "3", "--replicates", "10", flag, ""], capsys)
     assert code == 2 and f"{flag} got an empty file name" in err
 
 
-# --------------------------------------------------------------------------- N13
+# ------------------------------------------------------------------------- output to stdout
 @pytest.mark.parametrize("flag", ["--json", "--csv"])
-def test_n13_simulate_to_stdout_prints_only_the_output(flag, capsys):
+def test_simulate_to_stdout_prints_only_the_output(flag, capsys):
     argv = ["simulate", "--k", "3", "--replicates", "20", "--seed", "1", "--no-progress"]
     code, out, err = run([*argv, flag, "-"], capsys)
     assert code == 0, err
@@ -74,8 +74,8 @@ def test_n13_simulate_to_stdout_prints_only_the_output(flag, capsys):
     assert summary.strip() and summary.strip() not in out
 
 
-# --------------------------------------------------------------------------- N15
-def test_n15_read_only_output_is_refused_even_for_root(tmp_path, capsys):
+# ------------------------------------------------------------------------ read-only outputs
+def test_read_only_output_is_refused_even_for_root(tmp_path, capsys):
     target = tmp_path / "res.json"
     target.write_text("keep me")
     target.chmod(0o444)
@@ -86,7 +86,7 @@ def test_n15_read_only_output_is_refused_even_for_root(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.csv", "res.json"]
 
 
-def test_n15_writable_output_is_replaced_keeping_its_mode(tmp_path, capsys):
+def test_writable_output_is_replaced_keeping_its_mode(tmp_path, capsys):
     target = tmp_path / "res.json"
     target.write_text("old")
     target.chmod(0o640)
@@ -96,9 +96,9 @@ def test_n15_writable_output_is_replaced_keeping_its_mode(tmp_path, capsys):
     assert target.stat().st_mode & 0o777 == 0o640
 
 
-# --------------------------------------------------------------------------- N4
+# --------------------------------------------------------------------------- signals
 @pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_n4_signal_swallowed_by_a_weakref_callback_still_stops_the_run(
+def test_signal_swallowed_by_a_weakref_callback_still_stops_the_run(
     signum, status, tmp_path, capsys, monkeypatch
 ):
     from cdplot.cli import _compare
@@ -125,7 +125,7 @@ def test_n4_signal_swallowed_by_a_weakref_callback_still_stops_the_run(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.csv"]
 
 
-def test_n4_signal_in_a_real_process_exits_130_with_no_output(tmp_path):
+def test_signal_in_a_real_process_exits_130_with_no_output(tmp_path):
     target = tmp_path / "cd.pdf"
     code = (
         "import os, signal, sys, weakref\n"

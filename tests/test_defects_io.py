@@ -26,9 +26,9 @@ def _csv(text: str) -> io.StringIO:
     return io.StringIO(text)
 
 
-# --------------------------------------------------------------------------- N1
+# ----------------------------------------------------------- columns named like repetitions
 @pytest.mark.parametrize("name", ["RUN", "Fold", "seed", "Split", "TRIAL"])
-def test_n1_algorithm_named_like_a_repetition_is_compared(name):
+def test_algorithm_named_like_a_repetition_is_compared(name):
     frame = pd.DataFrame({"dataset": ["d1", "d2", "d3", "d4"], "A": SCORES["A"]})
     frame["B"], frame[name] = SCORES["B"], SCORES["C"]
     res = cdplot.compare(frame, higher_is_better=True)
@@ -40,21 +40,21 @@ def test_n1_algorithm_named_like_a_repetition_is_compared(name):
     assert parse_scores(_csv(text)).algorithms == ["A", "B", name]
 
 
-def test_n1_whole_number_repetition_column_with_one_row_per_dataset_is_refused():
+def test_whole_number_repetition_column_with_one_row_per_dataset_is_refused():
     frame = pd.DataFrame({"dataset": ["d1", "d2", "d3"], "seed": [0, 0, 0], "A": [1.0, 2, 3]})
     frame["B"] = [2.0, 1, 3]
     with pytest.raises(CdplotInputError, match=r"column 'seed' is named like a repetition"):
         parse_scores(frame)
 
 
-def test_n10_fold_ids_as_first_column_are_refused_not_renumbered():
+def test_fold_ids_as_first_column_are_refused_not_renumbered():
     text = "fold,A,B,C\n1,0.9,0.8,0.7\n2,0.8,0.9,0.6\n3,0.7,0.6,0.9\n"
     with pytest.raises(CdplotInputError, match=r"column 'fold' is named like a repetition"):
         parse_scores(_csv(text))
 
 
 @pytest.mark.parametrize("name", ["Model", "System", "Task"])
-def test_n1_algorithm_named_model_system_or_task_in_a_wide_table(name):
+def test_algorithm_named_model_system_or_task_in_a_wide_table(name):
     frame = pd.DataFrame({"dataset": ["d1", "d2", "d3", "d4"], "A": SCORES["A"]})
     frame["B"], frame[name] = SCORES["B"], SCORES["C"]
     assert parse_scores(frame).algorithms == ["A", "B", name]
@@ -67,8 +67,8 @@ def test_per_fold_tables_still_aggregate():
     assert table.scores.tolist() == [[0.8, 0.8], [0.5, 0.5]]
 
 
-# --------------------------------------------------------------------------- N2, N10
-def test_n2_dataset_names_are_kept_exactly_as_written():
+# -------------------------------------------------------------------- names kept as written
+def test_dataset_names_are_kept_exactly_as_written():
     names = ["001", "1.10", "1e5", "+1"]
     text = "dataset,A,B\n" + "".join(
         f"{n},{a},{b}\n" for n, a, b in zip(names, SCORES["A"], SCORES["B"], strict=True)
@@ -79,7 +79,7 @@ def test_n2_dataset_names_are_kept_exactly_as_written():
     assert parse_scores(as_text).datasets == names  # oracle: the names given as text
 
 
-def test_n2_versions_1_1_and_1_10_stay_two_algorithms():
+def test_versions_1_1_and_1_10_stay_two_algorithms():
     rows = [("d1", "1.1", 0.9), ("d1", "1.10", 0.5), ("d2", "1.1", 0.8), ("d2", "1.10", 0.6)]
     text = "dataset,algorithm,fold,acc\n" + "".join(
         f"{d},{a},{f},{s}\n" for d, a, s in rows for f in (1, 2)
@@ -92,17 +92,17 @@ def test_n2_versions_1_1_and_1_10_stay_two_algorithms():
 
 
 @pytest.mark.parametrize("token", ["NA", "None", "nan", "NULL"])
-def test_n10_a_dataset_named_like_a_missing_token_is_a_name(token):
+def test_a_dataset_named_like_a_missing_token_is_a_name(token):
     text = f"dataset,A,B\nd1,0.9,0.8\n{token},0.7,0.75\nd3,0.5,0.6\n"
     assert parse_scores(_csv(text)).datasets == ["d1", token, "d3"]
 
 
-def test_n10_an_empty_name_cell_is_refused_saying_what_missing_means():
+def test_an_empty_name_cell_is_refused_saying_what_missing_means():
     with pytest.raises(CdplotInputError, match=r"only an empty cell is a missing name"):
         parse_scores(_csv("dataset,A,B\nd1,0.9,0.8\n,0.7,0.75\n"))
 
 
-def test_n10_quoted_header_names_keep_their_spaces():
+def test_quoted_header_names_keep_their_spaces():
     text = 'dataset," spaced ",B\nd1,0.9,0.8\nd2,0.7,0.75\n'
     assert parse_scores(_csv(text)).algorithms == [" spaced ", "B"]
     assert parse_scores(_csv("dataset, plain ,B\nd1,0.9,0.8\nd2,0.7,0.75\n")).algorithms == [
@@ -119,14 +119,14 @@ def test_names_from_a_changed_read_table_frame_are_its_values():
     assert parse_scores(frame).datasets == ["7", "8", "9"]
 
 
-# --------------------------------------------------------------------------- N14
-def test_n14_boolean_first_column_is_refused():
+# --------------------------------------------------------------- booleans and huge integers
+def test_boolean_first_column_is_refused():
     frame = pd.DataFrame({"A": [True, False], "B": [0.5, 0.6], "C": [0.7, 0.1]})
     with pytest.raises(CdplotInputError, match=r"first column 'A' holds booleans"):
         cdplot.compare(frame)
 
 
-def test_n14_integers_beyond_2_53_are_refused_not_tied():
+def test_integers_beyond_2_53_are_refused_not_tied():
     big = 2**53
     frame = pd.DataFrame({"dataset": ["d1", "d2", "d3"], "A": [big, 1, 2], "B": [big + 1, 2, 1]})
     with pytest.raises(CdplotInputError, match=r"beyond 2\*\*53"):

@@ -1,4 +1,4 @@
-"""Issue 25, N6: damaged JSON documents are refused up front, never crash later.
+"""Damaged JSON documents are refused up front, never crash later.
 
 Failed on 9c73ebe: a duplicated algorithm was accepted and ``str(res)`` raised KeyError;
 deep nesting raised RecursionError.
@@ -58,7 +58,7 @@ def _loads_or_refuses(doc) -> str:
     return "accepted"
 
 
-def test_n6_issue_case_duplicate_algorithm_is_refused():
+def test_duplicate_algorithm_is_refused():
     doc = copy.deepcopy(DOCS["holm"])
     doc["algorithms"][1] = doc["algorithms"][0]
     with pytest.raises(CdplotInputError, match=r"'algorithms' has a name twice"):
@@ -66,7 +66,7 @@ def test_n6_issue_case_duplicate_algorithm_is_refused():
 
 
 @pytest.mark.parametrize("kind", sorted(DOCS))
-def test_n6_every_type_damage_of_every_field_is_refused_or_harmless(kind):
+def test_every_type_damage_of_every_field_is_refused_or_harmless(kind):
     base = DOCS[kind]
     outcomes = []
     for field in base:
@@ -86,7 +86,7 @@ def test_n6_every_type_damage_of_every_field_is_refused_or_harmless(kind):
 
 
 @pytest.mark.parametrize("kind", sorted(DOCS))
-def test_n6_shape_damages_are_refused(kind):
+def test_shape_damages_are_refused(kind):
     base = DOCS[kind]
     matrices = [f for f, v in base.items() if isinstance(v, list) and v and isinstance(v[0], list)]
     assert {"scores", "ranks"} <= set(matrices)
@@ -114,7 +114,7 @@ def test_n6_shape_damages_are_refused(kind):
 
 
 @pytest.mark.parametrize("depth", [40, 100_000])
-def test_n6_deep_nesting_is_refused_not_a_recursion_error(depth):
+def test_deep_nesting_is_refused_not_a_recursion_error(depth):
     text = "[" * depth + "]" * depth
     with pytest.raises(CdplotInputError, match="nests deeper"):
         result_from_json(text)

@@ -26,32 +26,32 @@ X = [0.80, 0.82, 0.79, 0.81, 0.83, 0.80, 0.78, 0.82, 0.81, 0.80]
 Y = [0.83, 0.84, 0.80, 0.84, 0.85, 0.82, 0.80, 0.85, 0.82, 0.83]
 
 
-# --------------------------------------------------------------------------- N9
+# --------------------------------------------------------------- exact McNemar, huge counts
 @pytest.mark.parametrize(
     ("b", "c", "alternative"),
     [
-        (5_000_000, 5_000_000, "greater"),  # the issue's case: bdtr gave 0.50148
+        (5_000_000, 5_000_000, "greater"),  # scipy.special.bdtr gives 0.50148 here
         (5_000_000, 5_000_000, "less"),
         (5_001_000, 4_999_000, "greater"),
         (4_999_000, 5_001_000, "two-sided"),
         (700_000, 699_000, "two-sided"),
     ],
 )
-def test_n9_exact_mcnemar_equals_scipy_binomtest_for_huge_counts(b, c, alternative):
+def test_exact_mcnemar_equals_scipy_binomtest_for_huge_counts(b, c, alternative):
     # reference: scipy.stats.binomtest(b, b + c, p=0.5, alternative=alternative).pvalue
     expected = stats.binomtest(b, b + c, 0.5, alternative=alternative).pvalue
     got = mcnemar(b, c, method="exact", alternative=alternative).pvalue
     assert got == pytest.approx(expected, rel=1e-10, abs=1e-300)
 
 
-def test_n9_issue_value():
+def test_exact_mcnemar_of_five_million_each_way_is_0_50013():
     # scipy.stats.binomtest(5_000_000, 10_000_000, alternative="greater").pvalue = 0.50013
     p = mcnemar(5_000_000, 5_000_000, method="exact", alternative="greater").pvalue
     assert round(p, 5) == 0.50013
 
 
-# --------------------------------------------------------------------------- N8
-def test_n8_correlated_t_huge_scores_are_scaled_not_nan():
+# ---------------------------------------------------------------- correlated t, huge scores
+def test_correlated_t_huge_scores_are_scaled_not_nan():
     res = bayes_correlated_t([1e308, -1e308, 1e308], [-1e308, 1e308, 1e308], test_train_ratio=0.25)
     # the same data divided by 1e308 (the posterior does not depend on the unit)
     ref = bayes_correlated_t([1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], test_train_ratio=0.25)
@@ -59,7 +59,7 @@ def test_n8_correlated_t_huge_scores_are_scaled_not_nan():
     assert (res.left, res.rope, res.right) == pytest.approx((ref.left, ref.rope, ref.right))
 
 
-def test_n8_scaled_posterior_equals_scipy_student_t():
+def test_scaled_posterior_equals_scipy_student_t():
     # posterior of the mean difference: Student t, df n-1, loc mean(d),
     # scale sqrt(var(d) (1/n + r)) (Corani & Benavoli 2015); scipy.stats.t.sf(rope, ...)
     x = np.array(X) * 1e306
@@ -73,7 +73,7 @@ def test_n8_scaled_posterior_equals_scipy_student_t():
     assert res.left == pytest.approx(left, rel=1e-9, abs=1e-15)
 
 
-# --------------------------------------------------------------------------- N12
+# -------------------------------------------------------------------------- numeric options
 @pytest.mark.parametrize(
     "call",
     [
@@ -87,18 +87,18 @@ def test_n8_scaled_posterior_equals_scipy_student_t():
         lambda: corrected_resampled_t(X, Y, True),
     ],
 )
-def test_n12_bools_and_strings_refused(call):
+def test_numeric_options_refuse_bools_and_strings(call):
     with pytest.raises(cdplot.CdplotInputError, match="not a string or a bool"):
         call()
 
 
-def test_n12_numbers_still_accepted():
+def test_numeric_options_accept_numpy_and_int_numbers():
     assert bayes_correlated_t(X, Y, test_train_ratio=np.float32(0.25)).right > 0.5
     assert corrected_resampled_t(X, Y, 1).df == 9.0
 
 
-# --------------------------------------------------------------------------- N5
-def test_n5_resample_model_refuses_string_booleans():
+# ---------------------------------------------------------------------- ResampleModel flags
+def test_resample_model_refuses_string_booleans():
     table = pd.DataFrame({"A": [0.9, 0.8, 0.7], "B": [0.8, 0.9, 0.6]}, index=["d1", "d2", "d3"])
     for option in ("higher_is_better", "replace"):
         with pytest.raises(cdplot.CdplotInputError, match=f"{option} must be True or False"):
@@ -120,8 +120,8 @@ def test_messages_speak_the_cli_inside_the_cli():
         seed_of(-1)
 
 
-# --------------------------------------------------------------------------- N7
-def test_n7_simulate_refuses_unbounded_work_up_front():
+# -------------------------------------------------------------------------- simulation size
+def test_simulate_refuses_unbounded_work_up_front():
     import tracemalloc
 
     from cdplot.simulation._runner import MAX_REPLICATES, _most_datasets

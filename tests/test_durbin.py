@@ -1,4 +1,4 @@
-"""Durbin's test and post-hoc test for balanced incomplete block designs (issue 30).
+"""Durbin's test and post-hoc test for balanced incomplete block designs.
 
 Reference: ``tests/reference/durbin_r.csv`` from ``make_durbin_r.R`` (base R 4.2.2 with the
 PMCMRplus ``durbinTest`` / ``durbinAllPairsTest`` formulas written out; Conover 1999 §5.8),

@@ -1,4 +1,4 @@
-"""Equal evidence, equal answers (issue 15): property tests with hypothesis.
+"""Equal evidence, equal answers: property tests with hypothesis.
 
 Consistency only (no external reference): tables built with tied rank-sum differences,
 tied Wilcoxon statistics, tied average ranks and scores near +-1e308 must give

@@ -397,7 +397,7 @@ def test_new_figure_without_pyplot_is_not_managed_by_pyplot():
 
 @pytest.mark.parametrize("reverse", [False, True])
 def test_report_figure_same_order(garcia, reverse):
-    """One orientation with cd_diagram (issue 26), and the heatmap's columns follow it."""
+    """One orientation with cd_diagram, and the heatmap's columns follow it."""
     fig = report_figure(garcia, reverse=reverse)
     cd_ax, heat_ax = fig.axes[0], fig.axes[1]
     assert (cd_ax.get_gid(), heat_ax.get_gid()) == ("report-cd", "report-heatmap")

@@ -1,4 +1,4 @@
-"""cdplot's output compiled for real in a two-column LaTeX paper (issue 14).
+"""cdplot's output compiled for real in a two-column LaTeX paper.
 
 A two-column ``article`` ``\\input``s the PGF diagram and heatmap (names with
 ``_ & # $ %``), ``\\includegraphics`` the PDF diagram, and includes the compact

@@ -1,4 +1,4 @@
-"""Holland, Rom, Benjamini-Hochberg and Benjamini-Yekutieli adjusted p-values (issue 30).
+"""Holland, Rom, Benjamini-Hochberg and Benjamini-Yekutieli adjusted p-values.
 
 Reference values: ``tests/reference/corrections_r.csv``, made by
 ``tests/reference/make_corrections_r.R`` (base R 4.2.2): ``p.adjust(p, "BH")``,

@@ -1,4 +1,4 @@
-"""The aligned-ranks and Quade tests' own rankings (issue 30), as García et al. (2010)
+"""The aligned-ranks and Quade tests' own rankings, as García et al. (2010)
 tabulate them. Reference: ``tests/reference/aligned_quade_demsar_table6.json`` (scmamp
 ``friedmanAlignedRanksTest`` mean ranks and ``quadePost``'s T on Demšar's Table 6, exact
 decimal variant)."""

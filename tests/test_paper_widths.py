@@ -1,4 +1,4 @@
-"""Width presets true to each venue's LaTeX class (issue 26), checked by compiling a paper.
+"""Width presets true to each venue's LaTeX class, checked by compiling a paper.
 
 The presets are the classes' own ``\\columnwidth`` and ``\\textwidth``: article's measured
 here with pdflatex (``\\documentclass[twocolumn,10pt]{article}``, letter and A4 paper);

@@ -1,4 +1,4 @@
-"""PGF output that ``\\input``s into a LaTeX paper (issue: PGF under pdflatex/xelatex/lualatex).
+"""PGF output that ``\\input``s into a LaTeX paper under pdflatex, xelatex and lualatex.
 
 What is checked: LaTeX escaping of figure text (the special characters ``_ & # $ % ~ ^ \\ {
 }``, mathtext kept as math exactly when matplotlib parses it as math); the choice of a TeX

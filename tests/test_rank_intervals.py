@@ -1,10 +1,10 @@
 """Rank intervals (cdplot.rank_intervals) and the probability of being the best.
 
 Verified against definitions computed here independently of the implementation:
-the test-based intervals from ``res.significant`` (issue 27:
-``low = 1 + #{j significantly better}``, ``high = k - #{j significantly worse}``), the
-max-t bootstrap critical value of Mogstad, Romano, Shaikh & Wilhelm (2024) recomputed with a
-plain loop over bootstrap draws, and coverage of the true ranks on ``cdplot.NormalModel``
+the test-based intervals from ``res.significant``
+(``low = 1 + #{j significantly better}``, ``high = k - #{j significantly worse}``), the max-t
+bootstrap critical value of Mogstad, Romano, Shaikh & Wilhelm (2024) recomputed with a plain
+loop over bootstrap draws, and coverage of the true ranks on ``cdplot.NormalModel``
 settings with known means (seeded simulation).
 """
 

@@ -273,7 +273,7 @@ def test_renderings_do_not_look_up_pairs_one_by_one(monkeypatch):
     str(res)
     res.to_markdown()
     report.to_html(res, diagram=False)
-    assert calls["n"] < 100  # was 34,650 scalar lookups for summary() -> to_frame() (issue 15)
+    assert calls["n"] < 100  # was 34,650 scalar lookups for summary() -> to_frame()
 
 
 # --------------------------------------------------------------------------- other omnibus tests
@@ -330,7 +330,7 @@ def test_results_table_shows_display_names_escaped_per_format(demsar):
 
 
 def test_env_keyword_is_a_deprecated_alias_of_table_environment():
-    # issue 24 naming pass: ``environment`` spelled out; ``env=`` warns and means the same
+    # ``environment`` spelled out; ``env=`` warns and means the same
     res = cdplot.compare(cdplot.datasets.load("demsar2006"))
     new = res.to_latex(table_environment="table*")
     with pytest.warns(DeprecationWarning, match=r"env=\.\.\.\) is deprecated"):

@@ -275,7 +275,7 @@ class _Content:
     higher_is_better: bool = True
     #: The labels drawn instead of the names (``compare(labels=...)``).
     shown: dict[str, str] = field(default_factory=dict)
-    #: Caption of the axis when it is not Friedman's average rank (issue 30).
+    #: Caption of the axis when it is not Friedman's average rank.
     axis_caption: str | None = None
 
 
@@ -307,7 +307,7 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
         order, values = result._parametric.mean_order, result._parametric.mean_scores
     else:
         order, values = result._ranking.rank_order, result._ranking.average_ranks
-    # issue 30: aligned ranks (1..N k) and Quade's weighted ranks go on a captioned axis
+    # aligned ranks (1..N k) and Quade's weighted ranks go on a captioned axis
     caption = None if score_axis else _own_rank_caption(result)
     names = [str(n) for n in order]
     ranks = [float(r) for r in values]
@@ -351,7 +351,7 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
             legend.append(("significant", f"significantly different from {shown_control}"))
         else:
             notes.append(f"No algorithm is significantly different from {shown_control}.")
-    if result.correction in ("fdr-bh", "fdr-by") and control is None:  # issue 30
+    if result.correction in ("fdr-bh", "fdr-by") and control is None:  # FDR groups
         procedure = CORRECTION_TITLES[result.correction].replace(" (FDR)", "")
         notes.append(
             f"{procedure} controls the false discovery rate, not the family-wise error: "

@@ -3,8 +3,9 @@
 Writes ``bergmann_previous_engine.json``: for each table the upper triangle of the raw
 p-value matrix (row-major, as float.hex strings, so the input is stored exactly) and the
 adjusted p-values that the general engine of ``cdplot/stats/_exhaustive.py`` at commit
-2e6876a (before the speed-ups of issue 15) computes for it, without a time budget. The
-engine is read from the git history, so this script needs the repository's .git.
+2e6876a (before the unit interval and edge-branching speed-ups) computes for it, without a
+time budget. The engine is read from the git history, so this script needs the repository's
+.git.
 
 The tables are those of ``benchmarks/bergmann.py --large-n`` (Wilcoxon signed-rank
 p-values of cdplot's kernel on N = 1000 data sets, skills evenly spread over 3 noise

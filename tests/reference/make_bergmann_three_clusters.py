@@ -1,4 +1,4 @@
-"""Bergmann-Hommel APVs of the engine before issue 32 on tables far from unit interval graphs.
+"""Bergmann-Hommel APVs of the earlier exact engine on tables far from unit interval graphs.
 
 Writes ``bergmann_three_clusters.json`` in the format of ``bergmann_previous_engine.json``
 (upper triangles of the raw p-values and of the APVs, row-major, float.hex strings): the

@@ -1,4 +1,4 @@
-"""Make reference pickles of results as cdplot 9cf280c (before issue 24's centre) made them.
+"""Reference pickles of results as cdplot 9cf280c made them, before results were made of parts.
 
 Run once, on that commit, from the repository root:
 
