@@ -947,7 +947,7 @@ class RankPlotStatistics:
             (anything with a ``to_frame()`` holding ``average_rank``, ``low``, ``high``,
             ``in_best_set`` and optionally ``mean_score`` and ``p_best``). By default the
             intervals of the result's own decisions (:func:`decision_intervals`); with
-            ``p_best``, those of ``rank_intervals(result, method, random_state=0)``
+            ``p_best``, those of ``rank_intervals(result, method=method, random_state=0)``
             (``method="test"`` for all-pairs decisions with family-wise error control,
             else ``"bootstrap"``: seeded, so a figure draws the same twice).
         p_best : bool
