@@ -1,7 +1,7 @@
 """Time and memory of the bootstrap rank intervals: k = 500, N = 1,000, 10,000 draws.
 
 Run as ``python benchmarks/rank_intervals.py`` (``-k``, ``-n``, ``--n-boot`` to change the
-size). It times one call of ``cdplot.rank_intervals(res, "bootstrap", n_boot=10_000)`` on a
+size). It times one call of ``cdplot.rank_intervals(res, method="bootstrap", n_boot=10_000)`` on a
 1,000 x 500 table (normal noise plus a trend over the algorithms) compared with
 ``test="nemenyi"`` (not timed), and the peak traced working memory of a second call
 (``tracemalloc``: numpy reports its buffers). One run each: the machine is shared (the
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"k = {args.k}, N = {args.n}, n_boot = {args.n_boot}\n")
 
     def run() -> object:
-        return cdplot.rank_intervals(res, "bootstrap", n_boot=args.n_boot, random_state=0)
+        return cdplot.rank_intervals(res, method="bootstrap", n_boot=args.n_boot, random_state=0)
 
     t0 = time.perf_counter()
     ri = run()

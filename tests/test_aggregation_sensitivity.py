@@ -121,8 +121,8 @@ def test_no_mle_warns_and_leaves_bradley_terry_empty():
 
 
 def test_bad_input():
-    with pytest.raises(cdplot.CdplotInputError, match="level"):
-        cdplot.aggregation_sensitivity(cdplot.datasets.load("demsar2006"), level=95)
+    with pytest.raises(cdplot.CdplotInputError, match="confidence"):
+        cdplot.aggregation_sensitivity(cdplot.datasets.load("demsar2006"), confidence=95)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(cdplot.CdplotInputError):

@@ -66,7 +66,7 @@ def test_effect_sizes_hold_their_estimates(frame, measure):
     res = compared(frame)
     if res is None:
         return
-    fr = quietly(cdplot.effect_sizes, res, measure)
+    fr = quietly(cdplot.effect_sizes, res, measure=measure)
     for row in fr.itertuples():
         if np.isfinite(row.estimate):
             assert row.low <= row.estimate <= row.high
@@ -85,7 +85,7 @@ def test_bootstrap_rank_intervals_hold_the_estimated_positions(frame, seed):
     res = compared(frame)
     if res is None:
         return
-    ri = quietly(cdplot.rank_intervals, res, "bootstrap", n_boot=200, random_state=seed)
+    ri = quietly(cdplot.rank_intervals, res, method="bootstrap", n_boot=200, random_state=seed)
     k = frame.shape[1]
     avg = np.vstack([stats.rankdata(-row) for row in frame.to_numpy()]).mean(axis=0)
     fr = ri.to_frame().reindex(list(frame.columns))

@@ -72,7 +72,7 @@ def test_hodges_lehmann_branches_follow_r_rules():
 @pytest.mark.parametrize("measure", ["mean", "hodges-lehmann", "superiority"])
 def test_public_frame_on_demsar_equals_r(a, b, measure):
     res = run(cdplot.datasets.load("demsar2006"))
-    frame = cdplot.effect_sizes(res, measure)
+    frame = cdplot.effect_sizes(res, measure=measure)
     row = frame[(frame["a"] == a) & (frame["b"] == b)].iloc[0]
     case = "demsar_m_vs_c45" if b == "C4.5" else "demsar_mcf_vs_cf"
     ref = R_VALUES[
@@ -148,8 +148,8 @@ def test_swapping_a_and_b_flips_estimate_and_interval(measure, case):
 
 def test_positive_favours_a_for_lower_is_better_scores():
     table = cdplot.datasets.load("demsar2006")
-    up = cdplot.effect_sizes(run(table), "hodges-lehmann")
-    down = cdplot.effect_sizes(run(-table, higher_is_better=False), "hodges-lehmann")
+    up = cdplot.effect_sizes(run(table), measure="hodges-lehmann")
+    down = cdplot.effect_sizes(run(-table, higher_is_better=False), measure="hodges-lehmann")
     pd.testing.assert_frame_equal(up, down)
     assert (up["estimate"] > 0).sum() >= 5
 
@@ -173,7 +173,7 @@ def test_rope_labels():
             "noisy": base + 0.004 + rng.normal(0, 0.05, 40),
         }
     )
-    frame = cdplot.effect_sizes(run(table), "mean", rope=0.01).set_index(["a", "b"])
+    frame = cdplot.effect_sizes(run(table), measure="mean", rope=0.01).set_index(["a", "b"])
     assert frame.loc[("big", "ref"), "practical"] == "practically better"
     pair = ("same", "ref") if ("same", "ref") in frame.index else ("ref", "same")
     assert frame.loc[pair, "practical"] == "equivalent"
@@ -184,7 +184,7 @@ def test_rope_labels():
 
 def test_bayesian_rope_is_the_default():
     res = run(cdplot.datasets.load("demsar2006"), test="bayes-signed-rank", random_state=0)
-    frame = cdplot.effect_sizes(res, "hodges-lehmann")
+    frame = cdplot.effect_sizes(res, measure="hodges-lehmann")
     assert "practical" in frame.columns
     labels = [
         _effects.practical_label(lo, hi, res.rope)
@@ -196,13 +196,13 @@ def test_bayesian_rope_is_the_default():
 def test_bad_options_are_refused_with_the_fix():
     res = run(cdplot.datasets.load("demsar2006"))
     with pytest.raises(cdplot.CdplotInputError, match="supported values"):
-        cdplot.effect_sizes(res, "glass-delta")
+        cdplot.effect_sizes(res, measure="glass-delta")
     with pytest.raises(cdplot.CdplotInputError, match="labels=False"):
-        cdplot.effect_sizes(res, "mean", labels=True)
+        cdplot.effect_sizes(res, measure="mean", labels=True)
     with pytest.raises(cdplot.CdplotInputError, match="rope"):
-        cdplot.effect_sizes(res, "mean", rope=-1)
+        cdplot.effect_sizes(res, measure="mean", rope=-1)
     with pytest.raises(cdplot.CdplotInputError, match="confidence=0.95"):
-        cdplot.effect_sizes(res, "mean", confidence=95)
+        cdplot.effect_sizes(res, measure="mean", confidence=95)
 
 
 def _superiority_coverage(reps, n, seed):

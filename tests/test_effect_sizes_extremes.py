@@ -41,15 +41,15 @@ def huge():
 def test_cohen_d_at_the_largest_floats_is_computed(huge):
     with np.errstate(over="ignore"):
         assert np.isinf(huge["A"].to_numpy() - huge["B"].to_numpy()).any()
-    frame = cdplot.effect_sizes(_compare(huge), "cohen-d")  # scipy's ValueError before
+    frame = cdplot.effect_sizes(_compare(huge), measure="cohen-d")  # scipy's ValueError before
     assert np.isfinite(frame[["estimate", "low", "high"]].to_numpy()).all()
 
 
 @pytest.mark.parametrize("measure", ["cohen-d", "superiority", "mean", "hodges-lehmann"])
 def test_measures_equal_those_of_the_table_scaled_down(huge, measure):
     small = huge / 2.0**SHIFT  # exact: a power of two, no subnormal result
-    got = cdplot.effect_sizes(_compare(huge), measure)
-    want = cdplot.effect_sizes(_compare(small), measure)
+    got = cdplot.effect_sizes(_compare(huge), measure=measure)
+    want = cdplot.effect_sizes(_compare(small), measure=measure)
     assert got[["a", "b"]].equals(want[["a", "b"]])
     factor = 2.0**SHIFT if measure in ("mean", "hodges-lehmann") else 1.0
     for column in ("estimate", "low", "high"):

@@ -149,7 +149,7 @@ def test_mcm_interval_cells_equal_the_paired_t_intervals():
     res = fresh("demsar2006")
     ax = cdplot.multi_comparison_matrix(res, interval=True, digits=3)
     texts = [t.get_text() for t in ax.texts if t.get_gid() == "mcm-annotation"]
-    frame = cdplot.effect_sizes(res, "mean")
+    frame = cdplot.effect_sizes(res, measure="mean")
     for row in frame.itertuples():  # R: t.test(a, b, paired=TRUE)$conf.int, see test_effect_sizes
         forward = f"[{row.low:+.3f}, {row.high:+.3f}]"
         backward = f"[{-row.high:+.3f}, {-row.low:+.3f}]"

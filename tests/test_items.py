@@ -233,18 +233,20 @@ def test_image_item_wins():
 
 def test_rank_intervals_hierarchical_plugs_into_the_interval_object():
     res = cdplot.compare(_rows(n_tasks=8, n_items=60, seed=1))
-    ri = cdplot.rank_intervals(res, "hierarchical", n_boot=500, random_state=0)
+    ri = cdplot.rank_intervals(res, method="hierarchical", n_boot=500, random_state=0)
     assert ri.method == "hierarchical"
     assert list(ri.algorithms) == list(res.average_ranks.index)
     assert (ri.low <= ri.high).all()
     assert ri.p_best.sum() == pytest.approx(1.0)
-    boot = cdplot.rank_intervals(res, "bootstrap", n_boot=500, random_state=0)
+    boot = cdplot.rank_intervals(res, method="bootstrap", n_boot=500, random_state=0)
     # resampling the items too can only add uncertainty on these noisy 0/1 items
     assert ((ri.high - ri.low) >= (boot.high - boot.low)).all()
     with pytest.raises(CdplotInputError, match=r"needs per-item scores"):
-        cdplot.rank_intervals(cdplot.compare(cdplot.datasets.load("demsar2006")), "hierarchical")
+        cdplot.rank_intervals(
+            cdplot.compare(cdplot.datasets.load("demsar2006")), method="hierarchical"
+        )
     with pytest.raises(CdplotInputError, match=r"drop on='scores'"):
-        cdplot.rank_intervals(res, "hierarchical", on="scores")
+        cdplot.rank_intervals(res, method="hierarchical", on="scores")
 
 
 def test_rank_intervals_hierarchical_without_item_noise_is_exact():
@@ -254,7 +256,7 @@ def test_rank_intervals_hierarchical_without_item_noise_is_exact():
         (f"t{t}", m, i, float(j)) for t in range(6) for j, m in enumerate("ABCD") for i in range(4)
     ]
     res = cdplot.compare(pd.DataFrame(rows, columns=["task", "model", "item", "score"]))
-    ri = cdplot.rank_intervals(res, "hierarchical", n_boot=200, random_state=0)
+    ri = cdplot.rank_intervals(res, method="hierarchical", n_boot=200, random_state=0)
     assert ri.low.tolist() == ri.high.tolist() == [1, 2, 3, 4]
     assert ri.p_best.tolist() == [1.0, 0.0, 0.0, 0.0]
 

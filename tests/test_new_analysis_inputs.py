@@ -64,16 +64,16 @@ def test_sensitivity_direction_false_still_reverses_the_ranking(table):
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("0.9", r"level must be a number in \(0, 1\), got '0.9'"),
-        (True, r"level must be a number in \(0, 1\), got True"),
-        ([0.9], r"level must be a number in \(0, 1\), got <class 'list'>"),
-        (95, r"level must be in \(0, 1\), got 95"),
-        (float("nan"), r"level must be in \(0, 1\)"),
+        ("0.9", r"confidence must be a number in \(0, 1\), got '0.9'"),
+        (True, r"confidence must be a number in \(0, 1\), got True"),
+        ([0.9], r"confidence must be a number in \(0, 1\), got <class 'list'>"),
+        (95, r"confidence must be in \(0, 1\), got 95"),
+        (float("nan"), r"confidence must be in \(0, 1\)"),
     ],
 )
-def test_sensitivity_refuses_a_bad_level(table, value, message):
+def test_sensitivity_refuses_a_bad_confidence(table, value, message):
     with pytest.raises(cdplot.CdplotInputError, match=message):
-        cdplot.aggregation_sensitivity(table, level=value)
+        cdplot.aggregation_sensitivity(table, confidence=value)
 
 
 def test_sensitivity_names_bad_column_and_aggregate_options(table):
@@ -89,18 +89,18 @@ def test_sensitivity_names_bad_column_and_aggregate_options(table):
 @pytest.mark.parametrize("value", ["False", 1, None])
 def test_effect_sizes_refuses_labels_that_are_not_a_bool(result, value):
     with pytest.raises(cdplot.CdplotInputError, match="labels must be True or False"):
-        cdplot.effect_sizes(result, "cohen-d", labels=value)
+        cdplot.effect_sizes(result, measure="cohen-d", labels=value)
 
 
 @pytest.mark.parametrize("value", ["0.1", True, [0.1]])
 def test_effect_sizes_refuses_a_rope_that_is_not_a_number(result, value):
     with pytest.raises(cdplot.CdplotInputError, match="rope must be a non-negative number"):
-        cdplot.effect_sizes(result, "mean", rope=value)
+        cdplot.effect_sizes(result, measure="mean", rope=value)
 
 
 def test_effect_sizes_needs_a_result(table):
     with pytest.raises(cdplot.CdplotInputError, match="needs the result of cdplot.compare"):
-        cdplot.effect_sizes(table, "mean")
+        cdplot.effect_sizes(table, measure="mean")
 
 
 # --- item_tests and hierarchical_rank_intervals --------------------------------------------

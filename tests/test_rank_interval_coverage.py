@@ -34,7 +34,7 @@ def _null_coverage(k: int, n_datasets: int, reps: int, n_boot: int, seed: int) -
     hits = 0
     for r, table in enumerate(model.draw(np.random.default_rng(seed), reps)):
         res = _result(table, test="wilcoxon")
-        ri = cdplot.rank_intervals(res, "bootstrap", n_boot=n_boot, random_state=seed + r)
+        ri = cdplot.rank_intervals(res, method="bootstrap", n_boot=n_boot, random_state=seed + r)
         hits += bool((ri.low == 1).all() and (ri.high == k).all())
     return hits / reps
 
@@ -67,7 +67,7 @@ def test_bootstrap_covers_under_the_complete_null_with_10_algorithms():
 def test_fixed_standard_errors_warn_that_they_may_under_cover():
     res = _result(np.random.default_rng(0).normal(size=(12, 4)))
     with pytest.warns(cdplot.CdplotWarning, match="may cover less than their stated") as seen:
-        fixed = cdplot.rank_intervals(res, "bootstrap", n_boot=300, studentize=False)
+        fixed = cdplot.rank_intervals(res, method="bootstrap", n_boot=300, studentize=False)
     assert fixed.method == "bootstrap"
     assert seen[0].filename == __file__  # points at the call
 
@@ -76,14 +76,14 @@ def test_default_falls_back_with_a_warning_only_above_the_work_budget(monkeypatc
     res = _result(np.random.default_rng(1).normal(size=(12, 5)))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # within the budget: the bootstrap-t, no warning
-        student = cdplot.rank_intervals(res, "bootstrap", n_boot=300, random_state=3)
+        student = cdplot.rank_intervals(res, method="bootstrap", n_boot=300, random_state=3)
     # 300 draws x 10 pairs x (12 datasets + 100) = 336,000 cells
     monkeypatch.setattr(_intervals, "STUDENTIZE_MAX_WORK", 335_999)
     with pytest.warns(cdplot.CdplotWarning, match=r"3\.36e\+05 cells.*studentize=True"):
-        fallback = cdplot.rank_intervals(res, "bootstrap", n_boot=300, random_state=3)
+        fallback = cdplot.rank_intervals(res, method="bootstrap", n_boot=300, random_state=3)
     with pytest.warns(cdplot.CdplotWarning):
         fixed = cdplot.rank_intervals(
-            res, "bootstrap", n_boot=300, random_state=3, studentize=False
+            res, method="bootstrap", n_boot=300, random_state=3, studentize=False
         )
     np.testing.assert_array_equal(fallback.critical_value, fixed.critical_value)
     assert student.critical_value[0] != fallback.critical_value[0]
@@ -159,7 +159,7 @@ def test_n_boot_above_the_bound_is_refused_before_any_work():
     table.iloc[0, 1] = np.nan  # a bootstrap would refuse the table, but only later
     res = _result(table.to_numpy(), missing="keep")
     with pytest.raises(cdplot.CdplotInputError, match=r"n_boot=1000000000 exceeds.*1,000,000"):
-        cdplot.rank_intervals(res, "bootstrap", n_boot=10**9)
+        cdplot.rank_intervals(res, method="bootstrap", n_boot=10**9)
     with pytest.raises(cdplot.CdplotInputError, match="time and memory grow with n_boot"):
         res.rank_intervals("test", n_boot=_intervals.MAX_N_BOOT + 1)
 
@@ -168,7 +168,7 @@ def test_test_method_confidence_defaults_to_one_minus_alpha():
     res = _result(cdplot.datasets.load("benavoli2016").to_numpy(), alpha=0.10)
     ri = res.rank_intervals(method="test")
     assert ri.confidence == pytest.approx(0.90)
-    explicit = cdplot.rank_intervals(res, "test", confidence=0.90)
+    explicit = cdplot.rank_intervals(res, method="test", confidence=0.90)
     np.testing.assert_array_equal(ri.low, explicit.low)
     np.testing.assert_array_equal(ri.high, explicit.high)
     # the bootstraps keep 0.95 unless asked

@@ -114,7 +114,12 @@ def test_bootstrap_critical_value_equals_a_plain_loop():
     n_boot, confidence = 300, 0.9
     with pytest.warns(cdplot.CdplotWarning, match="may cover less"):
         ri = cdplot.rank_intervals(
-            res, "bootstrap", n_boot=n_boot, random_state=7, confidence=confidence, studentize=False
+            res,
+            method="bootstrap",
+            n_boot=n_boot,
+            random_state=7,
+            confidence=confidence,
+            studentize=False,
         )
     # the same draws: the implementation's generator, seeded the same way
     rng = np.random.default_rng(7)
@@ -140,7 +145,7 @@ def test_studentized_critical_value_equals_a_plain_loop():
     res, order, values = ranks_in_order("demsar2006")
     n, k = values.shape
     n_boot, confidence = 200, 0.95
-    ri = cdplot.rank_intervals(res, "bootstrap", n_boot=n_boot, random_state=9)
+    ri = cdplot.rank_intervals(res, method="bootstrap", n_boot=n_boot, random_state=9)
     rng = np.random.default_rng(9)
     stats = []
     for _ in range(n_boot):
@@ -162,8 +167,10 @@ def test_studentized_critical_value_equals_a_plain_loop():
 
 def test_marginal_intervals_are_nested_in_simultaneous_ones():
     res = run("benavoli2016")
-    sim = cdplot.rank_intervals(res, "bootstrap", n_boot=1000, random_state=0)
-    mar = cdplot.rank_intervals(res, "bootstrap", n_boot=1000, random_state=0, simultaneous=False)
+    sim = cdplot.rank_intervals(res, method="bootstrap", n_boot=1000, random_state=0)
+    mar = cdplot.rank_intervals(
+        res, method="bootstrap", n_boot=1000, random_state=0, simultaneous=False
+    )
     assert mar.critical_value.shape == (res.n_algorithms,)
     assert (mar.critical_value <= sim.critical_value[0] + 1e-9).all()
     assert (mar.low >= sim.low).all() and (mar.high <= sim.high).all()
@@ -173,8 +180,8 @@ def test_marginal_intervals_are_nested_in_simultaneous_ones():
 @pytest.mark.parametrize("on", ["ranks", "scores"])
 def test_p_best_sums_to_one_and_seed_reproduces(method, on):
     res = run("benavoli2016")
-    a = cdplot.rank_intervals(res, method, n_boot=400, random_state=11, on=on)
-    b = cdplot.rank_intervals(res, method, n_boot=400, random_state=11, on=on)
+    a = cdplot.rank_intervals(res, method=method, n_boot=400, random_state=11, on=on)
+    b = cdplot.rank_intervals(res, method=method, n_boot=400, random_state=11, on=on)
     assert a.p_best.sum() == pytest.approx(1.0, abs=1e-12)
     assert (a.p_best >= 0).all()
     pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
@@ -185,7 +192,7 @@ def test_p_best_splits_exact_ties():
     # two identical algorithms that are always best: each is first half of the time
     table = pd.DataFrame({"A": [3.0, 5, 4, 6], "B": [3.0, 5, 4, 6], "C": [1.0, 2, 0, 1]})
     res = run(table)
-    ri = cdplot.rank_intervals(res, "bootstrap", n_boot=200, random_state=0)
+    ri = cdplot.rank_intervals(res, method="bootstrap", n_boot=200, random_state=0)
     frame = ri.to_frame()
     assert frame.loc["A", "p_best"] == pytest.approx(0.5)
     assert frame.loc["B", "p_best"] == pytest.approx(0.5)
@@ -197,8 +204,8 @@ def test_invariant_under_column_order(method):
     table = cdplot.datasets.load("benavoli2016")
     res = run(table)
     shuffled = run(table[list(reversed(table.columns))])
-    a = cdplot.rank_intervals(res, method, n_boot=500, random_state=5).to_frame()
-    b = cdplot.rank_intervals(shuffled, method, n_boot=500, random_state=5).to_frame()
+    a = cdplot.rank_intervals(res, method=method, n_boot=500, random_state=5).to_frame()
+    b = cdplot.rank_intervals(shuffled, method=method, n_boot=500, random_state=5).to_frame()
     pd.testing.assert_frame_equal(
         a[["average_rank", "low", "high", "in_best_set"]],
         b[["average_rank", "low", "high", "in_best_set"]],
@@ -209,7 +216,7 @@ def test_invariant_under_column_order(method):
 
 def test_on_scores_adds_mean_score_and_respects_direction():
     res = run("garcia2008_synthetic")  # lower is better
-    frame = cdplot.rank_intervals(res, "bootstrap", on="scores", n_boot=300).to_frame()
+    frame = cdplot.rank_intervals(res, method="bootstrap", on="scores", n_boot=300).to_frame()
     means = res.scores.mean()
     assert frame["mean_score"].to_dict() == pytest.approx(means.to_dict())
     best = frame["p_best"].idxmax()
@@ -220,7 +227,7 @@ def test_refusals_name_the_fix():
     res = run("demsar2006", test="bayes-sign")
     with pytest.raises(cdplot.CdplotInputError, match="family-wise error control.*'bootstrap'"):
         cdplot.rank_intervals(res)
-    ok = cdplot.rank_intervals(res, "bootstrap", n_boot=200, random_state=0)
+    ok = cdplot.rank_intervals(res, method="bootstrap", n_boot=200, random_state=0)
     assert len(ok.algorithms) == 4
     res = run("demsar2006")
     with pytest.raises(cdplot.CdplotInputError, match="confidence=0.95"):
@@ -228,11 +235,11 @@ def test_refusals_name_the_fix():
     with pytest.raises(cdplot.CdplotInputError, match="simultaneous=True"):
         cdplot.rank_intervals(res, simultaneous=False)
     with pytest.raises(cdplot.CdplotInputError, match="n_boot"):
-        cdplot.rank_intervals(res, "bootstrap", n_boot=5)
+        cdplot.rank_intervals(res, method="bootstrap", n_boot=5)
     with pytest.raises(cdplot.CdplotInputError, match="confidence"):
-        cdplot.rank_intervals(res, "bootstrap", confidence=95)
+        cdplot.rank_intervals(res, method="bootstrap", confidence=95)
     with pytest.raises(cdplot.CdplotInputError, match="method"):
-        cdplot.rank_intervals(res, "jackknife")
+        cdplot.rank_intervals(res, method="jackknife")
     bayes = run("demsar2006", test="bayes-signed-rank", random_state=0)
     with pytest.raises(cdplot.CdplotInputError, match="Bayesian"):
         cdplot.rank_intervals(bayes)
@@ -243,7 +250,7 @@ def test_bootstrap_refuses_missing_results_but_test_method_works():
     table.iloc[0, 1] = np.nan
     res = run(table, missing="keep")
     with pytest.raises(cdplot.CdplotInputError, match="missing='drop'"):
-        cdplot.rank_intervals(res, "bootstrap", n_boot=200)
+        cdplot.rank_intervals(res, method="bootstrap", n_boot=200)
     ri = cdplot.rank_intervals(res, n_boot=200, random_state=0)
     assert ri.p_best.sum() == pytest.approx(1.0)
 
@@ -251,8 +258,8 @@ def test_bootstrap_refuses_missing_results_but_test_method_works():
 def test_dask_backend_equals_numpy():
     pytest.importorskip("dask")
     res = run("benavoli2016")
-    a = cdplot.rank_intervals(res, "bootstrap", n_boot=300, random_state=2)
-    b = cdplot.rank_intervals(res, "bootstrap", n_boot=300, random_state=2, backend="dask")
+    a = cdplot.rank_intervals(res, method="bootstrap", n_boot=300, random_state=2)
+    b = cdplot.rank_intervals(res, method="bootstrap", n_boot=300, random_state=2, backend="dask")
     pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
 
 
@@ -269,7 +276,7 @@ def _coverage(means, n_datasets, reps, seed, method, options):
     hits = 0
     for x in tables:
         res = run(pd.DataFrame(x, columns=names), **options)
-        ri = cdplot.rank_intervals(res, method, n_boot=300, random_state=seed)
+        ri = cdplot.rank_intervals(res, method=method, n_boot=300, random_state=seed)
         hits += all(
             lo <= truth[a][0] and hi >= truth[a][1]
             for a, lo, hi in zip(ri.algorithms, ri.low, ri.high, strict=True)

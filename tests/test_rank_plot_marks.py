@@ -108,7 +108,7 @@ def test_caption_says_what_each_mark_is(name, kwargs, words):
 
 def test_caption_names_bootstrap_intervals():
     res = quiet("demsar2006")
-    ri = cdplot.rank_intervals(res, "bootstrap", n_boot=300, random_state=0)
+    ri = cdplot.rank_intervals(res, method="bootstrap", n_boot=300, random_state=0)
     note = only(cdplot.rank_plot(res, intervals=ri), "rank-note").get_text()
     assert "(bootstrap, 95% simultaneous)" in note.replace("\n", " ")
 

@@ -82,7 +82,7 @@ def figure_reason(result: ComparisonResult, width: float) -> tuple[Choice, str]:
     )
 
 
-def choose_figure(result: ComparisonResult, width: float = 3.3) -> Choice:
+def choose_figure(result: ComparisonResult, *, width: float = 3.3) -> Choice:
     """``"cd"`` while the CD diagram is legible at ``width`` inches, else ``"ranks"``.
 
     The CD diagram (:func:`cdplot.cd_diagram`) is laid out at ``width`` and measured on

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_bool, check_in_list
+from .._errors import CdplotInputError, check_bool, check_in_list, renamed_keywords
 from ._bayes import check_real
 from ._hodges_lehmann import hodges_lehmann, qnorm
 from ._memo import recall, remember
@@ -125,10 +125,11 @@ SCORE_UNITS = ("mean", "hodges-lehmann")
 SAFE_MAGNITUDE = 2.0**400
 
 
+@renamed_keywords(res="result")
 def effect_sizes(
-    res: ComparisonResult,
-    measure: str = "mean",
+    result: ComparisonResult,
     *,
+    measure: str = "mean",
     confidence: float = 0.95,
     rope: float | None = None,
     labels: bool = False,
@@ -137,7 +138,7 @@ def effect_sizes(
 
     Parameters
     ----------
-    res : ComparisonResult
+    result : ComparisonResult
         The result of :func:`cdplot.compare`.
     measure : {"mean", "hodges-lehmann", "superiority", "cohen-d"}, default "mean"
         ``"mean"``: mean paired difference with the paired-t interval (R's ``t.test(a, b,
@@ -160,7 +161,7 @@ def effect_sizes(
         standard deviations for "cohen-d"). Adds a column ``practical``: "practically
         better" (interval above the region), "practically worse" (below it),
         "equivalent" (inside it) or "undecided" (straddling an edge). Defaults to the
-        Bayesian tests' ``res.rope`` for "mean" and "hodges-lehmann".
+        Bayesian tests' ``result.rope`` for "mean" and "hodges-lehmann".
     labels : bool, default False
         Add a column ``magnitude``: Cohen's (1988) labels for "cohen-d" (``|d| < 0.2``
         negligible, < 0.5 small, < 0.8 medium, else large), Vargha & Delaney's (2000) for
@@ -179,7 +180,7 @@ def effect_sizes(
     Raises
     ------
     CdplotInputError
-        For ``res`` not a result of :func:`cdplot.compare`, an unknown ``measure``, or a
+        For ``result`` not a result of :func:`cdplot.compare`, an unknown ``measure``, or a
         ``confidence``, ``rope`` or ``labels`` of the wrong type or out of range (named in
         the message).
 
@@ -195,7 +196,7 @@ def effect_sizes(
     --------
     >>> import cdplot
     >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
-    >>> fr = cdplot.effect_sizes(res, "mean")  # R: t.test(a, b, paired=TRUE)$estimate
+    >>> fr = cdplot.effect_sizes(res, measure="mean")  # R: t.test(a, b, paired=TRUE)$estimate
     >>> fr.loc[0, ["a", "b"]].tolist(), round(float(fr.loc[0, "estimate"]), 6)
     (['C4.5+m+cf', 'C4.5+m'], 0.006786)
     """
@@ -203,10 +204,10 @@ def effect_sizes(
 
     from ._results import is_comparison
 
-    if not is_comparison(res):
+    if not is_comparison(result):
         raise CdplotInputError(
-            f"effect_sizes needs the result of cdplot.compare(), got {type(res).__name__}; "
-            "e.g. cdplot.effect_sizes(cdplot.compare(data), 'mean')."
+            f"effect_sizes needs the result of cdplot.compare(), got {type(result).__name__}; "
+            "e.g. cdplot.effect_sizes(cdplot.compare(data), measure='mean')."
         )
     measure = check_in_list(MEASURES, aliases=ALIASES, measure=measure)
     confidence = check_confidence(confidence)
@@ -217,9 +218,9 @@ def effect_sizes(
             f"{measure!r}; pass labels=False or one of those measures."
         )
     if rope is None and measure in ("mean", "hodges-lehmann"):
-        rope = res.rope
+        rope = result.rope
     rope = _check_rope(rope)
-    rows = [_row(res, a, b, measure, confidence) for a, b in _pairs(res)]
+    rows = [_row(result, a, b, measure, confidence) for a, b in _pairs(result)]
     frame = pd.DataFrame(
         rows, columns=["a", "b", "measure", "estimate", "low", "high", "n", "confidence"]
     )
@@ -231,7 +232,7 @@ def effect_sizes(
         ]
     if labels:
         frame["magnitude"] = [magnitude_label(measure, e) for e in frame["estimate"]]
-    remember(res, "effect_sizes", frame)  # for summary(), reports and JSON
+    remember(result, "effect_sizes", frame)  # for summary(), reports and JSON
     return frame
 
 

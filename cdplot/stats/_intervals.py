@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
+from .._errors import CdplotInputError, CdplotWarning, check_in_list, renamed_keywords, spell
 from ._memo import recall, remember
 from ._options import check_confidence
 
@@ -189,10 +189,11 @@ class RankIntervals:
         return pd.DataFrame(columns, index=index)
 
 
+@renamed_keywords(res="result")
 def rank_intervals(
-    res: ComparisonResult,
-    method: str = "test",
+    result: ComparisonResult,
     *,
+    method: str = "test",
     confidence: float | None = None,
     simultaneous: bool = True,
     n_boot: int = DEFAULT_N_BOOT,
@@ -205,7 +206,7 @@ def rank_intervals(
 
     Parameters
     ----------
-    res : ComparisonResult
+    result : ComparisonResult
         The result of :func:`cdplot.compare`.
     method : {"test", "bootstrap", "hierarchical"}, default "test"
         ``"test"``: from the result's own pairwise decisions, ``low = 1 + #{j
@@ -213,13 +214,13 @@ def rank_intervals(
         agree with the groups of the CD diagram by construction; against a control, from
         the k - 1 tests with the control, see Notes). ``"bootstrap"``: the
         confidence sets for ranks of Mogstad et al. (2024), from a paired bootstrap over
-        datasets. ``"hierarchical"`` (item-level input, ``res.items``): the same
+        datasets. ``"hierarchical"`` (item-level input, ``result.items``): the same
         construction on a hierarchical bootstrap that resamples the tasks, then the items
         within each drawn task, and re-ranks (see
         :func:`cdplot.stats._items.hierarchical_bounds`); ``p_best`` is then the share of
         those replicates in which each model ranks first.
     confidence : float, optional
-        Confidence level. By default ``1 - res.alpha`` for ``method="test"`` (the only level
+        Confidence level. By default ``1 - result.alpha`` for ``method="test"`` (the only level
         its decisions carry: another one is refused), 0.95 for the bootstraps.
     simultaneous : bool, default True
         Joint coverage of all algorithms' ranks (max-t over all pairs) or, bootstrap only,
@@ -252,7 +253,7 @@ def rank_intervals(
     CdplotInputError
         For a Bayesian test with ``method="test"`` (its decisions carry no family-wise
         error control: use ``method="bootstrap"``), a confidence
-        that does not match ``res.alpha``, a bootstrap on a table with missing
+        that does not match ``result.alpha``, a bootstrap on a table with missing
         results, or ``n_boot`` outside 100 to ``MAX_N_BOOT``.
 
     Warns
@@ -323,12 +324,12 @@ def rank_intervals(
     on = check_in_list(TARGETS, on=on)
     backend = check_in_list(BACKENDS, backend="numpy" if backend is None else backend)
     if confidence is None:
-        confidence = 1.0 - res.alpha if method == "test" else DEFAULT_CONFIDENCE
+        confidence = 1.0 - result.alpha if method == "test" else DEFAULT_CONFIDENCE
     confidence = check_confidence(confidence)
     n_boot = _check_n_boot(n_boot)
     rng = np.random.default_rng(random_state)
-    order, average = _display_order(res)
-    values = _loss_matrix(res, order, on)
+    order, average = _display_order(result)
+    values = _loss_matrix(result, order, on)
     critical = None
     if method == "hierarchical":  # items within tasks (cdplot.stats._items)
         from ._items import hierarchical_bounds
@@ -338,17 +339,17 @@ def rank_intervals(
                 "rank_intervals(method='hierarchical') resamples the ranks; drop on='scores'."
             )
         low, high, critical, p_best = hierarchical_bounds(
-            res, order, confidence, simultaneous, n_boot, rng
+            result, order, confidence, simultaneous, n_boot, rng
         )
     elif method == "test":
-        low, high = _test_intervals(res, order, confidence, simultaneous)
+        low, high = _test_intervals(result, order, confidence, simultaneous)
     else:
         low, high, critical = _bootstrap_intervals(
             values, confidence, simultaneous, n_boot, rng, backend, studentize
         )
     if method != "hierarchical":
         p_best = probability_best(values, n_boot, rng, backend=backend)
-    estimate = average if on == "ranks" else np.nanmean(_scores(res, order), axis=0)
+    estimate = average if on == "ranks" else np.nanmean(_scores(result, order), axis=0)
     out = RankIntervals(
         algorithms=tuple(order),
         average_rank=average,
@@ -362,9 +363,9 @@ def rank_intervals(
         on=on,
         n_boot=n_boot,
         critical_value=critical,
-        labels=dict(res.labels),
+        labels=dict(result.labels),
     )
-    remember(res, "rank_intervals", out)  # for summary(), reports and JSON
+    remember(result, "rank_intervals", out)  # for summary(), reports and JSON
     return out
 
 
@@ -790,7 +791,7 @@ def _warn_fixed_se(why: str, fix: str) -> None:
         "stated confidence, the more so the more pairs and the fewer datasets (about 0.6 instead "
         f"of 0.95 with 60 algorithms on 30 datasets under equal means): {fix}.",
         CdplotWarning,
-        stacklevel=5,  # the caller of rank_intervals
+        stacklevel=6,  # the caller of rank_intervals (through its keyword wrapper)
     )
 
 
@@ -946,7 +947,7 @@ class RankPlotStatistics:
             (anything with a ``to_frame()`` holding ``average_rank``, ``low``, ``high``,
             ``in_best_set`` and optionally ``mean_score`` and ``p_best``). By default the
             intervals of the result's own decisions (:func:`decision_intervals`); with
-            ``p_best``, those of ``rank_intervals(result, method, random_state=0)``
+            ``p_best``, those of ``rank_intervals(result, method=method, random_state=0)``
             (``method="test"`` for all-pairs decisions with family-wise error control,
             else ``"bootstrap"``: seeded, so a figure draws the same twice).
         p_best : bool
@@ -959,7 +960,9 @@ class RankPlotStatistics:
         """
         if intervals is None and p_best:
             fwer = result.control is None and result._pairwise.controls_fwer
-            intervals = rank_intervals(result, "test" if fwer else "bootstrap", random_state=0)
+            intervals = rank_intervals(
+                result, method="test" if fwer else "bootstrap", random_state=0
+            )
         if intervals is None:
             order, average, low, high, by_score = decision_intervals(result)
             position = np.arange(1.0, len(order) + 1)

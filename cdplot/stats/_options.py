@@ -8,15 +8,32 @@ import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .._errors import CdplotInputError, in_cli, spell, suggest
+from .._errors import CdplotInputError, check_bool, in_cli, spell, suggest
 
 __all__ = [
     "check_alpha",
     "check_confidence",
     "check_control",
+    "check_direction_of_result",
     "check_keyword_spelling",
     "check_labels",
 ]
+
+
+def check_direction_of_result(higher_is_better: Any, stored: bool) -> bool:
+    """The direction of a result's scores, ``stored``; ``higher_is_better`` may only repeat it.
+
+    For functions that take a table or a result of :func:`cdplot.compare`: None (not given)
+    reads the result's own direction, a contradicting bool is refused.
+    """
+    if higher_is_better is not None and check_bool(higher_is_better, "higher_is_better") != bool(
+        stored
+    ):
+        raise CdplotInputError(
+            f"the result was computed with higher_is_better={bool(stored)}; drop "
+            f"higher_is_better= (a result keeps its direction) or compare() again."
+        )
+    return bool(stored)
 
 
 def check_alpha(alpha: Any) -> float:

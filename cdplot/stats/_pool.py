@@ -18,7 +18,7 @@ import numpy as np
 from .._errors import CdplotInputError, check_bool
 from ..io import parse_scores
 from ._memo import recall, remember
-from ._options import check_alpha
+from ._options import check_alpha, check_direction_of_result
 from ._special import special
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -167,14 +167,7 @@ def pool_sensitivity(
     if result is not None:
         scores = np.asarray(result._input.scores, dtype=float)  # no table is built
         names = [str(a) for a in result.algorithms]
-        better_high = result.higher_is_better
-        if higher_is_better is not None and check_bool(
-            higher_is_better, "higher_is_better"
-        ) != bool(better_high):
-            raise CdplotInputError(
-                f"the result was computed with higher_is_better={bool(better_high)}; drop "
-                f"higher_is_better= (a result keeps its direction) or compare() again."
-            )
+        better_high = check_direction_of_result(higher_is_better, result.higher_is_better)
     else:
         table = parse_scores(data_or_result, warn_direction=higher_is_better is None)
         scores, names = table.scores, [str(a) for a in table.algorithms]

@@ -495,13 +495,13 @@ class _Comparison(ValueEquality):
         (0.95 for the bootstraps)."""
         from ._intervals import rank_intervals
 
-        return rank_intervals(self, method, **kwargs)
+        return rank_intervals(self, method=method, **kwargs)
 
     def effect_sizes(self, measure: str = "mean", **kwargs: Any) -> pd.DataFrame:
         """Effect sizes of every pair with intervals; see :func:`cdplot.effect_sizes`."""
         from ._effects import effect_sizes
 
-        return effect_sizes(self, measure, **kwargs)
+        return effect_sizes(self, measure=measure, **kwargs)
 
 
 @dataclass(frozen=True, eq=False, init=False, repr=False)

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, CdplotWarning, check_bool
+from .._errors import CdplotInputError, CdplotWarning, check_bool, renamed_keywords
 from ..io import exact_mean, parse_scores
-from ._options import check_confidence
+from ._options import check_confidence, check_direction_of_result
 from ._ranks import rank_rows
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,15 +79,16 @@ def _mle_exists(w: np.ndarray) -> bool:
     return True
 
 
-def bradley_terry(wins: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarray, ...]:
+@renamed_keywords(level="confidence")
+def bradley_terry(wins: np.ndarray, *, confidence: float = 0.95) -> tuple[np.ndarray, ...]:
     """Maximum-likelihood Bradley-Terry log-abilities from a k x k matrix of win counts.
 
     Parameters
     ----------
     wins : array_like
         ``wins[i, j]`` = times i beat j (may be fractional: half wins for ties).
-    level : float, default 0.95
-        Confidence level of the Wald intervals.
+    confidence : float, default 0.95
+        Confidence level of the Wald intervals (``level=`` is its deprecated old name).
 
     Returns
     -------
@@ -128,7 +129,7 @@ def bradley_terry(wins: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarray,
     lap = np.diag(info.sum(axis=1)) - info
     cov = np.linalg.inv(lap + centre) - centre  # the pseudo-inverse of the Laplacian
     se = np.sqrt(np.maximum(np.diag(cov), 0.0))
-    z = float(special.ndtri(0.5 + level / 2.0))
+    z = float(special.ndtri(0.5 + confidence / 2.0))
     return s, s - z * se, s + z * se, se
 
 
@@ -151,13 +152,14 @@ class AggregationSensitivity:
         dataset is left out.
     bradley_terry : pandas.DataFrame
         ``strength`` (log-ability centred to mean zero), ``low``, ``high`` (Wald
-        interval at ``level``) and ``se``, one row per algorithm.
+        interval at ``confidence``) and ``se``, one row per algorithm.
     kendall_tau : pandas.DataFrame
         Kendall's tau-b between every two rankings (``scipy.stats.kendalltau``).
     bt_values, tau_values : numpy.ndarray
         The numbers of ``bradley_terry`` (k x 4) and ``kendall_tau``, without pandas.
-    level : float
-        Confidence level of the Bradley-Terry intervals.
+    confidence : float
+        Confidence level of the Bradley-Terry intervals (``level`` is its deprecated
+        old name).
     higher_is_better : bool
         How the scores were read.
     """
@@ -169,8 +171,18 @@ class AggregationSensitivity:
     lodo_high: np.ndarray
     bt_values: np.ndarray
     tau_values: np.ndarray
-    level: float
+    confidence: float
     higher_is_better: bool
+
+    @property
+    def level(self) -> float:
+        """Deprecated old name of :attr:`confidence` (same value)."""
+        warnings.warn(
+            "AggregationSensitivity.level is deprecated; read .confidence (same value).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.confidence
 
     @property
     def bradley_terry(self) -> pd.DataFrame:
@@ -245,7 +257,7 @@ def _tau_matrix(ranks: dict[str, np.ndarray]) -> np.ndarray:
 
 def _read(
     data: Any,
-    higher_is_better: bool,
+    higher_is_better: bool | None,
     dataset: str | None,
     algorithm: str | None,
     score: str | None,
@@ -257,13 +269,18 @@ def _read(
     if is_comparison(data):
         scores = np.asarray(data._input.scores, dtype=float)
         names = [str(a) for a in data.algorithms]
-        better_high = data.higher_is_better
+        better_high = check_direction_of_result(higher_is_better, data.higher_is_better)
     else:
         table = parse_scores(
-            data, dataset=dataset, algorithm=algorithm, score=score, aggregate=aggregate
+            data,
+            dataset=dataset,
+            algorithm=algorithm,
+            score=score,
+            aggregate=aggregate,
+            warn_direction=higher_is_better is None,  # compare()'s warning on error-like names
         )
         scores, names = table.scores, [str(a) for a in table.algorithms]
-        better_high = bool(higher_is_better)
+        better_high = True if higher_is_better is None else bool(higher_is_better)
     n, k = scores.shape
     if n < 2 or k < 2 or np.isnan(scores).any():
         raise CdplotInputError(
@@ -274,11 +291,12 @@ def _read(
     return scores, names, better_high
 
 
+@renamed_keywords(level="confidence")
 def aggregation_sensitivity(
     data: Any,
     *,
-    higher_is_better: bool = True,
-    level: float = 0.95,
+    higher_is_better: bool | None = None,
+    confidence: float = 0.95,
     dataset: str | None = None,
     algorithm: str | None = None,
     score: str | None = None,
@@ -291,11 +309,14 @@ def aggregation_sensitivity(
     data : DataFrame, array, path or ComparisonResult
         Scores in any form :func:`cdplot.compare` accepts (complete table), or a
         result of :func:`cdplot.compare` (its scores and direction are used).
-    higher_is_better : bool, default True
-        False for errors, losses or times (a bool: ``"False"`` is refused, as by
-        :func:`cdplot.compare`). Ignored for a result.
-    level : float, default 0.95
-        Confidence level of the Bradley-Terry Wald intervals, in (0, 1).
+    higher_is_better : bool, optional
+        False for errors, losses or times (a bool: ``"False"`` is refused). Not given:
+        higher is better, with a :class:`cdplot.CdplotWarning` when the score column's
+        name reads as an error, loss or time, as in :func:`cdplot.compare`. For a result:
+        its own direction; a different value is refused.
+    confidence : float, default 0.95
+        Confidence level of the Bradley-Terry Wald intervals, in (0, 1) (``level=`` is
+        its deprecated old name).
     dataset, algorithm, score, aggregate
         As in :func:`cdplot.compare`, for long tables and repeated runs.
 
@@ -329,16 +350,15 @@ def aggregation_sensitivity(
     >>> sens.to_frame().columns.tolist()[:3]
     ['average_rank', 'mean', 'median']
     """
-    higher_is_better = check_bool(
-        True if higher_is_better is None else higher_is_better, "higher_is_better"
-    )
-    level = check_confidence(level, "level")
+    if higher_is_better is not None:
+        higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    confidence = check_confidence(confidence)
     scores, names, better_high = _read(data, higher_is_better, dataset, algorithm, score, aggregate)
     n, k = scores.shape
     x = scores if better_high else -scores
     within = rank_rows(-x)
     wins = _win_counts(x)
-    strength, low, high, se = bradley_terry(wins, level=level)
+    strength, low, high, se = bradley_terry(wins, confidence=confidence)
     if np.isnan(strength).any():
         warnings.warn(
             "the Bradley-Terry maximum-likelihood strengths do not exist for this table "
@@ -346,7 +366,7 @@ def aggregation_sensitivity(
             "is infinite); the bradley_terry column is NaN. The other aggregations are "
             "unaffected.",
             CdplotWarning,
-            stacklevel=2,
+            stacklevel=3,  # the caller, through the keyword wrapper
         )
     sign = 1.0 if better_high else -1.0
     # exact means of the floats: equal column sums tie whatever the order of the datasets
@@ -380,6 +400,6 @@ def aggregation_sensitivity(
         lodo_high=lodo_high,
         bt_values=np.column_stack([strength, low, high, se]),
         tau_values=_tau_matrix(ranks),
-        level=level,
+        confidence=confidence,
         higher_is_better=better_high,
     )
