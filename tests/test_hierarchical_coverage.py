@@ -1,6 +1,6 @@
 """Seeded coverage of the hierarchical rank intervals under the complete null.
 
-``rank_intervals(res, "hierarchical")`` claims that, with probability at least
+``rank_intervals(res, method="hierarchical")`` claims that, with probability at least
 ``confidence``, every model's true rank lies in its interval. Under the complete null every
 model has the same expected rank over the population of tasks, every model holds every
 rank, and the intervals cover exactly when no pair of models is declared different: the
@@ -130,7 +130,7 @@ def test_pair_ahead_on_every_task_keeps_a_margin_and_warns():
     res = cdplot.compare(pd.DataFrame(rows, columns=["task", "model", "item", "score"]))
     assert res.ranks["A"].tolist() == [1.0] * 6
     with pytest.warns(cdplot.CdplotWarning, match=r"1 pair\(s\) of models have the same rank"):
-        ri = cdplot.rank_intervals(res, "hierarchical", n_boot=1000, random_state=0)
+        ri = cdplot.rank_intervals(res, method="hierarchical", n_boot=1000, random_state=0)
     assert ri.low.tolist() == [1, 1] and ri.high.tolist() == [2, 2]
 
 
@@ -141,5 +141,5 @@ def test_studentized_intervals_still_separate_a_clearly_better_model():
     frame = _null_benchmark(rng, 5, 20, 30, binary=False)
     frame.loc[frame.model == "m0", "score"] += 3.0
     res = cdplot.compare(frame)
-    ri = cdplot.rank_intervals(res, "hierarchical", n_boot=1000, random_state=0)
+    ri = cdplot.rank_intervals(res, method="hierarchical", n_boot=1000, random_state=0)
     assert ri.interval("m0") == (1, 1)
