@@ -69,7 +69,7 @@ def _misses(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", cdplot.CdplotWarning)
             ri = cdplot.rank_intervals(
-                res, "hierarchical", confidence=CONFIDENCE, n_boot=n_boot, random_state=rng
+                res, method="hierarchical", confidence=CONFIDENCE, n_boot=n_boot, random_state=rng
             )
         misses += not (np.all(ri.low == 1) and np.all(ri.high == k))
     return misses

@@ -561,30 +561,14 @@ def simulate(
     counts, false, true, apv_sums, bayes = _combine(outputs, procs)
     pairs = {p.label: p.hypotheses(k, model.algorithms) for p in procs}
     specs = {p.label: (p.test, p.correction, p.control) for p in procs}
-    settings = {
-        "model": model.describe(),
-        "procedures": [
-            {
-                "label": p.label,
-                "test": p.test,
-                "correction": p.correction,
-                "control": p.control,
-                "options": dict(p.options),
-                **(_posterior_settings(p) if p.bayesian else {}),
-            }
-            for p in procs
-        ],
-        "random_state": seed.entropy,
-        "spawn_key": list(seed.spawn_key),
-        "seed_block": BLOCK,
-        "chunk_size": per_chunk * BLOCK,
-        "n_chunks": len(tasks),
-        "backend": used,
-        "n_jobs": int(n_jobs),
-        "workers": workers,
-        "elapsed_s": elapsed,
-        "cpu_s": cpu_seconds,
-    }
+    settings = _settings(
+        model,
+        procs,
+        seed,
+        chunk=(per_chunk * BLOCK, len(tasks)),
+        run=(used, int(n_jobs), workers),
+        times=(elapsed, cpu_seconds),
+    )
     return SimulationResult(
         procedures=tuple(p.label for p in procs),
         algorithms=tuple(model.algorithms),
@@ -715,6 +699,42 @@ def _executor(backend: str | None, n_jobs: int, scheduler: Any) -> Iterator[tupl
         yield from Parallel(n_jobs=n_jobs, backend=name, return_as="generator")(calls(tasks, args))
 
     yield on_joblib, workers, name
+
+
+def _settings(
+    model: Any,
+    procs: list[Any],
+    seed: np.random.SeedSequence,
+    *,
+    chunk: tuple[int, int],
+    run: tuple[str, int, int],
+    times: tuple[float, float],
+) -> dict[str, Any]:
+    """The settings a simulation records: model, procedures, seed, chunking, back end, time."""
+    return {
+        "model": model.describe(),
+        "procedures": [
+            {
+                "label": p.label,
+                "test": p.test,
+                "correction": p.correction,
+                "control": p.control,
+                "options": dict(p.options),
+                **(_posterior_settings(p) if p.bayesian else {}),
+            }
+            for p in procs
+        ],
+        "random_state": seed.entropy,
+        "spawn_key": list(seed.spawn_key),
+        "seed_block": BLOCK,
+        "chunk_size": chunk[0],
+        "n_chunks": chunk[1],
+        "backend": run[0],
+        "n_jobs": run[1],
+        "workers": run[2],
+        "elapsed_s": times[0],
+        "cpu_s": times[1],
+    }
 
 
 def simulate_grid(
