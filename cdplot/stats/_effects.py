@@ -74,11 +74,18 @@ def _wilson_end(pc: float, z: float, z22n: float, n: int, sign: float) -> float:
     return (pc + z22n + sign * z * np.sqrt(pc * (1 - pc) / n + z22n / (2 * n))) / (1 + 2 * z22n)
 
 
+#: a standard deviation of the differences at most this fraction of their size is rounding
+#: noise of the scores (a few units in the last place), not spread
+_ROUNDING = 64 * np.finfo(float).eps
+
+
 def _cohen_d(d: np.ndarray, confidence: float) -> tuple[float, float, float]:
     """d_z = mean / sd of the differences; interval by inverting the noncentral t."""
     n = d.size
     sd = d.std(ddof=1) if n > 1 else 0.0
-    if sd == 0:
+    # differences equal up to the rounding of the scores (0.3 - 0.1 and 0.2) have no spread:
+    # their "d" would be rounding noise of order 1e16
+    if sd <= _ROUNDING * float(np.max(np.abs(d), initial=0.0)):
         return float("nan"), float("nan"), float("nan")
     estimate = float(d.mean() / sd)
     t_obs = estimate * np.sqrt(n)
@@ -99,6 +106,8 @@ def _noncentrality(t_obs: float, df: int, cdf: float) -> float:
 
     width = 1.0 + abs(t_obs)
     lo, hi = t_obs - width, t_obs + width
+    if not (np.isfinite(gap(lo)) and np.isfinite(gap(hi))):
+        return float("nan")  # beyond what the noncentral t distribution computes
     while gap(lo) < 0:
         lo -= width
         width *= 2
