@@ -92,6 +92,7 @@ def _matrices(data: Any) -> tuple[list[str], list[str], list[np.ndarray], bool]:
     from ..io import ItemScores
 
     higher = True
+    items: Any
     if isinstance(data, ItemScores):
         items = data
         tasks, models = list(items.tasks), list(items.models)
