@@ -152,12 +152,10 @@ def _literal_test_comparisons(path: Path) -> list[int]:
 
 
 #: modules that tell their own family's tests apart (the Bayesian sign and signed-rank
-#: kernels, the parametric assumption checks), and the result's settings read by code
-#: that owns the result's parts
+#: kernels), and the result's settings read by the code that owns the result's parts
 FAMILY_MODULES = {
     "stats/_bayes.py",
     "stats/_batch_bayes.py",
-    "stats/_parametric.py",
     "stats/_compare.py",
     "stats/_results.py",
 }

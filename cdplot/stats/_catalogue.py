@@ -149,9 +149,10 @@ class PairwiseTest:
     #: its own ranking, ``f(oriented table) -> (per-dataset table, averages)``, and its name
     own_ranking: Kernel | None = None
     own_rank_label: str | None = None
-    #: the mean scores are reported (a parametric test); ``groups_by_mean``: its groups are
-    #: runs in mean-score order
-    mean_scores: bool = False
+    #: the parametric model of a test on mean scores: "t" (paired t over the datasets) or
+    #: "anova" (the repeated-measures ANOVA's residual variance); None for the others
+    parametric: str | None = None
+    #: its groups are runs in mean-score order (else in average-rank order)
     groups_by_mean: bool = False
     #: its p-values form a Robinson matrix in average-rank order (a hint for the exact
     #: Bergmann-Hommel engine)
@@ -173,6 +174,11 @@ class PairwiseTest:
     def bayesian(self) -> bool:
         """Whether it gives posterior probabilities (no p-values, no correction)."""
         return self.kind == BAYESIAN
+
+    @property
+    def mean_scores(self) -> bool:
+        """Whether the mean scores are reported (a test on mean scores)."""
+        return self.parametric is not None
 
     @property
     def needs_complete(self) -> bool:
@@ -333,7 +339,7 @@ _ENTRIES = (
         "paired t-test",
         Kernel("_parametric", "paired_t_test"),
         aliases=("t-test", "ttest", "paired-t-test"),
-        mean_scores=True,
+        parametric="t",
         on_scores=True,
     ),
     PairwiseTest(
@@ -346,7 +352,7 @@ _ENTRIES = (
         no_control=_no_tukey_control,
         critical_difference=Kernel("_parametric", "tukey_critical_difference"),
         critical_difference_units="score",
-        mean_scores=True,
+        parametric="anova",
         groups_by_mean=True,
         on_scores=True,
     ),
