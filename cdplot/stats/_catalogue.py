@@ -102,6 +102,15 @@ class PairwiseTest:
     """One pairwise test: every fact cdplot uses about it.
 
     A new test is one entry of :data:`CATALOGUE` plus its kernel; nothing else changes.
+
+    Examples
+    --------
+    >>> from cdplot.stats._catalogue import CATALOGUE
+    >>> nemenyi = CATALOGUE["nemenyi"]
+    >>> nemenyi.default_correction, nemenyi.pool_dependent, nemenyi.own_adjustment.plain_test
+    ('nemenyi', True, 'mean-ranks')
+    >>> CATALOGUE["wilcoxon"].options["zero_method"]("Pratt")
+    'pratt'
     """
 
     #: the canonical name (``compare(test=...)``)
