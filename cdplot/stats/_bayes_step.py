@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._adjust import adjust_control
-from ._posthoc import Oriented, Posthoc, Ranked, _mean_scores, named_groups
+from ._posthoc import Oriented, Posthoc, Ranked, best_first_means, named_groups
 from ._procedure import Procedure
 
 __all__ = ["run_bayes"]
@@ -36,7 +36,7 @@ def run_bayes(
     kernel = proc.entry.all_pairs.load()
     better, decided, fields = kernel(proc.test, oriented.array, names, proc.options)
     no_pvalues = np.full((k, k), np.nan)
-    means, by_mean = _mean_scores(proc, scores, names, higher_is_better)
+    means, by_mean = best_first_means(proc, scores, names, higher_is_better)
     if proc.control is None:
         adjusted = np.full((k, k), np.nan)
         significant = np.asarray(decided, dtype=bool) & ~np.eye(k, dtype=bool)

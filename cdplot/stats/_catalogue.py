@@ -255,6 +255,7 @@ _ENTRIES = (
             }
         ),
         incomplete=EACH_PAIR,
+        # its warnings point at compare()'s caller: compare, run_posthoc, _raw_tests, kernel
         ordered=Kernel("_pairwise", "wilcoxon_columns", (("stacklevel", 5),)),
         common_datasets=Kernel("_pairwise", "wilcoxon_test"),
         batch=Kernel("_batch", "batch_wilcoxon"),

@@ -26,7 +26,7 @@ from ._procedure import Procedure
 from ._results import PairwiseResult
 from ._skillings_mack import pairs_on_common_datasets
 
-__all__ = ["Oriented", "Posthoc", "Ranked", "run_posthoc"]
+__all__ = ["Oriented", "Posthoc", "Ranked", "best_first_means", "named_groups", "run_posthoc"]
 
 
 class Oriented:
@@ -171,7 +171,7 @@ def _warn_questionable(proc: Procedure, n: int, *, incomplete: bool) -> None:
         )
 
 
-def _mean_scores(
+def best_first_means(
     proc: Procedure, scores: np.ndarray, names: list[str], higher_is_better: bool
 ) -> tuple[tuple[np.ndarray, tuple[str, ...]] | None, list[int] | None]:
     """Step 3: mean scores (best first) for the parametric analyses, and Tukey's group order."""
@@ -283,7 +283,7 @@ def run_posthoc(
     _warn_questionable(proc, raw.n_smallest, incomplete=ranked.canon is None)
     means, by_mean = None, None
     if ranked.canon is not None:
-        means, by_mean = _mean_scores(proc, scores, names, higher_is_better)
+        means, by_mean = best_first_means(proc, scores, names, higher_is_better)
     if proc.control is None:
         adjusted, significant, groups, uncovered, cd = _all_pairs(
             proc, raw, ranked, names, scores, by_mean or order
