@@ -28,25 +28,27 @@ __all__ = [
 #: Display names of the pairwise tests (read-only; the titles of the catalogue's entries).
 TEST_TITLES = MappingProxyType({name: test.title for name, test in CATALOGUE.items()})
 
-#: Display names of the p-value adjustments.
-CORRECTION_TITLES = {
-    "none": "no correction",
-    "bonferroni": "Bonferroni",
-    "bonferroni-dunn": "Bonferroni\N{EN DASH}Dunn",
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "li": "Li",
-    "shaffer": "Shaffer",
-    "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
-    "nemenyi": "Nemenyi",
-    "tukey": "Tukey",
-    "holland": "Holland",
-    "rom": "Rom",
-    "fdr-bh": "Benjamini\N{EN DASH}Hochberg (FDR)",
-    "fdr-by": "Benjamini\N{EN DASH}Yekutieli (FDR)",
-}
+#: Display names of the p-value adjustments (read-only).
+CORRECTION_TITLES = MappingProxyType(
+    {
+        "none": "no correction",
+        "bonferroni": "Bonferroni",
+        "bonferroni-dunn": "Bonferroni\N{EN DASH}Dunn",
+        "holm": "Holm",
+        "hochberg": "Hochberg",
+        "hommel": "Hommel",
+        "finner": "Finner",
+        "li": "Li",
+        "shaffer": "Shaffer",
+        "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
+        "nemenyi": "Nemenyi",
+        "tukey": "Tukey",
+        "holland": "Holland",
+        "rom": "Rom",
+        "fdr-bh": "Benjamini\N{EN DASH}Hochberg (FDR)",
+        "fdr-by": "Benjamini\N{EN DASH}Yekutieli (FDR)",
+    }
+)
 
 
 def format_pvalue(p: float, digits: int = 3) -> str:

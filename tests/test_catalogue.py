@@ -42,7 +42,8 @@ def test_the_registries_are_read_only():
     import cdplot.report
     from cdplot.stats._own_ranks import OWN_RANK_LABELS
 
-    for registry in (CATALOGUE, ALIASES, cdplot.stats.TESTS, cdplot.report.TEST_TITLES):
+    registries = (CATALOGUE, ALIASES, cdplot.stats.TESTS, cdplot.report.TEST_TITLES)
+    for registry in (*registries, cdplot.report.CORRECTION_TITLES):
         with pytest.raises(TypeError):
             registry["new-test"] = ()
     with pytest.raises(TypeError):
