@@ -7,7 +7,10 @@ Pure strings (no pandas, no matplotlib). Layer: above ``stats`` and below ``plot
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 from typing import TYPE_CHECKING
+
+from .stats._catalogue import CATALOGUE
 
 if TYPE_CHECKING:  # pragma: no cover
     from .stats._results import ComparisonResult
@@ -22,42 +25,30 @@ __all__ = [
     "statistic_text",
 ]
 
-#: Display names of the pairwise tests.
-TEST_TITLES = {
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "mean-ranks": "mean-ranks test",
-    "nemenyi": "Nemenyi test",
-    "bayes-signed-rank": "Bayesian signed-rank test",
-    "bayes-sign": "Bayesian sign test",
-    "aligned-ranks": "aligned-ranks test",
-    "quade": "Quade post-hoc test",
-    "exact-rank-sum": "exact rank-sum test",
-    "paired-t": "paired t-test",
-    "tukey": "Tukey HSD test",
-    "conover": "Conover test",
-    "durbin": "Durbin all-pairs test",
-}
+#: Display names of the pairwise tests (read-only; the titles of the catalogue's entries).
+TEST_TITLES = MappingProxyType({name: test.title for name, test in CATALOGUE.items()})
 
-#: Display names of the p-value adjustments.
-CORRECTION_TITLES = {
-    "none": "no correction",
-    "bonferroni": "Bonferroni",
-    "bonferroni-dunn": "Bonferroni\N{EN DASH}Dunn",
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "li": "Li",
-    "shaffer": "Shaffer",
-    "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
-    "nemenyi": "Nemenyi",
-    "tukey": "Tukey",
-    "holland": "Holland",
-    "rom": "Rom",
-    "fdr-bh": "Benjamini\N{EN DASH}Hochberg (FDR)",
-    "fdr-by": "Benjamini\N{EN DASH}Yekutieli (FDR)",
-}
+#: Display names of the p-value adjustments (read-only).
+CORRECTION_TITLES = MappingProxyType(
+    {
+        "none": "no correction",
+        "bonferroni": "Bonferroni",
+        "bonferroni-dunn": "Bonferroni\N{EN DASH}Dunn",
+        "holm": "Holm",
+        "hochberg": "Hochberg",
+        "hommel": "Hommel",
+        "finner": "Finner",
+        "li": "Li",
+        "shaffer": "Shaffer",
+        "bergmann-hommel": "Bergmann\N{EN DASH}Hommel",
+        "nemenyi": "Nemenyi",
+        "tukey": "Tukey",
+        "holland": "Holland",
+        "rom": "Rom",
+        "fdr-bh": "Benjamini\N{EN DASH}Hochberg (FDR)",
+        "fdr-by": "Benjamini\N{EN DASH}Yekutieli (FDR)",
+    }
+)
 
 
 def format_pvalue(p: float, digits: int = 3) -> str:

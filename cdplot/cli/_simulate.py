@@ -227,14 +227,22 @@ def pair_rates(result: Any, pair: Sequence[str]) -> str:
         for r in [heads, *table]
     ]
     title = f"Rejection rate of {a} vs {b} (estimate \u00b1 Monte Carlo standard error):"
-    if any(t in ("bayes-signed-rank", "bayes-sign") for t in frame["test"]):
+    if any(_bayesian(t) for t in frame["test"]):
         title += f"\n(Bayesian tests: rate of the decisions {a} better / equivalent / {a} worse)"
     return "\n".join([title, *lines])
 
 
+def _bayesian(test: str) -> bool:
+    """Whether a study's row is of a Bayesian test (decision rates, no rejection rate)."""
+    from ..stats._catalogue import entry_of
+
+    entry = entry_of(test)
+    return entry is not None and entry.bayesian
+
+
 def _pair_cell(row: Any, a: str) -> str:
     """A frequentist row's rejection rate, or a Bayesian row's decision rates."""
-    if row.test not in ("bayes-signed-rank", "bayes-sign"):
+    if not _bayesian(row.test):
         return f"{row.rejection_rate:.4f} \u00b1 {row.se:.4f}"
     first, second = (row.a_better_rate, row.b_better_rate)
     if row.a != a:
@@ -262,7 +270,7 @@ def _figure_format(path: str) -> str:
 
 def _procedures(args: argparse.Namespace) -> list[Any]:
     """The --procedures, with the Bayesian options given to the Bayesian tests."""
-    from ..stats._bayes import BAYES_TESTS
+    from ..stats._catalogue import CATALOGUE
     from ..stats._procedure import resolve_test
 
     names = ("rope", "threshold", "nsamples", "prior")
@@ -270,7 +278,7 @@ def _procedures(args: argparse.Namespace) -> list[Any]:
     out: list[Any] = []
     for text in (p.strip() for p in args.procedures.split(",") if p.strip()):
         test, _, rest = text.partition(":")
-        if resolve_test(test.strip()) not in BAYES_TESTS:
+        if not CATALOGUE[resolve_test(test.strip())].bayesian:
             out.append(text)
             continue
         correction, _, control = rest.partition(":")

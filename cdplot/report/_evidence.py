@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._labels import TEST_TITLES, correction_title
+from ..stats._catalogue import entry_of
 from ..stats._caveats import n_hypotheses
 from ..stats._results import BayesianComparisonResult, ComparisonResult
 from ._model import (
@@ -390,14 +391,10 @@ class PosteriorEvidence(Evidence):
         )
 
 
-#: the pairwise tests that compare the two algorithms' scores (signed-rank, sign, t): a pair
-#: they find different is worded by scores; every other test compares (mean) ranks
-_SCORE_TESTS = frozenset({"wilcoxon", "sign", "paired-t", "tukey"})
-
-
 def _better_verb(result: Any) -> str:
     """``"scores higher than"`` (or lower) for a test on scores, else ``"ranks better than"``."""
-    if result.test in _SCORE_TESTS:
+    entry = entry_of(result.test)  # a test on the scores: the pair is worded by scores
+    if entry is not None and entry.on_scores:
         return "scores higher than" if result.higher_is_better else "scores lower than"
     return "ranks better than"
 
@@ -413,7 +410,8 @@ def _test_direction(
     of the ranks (Wilcoxon) or the number (sign) of the datasets where ``a`` scores better.
     """
     statistics = np.asarray(getattr(result._pairwise, "statistics", ()), dtype=float)
-    if result.test not in ("wilcoxon", "sign") or statistics.ndim != 2:
+    entry = entry_of(result.test)
+    if entry is None or not entry.directed_statistic or statistics.ndim != 2:
         return [(a, b, apv) for a, b, _, apv in listed]
     index = {a: i for i, a in enumerate(result.algorithms)}
     out = []

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES, format_pvalue
 from .._version import __version__
+from ..stats._catalogue import RANKS, entry_of
 from ._evidence import evidence
 from ._intervals import intervals_html
 from ._model import (
@@ -298,7 +299,8 @@ def _body(
             f'<section id="{prefix}scores"><{h2}>Scores per dataset</{h2}>'
             f"{results_table(result).to_html()}</section>"
         )
-    if result.test in ("mean-ranks", "nemenyi"):
+    entry = entry_of(result.test)
+    if entry is not None and entry.reads == RANKS:  # a test on the average ranks alone
         parts.append(
             f'<p class="legend">Note: the {esc(TEST_TITLES[result.test])}\'s decision on a pair '
             "depends on which other algorithms are compared (Benavoli, Corani &amp; Mangili "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._labels import TEST_TITLES
 from ..stats._bayes import NSAMPLES, bayes_frame, decided_pairs
 from ..stats._caveats import Caveat, caveat_facts
 from ..stats._pool import depending_pairs
@@ -15,12 +16,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["bayes_note", "caveat_sentence", "caveats", "pool_sensitivity_note"]
 
-_TITLES = {
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "mean-ranks": "mean-ranks test",
-    "nemenyi": "Nemenyi test",
-}
 _FRIEDMAN_ROUGH = (
     "only {n} datasets: Friedman's chi-square approximation is rough below about 10 "
     "datasets (Demšar 2006); treat the omnibus p-values as approximate."
@@ -29,7 +24,7 @@ _FRIEDMAN_ROUGH = (
 
 def caveat_sentence(caveat: Caveat) -> str:
     """The plain-language sentence of one :class:`~cdplot.stats._caveats.Caveat`."""
-    title = _TITLES.get(caveat.test, caveat.test)
+    title = TEST_TITLES.get(caveat.test, caveat.test)
     few = f"only {caveat.n} datasets" + (" for some pairs" if caveat.some_pairs else "")
     if caveat.kind == "omnibus-not-rejected":
         return (
@@ -158,11 +153,10 @@ def bayes_note(result: ComparisonResult, limit: int | None = None) -> str:
     better: C4.5+m+cf over C4.5 (P = 0.967). 5 of 6 pairs are undecided: the data do not
     settle them at this threshold.
     """
-    names = {"bayes-signed-rank": "Bayesian signed-rank test", "bayes-sign": "Bayesian sign test"}
     frame = bayes_frame(result)
     nsamples = result.test_options.get("nsamples", NSAMPLES)
     text = [
-        f"Post-hoc: {names.get(result.test, result.test)} on every pair (rope = "
+        f"Post-hoc: {TEST_TITLES.get(result.test, result.test)} on every pair (rope = "
         f"{result.rope:g}, decisions at posterior probability >= {result.threshold:g}, "
         f"{nsamples} posterior samples; no p-values, no correction)."
     ]

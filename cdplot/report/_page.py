@@ -18,16 +18,15 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES, correction_title
+from ..stats._catalogue import entry_of
 from ._evidence import evidence
 from ._model import display_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
 
-__all__ = ["EXACT_TESTS", "explorer_html", "page_payload"]
+__all__ = ["explorer_html", "page_payload"]
 
-#: Post-hoc tests the page recomputes exactly on a subset of datasets.
-EXACT_TESTS = ("mean-ranks", "nemenyi", "sign", "wilcoxon")
 #: Corrections the page recomputes (all pairs, or against a control).
 EXACT_CORRECTIONS = (
     "none",
@@ -55,7 +54,8 @@ def page_css() -> str:
 
 def _not_recomputed(result: ComparisonResult) -> str | None:
     """Why the page cannot recompute the post-hoc test on a subset, or None if it can."""
-    if result.test not in EXACT_TESTS:
+    entry = entry_of(result.test)
+    if entry is None or not entry.in_page:  # the tests whose entry says the page has them
         title = TEST_TITLES.get(result.test, result.test)
         return (
             f"The {title} is not recomputed in the page; its results below are those of the "
@@ -81,7 +81,9 @@ def _constants(result: ComparisonResult) -> dict[str, Any]:
     """Values that depend only on k and alpha, computed once in Python."""
     k, alpha = result.n_algorithms, result.alpha
     out: dict[str, Any] = {}
-    if result.test == "nemenyi":
+    entry = entry_of(result.test)
+    if entry is not None and entry.in_page and entry.critical_difference is not None:
+        # the page recomputes the critical difference (the Nemenyi test's)
         from ..stats._pairwise import nemenyi_q
 
         out["qAlpha"] = nemenyi_q(k, alpha)

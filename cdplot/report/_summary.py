@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._labels import correction_title, statistic_text
+from ..stats._catalogue import entry_of
 from ..stats._caveats import deciding_omnibus, n_hypotheses
 from ._evidence import evidence
 from ._intervals import interval_paragraphs, listed
@@ -45,42 +46,6 @@ _WHERE_THE_FULL_LISTS_ARE = (
     "every average rank in res.average_ranks; all of them on the page "
     "cdplot.report.to_html(res) (command line: --report FILE.html)."
 )
-
-_TEST_WHY = {
-    "wilcoxon": (
-        "The Wilcoxon signed-rank test compares each pair on its own scores, so its decision "
-        "on a pair does not depend on which other algorithms are in the comparison; it "
-        "assumes the differences between the two algorithms are distributed symmetrically "
-        "(Demšar 2006; Benavoli, Corani & Mangili 2016)."
-    ),
-    "sign": (
-        "The sign test counts the datasets each algorithm of a pair wins, so its decision on "
-        "a pair does not depend on the other algorithms; it assumes little but has less "
-        "power than the Wilcoxon signed-rank test (Demšar 2006)."
-    ),
-    "mean-ranks": (
-        "Caution: the mean-ranks test compares average ranks computed over all "
-        "algorithms, so its decision on a pair depends on which other algorithms are in "
-        "the comparison: adding or removing an algorithm can make a difference appear or "
-        "vanish (Benavoli, Corani & Mangili 2016). They recommend the Wilcoxon signed-rank "
-        "or the sign test instead (test='wilcoxon' or 'sign'), whose decision on a pair "
-        "depends only on those two algorithms."
-    ),
-    "nemenyi": (
-        "Caution: the Nemenyi test compares average ranks computed over all algorithms, so "
-        "its decision on a pair (and the critical difference) depends on which other "
-        "algorithms are in the comparison: adding or removing an algorithm can make a "
-        "difference appear or vanish (Benavoli, Corani & Mangili 2016). They recommend the "
-        "Wilcoxon signed-rank or the sign test instead (test='wilcoxon' or 'sign'), whose "
-        "decision on a pair depends only on those two algorithms."
-    ),
-    "conover": (
-        "Conover's test compares the Friedman rank sums with a t-test whose variance comes "
-        "from all the ranks (Conover 1999), so, like the mean-ranks test, its decision on a "
-        "pair depends on which other algorithms are in the comparison (Benavoli, Corani & "
-        "Mangili 2016)."
-    ),
-}
 
 _CORRECTION_WHY = {
     "none": (
@@ -255,7 +220,7 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
             f" Critical difference: {cd:.3f}; algorithms whose "
             f"average ranks differ by at least this much differ significantly {who}."
         )
-    paragraphs.append(_TEST_WHY.get(result.test, ""))
+    paragraphs.append(_test_why(result.test))
     if pool is None:
         pool = result.pool_sensitivity
     paragraphs += _method_paragraphs(result, pool, LARGE_BOARD_PAIRS if large else None)
@@ -420,6 +385,12 @@ def _method_paragraphs(
             "neither. " + result.assumptions.verdict
         )
     return out
+
+
+def _test_why(test: str) -> str:
+    """Why a reader may prefer the test or not (its catalogue entry's paragraph), or ""."""
+    entry = entry_of(test)
+    return entry.why if entry is not None else ""
 
 
 def _correction_phrase(result: ComparisonResult) -> str:

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._errors import CdplotInputError
-from ..stats._procedure import TESTS, Procedure
+from ..stats._catalogue import CATALOGUE
+from ..stats._procedure import Procedure
 from ._bayes_run import check_bayes
 
 __all__ = ["DEFAULT_PROCEDURES", "Procedure", "parse_procedures"]
@@ -63,9 +64,10 @@ def _one(item: Any, algorithms: Sequence[str]) -> Procedure:
     return proc
 
 
-#: the tests a simulation runs: every test of compare() (vectorised over replicates where
-#: stats/_batch.py or stats/_batch_bayes.py has a kernel, else table by table)
-SIMULATED_TESTS = tuple(TESTS)
+#: the tests a simulation runs: every test of the catalogue (vectorised over replicates
+#: where the entry has a batch kernel, or stats/_batch_bayes.py for the Bayesian tests, else
+#: table by table)
+SIMULATED_TESTS = tuple(CATALOGUE)
 
 
 def parse_procedures(procedures: Any, algorithms: Sequence[str]) -> list[Procedure]:

@@ -18,16 +18,15 @@ from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ..stats import _batch
 from ..stats._adjust import check_bh_budget
 from ..stats._batch import (
-    BATCH_TESTS,
     batch_adjust_all_pairs,
     batch_adjust_control,
     batch_average_ranks,
     batch_pvalues,
 )
+from ..stats._catalogue import RANKS
 from ..stats._caveats import datasets_needed, min_attainable_pvalue
 from ..stats._exhaustive import _bergmann_hommel
 from ..stats._options import check_alpha
-from ..stats._posthoc import POSTHOC_TESTS
 from ._bayes_run import bayes_counts, check_bayes
 from ._models import as_model
 from ._procedures import DEFAULT_PROCEDURES, Procedure, parse_procedures
@@ -209,7 +208,7 @@ def _run_chunk(
     edges = np.cumsum([0, *sizes]).tolist()
     blocks = list(zip(edges[:-1], edges[1:], strict=True))
     avg = None
-    if any(p.test in ("mean-ranks", "nemenyi") for p in procedures):
+    if any(p.entry.batch is not None and p.entry.reads == RANKS for p in procedures):
         avg = batch_average_ranks(tables)
     raw: dict[Any, np.ndarray] = {}
     bayes = [p for p in procedures if p.bayesian]
@@ -263,19 +262,19 @@ def _raw_pvalues(
     :func:`cdplot.compare` run table by table, in compare()'s canonical (by name) order of
     the algorithms, so that each row equals ``compare(table).pvalues`` to the last bit.
     """
-    if proc.test in BATCH_TESTS:
+    if proc.entry.batch is not None:
         return batch_pvalues(tables, proc.test, proc.options, avg_ranks=avg)
     r, n, k = tables.shape
     canon = sorted(range(k), key=lambda j: algorithms[j])
     inverse = np.argsort(canon)
     iu, ju = np.triu_indices(k, 1)
     rows, cols = inverse[iu], inverse[ju]  # the pairs' positions in canonical order
-    run = POSTHOC_TESTS[proc.test]
+    entry = proc.entry
     datasets = [str(i) for i in range(n)]
     no_ranks = np.zeros(k)  # only the mean-ranks tests read average ranks (batch kernels)
     out = np.empty((r, iu.size))
     for i in range(r):
-        result = run(tables[i][:, canon], no_ranks, n, proc.options, datasets)
+        result = entry.run_all_pairs(tables[i][:, canon], no_ranks, n, proc.options, datasets)
         out[i] = result.pvalue[rows, cols]
     return out
 

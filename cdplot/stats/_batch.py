@@ -1,10 +1,11 @@
 """The pairwise tests and p-value adjustments vectorised over a stack of score tables.
 
 A simulation study runs the same procedure on thousands of simulated N x k tables. These
-kernels take the tables stacked into one R x N x k array and return, for every table, the
-same p-values and adjusted p-values as :func:`cdplot.compare` computes for that table alone
-(to the last bit: the counts, rank sums and tie terms are exact integers or half-integers, and
-the p-values follow the same floating-point formulas as :mod:`cdplot.stats._pairwise` and
+kernels (each test's ``batch`` kernel in the catalogue, ``_catalogue.CATALOGUE``) take the
+tables stacked into one R x N x k array and return, for every table, the same p-values and
+adjusted p-values as :func:`cdplot.compare` computes for that table alone (to the last bit:
+the counts, rank sums and tie terms are exact integers or half-integers, and the p-values
+follow the same floating-point formulas as :mod:`cdplot.stats._pairwise` and
 :mod:`cdplot.stats._adjust`). Pairs are in ``numpy.triu_indices(k, 1)`` order.
 
 Bergmann-Hommel has no closed form to vectorise; :func:`batch_adjust_all_pairs` runs the exact
@@ -14,12 +15,14 @@ engine of :mod:`cdplot.stats._exhaustive` table by table.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .._errors import CdplotInputError
 from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, ROW_CORRECTIONS
+from ._catalogue import entry_of
 from ._exhaustive import bergmann_hommel
 from ._pairwise import (
     SIGN_TIES,
@@ -35,15 +38,15 @@ from ._row_corrections import shaffer_rows
 from ._studentized import range_sf
 
 __all__ = [
-    "BATCH_TESTS",
     "batch_adjust_all_pairs",
     "batch_adjust_control",
     "batch_average_ranks",
+    "batch_mean_ranks",
+    "batch_nemenyi",
     "batch_pvalues",
+    "batch_sign",
+    "batch_wilcoxon",
 ]
-
-#: the tests with kernels vectorised over replicates (the others run table by table)
-BATCH_TESTS = ("wilcoxon", "sign", "mean-ranks", "nemenyi")
 
 #: (pair x dataset) cells of pairwise differences processed at once, in work arrays reused
 #: from slice to slice (about 70 bytes a cell: 4.5 MB)
@@ -163,7 +166,8 @@ def batch_pvalues(
     tables : numpy.ndarray
         R x N x k scores, oriented so that higher is better.
     test : {"wilcoxon", "sign", "mean-ranks", "nemenyi"}
-        Canonical test name (as ``cdplot.stats.TESTS``).
+        Canonical name of a test with a batch kernel in the catalogue
+        (``_catalogue.CATALOGUE``).
     options : dict, optional
         The test's options (``zero_method``, ``exact``, ``continuity``; ``ties``).
     avg_ranks : numpy.ndarray, optional
@@ -175,43 +179,79 @@ def batch_pvalues(
         R x m p-values, m = k (k - 1) / 2, pairs in ``numpy.triu_indices(k, 1)`` order;
         row r equals ``compare(tables[r], test=test).pvalues`` read in that order.
     """
-    options = dict(options or {})
+    entry = entry_of(test)
+    if entry is None or entry.batch is None:
+        raise CdplotInputError(f"{test!r} is not a test batch_pvalues knows.")
+    return entry.batch.load()(tables, dict(options or {}), avg_ranks)
+
+
+def _rank_z(tables: np.ndarray, avg_ranks: np.ndarray | None) -> np.ndarray:
+    """R x m statistics ``|R_i - R_j| / SE`` of the tests on average ranks."""
+    r, n, k = tables.shape
+    pairs = np.triu_indices(k, 1)
+    avg = batch_average_ranks(tables) if avg_ranks is None else avg_ranks
+    # as mean_ranks_test: from the exact integers 2 S_j = 2 N R_j (twice the rank sums),
+    # so equal rank-sum differences give bit-identical statistics
+    twice = np.rint(2.0 * n * avg)
+    scale = math.sqrt(2.0 * n * k * (k + 1) / 3.0)
+    return np.abs(twice[:, pairs[0]] - twice[:, pairs[1]]) / scale
+
+
+def batch_mean_ranks(
+    tables: np.ndarray, options: dict[str, Any], avg_ranks: np.ndarray | None
+) -> np.ndarray:
+    """The mean-ranks test's p-values of R stacked tables (see :func:`batch_pvalues`)."""
+    return _two_sided_normal(_rank_z(tables, avg_ranks))
+
+
+def batch_nemenyi(
+    tables: np.ndarray, options: dict[str, Any], avg_ranks: np.ndarray | None
+) -> np.ndarray:
+    """The Nemenyi test's p-values of R stacked tables (see :func:`batch_pvalues`)."""
+    z = _rank_z(tables, avg_ranks)
+    r, m = z.shape
+    k = tables.shape[2]
+    q = (z * np.sqrt(2.0)).ravel()
+    p = np.ones_like(q)
+    positive = q > 0
+    if positive.any():
+        distinct, where = np.unique(q[positive], return_inverse=True)
+        p[positive] = range_sf(distinct, k)[where]
+    return np.clip(p, 0.0, 1.0).reshape(r, m)
+
+
+def batch_wilcoxon(
+    tables: np.ndarray, options: dict[str, Any], avg_ranks: np.ndarray | None
+) -> np.ndarray:
+    """The Wilcoxon signed-rank test's p-values of R stacked tables (see :func:`batch_pvalues`)."""
+    zero_method = check_choice(options.get("zero_method", "wilcox"), "zero_method", ZERO_METHODS)
+    exact, continuity = options.get("exact"), options.get("continuity", True)
+
+    def kernel(d: np.ndarray, buf: _Buffers) -> np.ndarray:
+        return _wilcoxon(d, buf, zero_method, exact, continuity)
+
+    return _over_differences(tables, kernel)
+
+
+def batch_sign(
+    tables: np.ndarray, options: dict[str, Any], avg_ranks: np.ndarray | None
+) -> np.ndarray:
+    """The sign test's p-values of R stacked tables (see :func:`batch_pvalues`)."""
+    ties = check_choice(options.get("ties", "split"), "ties", SIGN_TIES)
+
+    def kernel(d: np.ndarray, buf: _Buffers) -> np.ndarray:
+        return _sign(d, buf, ties)
+
+    return _over_differences(tables, kernel)
+
+
+def _over_differences(
+    tables: np.ndarray, kernel: Callable[[np.ndarray, _Buffers], np.ndarray]
+) -> np.ndarray:
+    """R x m p-values of a kernel of the pairs' differences (rows of one work array)."""
     r, n, k = tables.shape
     pairs = np.triu_indices(k, 1)
     m = pairs[0].size
-    if test in ("mean-ranks", "nemenyi"):
-        avg = batch_average_ranks(tables) if avg_ranks is None else avg_ranks
-        # as mean_ranks_test: from the exact integers 2 S_j = 2 N R_j (twice the rank sums),
-        # so equal rank-sum differences give bit-identical statistics
-        twice = np.rint(2.0 * n * avg)
-        scale = math.sqrt(2.0 * n * k * (k + 1) / 3.0)
-        z = np.abs(twice[:, pairs[0]] - twice[:, pairs[1]]) / scale
-        if test == "mean-ranks":
-            return _two_sided_normal(z)
-        q = (z * np.sqrt(2.0)).ravel()
-        p = np.ones_like(q)
-        positive = q > 0
-        if positive.any():
-            distinct, where = np.unique(q[positive], return_inverse=True)
-            p[positive] = range_sf(distinct, k)[where]
-        return np.clip(p, 0.0, 1.0).reshape(r, m)
-    if test == "wilcoxon":
-        zero_method = check_choice(
-            options.get("zero_method", "wilcox"), "zero_method", ZERO_METHODS
-        )
-        exact, continuity = options.get("exact"), options.get("continuity", True)
-
-        def kernel(d: np.ndarray, buf: _Buffers) -> np.ndarray:
-            return _wilcoxon(d, buf, zero_method, exact, continuity)
-
-    elif test == "sign":
-        ties = check_choice(options.get("ties", "split"), "ties", SIGN_TIES)
-
-        def kernel(d: np.ndarray, buf: _Buffers) -> np.ndarray:
-            return _sign(d, buf, ties)
-
-    else:
-        raise CdplotInputError(f"{test!r} is not a test batch_pvalues knows.")
     out = np.empty((r, m))
     if r == 0 or m == 0:
         return out

@@ -37,7 +37,6 @@ from .._errors import CdplotInputError, check_in_list, renamed_keywords, spell
 from ._values import ValueEquality
 
 __all__ = [
-    "BAYES_TESTS",
     "BayesianResult",
     "bayes_comparison",
     "bayes_frame",
@@ -51,8 +50,6 @@ __all__ = [
     "decide",
 ]
 
-#: Canonical names of the Bayesian tests over datasets, as ``compare(test=...)`` takes them.
-BAYES_TESTS = ("bayes-signed-rank", "bayes-sign")
 #: Decision labels of a pair (A, B) at a posterior threshold.
 DECISIONS = ("A better", "equivalent", "B better", "undecided")
 #: Prior strength of the pseudo-observation at 0 of the signed-rank test (baycomp's default).

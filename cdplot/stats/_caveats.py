@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._catalogue import RANKS, entry_of
+
 if TYPE_CHECKING:  # pragma: no cover
     from ._results import ComparisonResult, OmnibusResult
 
@@ -43,7 +45,8 @@ def min_attainable_pvalue(test: str, n: int) -> float | None:
     differences of one sign; exact null distribution), capped at 1. The tests on
     average ranks have no such floor (None).
     """
-    if test not in ("wilcoxon", "sign"):
+    entry = entry_of(test)
+    if entry is None or not entry.sign_floor:
         return None
     return min(1.0, 2.0 ** (1 - n)) if n < 1100 else 0.0
 
@@ -212,7 +215,9 @@ def caveat_facts(result: ComparisonResult) -> tuple[Caveat, ...]:
         n_pair = n
     smallest = min_attainable_pvalue(result.test, n_pair)
     if smallest is None:
-        if result.test in ("mean-ranks", "nemenyi") and n < MIN_DATASETS_APPROXIMATION:
+        entry = entry_of(result.test)
+        on_ranks = entry is not None and entry.reads == RANKS  # normal approximations
+        if on_ranks and n < MIN_DATASETS_APPROXIMATION:
             out.append(Caveat("rough-rank-tests", result.test, n))
         elif rough_friedman:
             out.append(Caveat("rough-friedman", n=n))

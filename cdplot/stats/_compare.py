@@ -13,6 +13,7 @@ from .._errors import CdplotInputError, CdplotWarning, check_bool, check_in_list
 from ..io import ScoreTable, parse_scores, prepare_input
 from ..io._table import all_finite, count_missing
 from . import _parts
+from ._bayes_step import run_bayes
 from ._design import DESIGN_OMNIBUS, design_omnibus
 from ._fdr import FDR_CORRECTIONS
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
@@ -335,7 +336,8 @@ def compare(
     shown = _shown_ranking(proc, oriented, ranked)
     # best first; equal average ranks (equal rank sums) in name order, not input order
     order = sorted(range(len(names)), key=lambda j: (shown[1][j], names[j]))
-    post = run_posthoc(
+    step = run_bayes if proc.bayesian else run_posthoc  # by the kind of the test
+    post = step(
         proc,
         table.scores,
         oriented,

@@ -12,15 +12,21 @@ own rankings:
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from ._aligned import aligned_ranks
+from ._catalogue import CATALOGUE
 from ._quade import quade_scores
 
-__all__ = ["OWN_RANK_LABELS", "own_ranks"]
+__all__ = ["OWN_RANK_LABELS", "aligned_own_ranks", "own_ranks", "quade_own_ranks"]
 
-#: what each test's ranking is called (an axis or column title)
-OWN_RANK_LABELS = {"aligned-ranks": "average aligned rank", "quade": "Quade weighted rank"}
+#: what each test's own ranking is called (an axis or column title); read-only, from the
+#: tests' entries of the catalogue
+OWN_RANK_LABELS = MappingProxyType(
+    {name: t.own_rank_label for name, t in CATALOGUE.items() if t.own_ranking is not None}
+)
 
 
 def own_ranks(test: str, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]:
@@ -29,7 +35,7 @@ def own_ranks(test: str, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, st
     Parameters
     ----------
     test : {"aligned-ranks", "quade"}
-        The test.
+        The test (one with an own ranking in the catalogue).
     scores : array_like
         N x k scores, oriented so that higher is better; complete.
 
@@ -49,13 +55,22 @@ def own_ranks(test: str, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, st
     >>> own_ranks("quade", x)[1].round(3).tolist()  # scmamp::quadePost's T
     [3.167, 2.124, 3.071, 1.638]
     """
-    x = np.asarray(scores, dtype=float)
+    entry = CATALOGUE.get(test)
+    if entry is None or entry.own_ranking is None:
+        raise ValueError(f"no own ranking for test {test!r}")  # internal: callers check it
+    table, average = entry.own_ranking.load()(np.asarray(scores, dtype=float))
+    return table, average, entry.own_rank_label
+
+
+def aligned_own_ranks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The aligned ranks (1..N k) and their average per algorithm."""
+    table = aligned_ranks(x)
+    return table, table.mean(axis=0)
+
+
+def quade_own_ranks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Quade's ``W_ij = Q_i r_ij`` and ``T_j = sum_i W_ij / (N (N + 1) / 2)``."""
     n = x.shape[0]
-    if test == "aligned-ranks":
-        table = aligned_ranks(x)
-        return table, table.mean(axis=0), OWN_RANK_LABELS[test]
-    if test == "quade":
-        q, ranks, _ = quade_scores(x)
-        w = q[:, None] * ranks
-        return w, w.sum(axis=0) / (n * (n + 1) / 2.0), OWN_RANK_LABELS[test]
-    raise ValueError(f"no own ranking for test {test!r}")  # internal: callers check the test
+    q, ranks, _ = quade_scores(x)
+    w = q[:, None] * ranks
+    return w, w.sum(axis=0) / (n * (n + 1) / 2.0)

@@ -31,6 +31,7 @@ __all__ = [
     "ZERO_METHODS",
     "SIGN_TIES",
     "mean_ranks_test",
+    "nemenyi_critical_difference",
     "nemenyi_test",
     "nemenyi_q",
     "rank_standard_error",
@@ -197,6 +198,13 @@ def nemenyi_q(k: int, alpha: float) -> float:
     2.569
     """
     return range_ppf(alpha, k) / math.sqrt(2.0)
+
+
+def nemenyi_critical_difference(scores: np.ndarray, alpha: float) -> float:
+    """Nemenyi's critical difference ``q_alpha * sqrt(k (k + 1) / (6 N))`` of an N x k table
+    (only its shape is read; Demšar 2006, §3.2.2)."""
+    n, k = np.shape(scores)
+    return nemenyi_q(k, alpha) * rank_standard_error(k, n)
 
 
 def nemenyi_test(avg_ranks: np.ndarray, n_datasets: int) -> PairwiseResult:

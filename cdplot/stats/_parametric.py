@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import CdplotInputError
+from ._catalogue import entry_of
 from ._results import AssumptionCheck, OmnibusResult, PairwiseResult
 from ._special import special
 
@@ -427,10 +428,12 @@ def check_assumptions(result: ComparisonResult, *, alpha: float = 0.05) -> Assum
     sphericity, epsilon = _sphericity(x)
 
     omnibus = getattr(result, "omnibus", None)
-    uses_anova = result.test == "tukey" or (
+    entry = entry_of(result.test)
+    model = entry.parametric if entry is not None else None
+    uses_anova = model == "anova" or (
         omnibus is not None and getattr(omnibus, "name", "") == RM_ANOVA_NAME
     )
-    uses_t = result.test == "paired-t"
+    uses_t = model == "t"
     applies = uses_anova or uses_t
     problems: list[str] = []
     notes: list[str] = []

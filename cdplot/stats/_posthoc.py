@@ -1,78 +1,32 @@
 """The post-hoc step of :func:`cdplot.compare`: pairwise tests, adjusted p-values, groups.
 
-:data:`POSTHOC_TESTS` is the registry of the frequentist pairwise tests on a complete table
-(a new test is one entry here and one in ``_procedure.TESTS``). :func:`run_posthoc` is a
-short driver over named steps: raw tests, the warning on questionable settings, the
-critical difference, the adjusted p-values and the groups.
+The frequentist tests' kernels are their entries of the catalogue
+(``_catalogue.CATALOGUE``); :func:`run_posthoc` is a short driver over named steps: raw
+tests, the warning on questionable settings, the critical difference, the adjusted p-values
+and the groups. The Bayesian tests have their own step (``_bayes_step``).
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from .._errors import CdplotWarning, PoolDependenceWarning, silence_hint, spell
 from ._adjust import adjust_all_pairs, adjust_control
-from ._aligned import aligned_ranks_posthoc
-from ._bayes import bayes_comparison
+from ._catalogue import DESIGN, RANKS
 from ._caveats import datasets_needed, min_attainable_pvalue
-from ._conover import conover_friedman_test
-from ._durbin import durbin_posthoc
-from ._exact_ranksum import exact_rank_sum_test
 from ._groups import find_groups
-from ._pairwise import (
-    mean_ranks_test,
-    nemenyi_q,
-    nemenyi_test,
-    rank_standard_error,
-    sign_columns,
-    sign_test,
-    wilcoxon_columns,
-    wilcoxon_test,
-)
-from ._parametric import column_means, paired_t_test, tukey_critical_difference, tukey_test
-from ._procedure import RANK_POOL_TESTS, Procedure
-from ._quade import quade_posthoc
+from ._pairwise import rank_standard_error
+from ._parametric import column_means
+from ._procedure import Procedure
 from ._results import PairwiseResult
 from ._skillings_mack import pairs_on_common_datasets
 
-__all__ = ["Oriented", "POSTHOC_TESTS", "Posthoc", "Ranked", "run_posthoc"]
-
-_Test = Callable[[np.ndarray, np.ndarray, int, dict[str, Any], list[str]], PairwiseResult]
-
-#: test name -> f(oriented scores, average ranks, N, options, datasets), canonical order
-POSTHOC_TESTS: dict[str, _Test] = {
-    "wilcoxon": lambda x, avg, n, opts, ds: wilcoxon_test(x, **opts),
-    "sign": lambda x, avg, n, opts, ds: sign_test(x, **opts),
-    "mean-ranks": lambda x, avg, n, opts, ds: mean_ranks_test(avg, n),
-    "nemenyi": lambda x, avg, n, opts, ds: nemenyi_test(avg, n),
-    "aligned-ranks": lambda x, avg, n, opts, ds: aligned_ranks_posthoc(x),
-    "quade": lambda x, avg, n, opts, ds: quade_posthoc(x, **opts),
-    "exact-rank-sum": lambda x, avg, n, opts, ds: exact_rank_sum_test(x, datasets=ds),
-    "paired-t": lambda x, avg, n, opts, ds: paired_t_test(x),
-    "tukey": lambda x, avg, n, opts, ds: tukey_test(x),
-    "conover": lambda x, avg, n, opts, ds: conover_friedman_test(x),
-    "durbin": lambda x, avg, n, opts, ds: durbin_posthoc(x),
-}
-#: tests of POSTHOC_TESTS that take the canonical column order instead of a reordered copy
-#: of the table (``f(oriented scores, order, **options)``), bounding the working memory
-#: of compare() on a large table; warnings point at compare()'s caller
-ORDERED_TESTS: dict[str, Callable[..., PairwiseResult]] = {
-    "wilcoxon": partial(wilcoxon_columns, stacklevel=5),
-    "sign": sign_columns,
-}
-#: tests of POSTHOC_TESTS computed from the average ranks alone (they ignore the table)
-RANKS_ONLY_TESTS = frozenset({"mean-ranks", "nemenyi"})
-#: tests run pair by pair on the datasets both algorithms have (incomplete tables)
-COMMON_DATASET_TESTS: dict[str, Callable[..., PairwiseResult]] = {
-    "wilcoxon": wilcoxon_test,
-    "sign": sign_test,
-}
+__all__ = ["Oriented", "Posthoc", "Ranked", "best_first_means", "named_groups", "run_posthoc"]
 
 
 class Oriented:
@@ -149,48 +103,42 @@ class _Raw:
     canonical: PairwiseResult | None
     n_pair: np.ndarray
     n_smallest: int
-    decided: np.ndarray | None = None
-    bayes: dict[str, Any] = field(default_factory=dict)
 
 
 def _raw_tests(
     proc: Procedure, oriented: Oriented, ranked: Ranked, names: list[str], datasets: list[str]
 ) -> _Raw:
-    """Step 1: the pairwise test on every pair (or the Bayesian posteriors)."""
+    """Step 1: the pairwise test on every pair."""
     n, k = oriented.shape
-    if ranked.canon is None and proc.test == "durbin":  # a balanced incomplete design
-        return _durbin_raw(oriented.array, names)
+    entry = proc.entry
+    if ranked.canon is None and entry.incomplete == DESIGN:  # a balanced incomplete design
+        return _design_raw(proc, oriented.array, names)
     if ranked.canon is None:  # incomplete table: each pair on the datasets both have
         pairwise, n_pair = pairs_on_common_datasets(
-            COMMON_DATASET_TESTS[proc.test], oriented.array, algorithms=names, **proc.options
+            entry.common_datasets.load(), oriented.array, algorithms=names, **proc.options
         )
         shared = n_pair[~np.eye(k, dtype=bool)]
         return _Raw(pairwise, None, n_pair, int(shared[shared > 0].min()))
     n_pair = np.full((k, k), n, dtype=np.int64)
-    if proc.bayesian:
-        prob, decided, bayes = bayes_comparison(proc.test, oriented.array, names, proc.options)
-        pairwise = PairwiseResult(prob, np.full((k, k), np.nan))  # no p-values
-        return _Raw(pairwise, None, n_pair, n, decided, bayes)
     canon, back = ranked.canon, ranked.back
-    if proc.test in ORDERED_TESTS:  # they read the columns in canonical order themselves
-        test = ORDERED_TESTS[proc.test]
+    if entry.ordered is not None:  # it reads the columns in canonical order itself
+        test = entry.ordered.load()
         result_c = test(oriented.scores, canon, negate=not oriented.higher, **proc.options)
     else:
         # the columns in canonical order: a copy of the table, made only for tests that read
         # it (the tests on average ranks ignore the table they are given)
-        ranks_only = proc.test in RANKS_ONLY_TESTS
+        ranks_only = entry.reads == RANKS
         table = oriented.scores if ranks_only else oriented.array[:, canon]
-        run = POSTHOC_TESTS[proc.test]
-        result_c = run(table, ranked.average[canon], n, proc.options, datasets)
+        result_c = entry.run_all_pairs(table, ranked.average[canon], n, proc.options, datasets)
     pairwise = PairwiseResult(result_c.statistic[back], result_c.pvalue[back])
     return _Raw(pairwise, result_c, n_pair, n)
 
 
-def _durbin_raw(oriented: np.ndarray, names: list[str]) -> _Raw:
-    """Durbin's all-pairs t-tests on a BIBD, computed in canonical (name) order."""
+def _design_raw(proc: Procedure, oriented: np.ndarray, names: list[str]) -> _Raw:
+    """A design test's all-pairs tests on a BIBD, computed in canonical (name) order."""
     canon = sorted(range(len(names)), key=lambda j: names[j])
     back = np.argsort(canon)
-    result_c = durbin_posthoc(oriented[:, canon])
+    result_c = proc.entry.run_all_pairs(oriented[:, canon], None, 0, proc.options, [])
     pairwise = PairwiseResult(
         result_c.statistic[np.ix_(back, back)], result_c.pvalue[np.ix_(back, back)]
     )
@@ -202,7 +150,7 @@ def _durbin_raw(oriented: np.ndarray, names: list[str]) -> _Raw:
 
 def _warn_questionable(proc: Procedure, n: int, *, incomplete: bool) -> None:
     """Step 2: warn on pool dependence, or when the test cannot reach alpha on n datasets."""
-    if proc.test in RANK_POOL_TESTS:
+    if proc.pool_dependent:
         warnings.warn(
             f"the {proc.test} test's decision on a pair depends on which other algorithms are "
             f"in the comparison (Benavoli, Corani & Mangili 2016); consider "
@@ -223,17 +171,17 @@ def _warn_questionable(proc: Procedure, n: int, *, incomplete: bool) -> None:
         )
 
 
-def _mean_scores(
+def best_first_means(
     proc: Procedure, scores: np.ndarray, names: list[str], higher_is_better: bool
 ) -> tuple[tuple[np.ndarray, tuple[str, ...]] | None, list[int] | None]:
     """Step 3: mean scores (best first) for the parametric analyses, and Tukey's group order."""
-    if proc.test not in ("paired-t", "tukey") and proc.omnibus != "rm-anova":
+    if not proc.entry.mean_scores and proc.omnibus != "rm-anova":
         return None, None
     means = column_means(scores)
     sign = 1.0 if higher_is_better else -1.0
     by_mean = sorted(range(len(names)), key=lambda j: (-sign * means[j], names[j]))
     best_first = (means[by_mean], tuple(names[j] for j in by_mean))
-    return best_first, (by_mean if proc.test == "tukey" else None)
+    return best_first, (by_mean if proc.entry.groups_by_mean else None)
 
 
 def _all_pairs_apv(
@@ -261,32 +209,35 @@ def _all_pairs(
     order: list[int],
 ) -> tuple[np.ndarray, np.ndarray, tuple, tuple, float | None]:
     """Step 4a: all pairs -- APVs, significance, groups and the critical difference."""
-    n, k = scores.shape
+    k = scores.shape[1]
     cd = None
-    if proc.bayesian:  # posterior probabilities, no p-values to adjust
-        apv = np.full((k, k), np.nan)
-    elif raw.canonical is None:  # incomplete table
+    entry = proc.entry
+    if raw.canonical is None:  # incomplete table
         apv = _all_pairs_apv(raw.pairwise.pvalue, k, proc, None)
     else:
         canon = ranked.canon
-        if proc.test == "nemenyi":
-            cd = nemenyi_q(k, proc.alpha) * rank_standard_error(k, n)
-        elif proc.test == "tukey":
-            cd = tukey_critical_difference(scores[:, canon], proc.alpha)
+        if entry.critical_difference is not None:
+            table = scores if entry.reads == RANKS else scores[:, canon]
+            cd = entry.critical_difference.load()(table, proc.alpha)
         # mean-ranks p-values form a Robinson matrix in average-rank order: a hint for the
         # exact Bergmann-Hommel engine when p-values underflow to 0 (verified)
         avg_c = ranked.average[canon]
         hint = sorted(range(k), key=lambda a: (avg_c[a], a))
-        use = hint if proc.test == "mean-ranks" else None
+        use = hint if entry.robinson_order else None
         apv = _all_pairs_apv(raw.canonical.pvalue, k, proc, use)[ranked.back]
-    if raw.decided is not None:
-        sig = np.asarray(raw.decided, dtype=bool) & ~np.eye(k, dtype=bool)
-    else:
-        sig = apv <= proc.alpha  # False on the NaN diagonal
-    group_idx, uncovered_idx = find_groups(order, sig)
+    sig = apv <= proc.alpha  # False on the NaN diagonal
+    groups, uncovered = named_groups(order, sig, names)
+    return apv, sig, groups, uncovered, cd
+
+
+def named_groups(
+    order: list[int], significant: np.ndarray, names: list[str]
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, str], ...]]:
+    """The groups (runs in ``order`` with no significant pair) and the uncovered pairs, by name."""
+    group_idx, uncovered_idx = find_groups(order, significant)
     groups = tuple(tuple(names[j] for j in g) for g in group_idx)
     uncovered = tuple((names[a], names[b]) for a, b in uncovered_idx)
-    return apv, sig, groups, uncovered, cd
+    return groups, uncovered
 
 
 def _against_control(
@@ -297,10 +248,9 @@ def _against_control(
     c = names.index(proc.control)
     others = [j for j in range(k) if j != c]
     apv = adjust_control(raw.pairwise.pvalue[c, others], proc.correction)
-    flags = raw.decided[c, others] if raw.decided is not None else apv <= proc.alpha
-    significant = np.asarray(flags, dtype=bool)  # over the others, in input order
+    significant = np.asarray(apv <= proc.alpha, dtype=bool)  # over the others, input order
     cd = None
-    if proc.correction == "bonferroni-dunn" and proc.test == "mean-ranks":
+    if proc.correction == proc.entry.control_critical_difference:
         cd = bonferroni_dunn_quantile(k, proc.alpha) * rank_standard_error(k, n)
     return apv, significant, cd
 
@@ -323,17 +273,17 @@ def run_posthoc(
     higher_is_better: bool,
     order: list[int],
 ) -> Posthoc:
-    """The post-hoc step: raw tests, warnings, APVs, significance, groups, CD (input order).
+    """The frequentist post-hoc step: raw tests, warnings, APVs, significance, groups, CD
+    (input order).
 
     ``order`` is the best-first order of the algorithms (by average rank, ties by name);
     groups are runs in it (in mean-score order for Tukey's test).
     """
     raw = _raw_tests(proc, oriented, ranked, names, datasets)
-    if not proc.bayesian:
-        _warn_questionable(proc, raw.n_smallest, incomplete=ranked.canon is None)
+    _warn_questionable(proc, raw.n_smallest, incomplete=ranked.canon is None)
     means, by_mean = None, None
     if ranked.canon is not None:
-        means, by_mean = _mean_scores(proc, scores, names, higher_is_better)
+        means, by_mean = best_first_means(proc, scores, names, higher_is_better)
     if proc.control is None:
         adjusted, significant, groups, uncovered, cd = _all_pairs(
             proc, raw, ranked, names, scores, by_mean or order
@@ -351,5 +301,4 @@ def run_posthoc(
         uncovered=uncovered,
         critical_difference=cd,
         mean_scores=means,
-        bayes=raw.bayes,
     )

@@ -1,28 +1,28 @@
 """The procedure of a comparison: which test, correction, control and options go together.
 
-One place for the rules: the test names and aliases, the options each test accepts, the
-correction each test takes when none is named, the tests with their own single-step
-adjustment, the Bayesian tests (no correction), the tests that need a complete table, and
-the Bergmann-Hommel budget. :func:`cdplot.compare`, :func:`cdplot.simulate` and the command
+The rules of how they go together, read from each test's entry of the catalogue
+(``_catalogue.CATALOGUE``: names and aliases, options and their checks, default correction,
+own single-step adjustment, Bayesian or not, control allowed, missing results), and the
+Bergmann-Hommel budget. :func:`cdplot.compare`, :func:`cdplot.simulate` and the command
 line all build a :class:`Procedure` with :meth:`Procedure.resolve`; none states the rules
 again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from .._errors import CLI_FLAGS, CdplotInputError, check_bool, check_in_list, in_cli, spell
+from .._errors import CLI_FLAGS, CdplotInputError, check_in_list, in_cli, spell
 from ._adjust import BH_DEFAULT_BUDGET, check_bh_budget, resolve_correction
-from ._bayes import BAYES_TESTS
+from ._catalogue import ALIASES, CATALOGUE, DESIGN, REFUSED, PairwiseTest
 from ._durbin import bibd_problem
 from ._omnibus import INCOMPLETE_OMNIBUS, ORDERED_OMNIBUS, resolve_omnibus
 from ._options import check_alpha, check_control, check_keyword_spelling
-from ._pairwise import SIGN_TIES, ZERO_METHODS
 from ._values import ValueEquality
 
 __all__ = ["MISSING", "TESTS", "Procedure", "resolve_test"]
@@ -30,85 +30,26 @@ __all__ = ["MISSING", "TESTS", "Procedure", "resolve_test"]
 #: values of compare(missing=...); the reader understands more (see cdplot.io.MISSING_OPTIONS)
 MISSING = ["raise", "drop", "drop-algorithms", "keep"]
 
-#: canonical test name -> the options it accepts
-TESTS: dict[str, tuple[str, ...]] = {
-    "wilcoxon": ("zero_method", "exact", "continuity"),
-    "sign": ("ties",),
-    "mean-ranks": (),
-    "nemenyi": (),
-    "aligned-ranks": (),
-    "quade": ("method",),
-    "exact-rank-sum": (),
-    "paired-t": (),
-    "tukey": (),
-    # "prior": the strength of the prior pseudo-observation (Benavoli et al. 2017)
-    "bayes-signed-rank": ("rope", "threshold", "nsamples", "random_state", "prior"),
-    "bayes-sign": ("rope", "threshold", "nsamples", "random_state", "prior"),
-    "conover": (),  # Conover's t-test on Friedman rank sums (_conover)
-    "durbin": (),  # Durbin's all-pairs t-test for balanced incomplete block designs
-}
-TEST_ALIASES = {
-    "meanranks": "mean-ranks",
-    "mean-rank": "mean-ranks",
-    "signed-rank": "wilcoxon",
-    "wilcoxon-signed-rank": "wilcoxon",
-    "sign-test": "sign",
-    "aligned": "aligned-ranks",
-    "friedman-aligned-ranks": "aligned-ranks",
-    "exact": "exact-rank-sum",
-    "exact-ranksum": "exact-rank-sum",
-    "t-test": "paired-t",
-    "ttest": "paired-t",
-    "paired-t-test": "paired-t",
-    "tukey-hsd": "tukey",
-    "hsd": "tukey",
-    "bayesian-signed-rank": "bayes-signed-rank",
-    "bayes-wilcoxon": "bayes-signed-rank",
-    "bayesian-sign": "bayes-sign",
-    "conover-friedman": "conover",
-    "durbin-all-pairs": "durbin",
-    "durbin-posthoc": "durbin",
-}
-#: tests that rank the algorithms within each dataset jointly: they need a complete table
-#: and their decision on a pair depends on the other algorithms (Benavoli et al. 2016)
-RANK_POOL_TESTS = (
-    "mean-ranks",
-    "nemenyi",
-    "aligned-ranks",
-    "quade",
-    "exact-rank-sum",
-    "conover",
-    "durbin",
+#: canonical test name -> the options it accepts (read-only; from the catalogue)
+TESTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {name: tuple(entry.options) for name, entry in CATALOGUE.items()}
+)
+#: option name -> its check, over every test of the catalogue (in the catalogue's order)
+_OPTION_CHECKS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
+    {
+        option: check
+        for entry in CATALOGUE.values()
+        for option, check in entry.options.items()
+        if check is not None
+    }
 )
 #: tests (and omnibus tests) for a balanced incomplete block design: they run on a table
 #: whose missing results form one (a complete table is one too)
-BIBD_TESTS = ("durbin",)
-#: paired tests that run on an incomplete table, each pair on the datasets both have
-COMMON_DATASET_TESTS = ("wilcoxon", "sign")
-#: the correction of each test when none is named (correction=None)
-DEFAULT_CORRECTION = {
-    "nemenyi": "nemenyi",
-    "tukey": "tukey",
-    "bayes-signed-rank": "none",
-    "bayes-sign": "none",
-}
-#: tests with their own single-step adjustment and a critical difference -> the same test
-#: without it (which takes any correction)
-SINGLE_STEP = {"nemenyi": "mean-ranks", "tukey": "paired-t"}
-#: all-pairs tests that have no version against a control -> the advice
-_NO_CONTROL = {
-    "nemenyi": lambda: (
-        f"{spell('test', 'nemenyi')} compares all pairs; to compare with a control on "
-        f"average ranks use {spell('test', 'mean-ranks')} with "
-        f"{spell('correction', 'bonferroni-dunn')} (or 'holm', ...)."
-    ),
-    "tukey": lambda: (
-        f"{spell('test', 'tukey')} compares all pairs (Dunnett's test, its version against "
-        f"a control, is not available); use {spell('test', 'paired-t')} with "
-        f"{spell('correction', 'holm')} (or another correction) to compare with a control "
-        "on mean scores."
-    ),
-}
+_DESIGN = frozenset(name for name, entry in CATALOGUE.items() if entry.incomplete == DESIGN)
+#: the corrections that are a test's own single-step adjustment (named as the test)
+_OWN_ADJUSTMENTS = frozenset(
+    name for name, entry in CATALOGUE.items() if entry.own_adjustment is not None
+)
 
 
 def resolve_test(name: str) -> str:
@@ -120,7 +61,7 @@ def resolve_test(name: str) -> str:
             f"post-hoc test; for the post-hoc test on Friedman's average ranks pass "
             f"{spell('test', 'mean-ranks')} (or {spell('test', 'nemenyi')})."
         )
-    return check_in_list(TESTS, aliases=TEST_ALIASES, test=name)
+    return check_in_list(CATALOGUE, aliases=ALIASES, test=name)
 
 
 def _option(name: str) -> str:
@@ -131,13 +72,9 @@ def _option(name: str) -> str:
 def _check_options(test: str, options: dict[str, Any]) -> dict[str, Any]:
     """The test's options, their values checked; unknown options are refused."""
     options = dict(options)
-    if "continuity" in options:
-        options["continuity"] = check_bool(options["continuity"], "continuity")
-    if options.get("exact") is not None:
-        options["exact"] = check_bool(options["exact"], "exact")
-    for option, allowed in (("zero_method", ZERO_METHODS), ("ties", SIGN_TIES)):
+    for option, check in _OPTION_CHECKS.items():
         if option in options:
-            options[option] = check_in_list(allowed, **{option: options[option]})
+            options[option] = check(options[option])
     check_keyword_spelling(options, {name for names in TESTS.values() for name in names})
     unknown = sorted(set(options) - set(TESTS[test]))
     if unknown:
@@ -156,20 +93,21 @@ def _check_options(test: str, options: dict[str, Any]) -> dict[str, Any]:
 
 def _resolve_correction(test: str, correction: Any, control: Any) -> str:
     """The correction applied: the one named, or the test's own; bad pairings are refused."""
+    entry = CATALOGUE[test]
     if correction is None:
-        return DEFAULT_CORRECTION.get(test, "holm")
+        return entry.default_correction
     named = correction.strip().lower() if isinstance(correction, str) else None
-    if test in SINGLE_STEP:
+    own = entry.own_adjustment
+    if own is not None:
         if named != test:
-            title = "Nemenyi's" if test == "nemenyi" else "Tukey's"
             raise CdplotInputError(
                 f"{spell('test', test)} carries its own single-step adjustment, so "
                 f"{spell('correction', correction)} cannot be applied; drop "
-                f"{spell('correction')} to use {title}, or use "
-                f"{spell('test', SINGLE_STEP[test])} with {spell('correction', correction)}."
+                f"{spell('correction')} to use {own.title}, or use "
+                f"{spell('test', own.plain_test)} with {spell('correction', correction)}."
             )
         return test
-    if test in BAYES_TESTS:
+    if entry.bayesian:
         if named != "none":
             raise CdplotInputError(
                 f"{spell('test', test)} gives posterior probabilities, not p-values, so "
@@ -316,15 +254,16 @@ class Procedure(ValueEquality):
         missing = check_in_list(MISSING, missing=missing)
         if omnibus is None:
             omnibus_name = "skillings-mack" if missing == "keep" else "friedman"
-            if test_name in BIBD_TESTS:
+            if test_name in _DESIGN:
                 omnibus_name = test_name
         else:
             omnibus_name = resolve_omnibus(omnibus)
         order = _check_order(order, omnibus_name, algorithms)
         if algorithms is not None:
             control = check_control(control, algorithms)
-        if control is not None and test_name in _NO_CONTROL:
-            raise CdplotInputError(_NO_CONTROL[test_name]())
+        advice = CATALOGUE[test_name].no_control
+        if control is not None and advice is not None:
+            raise CdplotInputError(advice())
         name = _resolve_correction(test_name, correction, control)
         budget = _resolve_budget(bh_budget, name)
         return cls(test_name, name, control, checked, alpha, budget, omnibus_name, order)
@@ -341,7 +280,7 @@ class Procedure(ValueEquality):
     @property
     def design(self) -> bool:
         """Whether the test or omnibus test is for a balanced incomplete block design."""
-        return self.test in BIBD_TESTS or self.omnibus in BIBD_TESTS
+        return self.test in _DESIGN or self.omnibus in _DESIGN
 
     def table_missing(self, missing: str) -> str:
         """How the table's missing results are read: a design test keeps them by default
@@ -358,13 +297,14 @@ class Procedure(ValueEquality):
         )
         if self.design and present is not None:
             self._check_design(present, fixes)
-        if self.test in RANK_POOL_TESTS and self.test not in BIBD_TESTS:
+        incomplete = self.entry.incomplete
+        if incomplete == REFUSED and self.entry.pool_dependent:
             raise CdplotInputError(
                 f"{spell('test', self.test)} needs every algorithm ranked on every dataset (its "
                 f"null distribution assumes complete rankings), but {n_missing} result(s) are "
                 f"missing; {fixes}."
             )
-        if self.test not in COMMON_DATASET_TESTS and self.test not in BIBD_TESTS:
+        if incomplete == REFUSED:
             raise CdplotInputError(
                 f"{spell('test', self.test)} is not available for a table with missing results "
                 f"({n_missing} missing); {fixes}."
@@ -383,7 +323,7 @@ class Procedure(ValueEquality):
             return
         which = (
             f"{spell('test', self.test)}"
-            if self.test in BIBD_TESTS
+            if self.test in _DESIGN
             else f"{spell('omnibus', self.omnibus)}"
         )
         raise CdplotInputError(
@@ -395,17 +335,22 @@ class Procedure(ValueEquality):
     @property
     def bayesian(self) -> bool:
         """Whether the test gives posterior probabilities (no p-values)."""
-        return self.test in BAYES_TESTS
+        return self.entry.bayesian
 
     @property
     def single_step(self) -> bool:
         """Whether the test carries its own single-step adjustment (Nemenyi, Tukey)."""
-        return self.correction in SINGLE_STEP
+        return self.correction in _OWN_ADJUSTMENTS
 
     @property
     def pool_dependent(self) -> bool:
         """Whether a pair's decision depends on the other algorithms (rank-pool tests)."""
-        return self.test in RANK_POOL_TESTS
+        return self.entry.pool_dependent
+
+    @property
+    def entry(self) -> PairwiseTest:
+        """The test's entry of the catalogue (``cdplot.stats._catalogue.CATALOGUE``)."""
+        return CATALOGUE[self.test]
 
     @property
     def label(self) -> str:
