@@ -296,7 +296,7 @@ def batch_adjust_all_pairs(
     i, j = np.triu_indices(k, 1)
     out = np.empty_like(p)
     mat = np.full((k, k), np.nan)
-    kwargs = {} if bh_max_steps is None else {"max_steps": bh_max_steps}
+    kwargs: dict[str, Any] = {} if bh_max_steps is None else {"max_steps": bh_max_steps}
     for row in range(p.shape[0]):
         mat[i, j] = p[row]
         mat[j, i] = p[row]

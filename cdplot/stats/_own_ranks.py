@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .._errors import CdplotInputError
 from ._aligned import aligned_ranks
 from ._catalogue import CATALOGUE
 from ._quade import quade_scores
@@ -56,8 +57,11 @@ def own_ranks(test: str, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, st
     [3.167, 2.124, 3.071, 1.638]
     """
     entry = CATALOGUE.get(test)
-    if entry is None or entry.own_ranking is None:
-        raise ValueError(f"no own ranking for test {test!r}")  # internal: callers check it
+    if entry is None or entry.own_ranking is None or entry.own_rank_label is None:
+        raise CdplotInputError(
+            f"the {test!r} test has no ranking of its own; the tests that have one are "
+            f"{', '.join(repr(t) for t, e in CATALOGUE.items() if e.own_ranking is not None)}."
+        )
     table, average = entry.own_ranking.load()(np.asarray(scores, dtype=float))
     return table, average, entry.own_rank_label
 

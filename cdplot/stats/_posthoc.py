@@ -11,11 +11,11 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from .._errors import CdplotWarning, PoolDependenceWarning, silence_hint, spell
+from .._errors import CdplotInputError, CdplotWarning, PoolDependenceWarning, silence_hint, spell
 from ._adjust import adjust_all_pairs, adjust_control
 from ._catalogue import DESIGN, RANKS
 from ._caveats import datasets_needed, min_attainable_pvalue
@@ -70,12 +70,12 @@ class Ranked:
 
     def values(self) -> np.ndarray:
         """The N x k ranks as float64."""
-        return self.twice / 2.0 if self.twice is not None else self.ranks
+        return self.twice / 2.0 if self.twice is not None else cast(np.ndarray, self.ranks)
 
     @cached_property
     def back(self) -> Any:
         """Index that maps a canonical-order k x k matrix back to input order."""
-        inverse = np.argsort(self.canon)
+        inverse = np.argsort(cast(list[int], self.canon))  # a complete table's
         return np.ix_(inverse, inverse)
 
 
@@ -114,6 +114,8 @@ def _raw_tests(
     if ranked.canon is None and entry.incomplete == DESIGN:  # a balanced incomplete design
         return _design_raw(proc, oriented.array, names)
     if ranked.canon is None:  # incomplete table: each pair on the datasets both have
+        if entry.common_datasets is None:  # Procedure refuses such a test on such a table
+            raise CdplotInputError(f"the {proc.test} test needs a complete table.")
         pairwise, n_pair = pairs_on_common_datasets(
             entry.common_datasets.load(), oriented.array, algorithms=names, **proc.options
         )
@@ -245,7 +247,7 @@ def _against_control(
 ) -> tuple[np.ndarray, np.ndarray, float | None]:
     """Step 4b: against a control -- the k - 1 APVs and the Bonferroni-Dunn critical difference."""
     k = len(names)
-    c = names.index(proc.control)
+    c = names.index(cast(str, proc.control))  # the control step runs with a control
     others = [j for j in range(k) if j != c]
     apv = adjust_control(raw.pairwise.pvalue[c, others], proc.correction)
     significant = np.asarray(apv <= proc.alpha, dtype=bool)  # over the others, input order
