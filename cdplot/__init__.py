@@ -95,7 +95,7 @@ _STATS = {
     "compare_metrics": ".stats._metrics",
     "BayesianComparisonResult": ".stats._results",
     "ComparisonResult": ".stats._results",
-    "OmnibusResult": ".stats._results",
+    "OmnibusResult": ".stats._test_results",
 }
 #: Subpackages reachable as attributes of ``cdplot`` without importing them first, each
 #: imported on first access (``cdplot.plotting`` itself loads no matplotlib, its figures do).

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import CdplotInputError
-from ._results import AssumptionCheck, OmnibusResult, PairwiseResult
 from ._special import special
+from ._test_results import AssumptionCheck, OmnibusResult, PairwiseResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._results import ComparisonResult

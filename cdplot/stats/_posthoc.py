@@ -38,8 +38,8 @@ from ._pairwise import (
 from ._parametric import column_means, paired_t_test, tukey_critical_difference, tukey_test
 from ._procedure import RANK_POOL_TESTS, Procedure
 from ._quade import quade_posthoc
-from ._results import PairwiseResult
 from ._skillings_mack import pairs_on_common_datasets
+from ._test_results import PairwiseResult
 
 __all__ = ["Oriented", "POSTHOC_TESTS", "Posthoc", "Ranked", "run_posthoc"]
 
