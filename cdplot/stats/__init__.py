@@ -48,7 +48,7 @@ from ._pool import pool_sensitivity
 from ._procedure import Procedure
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
-from ._results import BayesianComparisonResult, ComparisonResult
+from ._results import BayesianComparisonResult, Comparison, ComparisonResult
 from ._shaffer import count_exhaustive_sets, shaffer_multipliers
 from ._skillings_mack import skillings_mack_test
 from ._test_results import (
@@ -72,6 +72,7 @@ __all__ = [
     "BayesianComparisonResult",
     "BayesianResult",
     "CONTROL_CORRECTIONS",
+    "Comparison",
     "OMNIBUS_TESTS",
     "TESTS",
     "WinTieLossResult",

@@ -18,12 +18,15 @@ A new result field goes in the part of the step that computes it, under its publ
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .._errors import CdplotInputError
 from ._values import ValueEquality
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._procedure import Procedure
 
 __all__ = [
     "Groups",
@@ -150,6 +153,8 @@ class Posthoc(ValueEquality):
     test_options: dict[str, Any] = field(default_factory=dict)
     n_per_pair: np.ndarray | None = None
     critical_difference_units: str = "rank"
+    #: the Procedure that was run (None: rebuilt from the names); not compared
+    procedure: Procedure | None = field(default=None, compare=False)
 
     #: the decisions control the family-wise error (rank intervals from them are valid)
     controls_fwer: ClassVar[bool] = True
@@ -184,6 +189,8 @@ class Posterior(ValueEquality):
     significant: np.ndarray
     test_options: dict[str, Any] = field(default_factory=dict)
     n_per_pair: np.ndarray | None = None
+    #: the Procedure that was run (None: rebuilt from the names); not compared
+    procedure: Procedure | None = field(default=None, compare=False)
 
     #: no critical difference (internal code reads the pairs part of either kind alike)
     critical_difference: ClassVar[None] = None

@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "AssumptionCheck",
     "BayesianComparisonResult",
+    "Comparison",
     "ComparisonResult",
     "OmnibusResult",
     "PairedTestResult",
@@ -51,6 +52,15 @@ __all__ = [
     "SkillingsMackResult",
 ]
 
+
+#: what a frequentist comparison does not have (a Bayesian test's evidence)
+_NOT_FREQUENTIST = (
+    "threshold",
+    "posterior_better",
+    "posterior_equivalent",
+    "posterior_worse",
+    "decisions",
+)
 
 #: the ``name`` of each omnibus result -> its canonical ``compare(omnibus=...)`` name
 _OMNIBUS_NAMES = {
@@ -125,13 +135,42 @@ def _pairs_table(result: Any, values: np.ndarray, what: str) -> pd.DataFrame | p
 
 
 @dataclass(frozen=True, eq=False, init=False, repr=False)
-class _Comparison(ValueEquality):
-    """What the two kinds of comparison share: input, ranks, omnibus, pairs, groups.
+class Comparison(ValueEquality):
+    """A comparison of k algorithms on N datasets: what both kinds of result share.
 
-    Private: the public kinds are :class:`ComparisonResult` and
-    :class:`BayesianComparisonResult`. The fields are the parts of ``stats/_parts.py``; the
-    public names are read-only attributes over them (tables: pandas, built on first access
-    and kept). The constructor takes the public names as keywords (or whole parts).
+    :func:`cdplot.compare` returns one of its two kinds: a :class:`ComparisonResult`
+    (frequentist: p-values) or, for a Bayesian test, a :class:`BayesianComparisonResult`
+    (posterior probabilities). Annotate with this type what takes either kind, and tell
+    them apart with :func:`isinstance` on the kinds. Every attribute is read-only.
+
+    Attributes
+    ----------
+    algorithms, datasets : list of str
+        Names in input order.
+    scores, ranks : pandas.DataFrame
+        The N x k scores analysed and the per-dataset ranks (1 = best).
+    average_ranks : pandas.Series
+        Average rank of each algorithm, best first.
+    friedman, iman_davenport, omnibus : OmnibusResult or None
+        The omnibus tests.
+    test, correction, alpha, control, test_options
+        The pairwise procedure as names (see :attr:`procedure` for the whole of it).
+    procedure : Procedure
+        The procedure that was run, with its Bergmann-Hommel budget and omnibus test.
+    significant : pandas.DataFrame or pandas.Series
+        The pairs separated (k x k, or against a control a Series over the others).
+    groups, uncovered_pairs : tuple
+        Groups with no pair separated; the non-separated pairs no group covers.
+
+    See :class:`ComparisonResult` for the input fields (``labels``, ``aggregation``,
+    ``n_missing``, ...), which both kinds have.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> isinstance(res, cdplot.Comparison), type(res).__name__
+    (True, 'ComparisonResult')
     """
 
     _input: Input
@@ -318,7 +357,12 @@ class _Comparison(ValueEquality):
 
     @property
     def procedure(self) -> Procedure:
-        """The procedure that was run: test, correction, control, options, alpha.
+        """The procedure that was run: test, correction, control, options, alpha, budget.
+
+        The :class:`~cdplot.stats.Procedure` :func:`cdplot.compare` ran (and its JSON
+        keeps), with its Bergmann-Hommel budget and omnibus test. A result without it (read
+        from an older JSON file, or built by hand) rebuilds it from its names, with the
+        default budget.
 
         Examples
         --------
@@ -326,6 +370,18 @@ class _Comparison(ValueEquality):
         >>> cdplot.compare(cdplot.datasets.load("demsar2006"), test="sign").procedure.label
         'sign+holm'
         """
+        from dataclasses import replace
+
+        rebuilt = self._named_procedure()
+        stored = self._pairwise.procedure
+        if stored is None:
+            return rebuilt
+        # the names win over a stored procedure they disagree with (dataclasses.replace)
+        named = replace(rebuilt, bh_budget=stored.bh_budget, order=stored.order)
+        return stored if stored == named else named
+
+    def _named_procedure(self) -> Procedure:
+        """The procedure rebuilt from the result's names (the budget is the default)."""
         from ._design import omnibus_of
         from ._procedure import Procedure
 
@@ -459,7 +515,7 @@ class _Comparison(ValueEquality):
 
 
 @dataclass(frozen=True, eq=False, init=False, repr=False)
-class ComparisonResult(_Comparison):
+class ComparisonResult(Comparison):
     """Everything :func:`cdplot.compare` found out about k algorithms on N datasets.
 
     A frequentist comparison (p-values); a Bayesian test returns a
@@ -574,9 +630,10 @@ class ComparisonResult(_Comparison):
     source_note : str or None
         How a recognised source was read (lm-evaluation-harness output,
         Parquet, an MLflow export, ...), the first of :attr:`input_notes`.
-    rope, threshold, posterior_better, posterior_equivalent, posterior_worse, decisions : None
-        Always None: a Bayesian test returns a :class:`BayesianComparisonResult`, which has
-        them (kept for code written when both kinds were this class).
+    rope : None
+        No region of practical equivalence (a Bayesian test returns a
+        :class:`BayesianComparisonResult`, whose ``rope`` is one); :func:`cdplot.effect_sizes`
+        reads it as its default.
     """
 
     _parametric: Parametric
@@ -593,10 +650,17 @@ class ComparisonResult(_Comparison):
     critical_difference = _Flat("_pairwise")
     critical_difference_units = _Flat("_pairwise")
 
-    #: a Bayesian test returns a BayesianComparisonResult; these stay None here, as they
-    #: were when both kinds were this class
-    rope = threshold = None
-    posterior_better = posterior_equivalent = posterior_worse = decisions = None
+    #: no region of practical equivalence (effect_sizes reads it as its default rope)
+    rope = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _NOT_FREQUENTIST:
+            raise AttributeError(
+                f"a frequentist comparison has no {name} (a Bayesian test's posterior "
+                "probabilities and decisions): read its pvalues, adjusted_pvalues and "
+                "significant (or to_frame()), or compare with a Bayesian test."
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @cached_property
     def statistics(self) -> pd.DataFrame:
@@ -658,7 +722,7 @@ _NOT_BAYESIAN = {
 
 
 @dataclass(frozen=True, eq=False, init=False, repr=False)
-class BayesianComparisonResult(_Comparison):
+class BayesianComparisonResult(Comparison):
     """A comparison by a Bayesian test (``test="bayes-signed-rank"`` or ``"bayes-sign"``).
 
     Its pairwise evidence is posterior probabilities, not p-values: it has the attributes
@@ -783,4 +847,4 @@ class BayesianComparisonResult(_Comparison):
 
 def is_comparison(obj: Any) -> bool:
     """Whether ``obj`` is a comparison result of either kind (frequentist or Bayesian)."""
-    return isinstance(obj, _Comparison)
+    return isinstance(obj, Comparison)
