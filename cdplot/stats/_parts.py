@@ -10,9 +10,10 @@ never imports pandas. Internal code that needs numbers reads the parts.
 Every field of a part is the public flat name of the result it stands for (``scores`` in
 :class:`Input` is ``result.scores``), except the labels of the rank-ordered Series
 (``rank_order``/``rank_name``, ``mean_order``), which the pandas objects carry in their index,
-and ``twice_ranks``, the compact form of ``ranks``.
-A new result field goes in the part of the step that computes it, under its public name
-(ARCHITECTURE.md, "The centre").
+``twice_ranks``, the compact form of ``ranks``, and ``procedure`` in the pairwise parts, the
+:class:`~cdplot.stats.Procedure` that was run (read as ``result.procedure``).
+A new result field goes in the part of the step that computes it, under its public name,
+and in ``cdplot._json_fields.FIELDS`` (ARCHITECTURE.md, "The centre").
 """
 
 from __future__ import annotations

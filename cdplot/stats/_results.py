@@ -180,6 +180,8 @@ class Comparison(ValueEquality):
     _groups: Groups
 
     _PARTS: ClassVar[dict[str, type]] = {}
+    #: attributes only the other kind has -> the error saying what to read instead
+    _OTHER_KIND: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **values: Any) -> None:
         parts, given = build_parts(type(self).__name__, self._PARTS, values)
@@ -195,6 +197,11 @@ class Comparison(ValueEquality):
         from ._pickled import flat_state
 
         self.__init__(**flat_state(state, flat_names(self._PARTS)))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._OTHER_KIND:
+            raise AttributeError(self._OTHER_KIND[name])
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     algorithms = _Flat("_input")
     datasets = _Flat("_input")
@@ -653,14 +660,14 @@ class ComparisonResult(Comparison):
     #: no region of practical equivalence (effect_sizes reads it as its default rope)
     rope = None
 
-    def __getattr__(self, name: str) -> Any:
-        if name in _NOT_FREQUENTIST:
-            raise AttributeError(
-                f"a frequentist comparison has no {name} (a Bayesian test's posterior "
-                "probabilities and decisions): read its pvalues, adjusted_pvalues and "
-                "significant (or to_frame()), or compare with a Bayesian test."
-            )
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    _OTHER_KIND: ClassVar[dict[str, str]] = {
+        name: (
+            f"a frequentist comparison has no {name} (a Bayesian test's posterior "
+            "probabilities and decisions): read its pvalues, adjusted_pvalues and "
+            "significant (or to_frame()), or compare with a Bayesian test."
+        )
+        for name in _NOT_FREQUENTIST
+    }
 
     @cached_property
     def statistics(self) -> pd.DataFrame:
@@ -784,14 +791,14 @@ class BayesianComparisonResult(Comparison):
     #: no parametric analysis (internal code reads ``_parametric`` of either kind alike)
     _parametric: ClassVar[Parametric] = Parametric()
 
-    def __getattr__(self, name: str) -> Any:
-        if name in _NOT_BAYESIAN:
-            raise AttributeError(
-                f"a Bayesian comparison has no {name} ({_NOT_BAYESIAN[name]}): read its "
-                "posterior probabilities posterior_better, posterior_equivalent, "
-                "posterior_worse and its decisions (or to_frame())."
-            )
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    _OTHER_KIND: ClassVar[dict[str, str]] = {
+        name: (
+            f"a Bayesian comparison has no {name} ({what}): read its posterior probabilities "
+            "posterior_better, posterior_equivalent, posterior_worse and its decisions "
+            "(or to_frame())."
+        )
+        for name, what in _NOT_BAYESIAN.items()
+    }
 
     @cached_property
     def posterior_better(self) -> pd.DataFrame:
