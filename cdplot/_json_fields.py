@@ -245,9 +245,9 @@ def _matrix(name: str, shape: str, cell: Callable = is_number, optional: bool = 
     def check(value: Any, key: str, layout: Layout) -> None:
         if optional and (value is MISSING or value is None):
             return
-        k, n = len(layout.algorithms), len(layout.datasets)
-        _check_matrix(None if value is MISSING else value, key, (n, k) if shape == "nk"
-                      else (k, k), cell)  # fmt: skip
+        k = len(layout.algorithms)
+        rows = len(layout.datasets) if shape == "nk" else k
+        _check_matrix(None if value is MISSING else value, key, (rows, k), cell)
 
     dtype = "int64" if name == "n_per_pair" else float
     return {
@@ -273,8 +273,8 @@ def _ordered(name: str, order: str, label: str | None, optional: bool) -> dict:
     def read(value: Any, layout: Layout) -> dict[str, Any]:
         if value is None:
             return {}
-        out = {name: np.array([unnumber(v) for v in value.values()], dtype=float),
-               order: tuple(value)}  # fmt: skip
+        values = np.array([unnumber(v) for v in value.values()], dtype=float)
+        out = {name: values, order: tuple(value)}
         if label is not None:
             out[label] = layout.rank_name
         return out
@@ -303,10 +303,10 @@ def _per_pair(name: str, flags: bool) -> dict:
         return _series_of(layout.others, values, flags)
 
     def read(value: Any, layout: Layout) -> dict[str, Any]:
+        if isinstance(value, dict) and flags:
+            return {name: np.array([bool(v) for v in value.values()], dtype=bool)}
         if isinstance(value, dict):
-            cast = bool if flags else unnumber
-            return {name: np.array([cast(v) for v in value.values()], dtype=bool if flags
-                                   else float)}  # fmt: skip
+            return {name: np.array([unnumber(v) for v in value.values()], dtype=float)}
         if flags:
             return {name: np.array(value, dtype=bool)}
         return {name: _rows_back(value)}
@@ -336,8 +336,8 @@ def _omnibus(name: str) -> dict:
         if o is None:  # e.g. Friedman on a table with missing results
             return None
         df = [number(d) for d in o.df] if isinstance(o.df, tuple) else number(o.df)
-        return {"name": o.name, "statistic": number(o.statistic), "pvalue": number(o.pvalue),
-                "df": df}  # fmt: skip
+        statistic, pvalue = number(o.statistic), number(o.pvalue)
+        return {"name": o.name, "statistic": statistic, "pvalue": pvalue, "df": df}
 
     def read(value: Any, layout: Layout) -> dict[str, Any]:
         from .stats._test_results import OmnibusResult
@@ -346,8 +346,8 @@ def _omnibus(name: str) -> dict:
             return {name: None}
         df = value["df"]
         df = tuple(unnumber(x) for x in df) if isinstance(df, list) else unnumber(df)
-        back = OmnibusResult(unnumber(value["statistic"]), unnumber(value["pvalue"]), df,
-                             value.get("name", ""))  # fmt: skip
+        statistic, pvalue = unnumber(value["statistic"]), unnumber(value["pvalue"])
+        back = OmnibusResult(statistic, pvalue, df, value.get("name", ""))
         if name == "omnibus" and value == layout.doc.get("friedman"):
             back = layout.seen["friedman"]  # the same object, as compare() returns it
         elif name == "friedman":
@@ -466,8 +466,24 @@ def _aggregation_ok(value: Any, layout: Layout) -> bool:
 
 # --------------------------------------------------------------------------- the procedure
 #: the procedure's keys in the document, in the order of the Procedure's fields
-PROCEDURE_KEYS = ("test", "correction", "control", "options", "alpha", "bh_budget", "omnibus",
-                  "order")  # fmt: skip
+PROCEDURE_KEYS = (
+    "test",
+    "correction",
+    "control",
+    "options",
+    "alpha",
+    "bh_budget",
+    "omnibus",
+    "order",
+)
+#: the procedure's keys that ``settings`` holds too (they must agree), and their names there
+_IN_SETTINGS = {
+    "test": "test",
+    "correction": "correction",
+    "control": "control",
+    "options": "test_options",
+    "alpha": "alpha",
+}
 
 
 def _write_procedure(part: Any, layout: Layout) -> dict[str, Any] | None:
@@ -501,9 +517,7 @@ def _check_procedure(value: Any, key: str, layout: Layout) -> None:
     settings = layout.doc.get("settings", {})
     if not isinstance(value, dict) or set(value) != set(PROCEDURE_KEYS):
         raise fail(key, "must be null or an object with the keys " + ", ".join(PROCEDURE_KEYS))
-    named = {"test": "test", "correction": "correction", "control": "control",
-             "options": "test_options", "alpha": "alpha"}  # fmt: skip
-    if any(value[mine] != settings.get(theirs, {}) for mine, theirs in named.items()):
+    if any(value[mine] != settings.get(theirs, {}) for mine, theirs in _IN_SETTINGS.items()):
         raise fail(key, "must agree with 'settings' (test, correction, control, options, alpha)")
     budget, order = value["bh_budget"], value["order"]
     if not isinstance(value["omnibus"], str) or not (
@@ -581,9 +595,10 @@ def _strings(name: str) -> dict:
     """A k x k matrix of text (the decisions of a Bayesian test; "" on the diagonal)."""
     return {
         **_matrix(name, "kk", lambda v: v is None or isinstance(v, str)),
-        "read": lambda value, layout: {name: None if value is None
-                                       else np.array(value, dtype=object)},
-    }  # fmt: skip
+        "read": lambda value, layout: {
+            name: None if value is None else np.array(value, dtype=object)
+        },
+    }
 
 
 def _f(key: str, part: str | None, **spec: Any) -> Field:

@@ -76,3 +76,10 @@ def test_a_damaged_described_key_is_refused_naming_it(control):
             cdplot.load_result(broken)
         except cdplot.CdplotInputError as exc:
             assert repr(field.key.split(".")[0]) in str(exc) or repr(field.key) in str(exc)
+
+
+def test_the_procedure_keys_are_the_procedures_fields():
+    from cdplot._json_fields import PROCEDURE_KEYS
+    from cdplot.stats import Procedure
+
+    assert tuple(f.name for f in dataclasses.fields(Procedure)) == PROCEDURE_KEYS
