@@ -601,10 +601,6 @@ def _strings(name: str) -> dict:
     }
 
 
-def _f(key: str, part: str | None, **spec: Any) -> Field:
-    return Field(key, part, **spec)
-
-
 def _text_or_null(value: Any, layout: Layout) -> bool:
     return isinstance(value, str)
 
@@ -612,77 +608,77 @@ def _text_or_null(value: Any, layout: Layout) -> bool:
 #: every field of the document, in the document's order (after format, format_version and
 #: cdplot_version); the rank intervals and effect sizes computed on a result follow them
 FIELDS: tuple[Field, ...] = (
-    _f("settings", None, names=(), write=lambda r, layout: {}, read=lambda v, layout: {},
+    Field("settings", None, names=(), write=lambda r, layout: {}, read=lambda v, layout: {},
        check=_check_object),
-    _f("settings.test", "_pairwise", **_plain("test", _check_test_name)),
-    _f("settings.correction", "_pairwise", **_plain("correction", _check_test_name)),
-    _f("settings.alpha", "_pairwise", **_plain("alpha", _check_alpha, float)),
-    _f("settings.control", "_pairwise", **_plain("control", _check_control)),
-    _f("settings.higher_is_better", "_input", **_plain("higher_is_better", _check_flag, bool)),
-    _f("settings.test_options", "_pairwise", default={},
+    Field("settings.test", "_pairwise", **_plain("test", _check_test_name)),
+    Field("settings.correction", "_pairwise", **_plain("correction", _check_test_name)),
+    Field("settings.alpha", "_pairwise", **_plain("alpha", _check_alpha, float)),
+    Field("settings.control", "_pairwise", **_plain("control", _check_control)),
+    Field("settings.higher_is_better", "_input", **_plain("higher_is_better", _check_flag, bool)),
+    Field("settings.test_options", "_pairwise", default={},
        **_plain("test_options", _check_object, dict)),
-    _f("procedure", "_pairwise", names=("procedure",), write=_write_procedure,
+    Field("procedure", "_pairwise", names=("procedure",), write=_write_procedure,
        read=_read_procedure, check=_check_procedure, default=None),
-    _f("algorithms", "_input", **_names("algorithms", unique=True, cast=list)),
-    _f("datasets", "_input", **_names("datasets", unique=True, cast=list)),
-    _f("scores", "_input", **_matrix("scores", "nk")),
-    _f("ranks", "_ranking", names=("ranks",), write=_write_ranks,
+    Field("algorithms", "_input", **_names("algorithms", unique=True, cast=list)),
+    Field("datasets", "_input", **_names("datasets", unique=True, cast=list)),
+    Field("scores", "_input", **_matrix("scores", "nk")),
+    Field("ranks", "_ranking", names=("ranks",), write=_write_ranks,
        read=lambda value, layout: {"ranks": _rows_back(value)},
        check=_matrix("ranks", "nk")["check"]),
-    _f("average_ranks", "_ranking", **_ordered("average_ranks", "rank_order", "rank_name",
+    Field("average_ranks", "_ranking", **_ordered("average_ranks", "rank_order", "rank_name",
                                                optional=False)),
-    _f("friedman", "_omnibus", **_omnibus("friedman")),
-    _f("iman_davenport", "_omnibus", **_omnibus("iman_davenport")),
-    _f("omnibus", "_omnibus", default=None, **_omnibus("omnibus")),
-    _f("n_missing", "_input", default=0, **_plain(
+    Field("friedman", "_omnibus", **_omnibus("friedman")),
+    Field("iman_davenport", "_omnibus", **_omnibus("iman_davenport")),
+    Field("omnibus", "_omnibus", default=None, **_omnibus("omnibus")),
+    Field("n_missing", "_input", default=0, **_plain(
         "n_missing", _optional(lambda v, layout: _whole(v, 0, None), "must be an int >= 0"),
         int, int)),
-    _f("ignored_datasets", "_input", default=[], **_names("ignored_datasets")),
-    _f("dropped_datasets", "_input", default=[], **_names("dropped_datasets")),
-    _f("dropped_algorithms", "_input", default=[], **_names("dropped_algorithms")),
-    _f("labels", "_input", default={}, **_plain("labels", _check_labels, dict)),
-    _f("input_notes", None, names=("input_notes",), default=[],
+    Field("ignored_datasets", "_input", default=[], **_names("ignored_datasets")),
+    Field("dropped_datasets", "_input", default=[], **_names("dropped_datasets")),
+    Field("dropped_algorithms", "_input", default=[], **_names("dropped_algorithms")),
+    Field("labels", "_input", default={}, **_plain("labels", _check_labels, dict)),
+    Field("input_notes", None, names=("input_notes",), default=[],
        write=lambda result, layout: list(result.input_notes), read=lambda v, layout: {},
        check=lambda value, key, layout: check_names(value, key, unique=False)),
-    _f("source_note", "_input", default=None, **_plain(
+    Field("source_note", "_input", default=None, **_plain(
         "source_note", _optional(_text_or_null, "must be text or null"))),
-    _f("aggregation", "_input", names=("aggregation",), write=_write_aggregation,
+    Field("aggregation", "_input", names=("aggregation",), write=_write_aggregation,
        read=_read_aggregation, check=_optional(_aggregation_ok, "is damaged"), default=None),
-    _f("score_std", "_input", default=None, **_matrix("score_std", "nk", optional=True)),
-    _f("decimals", "_input", default=None, **_plain(
+    Field("score_std", "_input", default=None, **_matrix("score_std", "nk", optional=True)),
+    Field("decimals", "_input", default=None, **_plain(
         "decimals", _optional(lambda v, layout: isinstance(v, int) and 0 <= v <= 15,
                               "must be 0..15"), lambda v: None if v is None else int(v))),
-    _f("n_per_pair", "_pairwise", default=None, **_matrix("n_per_pair", "kk", optional=True)),
-    _f("statistics", "_pairwise", absent=lambda part, layout: Rows(part.posterior_better),
+    Field("n_per_pair", "_pairwise", default=None, **_matrix("n_per_pair", "kk", optional=True)),
+    Field("statistics", "_pairwise", absent=lambda part, layout: Rows(part.posterior_better),
        **_matrix("statistics", "kk")),
-    _f("pvalues", "_pairwise", absent=_absent_pvalues, **_matrix("pvalues", "kk")),
-    _f("adjusted_pvalues", "_pairwise", absent=_absent_adjusted,
+    Field("pvalues", "_pairwise", absent=_absent_pvalues, **_matrix("pvalues", "kk")),
+    Field("adjusted_pvalues", "_pairwise", absent=_absent_adjusted,
        **_per_pair("adjusted_pvalues", flags=False)),
-    _f("significant", "_pairwise", **_per_pair("significant", flags=True)),
-    _f("groups", "_groups", names=("groups",),
+    Field("significant", "_pairwise", **_per_pair("significant", flags=True)),
+    Field("groups", "_groups", names=("groups",),
        write=lambda part, layout: [list(g) for g in part.groups],
        read=lambda value, layout: {"groups": tuple(tuple(g) for g in value)},
        check=_check_groups),
-    _f("uncovered_pairs", "_groups", names=("uncovered_pairs",),
+    Field("uncovered_pairs", "_groups", names=("uncovered_pairs",),
        write=lambda part, layout: [list(p) for p in part.uncovered_pairs],
        read=lambda value, layout: {"uncovered_pairs": tuple((a, b) for a, b in value)},
        check=_check_pairs),
-    _f("critical_difference", "_pairwise", **_plain(
+    Field("critical_difference", "_pairwise", **_plain(
         "critical_difference", _optional(lambda v, layout: is_number(v),
                                          "must be a number or null"),
         lambda v: None if v is None else unnumber(v), lambda v: None if v is None
         else number(v))),
-    _f("critical_difference_units", "_pairwise", default="rank", **_plain(
+    Field("critical_difference_units", "_pairwise", default="rank", **_plain(
         "critical_difference_units", _optional(_text_or_null, "must be text"))),
-    _f("mean_scores", "_parametric", default=None,
+    Field("mean_scores", "_parametric", default=None,
        **_ordered("mean_scores", "mean_order", None, optional=True)),
-    _f("rope", "_pairwise", default=None, **_bayes("rope")),
-    _f("threshold", "_pairwise", default=None, **_bayes("threshold")),
-    _f("posterior_better", "_pairwise", default=None,
+    Field("rope", "_pairwise", default=None, **_bayes("rope")),
+    Field("threshold", "_pairwise", default=None, **_bayes("threshold")),
+    Field("posterior_better", "_pairwise", default=None,
        **_bayes("posterior_better", _matrix("posterior_better", "kk"))),
-    _f("posterior_equivalent", "_pairwise", default=None,
+    Field("posterior_equivalent", "_pairwise", default=None,
        **_bayes("posterior_equivalent", _matrix("posterior_equivalent", "kk"))),
-    _f("decisions", "_pairwise", default=None, **_bayes("decisions", _strings("decisions"))),
+    Field("decisions", "_pairwise", default=None, **_bayes("decisions", _strings("decisions"))),
 )  # fmt: skip
 
 
