@@ -71,7 +71,7 @@ from typing import IO, Any
 import numpy as np
 
 from ._errors import CdplotInputError
-from ._json_check import checked_document
+from ._json_check import FORMAT, FORMAT_VERSION, checked_document
 from ._json_fields import FIELDS, Layout, Rows
 from ._json_fields import number as _num
 from ._version import __version__
@@ -90,9 +90,6 @@ __all__ = [
     "results_to_json",
     "write_json",
 ]
-
-FORMAT = "cdplot-comparison"
-FORMAT_VERSION = 1
 
 
 class _Object(dict):
