@@ -258,7 +258,7 @@ def result_from_json(text: str) -> Comparison:
         If ``text`` is not JSON, not a cdplot result, from a newer format version, or has a
         missing or malformed field (the message names it).
     """
-    doc = checked_document(text)  # types, shapes, agreement of the fields (issue 25, N6)
+    doc = checked_document(text)  # types, shapes, agreement of the fields
     try:
         return _rebuild(doc)
     except KeyError as exc:
