@@ -208,10 +208,7 @@ def _document(result: Comparison) -> _Object:
         {"format": FORMAT, "format_version": FORMAT_VERSION, "cdplot_version": __version__}
     )
     for field in FIELDS:
-        *parents, last = field.key.split(".")
-        owner = doc
-        for parent in parents:
-            owner = owner[parent]
+        owner, last = field.place(doc)
         owner[last] = field.written(result, layout)
     doc.update(_computed(result))  # rank intervals and effect sizes, when computed
     return doc

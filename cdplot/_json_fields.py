@@ -112,13 +112,18 @@ class Field:
             return self.write(owner, layout)
         return self.absent(owner, layout) if callable(self.absent) else self.absent
 
-    def value(self, doc: dict[str, Any]) -> Any:
-        """The document's value of this field (``default`` if absent; KeyError if required)."""
+    def place(self, doc: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """The object of ``doc`` that holds this field, and its key there."""
         *parents, last = self.key.split(".")
         for parent in parents:
             doc = doc[parent]
-        if last in doc:
-            return doc[last]
+        return doc, last
+
+    def value(self, doc: dict[str, Any]) -> Any:
+        """The document's value of this field (``default`` if absent; KeyError if required)."""
+        owner, last = self.place(doc)
+        if last in owner:
+            return owner[last]
         if self.default is REQUIRED:
             raise KeyError(self.key)
         return self.default
@@ -701,9 +706,6 @@ def check_fields(doc: dict[str, Any]) -> Layout:
     control = settings.get("control") if isinstance(settings, dict) else None
     layout = Layout(algorithms, datasets, control, doc)
     for f in FIELDS:
-        *parents, last = f.key.split(".")
-        owner = doc
-        for parent in parents:
-            owner = owner[parent]
+        owner, last = f.place(doc)
         f.check(owner.get(last, MISSING), f.key, layout)
     return layout

@@ -65,10 +65,7 @@ def test_a_damaged_described_key_is_refused_naming_it(control):
         if field.key in ("settings.test", "settings.correction", "settings.control"):
             continue  # names checked when the result is built (sign, holm, ...)
         broken = json.loads(json.dumps(doc))
-        *parents, last = field.key.split(".")
-        owner = broken
-        for parent in parents:
-            owner = owner[parent]
+        owner, last = field.place(broken)
         if owner.get(last) is None:
             continue  # null: a key of the other kind, or an optional one
         owner[last] = _damaged(owner.get(last))
