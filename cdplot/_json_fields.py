@@ -271,9 +271,11 @@ def _series_of(labels: Any, values: Any, flags: bool = False) -> dict[str, Any] 
     return {str(k): bool(v) if flags else number(v) for k, v in items}
 
 
-def _ordered(name: str, order: str, label: str | None, optional: bool) -> dict:
-    """A Series best first: ``{algorithm: value}`` in the part's ``order`` (``average_ranks``,
-    ``mean_scores``); its label read back from the layout."""
+def _ordered(name: str, order: str, label: str | None = None) -> dict:
+    """A Series best first: ``{algorithm: value}`` in the part's ``order``: the average
+    ranks (their ``label`` read back from the layout), or the mean scores (null without a
+    parametric analysis)."""
+    optional = label is None
 
     def read(value: Any, layout: Layout) -> dict[str, Any]:
         if value is None:
@@ -610,81 +612,171 @@ def _text_or_null(value: Any, layout: Layout) -> bool:
     return isinstance(value, str)
 
 
+_check_n_missing = _optional(lambda v, layout: _whole(v, 0, None), "must be an int >= 0")
+_check_decimals = _optional(lambda v, layout: isinstance(v, int) and 0 <= v <= 15, "must be 0..15")
+_check_cd = _optional(lambda v, layout: is_number(v), "must be a number or null")
+_check_text = _optional(_text_or_null, "must be text")
+_check_note = _optional(_text_or_null, "must be text or null")
+
+
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _float_or_none(value: Any) -> float | None:
+    return None if value is None else unnumber(value)
+
+
+def _number_or_none(value: Any) -> Any:
+    return None if value is None else number(value)
+
+
+def _settings() -> dict:
+    """The ``settings`` object: its keys are fields of their own (``settings.test``, ...)."""
+    return {
+        "names": (),
+        "write": lambda result, layout: {},
+        "read": lambda value, layout: {},
+        "check": _check_object,
+    }
+
+
+def _spec(name: str, write: Callable, read: Callable, check: Callable) -> dict:
+    """A field with its own ways of writing, reading and checking."""
+    return {"names": (name,), "write": write, "read": read, "check": check}
+
+
 #: every field of the document, in the document's order (after format, format_version and
 #: cdplot_version); the rank intervals and effect sizes computed on a result follow them
 FIELDS: tuple[Field, ...] = (
-    Field("settings", None, names=(), write=lambda r, layout: {}, read=lambda v, layout: {},
-       check=_check_object),
+    Field("settings", None, **_settings()),
     Field("settings.test", "_pairwise", **_plain("test", _check_test_name)),
     Field("settings.correction", "_pairwise", **_plain("correction", _check_test_name)),
     Field("settings.alpha", "_pairwise", **_plain("alpha", _check_alpha, float)),
     Field("settings.control", "_pairwise", **_plain("control", _check_control)),
     Field("settings.higher_is_better", "_input", **_plain("higher_is_better", _check_flag, bool)),
-    Field("settings.test_options", "_pairwise", default={},
-       **_plain("test_options", _check_object, dict)),
-    Field("procedure", "_pairwise", names=("procedure",), write=_write_procedure,
-       read=_read_procedure, check=_check_procedure, default=None),
+    Field(
+        "settings.test_options",
+        "_pairwise",
+        default={},
+        **_plain("test_options", _check_object, dict),
+    ),
+    Field(
+        "procedure",
+        "_pairwise",
+        default=None,
+        **_spec("procedure", _write_procedure, _read_procedure, _check_procedure),
+    ),
     Field("algorithms", "_input", **_names("algorithms", unique=True, cast=list)),
     Field("datasets", "_input", **_names("datasets", unique=True, cast=list)),
     Field("scores", "_input", **_matrix("scores", "nk")),
-    Field("ranks", "_ranking", names=("ranks",), write=_write_ranks,
-       read=lambda value, layout: {"ranks": _rows_back(value)},
-       check=_matrix("ranks", "nk")["check"]),
-    Field("average_ranks", "_ranking", **_ordered("average_ranks", "rank_order", "rank_name",
-                                               optional=False)),
+    Field(
+        "ranks",
+        "_ranking",
+        **_spec(
+            "ranks",
+            _write_ranks,
+            lambda value, layout: {"ranks": _rows_back(value)},
+            _matrix("ranks", "nk")["check"],
+        ),
+    ),
+    Field("average_ranks", "_ranking", **_ordered("average_ranks", "rank_order", "rank_name")),
     Field("friedman", "_omnibus", **_omnibus("friedman")),
     Field("iman_davenport", "_omnibus", **_omnibus("iman_davenport")),
     Field("omnibus", "_omnibus", default=None, **_omnibus("omnibus")),
-    Field("n_missing", "_input", default=0, **_plain(
-        "n_missing", _optional(lambda v, layout: _whole(v, 0, None), "must be an int >= 0"),
-        int, int)),
+    Field("n_missing", "_input", default=0, **_plain("n_missing", _check_n_missing, int, int)),
     Field("ignored_datasets", "_input", default=[], **_names("ignored_datasets")),
     Field("dropped_datasets", "_input", default=[], **_names("dropped_datasets")),
     Field("dropped_algorithms", "_input", default=[], **_names("dropped_algorithms")),
     Field("labels", "_input", default={}, **_plain("labels", _check_labels, dict)),
-    Field("input_notes", None, names=("input_notes",), default=[],
-       write=lambda result, layout: list(result.input_notes), read=lambda v, layout: {},
-       check=lambda value, key, layout: check_names(value, key, unique=False)),
-    Field("source_note", "_input", default=None, **_plain(
-        "source_note", _optional(_text_or_null, "must be text or null"))),
-    Field("aggregation", "_input", names=("aggregation",), write=_write_aggregation,
-       read=_read_aggregation, check=_optional(_aggregation_ok, "is damaged"), default=None),
+    Field(
+        "input_notes",
+        None,
+        default=[],
+        **_spec(
+            "input_notes",
+            lambda result, layout: list(result.input_notes),
+            lambda value, layout: {},  # rebuilt from the input fields
+            lambda value, key, layout: check_names(value, key, unique=False),
+        ),
+    ),
+    Field("source_note", "_input", default=None, **_plain("source_note", _check_note)),
+    Field(
+        "aggregation",
+        "_input",
+        default=None,
+        **_spec(
+            "aggregation",
+            _write_aggregation,
+            _read_aggregation,
+            _optional(_aggregation_ok, "is damaged"),
+        ),
+    ),
     Field("score_std", "_input", default=None, **_matrix("score_std", "nk", optional=True)),
-    Field("decimals", "_input", default=None, **_plain(
-        "decimals", _optional(lambda v, layout: isinstance(v, int) and 0 <= v <= 15,
-                              "must be 0..15"), lambda v: None if v is None else int(v))),
+    Field("decimals", "_input", default=None, **_plain("decimals", _check_decimals, _int_or_none)),
     Field("n_per_pair", "_pairwise", default=None, **_matrix("n_per_pair", "kk", optional=True)),
-    Field("statistics", "_pairwise", absent=lambda part, layout: Rows(part.posterior_better),
-       **_matrix("statistics", "kk")),
+    Field(
+        "statistics",
+        "_pairwise",
+        absent=lambda part, layout: Rows(part.posterior_better),
+        **_matrix("statistics", "kk"),
+    ),
     Field("pvalues", "_pairwise", absent=_absent_pvalues, **_matrix("pvalues", "kk")),
-    Field("adjusted_pvalues", "_pairwise", absent=_absent_adjusted,
-       **_per_pair("adjusted_pvalues", flags=False)),
+    Field(
+        "adjusted_pvalues",
+        "_pairwise",
+        absent=_absent_adjusted,
+        **_per_pair("adjusted_pvalues", flags=False),
+    ),
     Field("significant", "_pairwise", **_per_pair("significant", flags=True)),
-    Field("groups", "_groups", names=("groups",),
-       write=lambda part, layout: [list(g) for g in part.groups],
-       read=lambda value, layout: {"groups": tuple(tuple(g) for g in value)},
-       check=_check_groups),
-    Field("uncovered_pairs", "_groups", names=("uncovered_pairs",),
-       write=lambda part, layout: [list(p) for p in part.uncovered_pairs],
-       read=lambda value, layout: {"uncovered_pairs": tuple((a, b) for a, b in value)},
-       check=_check_pairs),
-    Field("critical_difference", "_pairwise", **_plain(
-        "critical_difference", _optional(lambda v, layout: is_number(v),
-                                         "must be a number or null"),
-        lambda v: None if v is None else unnumber(v), lambda v: None if v is None
-        else number(v))),
-    Field("critical_difference_units", "_pairwise", default="rank", **_plain(
-        "critical_difference_units", _optional(_text_or_null, "must be text"))),
-    Field("mean_scores", "_parametric", default=None,
-       **_ordered("mean_scores", "mean_order", None, optional=True)),
+    Field(
+        "groups",
+        "_groups",
+        **_spec(
+            "groups",
+            lambda part, layout: [list(g) for g in part.groups],
+            lambda value, layout: {"groups": tuple(tuple(g) for g in value)},
+            _check_groups,
+        ),
+    ),
+    Field(
+        "uncovered_pairs",
+        "_groups",
+        **_spec(
+            "uncovered_pairs",
+            lambda part, layout: [list(p) for p in part.uncovered_pairs],
+            lambda value, layout: {"uncovered_pairs": tuple((a, b) for a, b in value)},
+            _check_pairs,
+        ),
+    ),
+    Field(
+        "critical_difference",
+        "_pairwise",
+        **_plain("critical_difference", _check_cd, _float_or_none, _number_or_none),
+    ),
+    Field(
+        "critical_difference_units",
+        "_pairwise",
+        default="rank",
+        **_plain("critical_difference_units", _check_text),
+    ),
+    Field("mean_scores", "_parametric", default=None, **_ordered("mean_scores", "mean_order")),
     Field("rope", "_pairwise", default=None, **_bayes("rope")),
     Field("threshold", "_pairwise", default=None, **_bayes("threshold")),
-    Field("posterior_better", "_pairwise", default=None,
-       **_bayes("posterior_better", _matrix("posterior_better", "kk"))),
-    Field("posterior_equivalent", "_pairwise", default=None,
-       **_bayes("posterior_equivalent", _matrix("posterior_equivalent", "kk"))),
+    Field(
+        "posterior_better",
+        "_pairwise",
+        default=None,
+        **_bayes("posterior_better", _matrix("posterior_better", "kk")),
+    ),
+    Field(
+        "posterior_equivalent",
+        "_pairwise",
+        default=None,
+        **_bayes("posterior_equivalent", _matrix("posterior_equivalent", "kk")),
+    ),
     Field("decisions", "_pairwise", default=None, **_bayes("decisions", _strings("decisions"))),
-)  # fmt: skip
+)
 
 
 def check_fields(doc: dict[str, Any]) -> Layout:
