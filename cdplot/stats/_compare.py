@@ -21,8 +21,9 @@ from ._own_ranks import OWN_RANK_LABELS, own_ranks
 from ._posthoc import Oriented, Posthoc, Ranked, run_posthoc
 from ._procedure import MISSING, TESTS, Procedure, resolve_test
 from ._ranks import CHUNK_VALUES, rank_rows
-from ._results import BayesianComparisonResult, Comparison, ComparisonResult, OmnibusResult
+from ._results import BayesianComparisonResult, Comparison, ComparisonResult
 from ._skillings_mack import scaled_ranks, skillings_mack_test
+from ._test_results import OmnibusResult
 
 __all__ = ["MISSING", "TESTS", "compare", "resolve_test"]
 
