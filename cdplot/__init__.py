@@ -29,7 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover - loaded by __getattr__ on first use
     from .stats._effects import effect_sizes
     from .stats._intervals import RankIntervals, rank_intervals
     from .stats._metrics import compare_metrics
-    from .stats._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
+    from .stats._results import BayesianComparisonResult, Comparison, ComparisonResult
+    from .stats._test_results import OmnibusResult
 
 __all__ = [
     "BayesianComparisonResult",
@@ -39,6 +40,7 @@ __all__ = [
     "NormalModel",
     "ResampleModel",
     "CdplotWarning",
+    "Comparison",
     "ComparisonResult",
     "OmnibusResult",
     "PoolDependenceWarning",
@@ -94,8 +96,9 @@ _STATS = {
     "rank_intervals": ".stats._intervals",
     "compare_metrics": ".stats._metrics",
     "BayesianComparisonResult": ".stats._results",
+    "Comparison": ".stats._results",
     "ComparisonResult": ".stats._results",
-    "OmnibusResult": ".stats._results",
+    "OmnibusResult": ".stats._test_results",
 }
 #: Subpackages reachable as attributes of ``cdplot`` without importing them first, each
 #: imported on first access (``cdplot.plotting`` itself loads no matplotlib, its figures do).

@@ -92,6 +92,6 @@ def test_result_read_back_reports_the_same(options):
     assert back.to_markdown() == res.to_markdown()
     assert result_to_json(back) == result_to_json(res)
     assert back.critical_difference_units == res.critical_difference_units
-    if res.posterior_better is not None:
+    if isinstance(res, cdplot.BayesianComparisonResult):
         for name in ("posterior_better", "posterior_equivalent", "posterior_worse", "decisions"):
             assert getattr(back, name).equals(getattr(res, name)), name

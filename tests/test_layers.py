@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "cdplot._data": 1,  # the input parser until it moves into cdplot.io
     "cdplot.stats": 2,
     "cdplot._labels": 3,
+    "cdplot._json_fields": 3,  # the JSON document's fields; imports only the error family
     "cdplot.simulation": 4,
     "cdplot.plotting": 4,
     "cdplot.report": 4,

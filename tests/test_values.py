@@ -132,7 +132,13 @@ def test_a_bayesian_comparison_has_its_own_type(demsar, tmp_path):
     assert not isinstance(bayes, cdplot.ComparisonResult)
     with pytest.raises(AttributeError, match="no adjusted_pvalues"):
         bayes.adjusted_pvalues  # noqa: B018
-    assert freq.posterior_better is None and freq.rope is None  # as before: None
+    # a frequentist comparison has no posteriors: reading one says what to read instead
+    for name in ("threshold", "posterior_better", "posterior_equivalent", "posterior_worse",
+                 "decisions"):  # fmt: skip
+        with pytest.raises(AttributeError, match=f"frequentist comparison has no {name}.*pvalues"):
+            getattr(freq, name)
+    assert freq.rope is None  # no rope: effect_sizes reads it as its default
+    assert isinstance(freq, cdplot.Comparison) and isinstance(bayes, cdplot.Comparison)
     assert bayes != freq
     back = result_from_json(result_to_json(bayes))
     assert type(back) is cdplot.BayesianComparisonResult and back == bayes

@@ -48,17 +48,16 @@ from ._pool import pool_sensitivity
 from ._procedure import Procedure
 from ._quade import quade_posthoc, quade_test
 from ._ranks import rank_rows
-from ._results import (
+from ._results import BayesianComparisonResult, Comparison, ComparisonResult
+from ._shaffer import count_exhaustive_sets, shaffer_multipliers
+from ._skillings_mack import skillings_mack_test
+from ._test_results import (
     AssumptionCheck,
-    BayesianComparisonResult,
-    ComparisonResult,
     OmnibusResult,
     PairedTestResult,
     PairwiseResult,
     SkillingsMackResult,
 )
-from ._shaffer import count_exhaustive_sets, shaffer_multipliers
-from ._skillings_mack import skillings_mack_test
 from ._wins import WinTieLossResult
 
 # Deprecated spellings of the ``*_test`` functions: kept for one release, not in ``__all__``.
@@ -73,6 +72,7 @@ __all__ = [
     "BayesianComparisonResult",
     "BayesianResult",
     "CONTROL_CORRECTIONS",
+    "Comparison",
     "OMNIBUS_TESTS",
     "TESTS",
     "WinTieLossResult",

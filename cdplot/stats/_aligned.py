@@ -15,8 +15,8 @@ import numpy as np
 
 from .._errors import CdplotInputError
 from ._ranks import rank_rows
-from ._results import OmnibusResult, PairwiseResult
 from ._special import special
+from ._test_results import OmnibusResult, PairwiseResult
 
 __all__ = [
     "aligned_ranks",

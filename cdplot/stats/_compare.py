@@ -22,8 +22,9 @@ from ._own_ranks import OWN_RANK_LABELS, own_ranks
 from ._posthoc import Oriented, Posthoc, Ranked, run_posthoc
 from ._procedure import MISSING, TESTS, Procedure, resolve_test
 from ._ranks import CHUNK_VALUES, rank_rows
-from ._results import BayesianComparisonResult, ComparisonResult, OmnibusResult
+from ._results import BayesianComparisonResult, Comparison, ComparisonResult
 from ._skillings_mack import scaled_ranks, skillings_mack_test
+from ._test_results import OmnibusResult
 
 __all__ = ["MISSING", "TESTS", "compare", "resolve_test"]
 
@@ -50,7 +51,7 @@ def compare(
     item: str | None = None,
     fdr_groups: bool = False,
     **test_options: Any,
-) -> ComparisonResult:
+) -> Comparison:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
 
     Parameters
@@ -203,7 +204,10 @@ def compare(
 
     Returns
     -------
-    ComparisonResult or BayesianComparisonResult
+    Comparison
+        A :class:`~cdplot.ComparisonResult` (a frequentist test) or a
+        :class:`~cdplot.BayesianComparisonResult` (a Bayesian test), the two kinds of
+        :class:`~cdplot.Comparison`; ``procedure`` is the procedure run.
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``omnibus``, ``pvalues``, ``adjusted_pvalues``, ``significant``,
         ``groups``, ``uncovered_pairs``, ``critical_difference``,
@@ -496,7 +500,7 @@ def _assemble(
     display: dict[str, str],
     higher_is_better: bool,
     source: Any,
-) -> ComparisonResult | BayesianComparisonResult:
+) -> Comparison:
     """Step 5: the result object, made of its parts (pandas is built on first access)."""
     algorithms = list(table.algorithms)
     fried, iman, omnibus_res = omnibus
@@ -531,6 +535,7 @@ def _assemble(
             significant=post.significant,
             test_options=dict(proc.options),
             n_per_pair=post.n_per_pair,
+            procedure=proc,
         )
         return BayesianComparisonResult(_pairwise=pairwise, **common)
     pairwise = _parts.Posthoc(
@@ -543,6 +548,7 @@ def _assemble(
         test_options=dict(proc.options),
         n_per_pair=post.n_per_pair,
         critical_difference_units="score" if proc.test == "tukey" else "rank",
+        procedure=proc,
     )
     means = _parts.Parametric(*(post.mean_scores or ()))  # (best first, their names)
     return ComparisonResult(_pairwise=pairwise, _parametric=means, **common)

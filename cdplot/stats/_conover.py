@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ranks import rank_rows
-from ._results import PairwiseResult
+from ._test_results import PairwiseResult
 
 __all__ = ["conover_friedman_test", "conover_t_rows"]
 

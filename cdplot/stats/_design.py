@@ -15,7 +15,7 @@ import numpy as np
 from ._durbin import durbin_test
 from ._page import page_test
 from ._procedure import Procedure
-from ._results import OmnibusResult
+from ._test_results import OmnibusResult
 
 __all__ = ["DESIGN_OMNIBUS", "design_omnibus", "omnibus_of", "page_hypothesis"]
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._errors import CdplotInputError
 from ._ranks import rank_rows
-from ._results import OmnibusResult, PairwiseResult
+from ._test_results import OmnibusResult, PairwiseResult
 
 __all__ = ["bibd_problem", "durbin_posthoc", "durbin_test"]
 

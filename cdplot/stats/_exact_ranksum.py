@@ -17,7 +17,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, spell
 from ._ranks import rank_rows
-from ._results import PairwiseResult
+from ._test_results import PairwiseResult
 
 __all__ = [
     "EXACT_MAX_ALGORITHMS",

@@ -8,7 +8,7 @@ from typing import Any
 from .._errors import CdplotInputError, check_in_list
 from ..io import table_roles
 from ._compare import compare
-from ._results import ComparisonResult
+from ._results import Comparison
 
 __all__ = ["compare_metrics"]
 
@@ -22,7 +22,7 @@ def compare_metrics(
     dataset: str | None = None,
     algorithm: str | None = None,
     **options: Any,
-) -> dict[str, ComparisonResult]:
+) -> dict[str, Comparison]:
     """Compare the algorithms on several metrics of one table, one comparison per metric.
 
     A long table with several score columns (``accuracy, f1, fit_time``) is read once
@@ -47,8 +47,9 @@ def compare_metrics(
 
     Returns
     -------
-    dict of str to ComparisonResult
-        Metric -> its comparison, in the order of ``metrics``.
+    dict of str to Comparison
+        Metric -> its comparison (a :class:`~cdplot.ComparisonResult`, or with a Bayesian
+        test a :class:`~cdplot.BayesianComparisonResult`), in the order of ``metrics``.
 
     Raises
     ------

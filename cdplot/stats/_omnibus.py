@@ -18,10 +18,10 @@ from ._page import page_test
 from ._parametric import rm_anova_test
 from ._quade import quade_test
 from ._ranks import rank_rows
-from ._results import OmnibusResult
 from ._skillings_mack import skillings_mack_test
 from ._special import special
 from ._tails import chi2_sf, f_sf
+from ._test_results import OmnibusResult
 
 __all__ = [
     "INCOMPLETE_OMNIBUS",

@@ -23,8 +23,8 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list
 from ._bayes import check_ratio
-from ._results import PairedTestResult
 from ._special import special
+from ._test_results import PairedTestResult
 
 __all__ = [
     "ALTERNATIVES",

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, check_in_list, spell
 from ._ranks import rank_rows
-from ._results import OmnibusResult
+from ._test_results import OmnibusResult
 
 __all__ = ["PAGE_ALTERNATIVES", "PAGE_METHODS", "page_test"]
 

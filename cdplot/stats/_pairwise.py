@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning
-from ._results import PairwiseResult
 from ._special import special
 from ._studentized import range_ppf, range_sf
+from ._test_results import PairwiseResult
 from ._tiles import pair_chunks
 
 __all__ = [

@@ -23,8 +23,8 @@ import numpy as np
 
 from .._errors import CdplotInputError
 from ._catalogue import entry_of
-from ._results import AssumptionCheck, OmnibusResult, PairwiseResult
 from ._special import special
+from ._test_results import AssumptionCheck, OmnibusResult, PairwiseResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._results import ComparisonResult

@@ -10,20 +10,24 @@ never imports pandas. Internal code that needs numbers reads the parts.
 Every field of a part is the public flat name of the result it stands for (``scores`` in
 :class:`Input` is ``result.scores``), except the labels of the rank-ordered Series
 (``rank_order``/``rank_name``, ``mean_order``), which the pandas objects carry in their index,
-and ``twice_ranks``, the compact form of ``ranks``.
-A new result field goes in the part of the step that computes it, under its public name
-(ARCHITECTURE.md, "The centre").
+``twice_ranks``, the compact form of ``ranks``, and ``procedure`` in the pairwise parts, the
+:class:`~cdplot.stats.Procedure` that was run (read as ``result.procedure``).
+A new result field goes in the part of the step that computes it, under its public name,
+and in ``cdplot._json_fields.FIELDS`` (ARCHITECTURE.md, "The centre").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .._errors import CdplotInputError
 from ._values import ValueEquality
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._procedure import Procedure
 
 __all__ = [
     "Groups",
@@ -150,6 +154,8 @@ class Posthoc(ValueEquality):
     test_options: dict[str, Any] = field(default_factory=dict)
     n_per_pair: np.ndarray | None = None
     critical_difference_units: str = "rank"
+    #: the Procedure that was run (None: rebuilt from the names); not compared
+    procedure: Procedure | None = field(default=None, compare=False)
 
     #: the decisions control the family-wise error (rank intervals from them are valid)
     controls_fwer: ClassVar[bool] = True
@@ -184,6 +190,8 @@ class Posterior(ValueEquality):
     significant: np.ndarray
     test_options: dict[str, Any] = field(default_factory=dict)
     n_per_pair: np.ndarray | None = None
+    #: the Procedure that was run (None: rebuilt from the names); not compared
+    procedure: Procedure | None = field(default=None, compare=False)
 
     #: no critical difference (internal code reads the pairs part of either kind alike)
     critical_difference: ClassVar[None] = None

@@ -23,8 +23,8 @@ from ._groups import find_groups
 from ._pairwise import rank_standard_error
 from ._parametric import column_means
 from ._procedure import Procedure
-from ._results import PairwiseResult
 from ._skillings_mack import pairs_on_common_datasets
+from ._test_results import PairwiseResult
 
 __all__ = ["Oriented", "Posthoc", "Ranked", "best_first_means", "named_groups", "run_posthoc"]
 

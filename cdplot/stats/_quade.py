@@ -15,8 +15,8 @@ import numpy as np
 from .._errors import check_in_list
 from ._aligned import _check_complete, decimal_integers, exact_order
 from ._ranks import rank_rows
-from ._results import OmnibusResult, PairwiseResult
 from ._special import special
+from ._test_results import OmnibusResult, PairwiseResult
 
 __all__ = ["QUADE_METHODS", "quade_posthoc", "quade_scores", "quade_test"]
 

@@ -1,8 +1,12 @@
-"""Result objects returned by the statistics layer (frozen dataclasses, no plotting)."""
+"""The comparison results (by kind, made of parts) returned by :func:`cdplot.compare`.
+
+The highest room of the results: it sits above the test families, which return the small
+results of :mod:`cdplot.stats._test_results` (re-exported here, where they were first).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -21,6 +25,13 @@ from ._parts import (
     flat_names,
 )
 from ._seams import Seam
+from ._test_results import (
+    AssumptionCheck,
+    OmnibusResult,
+    PairedTestResult,
+    PairwiseResult,
+    SkillingsMackResult,
+)
 from ._values import ValueEquality
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,6 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "AssumptionCheck",
     "BayesianComparisonResult",
+    "Comparison",
     "ComparisonResult",
     "OmnibusResult",
     "PairedTestResult",
@@ -41,59 +53,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, eq=False)
-class OmnibusResult(ValueEquality):
-    """Result of an omnibus test (Friedman chi-square or Iman-Davenport F).
-
-    Unpacks as ``(statistic, pvalue)`` for parity with :mod:`scipy.stats`.
-
-    Attributes
-    ----------
-    statistic : float
-        The test statistic.
-    pvalue : float
-        The p-value (upper tail of the reference distribution).
-    df : float or tuple of float
-        Degrees of freedom: ``k - 1`` for Friedman's chi-square, the pair
-        ``(k - 1, (k - 1)(N - 1))`` for the Iman-Davenport F.
-    name : str
-        Name of the test.
-    """
-
-    statistic: float
-    pvalue: float
-    df: float | tuple[float, float]
-    name: str = ""
-
-    def __iter__(self):
-        return iter((self.statistic, self.pvalue))
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        # cdplot <= 9cf280c kept a p-value not yet computed under "_pvalue_stored"
-        from ._pickled import flat_state
-
-        self.__dict__.update(flat_state(state, None) if "_pvalue_stored" in state else state)
-
-
-@dataclass(frozen=True, eq=False)
-class PairwiseResult(ValueEquality):
-    """Raw pairwise test results over all pairs of algorithms.
-
-    Attributes
-    ----------
-    statistic : numpy.ndarray
-        k x k matrix of test statistics (NaN diagonal). For ``"wilcoxon"``
-        entry ``[i, j]`` is the signed-rank sum of the positive differences
-        ``x_i - x_j`` (R's ``V``); for ``"sign"`` it is the number of wins of
-        ``i`` over ``j`` (ties split as configured); for ``"mean-ranks"`` and
-        ``"nemenyi"`` it is ``|R_i - R_j| / SE`` (symmetric).
-    pvalue : numpy.ndarray
-        k x k symmetric matrix of two-sided p-values, NaN diagonal.
-    """
-
-    statistic: np.ndarray
-    pvalue: np.ndarray
-
+#: what a frequentist comparison does not have (a Bayesian test's evidence)
+_NOT_FREQUENTIST = (
+    "threshold",
+    "posterior_better",
+    "posterior_equivalent",
+    "posterior_worse",
+    "decisions",
+)
 
 #: the ``name`` of each omnibus result -> its canonical ``compare(omnibus=...)`` name
 _OMNIBUS_NAMES = {
@@ -168,13 +135,42 @@ def _pairs_table(result: Any, values: np.ndarray, what: str) -> pd.DataFrame | p
 
 
 @dataclass(frozen=True, eq=False, init=False, repr=False)
-class _Comparison(ValueEquality):
-    """What the two kinds of comparison share: input, ranks, omnibus, pairs, groups.
+class Comparison(ValueEquality):
+    """A comparison of k algorithms on N datasets: what both kinds of result share.
 
-    Private: the public kinds are :class:`ComparisonResult` and
-    :class:`BayesianComparisonResult`. The fields are the parts of ``stats/_parts.py``; the
-    public names are read-only attributes over them (tables: pandas, built on first access
-    and kept). The constructor takes the public names as keywords (or whole parts).
+    :func:`cdplot.compare` returns one of its two kinds: a :class:`ComparisonResult`
+    (frequentist: p-values) or, for a Bayesian test, a :class:`BayesianComparisonResult`
+    (posterior probabilities). Annotate with this type what takes either kind, and tell
+    them apart with :func:`isinstance` on the kinds. Every attribute is read-only.
+
+    Attributes
+    ----------
+    algorithms, datasets : list of str
+        Names in input order.
+    scores, ranks : pandas.DataFrame
+        The N x k scores analysed and the per-dataset ranks (1 = best).
+    average_ranks : pandas.Series
+        Average rank of each algorithm, best first.
+    friedman, iman_davenport, omnibus : OmnibusResult or None
+        The omnibus tests.
+    test, correction, alpha, control, test_options
+        The pairwise procedure as names (see :attr:`procedure` for the whole of it).
+    procedure : Procedure
+        The procedure that was run, with its Bergmann-Hommel budget and omnibus test.
+    significant : pandas.DataFrame or pandas.Series
+        The pairs separated (k x k, or against a control a Series over the others).
+    groups, uncovered_pairs : tuple
+        Groups with no pair separated; the non-separated pairs no group covers.
+
+    See :class:`ComparisonResult` for the input fields (``labels``, ``aggregation``,
+    ``n_missing``, ...), which both kinds have.
+
+    Examples
+    --------
+    >>> import cdplot
+    >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
+    >>> isinstance(res, cdplot.Comparison), type(res).__name__
+    (True, 'ComparisonResult')
     """
 
     _input: Input
@@ -184,6 +180,8 @@ class _Comparison(ValueEquality):
     _groups: Groups
 
     _PARTS: ClassVar[dict[str, type]] = {}
+    #: attributes only the other kind has -> the error saying what to read instead
+    _OTHER_KIND: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **values: Any) -> None:
         parts, given = build_parts(type(self).__name__, self._PARTS, values)
@@ -199,6 +197,11 @@ class _Comparison(ValueEquality):
         from ._pickled import flat_state
 
         self.__init__(**flat_state(state, flat_names(self._PARTS)))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._OTHER_KIND:
+            raise AttributeError(self._OTHER_KIND[name])
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     algorithms = _Flat("_input")
     datasets = _Flat("_input")
@@ -361,7 +364,12 @@ class _Comparison(ValueEquality):
 
     @property
     def procedure(self) -> Procedure:
-        """The procedure that was run: test, correction, control, options, alpha.
+        """The procedure that was run: test, correction, control, options, alpha, budget.
+
+        The :class:`~cdplot.stats.Procedure` :func:`cdplot.compare` ran (and its JSON
+        keeps), with its Bergmann-Hommel budget and omnibus test. A result without it (read
+        from an older JSON file, or built by hand) rebuilds it from its names, with the
+        default budget.
 
         Examples
         --------
@@ -369,6 +377,18 @@ class _Comparison(ValueEquality):
         >>> cdplot.compare(cdplot.datasets.load("demsar2006"), test="sign").procedure.label
         'sign+holm'
         """
+        from dataclasses import replace
+
+        rebuilt = self._named_procedure()
+        stored = self._pairwise.procedure
+        if stored is None:
+            return rebuilt
+        # the names win over a stored procedure they disagree with (dataclasses.replace)
+        named = replace(rebuilt, bh_budget=stored.bh_budget, order=stored.order)
+        return stored if stored == named else named
+
+    def _named_procedure(self) -> Procedure:
+        """The procedure rebuilt from the result's names (the budget is the default)."""
         from ._design import omnibus_of
         from ._procedure import Procedure
 
@@ -505,7 +525,7 @@ class _Comparison(ValueEquality):
 
 
 @dataclass(frozen=True, eq=False, init=False, repr=False)
-class ComparisonResult(_Comparison):
+class ComparisonResult(Comparison):
     """Everything :func:`cdplot.compare` found out about k algorithms on N datasets.
 
     A frequentist comparison (p-values); a Bayesian test returns a
@@ -620,9 +640,10 @@ class ComparisonResult(_Comparison):
     source_note : str or None
         How a recognised source was read (lm-evaluation-harness output,
         Parquet, an MLflow export, ...), the first of :attr:`input_notes`.
-    rope, threshold, posterior_better, posterior_equivalent, posterior_worse, decisions : None
-        Always None: a Bayesian test returns a :class:`BayesianComparisonResult`, which has
-        them (kept for code written when both kinds were this class).
+    rope : None
+        No region of practical equivalence (a Bayesian test returns a
+        :class:`BayesianComparisonResult`, whose ``rope`` is one); :func:`cdplot.effect_sizes`
+        reads it as its default.
     """
 
     _parametric: Parametric
@@ -639,10 +660,17 @@ class ComparisonResult(_Comparison):
     critical_difference = _Flat("_pairwise")
     critical_difference_units = _Flat("_pairwise")
 
-    #: a Bayesian test returns a BayesianComparisonResult; these stay None here, as they
-    #: were when both kinds were this class
-    rope = threshold = None
-    posterior_better = posterior_equivalent = posterior_worse = decisions = None
+    #: no region of practical equivalence (effect_sizes reads it as its default rope)
+    rope = None
+
+    _OTHER_KIND: ClassVar[dict[str, str]] = {
+        name: (
+            f"a frequentist comparison has no {name} (a Bayesian test's posterior "
+            "probabilities and decisions): read its pvalues, adjusted_pvalues and "
+            "significant (or to_frame()), or compare with a Bayesian test."
+        )
+        for name in _NOT_FREQUENTIST
+    }
 
     @cached_property
     def statistics(self) -> pd.DataFrame:
@@ -704,7 +732,7 @@ _NOT_BAYESIAN = {
 
 
 @dataclass(frozen=True, eq=False, init=False, repr=False)
-class BayesianComparisonResult(_Comparison):
+class BayesianComparisonResult(Comparison):
     """A comparison by a Bayesian test (``test="bayes-signed-rank"`` or ``"bayes-sign"``).
 
     Its pairwise evidence is posterior probabilities, not p-values: it has the attributes
@@ -766,14 +794,14 @@ class BayesianComparisonResult(_Comparison):
     #: no parametric analysis (internal code reads ``_parametric`` of either kind alike)
     _parametric: ClassVar[Parametric] = Parametric()
 
-    def __getattr__(self, name: str) -> Any:
-        if name in _NOT_BAYESIAN:
-            raise AttributeError(
-                f"a Bayesian comparison has no {name} ({_NOT_BAYESIAN[name]}): read its "
-                "posterior probabilities posterior_better, posterior_equivalent, "
-                "posterior_worse and its decisions (or to_frame())."
-            )
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    _OTHER_KIND: ClassVar[dict[str, str]] = {
+        name: (
+            f"a Bayesian comparison has no {name} ({what}): read its posterior probabilities "
+            "posterior_better, posterior_equivalent, posterior_worse and its decisions "
+            "(or to_frame())."
+        )
+        for name, what in _NOT_BAYESIAN.items()
+    }
 
     @cached_property
     def posterior_better(self) -> pd.DataFrame:
@@ -829,119 +857,4 @@ class BayesianComparisonResult(_Comparison):
 
 def is_comparison(obj: Any) -> bool:
     """Whether ``obj`` is a comparison result of either kind (frequentist or Bayesian)."""
-    return isinstance(obj, _Comparison)
-
-
-@dataclass(frozen=True, eq=False)
-class SkillingsMackResult(OmnibusResult):
-    """Result of the Skillings-Mack test (an :class:`OmnibusResult` with its pieces).
-
-    Unpacks as ``(statistic, pvalue)`` like every omnibus result.
-
-    Attributes
-    ----------
-    statistic, pvalue, df, name
-        As :class:`OmnibusResult`; ``df = k - 1``.
-    adjusted_rank_sums : numpy.ndarray
-        ``A_i = sum_j sqrt(12 / (k_j + 1)) (r_ij - (k_j + 1) / 2)`` for each
-        algorithm (rank 1 = best, so a negative value is better than average).
-    covariance : numpy.ndarray
-        k x k null covariance of the adjusted rank sums (``-lambda_il`` off the
-        diagonal, ``lambda_il`` the number of datasets where both have a result).
-    n_observed : numpy.ndarray
-        Number of results on each dataset (``k_j``), in input order.
-    ignored_datasets : tuple of str
-        Datasets with fewer than two results; they carry no information and are
-        left out of the statistic and of the average ranks.
-    """
-
-    adjusted_rank_sums: np.ndarray = field(
-        default_factory=lambda: np.empty(0), repr=False, compare=False
-    )
-    covariance: np.ndarray = field(
-        default_factory=lambda: np.empty((0, 0)), repr=False, compare=False
-    )
-    n_observed: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False, compare=False)
-    ignored_datasets: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, eq=False)
-class PairedTestResult(ValueEquality):
-    """Result of a test comparing two algorithms (one dataset, or a pair over datasets).
-
-    Returned by :func:`cdplot.stats.paired_t`, :func:`~cdplot.stats.corrected_resampled_t`,
-    :func:`~cdplot.stats.mcnemar`, :func:`~cdplot.stats.cv5x2_t` and
-    :func:`~cdplot.stats.cv5x2_f`. Unpacks as ``(statistic, pvalue)``, like the results of
-    :mod:`scipy.stats`.
-
-    Attributes
-    ----------
-    statistic : float
-        The test statistic (t, chi-square, F, or for the exact McNemar tests the smaller
-        of the two discordant counts).
-    pvalue : float
-        The p-value for ``alternative``.
-    df : float, tuple of float or None
-        Degrees of freedom of the reference distribution (None for exact tests).
-    estimate : float or None
-        The estimated effect where the test has one: the mean difference ``a - b`` for
-        the t-tests, None for McNemar's tests and the 5x2cv F test.
-    alternative : str
-        ``"two-sided"``, ``"greater"`` (the first algorithm is better) or ``"less"``.
-    name : str
-        Name of the test, e.g. ``"paired t-test"``.
-    """
-
-    statistic: float
-    pvalue: float
-    df: float | tuple[float, float] | None
-    estimate: float | None
-    alternative: str = "two-sided"
-    name: str = ""
-
-    def __iter__(self):
-        return iter((self.statistic, self.pvalue))
-
-
-@dataclass(frozen=True, eq=False)
-class AssumptionCheck(ValueEquality):
-    """What :func:`cdplot.stats.check_assumptions` found about a parametric analysis.
-
-    Attributes
-    ----------
-    pairwise_normality : pandas.DataFrame
-        Shapiro-Wilk on the differences of each pair of algorithms over the datasets
-        (the paired t-test's assumption): columns ``algorithm_1``, ``algorithm_2``,
-        ``W``, ``pvalue``; NaN with fewer than 3 datasets.
-    residual_normality : OmnibusResult
-        Shapiro-Wilk (``statistic`` W, ``pvalue``) on the residuals of the two-way
-        model ``score ~ algorithm + dataset`` (the assumption of the repeated-measures
-        ANOVA and Tukey's HSD).
-    sphericity : OmnibusResult
-        Mauchly's test of sphericity (``statistic`` W, chi-square ``pvalue``, ``df``),
-        as R's ``mauchly.test``; NaN when N <= k - 1.
-    epsilon : float
-        Greenhouse-Geisser epsilon, between ``1 / (k - 1)`` and 1 (1 = spherical).
-    alpha : float
-        Level at which the checks were judged.
-    applies : bool
-        Whether the analysis checked used a parametric test (``test="paired-t"`` or
-        ``"tukey"``, or the repeated-measures ANOVA).
-    defensible : bool
-        False when a check relevant to the analysis rejected its assumption at
-        ``alpha``.
-    verdict : str
-        The same in plain language, with what to do.
-    """
-
-    pairwise_normality: pd.DataFrame = field(repr=False)
-    residual_normality: OmnibusResult
-    sphericity: OmnibusResult
-    epsilon: float
-    alpha: float
-    applies: bool
-    defensible: bool
-    verdict: str
-
-    def __str__(self) -> str:
-        return self.verdict
+    return isinstance(obj, Comparison)

@@ -16,8 +16,8 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning
 from ._ranks import rank_rows
-from ._results import PairwiseResult, SkillingsMackResult
 from ._special import special
+from ._test_results import PairwiseResult, SkillingsMackResult
 
 __all__ = ["incomplete_ranks", "pairs_on_common_datasets", "scaled_ranks", "skillings_mack_test"]
 
