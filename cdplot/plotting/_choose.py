@@ -14,7 +14,7 @@ from ._kinds import figures
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..stats._results import ComparisonResult
+    from ..stats._results import Comparison, ComparisonResult
 
 __all__ = ["KINDS", "cd_legibility", "choose_figure", "figure_reason", "plot_result"]
 
@@ -145,7 +145,7 @@ def _auto_kind(result: ComparisonResult, kwargs: dict[str, Any]) -> Choice:
     return choose_figure(result, width=width)
 
 
-def plot_result(result: ComparisonResult, kind: str = "auto", **kwargs: Any) -> Axes:
+def plot_result(result: Comparison, kind: str = "auto", **kwargs: Any) -> Axes:
     """Draw ``result`` as the figure ``kind`` (``"auto"``: :func:`choose_figure`).
 
     Parameters

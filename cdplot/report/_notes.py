@@ -12,7 +12,7 @@ from ..stats._pool import depending_pairs
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ..stats._results import ComparisonResult
+    from ..stats._results import Comparison, ComparisonResult
 
 __all__ = ["bayes_note", "caveat_sentence", "caveats", "pool_sensitivity_note"]
 
@@ -64,7 +64,7 @@ def caveat_sentence(caveat: Caveat) -> str:
     return _FRIEDMAN_ROUGH.format(n=caveat.n)
 
 
-def caveats(result: ComparisonResult) -> tuple[str, ...]:
+def caveats(result: Comparison) -> tuple[str, ...]:
     """The caveats of ``result`` (:func:`~cdplot.stats._caveats.caveat_facts`) in words."""
     return tuple(caveat_sentence(c) for c in caveat_facts(result))
 

@@ -17,7 +17,7 @@ import numpy as np
 from ._catalogue import RANKS, entry_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ._results import ComparisonResult, OmnibusResult
+    from ._results import Comparison, ComparisonResult, OmnibusResult
 
 __all__ = [
     "MIN_DATASETS_APPROXIMATION",
@@ -110,7 +110,7 @@ def n_hypotheses(result: ComparisonResult) -> int:
     return k - 1 if result.control is not None else k * (k - 1) // 2
 
 
-def deciding_omnibus(result: ComparisonResult) -> OmnibusResult | None:
+def deciding_omnibus(result: Comparison) -> OmnibusResult | None:
     """The omnibus test whose p-value decides, or None if the result has none.
 
     Iman-Davenport's F when Friedman's test was run (Demšar 2006, §3.2.2, recommends it
@@ -126,7 +126,7 @@ def deciding_omnibus(result: ComparisonResult) -> OmnibusResult | None:
     return iman if iman is not None else (friedman if friedman is not None else chosen)
 
 
-def omnibus_rejects(result: ComparisonResult) -> bool:
+def omnibus_rejects(result: Comparison) -> bool:
     """Whether the omnibus test rejects at ``result.alpha`` (see :func:`deciding_omnibus`).
 
     False when the result carries no omnibus test.

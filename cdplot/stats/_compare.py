@@ -339,7 +339,7 @@ def compare(
     names = list(table.algorithms)
     shown = _shown_ranking(proc, oriented, ranked)
     # best first; equal average ranks (equal rank sums) in name order, not input order
-    order = sorted(range(len(names)), key=lambda j: (shown[1][j], names[j]))
+    best_first = sorted(range(len(names)), key=lambda j: (shown[1][j], names[j]))
     step = run_bayes if proc.bayesian else run_posthoc  # by the kind of the test
     post = step(
         proc,
@@ -349,7 +349,7 @@ def compare(
         names,
         table.datasets,
         higher_is_better=higher_is_better,
-        order=order,
+        order=best_first,
     )
     if proc.correction in FDR_CORRECTIONS and not fdr_groups:  # groups need FWER control
         post = dataclasses.replace(post, groups=(), uncovered=())
@@ -357,7 +357,7 @@ def compare(
         table,
         proc,
         shown,
-        order,
+        best_first,
         (fried, iman, omnibus_res),
         post,
         display,
@@ -417,8 +417,8 @@ def _rank(oriented: Oriented, algorithms: list[str]) -> Ranked:
     (floating-point sums depend on their order).
     """
     if not all_finite(oriented.scores):  # NaN: missing results (infinities were refused)
-        ranks = scaled_ranks(oriented.array)
-        return Ranked(ranks, np.nanmean(ranks, axis=0), None)
+        scaled = scaled_ranks(oriented.array)
+        return Ranked(scaled, np.nanmean(scaled, axis=0), None)
     # rank 1 = best: rank the negated oriented scores (the scores themselves when lower is
     # better), a block of rows at a time (a whole negated copy would double the working
     # memory of a large table), and keep twice the ranks as small integers (ranks are
@@ -429,13 +429,14 @@ def _rank(oriented: Oriented, algorithms: list[str]) -> Ranked:
         rows = oriented.scores[start:stop]
         return rank_rows(-rows if oriented.higher else rows)
 
+    ranks: np.ndarray | None
     if k > _MAX_COMPACT_K:
         ranks = np.empty(oriented.shape)
         for start, stop in _row_blocks(n, k):
             ranks[start:stop] = block(start, stop)
         twice_sum = (2.0 * ranks).sum(axis=0)
     else:
-        ranks = None
+        ranks = None  # kept as twice their value, exactly
         twice = np.empty(oriented.shape, dtype=_parts.TWICE_RANK)
         for start, stop in _row_blocks(n, k):
             twice[start:stop] = 2.0 * block(start, stop)
@@ -528,6 +529,7 @@ def _assemble(
         "_groups": _parts.Groups(post.groups, post.uncovered),
     }
     settings = (proc.test, proc.correction, proc.alpha, proc.control)
+    pairwise: _parts.Posterior | _parts.Posthoc
     if proc.bayesian:
         pairwise = _parts.Posterior(
             *settings,

@@ -14,7 +14,7 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ._results import BayesianComparisonResult, ComparisonResult
+    from ._results import Comparison
 
 __all__ = ["PairArrays", "matrix", "pair_arrays", "pairwise_frame"]
 
@@ -48,7 +48,7 @@ class PairArrays:
     significant: np.ndarray
 
 
-def pair_arrays(result: ComparisonResult | BayesianComparisonResult) -> PairArrays:
+def pair_arrays(result: Comparison) -> PairArrays:
     """All tested pairs of ``result`` as arrays (see :class:`PairArrays`).
 
     A Bayesian comparison's ``statistic`` is P(first practically better), its p-values NaN.
@@ -84,7 +84,7 @@ def matrix(frame: pd.DataFrame, names: list[str]) -> np.ndarray:
     return values
 
 
-def pairwise_frame(result: ComparisonResult) -> pd.DataFrame:
+def pairwise_frame(result: Comparison) -> pd.DataFrame:
     """One row per tested pair, better-ranked algorithm first, sorted by raw p-value."""
     pairs = pair_arrays(result)
     wtl = result.wins

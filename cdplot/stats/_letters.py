@@ -23,7 +23,7 @@ from .._errors import CdplotInputError
 from ._memo import recall, remember
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ._results import ComparisonResult
+    from ._results import Comparison, ComparisonResult
 
 __all__ = [
     "SINGLE_LETTERS",
@@ -281,7 +281,7 @@ def compact_letters(
     }
 
 
-def separated_pairs(result: ComparisonResult) -> tuple[list[str], np.ndarray]:
+def separated_pairs(result: Comparison) -> tuple[list[str], np.ndarray]:
     """The algorithms best average rank first and the k x k pairs the result separates.
 
     Against a control only the pairs with the control are tested; an untested pair is not
@@ -305,7 +305,7 @@ def separated_pairs(result: ComparisonResult) -> tuple[list[str], np.ndarray]:
     return ranked, sep | sep.T
 
 
-def result_letters(result: ComparisonResult) -> dict[str, str]:
+def result_letters(result: Comparison) -> dict[str, str]:
     """Compact letter display of a comparison (see :attr:`ComparisonResult.letters`).
 
     Computed once per result (seconds at k = 300) and kept beside it; a copy is returned.

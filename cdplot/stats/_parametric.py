@@ -27,7 +27,7 @@ from ._special import special
 from ._test_results import AssumptionCheck, OmnibusResult, PairwiseResult
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ._results import ComparisonResult
+    from ._results import Comparison
 
 __all__ = [
     "RM_ANOVA_NAME",
@@ -350,7 +350,7 @@ def _sphericity(x: np.ndarray) -> tuple[OmnibusResult, float]:
     return OmnibusResult(float(math.exp(log_w)), pvalue, df, "Mauchly W"), epsilon
 
 
-def check_assumptions(result: ComparisonResult, *, alpha: float = 0.05) -> AssumptionCheck:
+def check_assumptions(result: Comparison, *, alpha: float = 0.05) -> AssumptionCheck:
     """Check the normality and sphericity assumptions of the parametric tests.
 
     Parameters

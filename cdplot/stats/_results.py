@@ -90,7 +90,7 @@ class _Flat:
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
-        return getattr(getattr(obj, self.part), self.field)
+        return getattr(getattr(obj, self.part), self.field or "")
 
 
 def _index(labels: Any, name: str | None = None) -> pd.Index:
@@ -196,7 +196,7 @@ class Comparison(ValueEquality):
         # pickled by cdplot <= 9cf280c: flat fields, tables under "_<name>_stored"
         from ._pickled import flat_state
 
-        self.__init__(**flat_state(state, flat_names(self._PARTS)))
+        type(self).__init__(self, **flat_state(state, flat_names(self._PARTS)))
 
     def __getattr__(self, name: str) -> Any:
         if name in self._OTHER_KIND:

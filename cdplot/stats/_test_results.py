@@ -7,6 +7,7 @@ The lowest room of the results: the test families (``_omnibus``, ``_pairwise``,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +51,7 @@ class OmnibusResult(ValueEquality):
     df: float | tuple[float, float]
     name: str = ""
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.statistic, self.pvalue))
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -147,7 +148,7 @@ class PairedTestResult(ValueEquality):
     alternative: str = "two-sided"
     name: str = ""
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.statistic, self.pvalue))
 
 
