@@ -91,7 +91,7 @@ _CORRECTION_WHY = {
         "pairs using every logically possible set of true hypotheses; it is the most "
         "powerful of the procedures García & Herrera (2008) compare."
     ),
-    # issue 30
+    # the procedures of García, Fernández, Luengo & Herrera (2010) and the FDR ones
     "holland": (
         "Holland's step-down Šidák procedure controls the family-wise error rate over the {m} "
         "tests when they are independent or positively dependent; it rejects at least as "
