@@ -121,19 +121,8 @@ def _signals() -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``cdplot`` command line; returns the exit status.
-
-    Parameters
-    ----------
-    argv : sequence of str, optional
-        Arguments without the program name (default ``sys.argv[1:]``).
-
-    Returns
-    -------
-    int
-        0 on success; 2 for bad input or usage (one ``cdplot: error:`` line on stderr);
-        1 for a bug in cdplot; 130 when interrupted, 143 when terminated.
-    """
+    """The command line behind :func:`cdplot.cli.main` (same arguments, same exit statuses),
+    run once the parser and the statistics are imported."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     caught: list[Any] = []
