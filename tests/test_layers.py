@@ -303,7 +303,7 @@ def test_the_string_import_checker_sees_imports_inside_functions():
 #: correction, no interval or bootstrap, no module imported whole.
 PLOTTING_MAY_IMPORT_FROM_STATS: dict[str, set[str]] = {
     # result types
-    "cdplot.stats._results": {"ComparisonResult", "BayesianComparisonResult"},
+    "cdplot.stats._results": {"Comparison", "ComparisonResult", "BayesianComparisonResult"},
     "cdplot.stats._bayes": {"BayesianResult"},
     "cdplot.stats._intervals": {"RankIntervals", "RankPlotStatistics"},
     "cdplot.stats._comparison_matrix": {"ComparisonMatrix"},
