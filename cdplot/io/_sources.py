@@ -18,6 +18,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, spell
 from ._aggregate import Aggregation, check_aggregate
+from ._benchmark import BenchmarkItems
 from ._columns import ColumnTable
 from ._items import ItemScores, find_item_column, item_scores
 from ._roles import resolve_roles
@@ -38,6 +39,7 @@ class Prepared:
     aggregation: Aggregation | None = None
     note: str | None = None
     higher_is_better: bool | None = None
+    benchmark: BenchmarkItems | None = None
 
 
 def _header(path: Path) -> list[str]:
@@ -113,6 +115,8 @@ def prepare_input(
     item: str | None = None,
     aggregate: Any = None,
     missing: str = "raise",
+    cluster: str | None = None,
+    sample: str | None = None,
 ) -> Prepared:
     """Recognise the source of ``data`` and keep its items (what :func:`cdplot.compare` does
     before :func:`parse_scores`).
