@@ -16,7 +16,7 @@ import json
 import pickle
 
 import pytest
-from _helpers import quiet_compare
+from _helpers import quiet_compare, run
 
 import cdplot
 from cdplot._json import result_from_json, result_to_json, results_to_json
@@ -145,3 +145,27 @@ def test_effect_sizes_read_no_rope_from_a_frequentist_result(monkeypatch):
         random_state=1,
     )
     assert "practical" in cdplot.effect_sizes(bayes, measure="mean").columns  # its rope
+
+
+def test_cli_passes_what_it_computed_for_every_metric(tmp_path, capsys):
+    rows = [
+        (alg, f"task{d}", 0.70 + 0.02 * j + 0.01 * ((d * 7 + j * 3) % 5), 1.0 + j + d % 3)
+        for d in range(8)
+        for j, alg in enumerate(["A", "B", "C", "D"])
+    ]
+    path = tmp_path / "runs.csv"
+    path.write_text(
+        "model,dataset,accuracy,fit_time\n" + "".join(",".join(map(str, r)) + "\n" for r in rows)
+    )
+    metrics = ["--score-col", "accuracy", "--score-col", "fit_time"]
+    out, report = tmp_path / "m.json", tmp_path / "m.html"
+    args = ["compare", str(path), *metrics, "--lower-is-better", "fit_time"]
+    args += ["--rank-intervals", "test", "--effect-size", "mean"]
+    code, _, err = run([*args, "--json", out, "--report", report], capsys)
+    assert code == 0, err
+    doc = json.loads(out.read_text())
+    for metric in ("accuracy", "fit_time"):
+        assert doc[metric]["rank_intervals"]["method"] == "test"
+        assert doc[metric]["effect_sizes"][0]["measure"] == "mean"
+    page = report.read_text(encoding="utf-8")
+    assert 'id="m1-rank-intervals"' in page and 'id="m2-effect-sizes"' in page

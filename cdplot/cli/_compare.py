@@ -792,9 +792,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         with warnings.catch_warnings(record=True) as raised:
             warnings.simplefilter("always")
             _compute(args, names, metrics, options, results)
-            shown = add_intervals(results, args)
+            given = add_intervals(results, args)
             summaries = (
-                {} if quiet else {n: r.summary(**_one(shown, n)) for n, r in results.items()}
+                {} if quiet else {n: r.summary(**_one(given, n)) for n, r in results.items()}
             )
     except BaseException:
         _warn_again(raised, ())
@@ -817,12 +817,12 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     kind = _figure_kind(result, args, out=None if quiet else out) if args.output else "cd"
     contents: list[tuple[Target, Content]] = []
     if args.json:
-        contents.append((targets["--json"], _json_content(results, metrics is None, shown)))
+        contents.append((targets["--json"], _json_content(results, metrics is None, given)))
     if report_kind:
         text = (
-            _report_text(result, report_kind, latex, **_one(shown, next(iter(results))))
+            _report_text(result, report_kind, latex, **_one(given, next(iter(results))))
             if metrics is None
-            else _reports_text(results, report_kind, latex, shown)
+            else _reports_text(results, report_kind, latex, given)
         )
         contents.append((targets["--report"], text.encode("utf-8")))
     if args.item_tests:
