@@ -188,11 +188,11 @@ def result_to_json(
     result : Comparison
         The result of :func:`cdplot.compare`.
     intervals : RankIntervals, optional
-        Rank intervals to write under ``rank_intervals``: those of
-        ``cdplot.rank_intervals(result, ...)``. Default: none (nothing computed earlier
-        is remembered, so two equal results write the same document).
+        Written under ``rank_intervals``: what ``cdplot.rank_intervals(result, ...)``
+        returned. Default: none (a result remembers nothing computed from it, so two
+        equal results write the same document).
     effects : pandas.DataFrame, optional
-        Effect sizes to write under ``effect_sizes``: the frame of
+        Written under ``effect_sizes``, one object per row: the frame of
         ``cdplot.effect_sizes(result, ...)``. Default: none.
     indent : int or None, default 2
         Indentation of the JSON text (None: one line).
@@ -200,12 +200,8 @@ def result_to_json(
     Returns
     -------
     str
-        The JSON document.
-
-    Raises
-    ------
-    CdplotInputError
-        For ``intervals`` or ``effects`` not computed from ``result``.
+        The JSON document. ``CdplotInputError`` is raised for ``intervals`` or
+        ``effects`` of another result.
 
     Examples
     --------

@@ -1,6 +1,7 @@
 """Helpers shared by several test modules (figure artists by gid, the CLI run in-process,
-compare() without its warnings, text overlaps of a figure, the fonts a PDF embeds, the
-reference tables under ``tests/reference``, a folder's contents before and after)."""
+compare() without its warnings, text overlaps of a figure, a fake font for the CD layout,
+the fonts a PDF embeds, the reference tables under ``tests/reference``, a folder's contents
+before and after)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,32 @@ def run(argv, capsys):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+#: a monospaced fake font for the CD diagram's pure layout: every character FAKE_CHAR
+#: inches wide and every line FAKE_LINE inches high, times the scale of the text's role
+FAKE_CHAR, FAKE_LINE = 0.06, 0.12
+FAKE_SCALES = {"name": 1.0, "name_bold": 1.1, "rank": 0.8, "tick": 0.8, "cd": 0.8, "title": 1.0,
+               "note": 0.7}  # fmt: skip
+
+
+def fake_measure(text: str, role: str) -> tuple[float, float]:
+    """``(width, height)`` of ``text`` in the fake font (``compute_layout(measure=...)``)."""
+    lines = text.split("\n")
+    scale = FAKE_SCALES[role]
+    return max(len(line) for line in lines) * FAKE_CHAR * scale, len(lines) * FAKE_LINE * scale
+
+
+def assert_clean(lay) -> None:
+    """No two texts of a CD layout overlap and every text lies inside the drawing."""
+    import itertools
+
+    boxes = [t.bbox for t in lay.texts()]
+    for box in boxes:
+        assert box[0] >= -1e-9 and box[2] <= lay.width + 1e-9
+        assert box[1] >= -1e-9 and box[3] <= lay.height + 1e-9
+    for a, b in itertools.combinations(boxes, 2):
+        assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
 
 
 def pdf_fonts(data: bytes) -> set[str]:

@@ -14,12 +14,12 @@ Cohen's d_z interval against a noncentral-t inversion written here by bisection 
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 from scipy import stats
 
 import cdplot
@@ -34,12 +34,6 @@ R_VALUES = pd.read_csv(REFERENCE / "effect_sizes_r.csv", comment="#")
 def differences(case):
     rows = VECTORS[VECTORS["case"] == case]
     return rows["a"].to_numpy(dtype=float) - rows["b"].to_numpy(dtype=float)
-
-
-def run(table, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(table, **kwargs)
 
 
 R_ROWS = [tuple(r) for r in R_VALUES[["case", "measure", "conf_level"]].itertuples(index=False)]
@@ -71,7 +65,7 @@ def test_hodges_lehmann_branches_follow_r_rules():
 )
 @pytest.mark.parametrize("measure", ["mean", "hodges-lehmann", "superiority"])
 def test_public_frame_on_demsar_equals_r(a, b, measure):
-    res = run(cdplot.datasets.load("demsar2006"))
+    res = quiet_compare(cdplot.datasets.load("demsar2006"))
     frame = cdplot.effect_sizes(res, measure=measure)
     row = frame[(frame["a"] == a) & (frame["b"] == b)].iloc[0]
     case = "demsar_m_vs_c45" if b == "C4.5" else "demsar_mcf_vs_cf"
@@ -148,14 +142,16 @@ def test_swapping_a_and_b_flips_estimate_and_interval(measure, case):
 
 def test_positive_favours_a_for_lower_is_better_scores():
     table = cdplot.datasets.load("demsar2006")
-    up = cdplot.effect_sizes(run(table), measure="hodges-lehmann")
-    down = cdplot.effect_sizes(run(-table, higher_is_better=False), measure="hodges-lehmann")
+    up = cdplot.effect_sizes(quiet_compare(table), measure="hodges-lehmann")
+    down = cdplot.effect_sizes(
+        quiet_compare(-table, higher_is_better=False), measure="hodges-lehmann"
+    )
     pd.testing.assert_frame_equal(up, down)
     assert (up["estimate"] > 0).sum() >= 5
 
 
 def test_control_mode_gives_one_row_per_algorithm_against_the_control():
-    res = run(cdplot.datasets.load("demsar2006"), control="C4.5")
+    res = quiet_compare(cdplot.datasets.load("demsar2006"), control="C4.5")
     frame = res.effect_sizes("superiority", labels=True)
     assert set(frame["b"]) == {"C4.5"} and len(frame) == 3
     assert "C4.5" not in set(frame["a"])
@@ -173,7 +169,9 @@ def test_rope_labels():
             "noisy": base + 0.004 + rng.normal(0, 0.05, 40),
         }
     )
-    frame = cdplot.effect_sizes(run(table), measure="mean", rope=0.01).set_index(["a", "b"])
+    frame = cdplot.effect_sizes(quiet_compare(table), measure="mean", rope=0.01).set_index(
+        ["a", "b"]
+    )
     assert frame.loc[("big", "ref"), "practical"] == "practically better"
     pair = ("same", "ref") if ("same", "ref") in frame.index else ("ref", "same")
     assert frame.loc[pair, "practical"] == "equivalent"
@@ -183,7 +181,9 @@ def test_rope_labels():
 
 
 def test_bayesian_rope_is_the_default():
-    res = run(cdplot.datasets.load("demsar2006"), test="bayes-signed-rank", random_state=0)
+    res = quiet_compare(
+        cdplot.datasets.load("demsar2006"), test="bayes-signed-rank", random_state=0
+    )
     frame = cdplot.effect_sizes(res, measure="hodges-lehmann")
     assert "practical" in frame.columns
     labels = [
@@ -194,7 +194,7 @@ def test_bayesian_rope_is_the_default():
 
 
 def test_bad_options_are_refused_with_the_fix():
-    res = run(cdplot.datasets.load("demsar2006"))
+    res = quiet_compare(cdplot.datasets.load("demsar2006"))
     with pytest.raises(cdplot.CdplotInputError, match="supported values"):
         cdplot.effect_sizes(res, measure="glass-delta")
     with pytest.raises(cdplot.CdplotInputError, match="labels=False"):

@@ -53,15 +53,6 @@ def synthetic(k: int, n: int = 30, seed: int = 2008, prefix: str = "alg-") -> pd
 
 
 @pytest.fixture
-def garcia():
-    data = cdplot.datasets.load("garcia2008_synthetic")
-    with pytest.warns(cdplot.PoolDependenceWarning):
-        return cdplot.compare(
-            data, higher_is_better=False, test="mean-ranks", correction="bergmann"
-        )
-
-
-@pytest.fixture
 def demsar_control(demsar):
     with pytest.warns(cdplot.PoolDependenceWarning):
         return cdplot.compare(demsar, test="mean-ranks", control="C4.5", correction="holm")

@@ -368,23 +368,15 @@ def to_html(
         ``data-critical-difference`` and ``data-groups``; each row of the live
         table ``data-algorithm`` and ``data-average-rank``. Left out for a table
         with missing results.
-    intervals : RankIntervals, optional
-        Rank intervals to show in a section "Rank intervals": those of
-        ``cdplot.rank_intervals(result, ...)``. Default: none (nothing computed earlier
-        is remembered).
-    effects : pandas.DataFrame, optional
-        Effect sizes to show in a section "Effect sizes": the frame of
-        ``cdplot.effect_sizes(result, ...)``. Default: none.
+    intervals, effects : RankIntervals and pandas.DataFrame, optional
+        Sections "Rank intervals" and "Effect sizes" of what ``cdplot.rank_intervals``
+        and ``cdplot.effect_sizes`` computed from ``result``; default none (a result
+        remembers nothing computed from it). Others' are refused (CdplotInputError).
 
     Returns
     -------
     str
         The HTML source (UTF-8 text).
-
-    Raises
-    ------
-    CdplotInputError
-        For ``intervals`` or ``effects`` not computed from ``result``.
 
     Examples
     --------

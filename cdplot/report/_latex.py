@@ -212,13 +212,10 @@ def to_latex(
         Scale the tabular to the column width (``\resizebox{\columnwidth}{!}``;
         ``\textwidth`` in ``table*``). Scaling changes the font size; prefer
         ``compact`` or ``size`` where they suffice.
-    intervals : RankIntervals, optional
-        Rank intervals to show in a table after the main one: those of
-        ``cdplot.rank_intervals(result, ...)``. Default: none (nothing computed earlier
-        is remembered).
-    effects : pandas.DataFrame, optional
-        Effect sizes to show in a table after it: the frame of
-        ``cdplot.effect_sizes(result, ...)``. Default: none.
+    intervals, effects : RankIntervals and pandas.DataFrame, optional
+        Tabulars after the main one of what ``cdplot.rank_intervals(result, ...)`` and
+        ``cdplot.effect_sizes(result, ...)`` returned; default none (a result remembers
+        nothing computed from it).
 
     Returns
     -------

@@ -130,13 +130,10 @@ def to_markdown(
     pvalues : bool, optional
         Include the matrix of p-values (default: for up to 12 algorithms; the
         column against a control is always included).
-    intervals : RankIntervals, optional
-        Rank intervals to show in a table "Rank [95 % CI]": those of
-        ``cdplot.rank_intervals(result, ...)``. Default: none (nothing computed earlier
-        is remembered).
-    effects : pandas.DataFrame, optional
-        Effect sizes to show in a table "Δ [95 % CI]": the frame of
-        ``cdplot.effect_sizes(result, ...)``. Default: none.
+    intervals, effects : RankIntervals and pandas.DataFrame, optional
+        Tables "Rank [95 % CI]" and "Δ [95 % CI]" of the objects of
+        ``cdplot.rank_intervals(result, ...)`` and ``cdplot.effect_sizes(result, ...)``;
+        default none (a result remembers nothing computed from it).
 
     Returns
     -------
