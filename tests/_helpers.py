@@ -203,19 +203,22 @@ def require_tex_engine(engine: str, tmp_path_factory) -> None:
         pytest.skip(f"{engine} is installed but cannot compile a smoke file: {_TEX_SMOKE[engine]}")
 
 
-def leaderboard(k: int, n: int = 30, seed: int = 28, test: str = "nemenyi", prefix: str = "model_"):
-    """A seeded comparison of k models whose true scores are evenly spread over three
-    standard deviations (higher is better), named ``<prefix>0000``... (4 digits)."""
-    import warnings
-
+def seeded_scores(
+    names: list[str], n: int, seed: int, means: tuple[float, float], datasets=None
+) -> pd.DataFrame:
+    """Normal scores (standard deviation 1, seeded) of the algorithms ``names`` on ``n``
+    datasets, their true means evenly spaced from ``means[0]`` (the first algorithm) to
+    ``means[1]`` (the last); rows named ``datasets`` (default 0, 1, ...)."""
     import numpy as np
     import pandas as pd
 
-    import cdplot
-
     rng = np.random.default_rng(seed)
+    values = rng.normal(np.linspace(*means, len(names)), 1.0, size=(n, len(names)))
+    return pd.DataFrame(values, columns=names, index=datasets)
+
+
+def leaderboard(k: int, n: int = 30, seed: int = 28, test: str = "nemenyi", prefix: str = "model_"):
+    """A seeded comparison of k models whose true scores are evenly spread over three
+    standard deviations (higher is better), named ``<prefix>0000``... (4 digits)."""
     names = [f"{prefix}{i:04d}" for i in range(k)]
-    data = pd.DataFrame(rng.normal(np.linspace(3.0, 0.0, k), 1.0, size=(n, k)), columns=names)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, test=test)
+    return quiet_compare(seeded_scores(names, n, seed, (3.0, 0.0)), test=test)
