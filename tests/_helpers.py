@@ -5,6 +5,7 @@ before and after)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -97,6 +98,21 @@ def demsar_table6() -> pd.DataFrame:
     import pandas as pd
 
     return pd.read_csv(REFERENCE / "demsar_table6.csv", index_col=0)
+
+
+def case_differences(case: str) -> np.ndarray:
+    """``a - b`` of one case of ``reference/effect_sizes_vectors.csv`` (the paired vectors
+    R's effect-size reference values were computed on)."""
+    vectors = _effect_size_vectors()
+    rows = vectors[vectors["case"] == case]
+    return rows["a"].to_numpy(dtype=float) - rows["b"].to_numpy(dtype=float)
+
+
+@functools.cache
+def _effect_size_vectors() -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.read_csv(REFERENCE / "effect_sizes_vectors.csv", comment="#")
 
 
 def parametric_r_values() -> dict[tuple[str, str, str, str], float]:

@@ -14,26 +14,17 @@ Cohen's d_z interval against a noncentral-t inversion written here by bisection 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import quiet_compare
+from _helpers import REFERENCE, case_differences, quiet_compare
 from scipy import stats
 
 import cdplot
 from cdplot.stats import _effects
 from cdplot.stats._hodges_lehmann import hodges_lehmann
 
-REFERENCE = Path(__file__).parent / "reference"
-VECTORS = pd.read_csv(REFERENCE / "effect_sizes_vectors.csv", comment="#")
 R_VALUES = pd.read_csv(REFERENCE / "effect_sizes_r.csv", comment="#")
-
-
-def differences(case):
-    rows = VECTORS[VECTORS["case"] == case]
-    return rows["a"].to_numpy(dtype=float) - rows["b"].to_numpy(dtype=float)
 
 
 R_ROWS = [tuple(r) for r in R_VALUES[["case", "measure", "conf_level"]].itertuples(index=False)]
@@ -46,18 +37,18 @@ def test_measures_equal_r(case, measure, conf):
         & (R_VALUES["measure"] == measure)
         & (R_VALUES["conf_level"] == conf)
     ].iloc[0]
-    got = _effects.MEASURES[measure](differences(case), conf)
+    got = _effects.MEASURES[measure](case_differences(case), conf)
     # R's call is in ref["call"]; agreement to rounding (qnorm/qt vs scipy's quantiles)
     assert got == pytest.approx((ref["estimate"], ref["low"], ref["high"]), rel=1e-12, abs=1e-15)
 
 
 def test_hodges_lehmann_branches_follow_r_rules():
-    assert hodges_lehmann(differences("exact_n12"), 0.95)[3] == "exact"
-    assert hodges_lehmann(differences("exact_n30"), 0.95)[3] == "exact"
-    assert hodges_lehmann(differences("tiny_exact_n5"), 0.95)[3] == "exact"
-    assert hodges_lehmann(differences("tiny_ties_n6"), 0.95)[3] == "normal"
+    assert hodges_lehmann(case_differences("exact_n12"), 0.95)[3] == "exact"
+    assert hodges_lehmann(case_differences("exact_n30"), 0.95)[3] == "exact"
+    assert hodges_lehmann(case_differences("tiny_exact_n5"), 0.95)[3] == "exact"
+    assert hodges_lehmann(case_differences("tiny_ties_n6"), 0.95)[3] == "normal"
     for case in ("ties_n15", "zeros_n20", "normal_n60", "ties_zeros_n80"):
-        assert hodges_lehmann(differences(case), 0.95)[3] == "normal"
+        assert hodges_lehmann(case_differences(case), 0.95)[3] == "normal"
 
 
 @pytest.mark.parametrize(
@@ -102,7 +93,7 @@ def _nct_ci_by_bisection(d, confidence):
 @pytest.mark.parametrize("case", ["exact_n12", "ties_n15", "normal_n60", "demsar_m_vs_c45"])
 @pytest.mark.parametrize("conf", [0.95, 0.8])
 def test_cohen_d_interval_inverts_the_noncentral_t(case, conf):
-    d = differences(case)
+    d = case_differences(case)
     estimate, low, high = _effects.MEASURES["cohen-d"](d, conf)
     assert estimate == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-14)
     assert (low, high) == pytest.approx(_nct_ci_by_bisection(d, conf), abs=1e-9)
@@ -122,7 +113,7 @@ def test_cohen_d_limits_have_the_defining_tail_probabilities():
 @pytest.mark.parametrize("measure", ["mean", "hodges-lehmann", "superiority", "cohen-d"])
 @pytest.mark.parametrize("case", ["exact_n12", "ties_n15", "zeros_n20", "normal_n60"])
 def test_swapping_a_and_b_flips_estimate_and_interval(measure, case):
-    d = differences(case)
+    d = case_differences(case)
     e, lo, hi = _effects.MEASURES[measure](d, 0.95)
     e2, lo2, hi2 = _effects.MEASURES[measure](-d, 0.95)
     centre = 2 * _effects.NULL_VALUE[measure]
