@@ -93,6 +93,34 @@ def nan_matrix(rows) -> np.ndarray:
     return np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
 
 
+def r_cases(
+    filename: str, shape: tuple[str, str] = ("n", "k")
+) -> tuple[dict[int, np.ndarray], dict[int, dict[tuple[str, int, int], float]]]:
+    """The cases of a reference CSV written by R (lines starting with ``#`` skipped), one
+    row per value: ``case``, the table's ``values`` (row-major, space-separated, ``NA`` read
+    as NaN) with its numbers of rows and columns in the columns named ``shape``, and
+    ``quantity``, ``i``, ``j`` (R's 1-based indices), ``value``.
+
+    Returns ``(tables, values)``: case -> the table; case -> ``{(quantity, i - 1, j - 1):
+    value}``.
+    """
+    import csv
+    from collections import defaultdict
+
+    import numpy as np
+
+    tables: dict[int, np.ndarray] = {}
+    values: dict[int, dict[tuple[str, int, int], float]] = defaultdict(dict)
+    with open(REFERENCE / filename, encoding="utf-8") as fh:
+        for row in csv.DictReader(r for r in fh if not r.startswith("#")):
+            case = int(row["case"])
+            cells = [np.nan if v == "NA" else float(v) for v in row["values"].split()]
+            tables[case] = np.array(cells).reshape(int(row[shape[0]]), int(row[shape[1]]))
+            key = (row["quantity"], int(row["i"]) - 1, int(row["j"]) - 1)
+            values[case][key] = float(row["value"])
+    return tables, values
+
+
 def demsar_table6() -> pd.DataFrame:
     """Demšar (2006), Table 6: AUC of four classifiers on 14 data sets (reference CSV)."""
     import pandas as pd
