@@ -201,7 +201,7 @@ def result_to_json(
     -------
     str
         The JSON document. ``CdplotInputError`` is raised for ``intervals`` or
-        ``effects`` of another result.
+        ``effects`` of other algorithms than the result's.
 
     Examples
     --------

@@ -371,7 +371,8 @@ def to_html(
     intervals, effects : RankIntervals and pandas.DataFrame, optional
         Sections "Rank intervals" and "Effect sizes" of what ``cdplot.rank_intervals``
         and ``cdplot.effect_sizes`` computed from ``result``; default none (a result
-        remembers nothing computed from it). Others' are refused (CdplotInputError).
+        remembers nothing computed from it). Those of other algorithms are refused
+        (CdplotInputError).
 
     Returns
     -------
@@ -454,7 +455,7 @@ def to_html_sections(
     ------
     CdplotInputError
         For a heading in ``intervals`` or ``effects`` that is not one of ``results``, or
-        intervals or effects not computed from that section's result.
+        intervals or effects of other algorithms than that section's result.
 
     Examples
     --------

@@ -226,7 +226,7 @@ def to_latex(
     ------
     CdplotInputError
         An unknown ``mark``, ``column_labels``, ``table_environment`` or ``size``, or
-        ``intervals`` or ``effects`` not computed from ``result``.
+        ``intervals`` or ``effects`` of other algorithms than ``result``'s.
 
     Notes
     -----

@@ -142,7 +142,7 @@ def to_markdown(
     Raises
     ------
     CdplotInputError
-        An unknown ``mark``, or ``intervals`` or ``effects`` not computed from ``result``.
+        An unknown ``mark``, or ``intervals`` or ``effects`` of other algorithms.
 
     Examples
     --------

@@ -165,7 +165,8 @@ def summary(
     Raises
     ------
     CdplotInputError
-        For ``intervals`` or ``effects`` not computed from ``result``.
+        For ``intervals`` or ``effects`` that are not rank intervals or effect sizes of
+        ``result``'s algorithms.
 
     Notes
     -----
