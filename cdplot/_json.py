@@ -52,6 +52,10 @@ key                    value
 ``posterior_equivalent``  better than column; practically equivalent); else null
 ``decisions``          Bayesian tests: k x k strings ("A better", "B better",
                        "equivalent", "undecided", "" on the diagonal); else null
+``rank_intervals``     only when given (``intervals=``): ``method``, ``confidence``,
+                       ``simultaneous``, ``on``, ``n_boot``, ``critical_value``,
+                       ``algorithms``, ``low``, ``high``, ``p_best``, ``best_set``
+``effect_sizes``       only when given (``effects=``): one object per row of the frame
 =====================  =================================================================
 
 NaN is written as null and infinities as ``"inf"``/``"-inf"`` (JSON has neither). Fields
@@ -66,7 +70,7 @@ import dataclasses
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -82,6 +86,11 @@ from .stats._results import (
     ComparisonResult,
     is_comparison,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from .stats._intervals import RankIntervals
 
 __all__ = [
     "result_from_json",
@@ -163,31 +172,79 @@ def _chunks(document: _Object, indent: int | None, size: int = 1 << 18) -> Itera
         yield "".join(buffer)
 
 
-def result_to_json(result: Comparison, *, indent: int | None = 2) -> str:
+def result_to_json(
+    result: Comparison,
+    *,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
+    indent: int | None = 2,
+) -> str:
     """Serialise a result: settings, scores, ranks, omnibus tests, p-values, APVs, groups.
 
     Also ``result.to_json()``; :func:`cdplot.load_result` reads the text back.
 
+    Parameters
+    ----------
+    result : Comparison
+        The result of :func:`cdplot.compare`.
+    intervals : RankIntervals, optional
+        Written under ``rank_intervals``: what ``cdplot.rank_intervals(result, ...)``
+        returned. Default: none (a result remembers nothing computed from it, so two
+        equal results write the same document).
+    effects : pandas.DataFrame, optional
+        Written under ``effect_sizes``, one object per row: the frame of
+        ``cdplot.effect_sizes(result, ...)``. Default: none.
+    indent : int or None, default 2
+        Indentation of the JSON text (None: one line).
+
+    Returns
+    -------
+    str
+        The JSON document. ``CdplotInputError`` is raised for ``intervals`` or
+        ``effects`` of other algorithms than the result's.
+
+    Examples
+    --------
     >>> import cdplot
     >>> text = result_to_json(cdplot.compare(cdplot.datasets.load("demsar2006")))
     >>> result_from_json(text).groups == cdplot.compare(cdplot.datasets.load("demsar2006")).groups
     True
     """
-    return "".join(_chunks(_document(result), indent))
+    return "".join(_chunks(_document(result, intervals, effects), indent))
 
 
 def json_chunks(
-    results: Comparison | Mapping[str, Comparison], *, indent: int | None = 2
+    results: Comparison | Mapping[str, Comparison],
+    *,
+    intervals: Any = None,
+    effects: Any = None,
+    indent: int | None = 2,
 ) -> Iterator[bytes]:
     """The UTF-8 text of :func:`result_to_json` (or :func:`results_to_json` for a mapping)
-    in chunks of about 256 KiB, for writing a large result without holding it whole."""
-    document = _document(results) if is_comparison(results) else _several(results)
+    in chunks of about 256 KiB, for writing a large result without holding it whole.
+
+    ``intervals`` and ``effects`` are those of :func:`result_to_json`, or for a mapping
+    those of :func:`results_to_json` (keyed by the results' names)."""
+    document = (
+        _document(results, intervals, effects)
+        if is_comparison(results)
+        else _several(results, intervals, effects)
+    )
     for chunk in _chunks(document, indent):
         yield chunk.encode("utf-8")
 
 
-def write_json(result: Comparison, fh: IO[str], *, indent: int | None = 2) -> None:
+def write_json(
+    result: Comparison,
+    fh: IO[str],
+    *,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
+    indent: int | None = 2,
+) -> None:
     """Write :func:`result_to_json`'s text to an open text file, streamed (no large string).
+
+    ``intervals`` and ``effects`` are those of :func:`result_to_json`.
 
     >>> import io, cdplot
     >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
@@ -196,13 +253,19 @@ def write_json(result: Comparison, fh: IO[str], *, indent: int | None = 2) -> No
     >>> buffer.getvalue() == result_to_json(res)
     True
     """
-    for chunk in _chunks(_document(result), indent):
+    for chunk in _chunks(_document(result, intervals, effects), indent):
         fh.write(chunk)
 
 
-def _document(result: Comparison) -> _Object:
+def _document(result: Comparison, intervals: Any = None, effects: Any = None) -> _Object:
     """The JSON document of a result: its parts' fields as :data:`FIELDS` describes them
-    (Python objects, matrices as :class:`~cdplot._json_fields.Rows`)."""
+    (Python objects, matrices as :class:`~cdplot._json_fields.Rows`), then the rank
+    intervals and effect sizes given (checked: computed from ``result``)."""
+    from .stats._effects import shown_effects
+    from .stats._intervals import shown_intervals
+
+    intervals = shown_intervals(result, intervals)
+    effects = shown_effects(result, effects)
     layout = Layout(list(result.algorithms), list(result.datasets), result.control)
     doc = _Object(
         {"format": FORMAT, "format_version": FORMAT_VERSION, "cdplot_version": __version__}
@@ -210,17 +273,13 @@ def _document(result: Comparison) -> _Object:
     for field in FIELDS:
         owner, last = field.place(doc)
         owner[last] = field.written(result, layout)
-    doc.update(_computed(result))  # rank intervals and effect sizes, when computed
+    doc.update(_shown(intervals, effects))  # rank intervals and effect sizes, when given
     return doc
 
 
-def _computed(result: Comparison) -> dict[str, Any]:
-    """``rank_intervals`` and ``effect_sizes`` keys for what was computed on ``result``."""
-    from .stats._effects import computed_effect_sizes
-    from .stats._intervals import computed_rank_intervals
-
+def _shown(ri: RankIntervals | None, effects: pd.DataFrame | None) -> dict[str, Any]:
+    """``rank_intervals`` and ``effect_sizes`` keys for the intervals and effects given."""
     out: dict[str, Any] = {}
-    ri = computed_rank_intervals(result)
     if ri is not None:
         out["rank_intervals"] = {
             "method": ri.method,
@@ -237,7 +296,6 @@ def _computed(result: Comparison) -> dict[str, Any]:
             "p_best": [_num(p) for p in ri.p_best],
             "best_set": list(ri.best_set),
         }
-    effects = computed_effect_sizes(result)
     if effects is not None:
         out["effect_sizes"] = [
             {k: (_num(v) if isinstance(v, float) else v) for k, v in row.items()}
@@ -296,11 +354,19 @@ def _rebuild(doc: dict[str, Any]) -> Comparison:
     return kind(**{attr: part(**values[attr]) for attr, part in kind._PARTS.items()})
 
 
-def results_to_json(results: Mapping[str, Comparison], *, indent: int | None = 2) -> str:
+def results_to_json(
+    results: Mapping[str, Comparison],
+    *,
+    intervals: Mapping[str, RankIntervals] | None = None,
+    effects: Mapping[str, pd.DataFrame] | None = None,
+    indent: int | None = 2,
+) -> str:
     """Serialise several results (e.g. one per metric) as one object keyed by their names.
 
     Each value is the document of :func:`result_to_json`; the keys keep their order.
     ``cdplot compare --score-col accuracy --score-col fit_time --json FILE`` writes this.
+    ``intervals`` and ``effects`` map a result's name to the rank intervals or effect
+    sizes written with it (as :func:`result_to_json`'s); a result not named has none.
 
     >>> import cdplot
     >>> res = cdplot.compare(cdplot.datasets.load("demsar2006"))
@@ -308,18 +374,26 @@ def results_to_json(results: Mapping[str, Comparison], *, indent: int | None = 2
     >>> list(back), back["accuracy"].groups == res.groups
     (['accuracy'], True)
     """
-    document = _several(results)
+    document = _several(results, intervals, effects)
     return "".join(_chunks(document, indent))
 
 
-def _several(results: Any) -> _Object:
-    """The document of several results: one object keyed by their names."""
+def _several(results: Any, intervals: Any = None, effects: Any = None) -> _Object:
+    """The document of several results: one object keyed by their names, each with the
+    rank intervals and effect sizes given for its name."""
     if not isinstance(results, Mapping) or not results:
         raise CdplotInputError(
             "results_to_json() takes a non-empty mapping of name -> ComparisonResult, got "
             f"{type(results).__name__}; for one result use result_to_json()."
         )
-    return _Object((str(name), _document(r)) for name, r in results.items())
+    from .report._intervals import by_name
+
+    intervals = by_name(results, intervals, "intervals")
+    effects = by_name(results, effects, "effects")
+    return _Object(
+        (str(name), _document(r, intervals.get(name), effects.get(name)))
+        for name, r in results.items()
+    )
 
 
 def results_from_json(text: str) -> dict[str, Comparison]:

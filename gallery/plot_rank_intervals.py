@@ -33,7 +33,8 @@ print("confidence set of the best:", intervals.best_set)
 # %%
 effects = result.effect_sizes("hodges-lehmann", rope=1.0)  # accuracy points
 print(effects.head())
-print(result.summary().split("\n\n")[-2])  # the summary now speaks in intervals
+# the summary states the intervals and effects it is given
+print(result.summary(intervals=intervals, effects=effects).split("\n\n")[-2])
 
 # %%
 ax = cdplot.multi_comparison_matrix(result, interval=True)

@@ -1,9 +1,11 @@
 """Helpers shared by several test modules (figure artists by gid, the CLI run in-process,
-compare() without its warnings, text overlaps of a figure, the fonts a PDF embeds, the
-reference tables under ``tests/reference``, a folder's contents before and after)."""
+compare() without its warnings, text overlaps of a figure, a fake font for the CD layout,
+the fonts a PDF embeds, the reference tables under ``tests/reference``, a folder's contents
+before and after)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +42,32 @@ def run(argv, capsys):
     return code, out, err
 
 
+#: a monospaced fake font for the CD diagram's pure layout: every character FAKE_CHAR
+#: inches wide and every line FAKE_LINE inches high, times the scale of the text's role
+FAKE_CHAR, FAKE_LINE = 0.06, 0.12
+FAKE_SCALES = {"name": 1.0, "name_bold": 1.1, "rank": 0.8, "tick": 0.8, "cd": 0.8, "title": 1.0,
+               "note": 0.7}  # fmt: skip
+
+
+def fake_measure(text: str, role: str) -> tuple[float, float]:
+    """``(width, height)`` of ``text`` in the fake font (``compute_layout(measure=...)``)."""
+    lines = text.split("\n")
+    scale = FAKE_SCALES[role]
+    return max(len(line) for line in lines) * FAKE_CHAR * scale, len(lines) * FAKE_LINE * scale
+
+
+def assert_clean(lay) -> None:
+    """No two texts of a CD layout overlap and every text lies inside the drawing."""
+    import itertools
+
+    boxes = [t.bbox for t in lay.texts()]
+    for box in boxes:
+        assert box[0] >= -1e-9 and box[2] <= lay.width + 1e-9
+        assert box[1] >= -1e-9 and box[3] <= lay.height + 1e-9
+    for a, b in itertools.combinations(boxes, 2):
+        assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
 def pdf_fonts(data: bytes) -> set[str]:
     """Base font names embedded in the PDF ``data``, without the subset prefix."""
     names = re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-]+)", data)
@@ -65,11 +93,54 @@ def nan_matrix(rows) -> np.ndarray:
     return np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
 
 
+def r_cases(
+    filename: str, shape: tuple[str, str] = ("n", "k")
+) -> tuple[dict[int, np.ndarray], dict[int, dict[tuple[str, int, int], float]]]:
+    """The cases of a reference CSV written by R (lines starting with ``#`` skipped), one
+    row per value: ``case``, the table's ``values`` (row-major, space-separated, ``NA`` read
+    as NaN) with its numbers of rows and columns in the columns named ``shape``, and
+    ``quantity``, ``i``, ``j`` (R's 1-based indices), ``value``.
+
+    Returns ``(tables, values)``: case -> the table; case -> ``{(quantity, i - 1, j - 1):
+    value}``.
+    """
+    import csv
+    from collections import defaultdict
+
+    import numpy as np
+
+    tables: dict[int, np.ndarray] = {}
+    values: dict[int, dict[tuple[str, int, int], float]] = defaultdict(dict)
+    with open(REFERENCE / filename, encoding="utf-8") as fh:
+        for row in csv.DictReader(r for r in fh if not r.startswith("#")):
+            case = int(row["case"])
+            cells = [np.nan if v == "NA" else float(v) for v in row["values"].split()]
+            tables[case] = np.array(cells).reshape(int(row[shape[0]]), int(row[shape[1]]))
+            key = (row["quantity"], int(row["i"]) - 1, int(row["j"]) - 1)
+            values[case][key] = float(row["value"])
+    return tables, values
+
+
 def demsar_table6() -> pd.DataFrame:
     """Demšar (2006), Table 6: AUC of four classifiers on 14 data sets (reference CSV)."""
     import pandas as pd
 
     return pd.read_csv(REFERENCE / "demsar_table6.csv", index_col=0)
+
+
+def case_differences(case: str) -> np.ndarray:
+    """``a - b`` of one case of ``reference/effect_sizes_vectors.csv`` (the paired vectors
+    R's effect-size reference values were computed on)."""
+    vectors = _effect_size_vectors()
+    rows = vectors[vectors["case"] == case]
+    return rows["a"].to_numpy(dtype=float) - rows["b"].to_numpy(dtype=float)
+
+
+@functools.cache
+def _effect_size_vectors() -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.read_csv(REFERENCE / "effect_sizes_vectors.csv", comment="#")
 
 
 def parametric_r_values() -> dict[tuple[str, str, str, str], float]:
@@ -176,19 +247,22 @@ def require_tex_engine(engine: str, tmp_path_factory) -> None:
         pytest.skip(f"{engine} is installed but cannot compile a smoke file: {_TEX_SMOKE[engine]}")
 
 
-def leaderboard(k: int, n: int = 30, seed: int = 28, test: str = "nemenyi", prefix: str = "model_"):
-    """A seeded comparison of k models whose true scores are evenly spread over three
-    standard deviations (higher is better), named ``<prefix>0000``... (4 digits)."""
-    import warnings
-
+def seeded_scores(
+    names: list[str], n: int, seed: int, means: tuple[float, float], datasets=None
+) -> pd.DataFrame:
+    """Normal scores (standard deviation 1, seeded) of the algorithms ``names`` on ``n``
+    datasets, their true means evenly spaced from ``means[0]`` (the first algorithm) to
+    ``means[1]`` (the last); rows named ``datasets`` (default 0, 1, ...)."""
     import numpy as np
     import pandas as pd
 
-    import cdplot
-
     rng = np.random.default_rng(seed)
+    values = rng.normal(np.linspace(*means, len(names)), 1.0, size=(n, len(names)))
+    return pd.DataFrame(values, columns=names, index=datasets)
+
+
+def leaderboard(k: int, n: int = 30, seed: int = 28, test: str = "nemenyi", prefix: str = "model_"):
+    """A seeded comparison of k models whose true scores are evenly spread over three
+    standard deviations (higher is better), named ``<prefix>0000``... (4 digits)."""
     names = [f"{prefix}{i:04d}" for i in range(k)]
-    data = pd.DataFrame(rng.normal(np.linspace(3.0, 0.0, k), 1.0, size=(n, k)), columns=names)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, test=test)
+    return quiet_compare(seeded_scores(names, n, seed, (3.0, 0.0)), test=test)

@@ -15,12 +15,6 @@ from cdplot.plotting._bayes import equivalence_groups
 
 
 @pytest.fixture(scope="module")
-def bayes_res():
-    ben = cdplot.datasets.load("benavoli2016")  # accuracies in percent: rope of one point
-    return cdplot.compare(ben, test="bayes-signed-rank", rope=1.0, nsamples=5000, random_state=0)
-
-
-@pytest.fixture(scope="module")
 def pool_frame():
     return cdplot.pool_sensitivity(cdplot.datasets.load("benavoli2016"))
 
@@ -31,32 +25,26 @@ def posterior():
     return cdplot.stats.bayes_signed_rank(ben["C5"], ben["C7"], rope=1.0, random_state=1)
 
 
-def by_gid(ax, gid):
-    return [a for a in ax.get_children() if a.get_gid() == gid] + [
-        a for a in ax.lines if a.get_gid() == gid and a not in ax.get_children()
-    ]
-
-
 # --------------------------------------------------------------------------- Bayesian CD diagram
 
 
-def test_bayes_cd_bars_follow_decisions(bayes_res):
-    ax = cdplot.bayes_cd_diagram(bayes_res)
-    equivalent = equivalence_groups(bayes_res)
+def test_bayes_cd_bars_follow_decisions(bayes_benavoli):
+    ax = cdplot.bayes_cd_diagram(bayes_benavoli)
+    equivalent = equivalence_groups(bayes_benavoli)
     assert equivalent  # C3-C2 and C5-C1 are decided equivalent at rope = 1
     for group in equivalent:
         for a in group:
             for b in group:
-                assert a == b or bayes_res.decisions.loc[a, b] == "equivalent"
+                assert a == b or bayes_benavoli.decisions.loc[a, b] == "equivalent"
     eq_bars = [ln for ln in ax.lines if ln.get_gid() == "bayes-equivalent-bar"]
     group_bars = [ln for ln in ax.lines if ln.get_gid() == "cd-group-bar"]
     assert len(eq_bars) == len(equivalent)
-    others = [g for g in bayes_res.groups if len(g) >= 2 and g not in equivalent]
+    others = [g for g in bayes_benavoli.groups if len(g) >= 2 and g not in equivalent]
     assert len(group_bars) == len(others)
     # an equivalence bar spans exactly its members' rank positions (plus the overhang)
     x_of = {
         name: ax.lines[[ln.get_gid() for ln in ax.lines].index(f"cd-line-{name}")].get_xdata()[0]
-        for name in bayes_res.algorithms
+        for name in bayes_benavoli.algorithms
     }
     spans = sorted((min(x_of[n] for n in g), max(x_of[n] for n in g)) for g in equivalent)
     drawn = sorted((min(ln.get_xdata()), max(ln.get_xdata())) for ln in eq_bars)
@@ -65,11 +53,11 @@ def test_bayes_cd_bars_follow_decisions(bayes_res):
     assert eq_bars[0].get_linestyle() != group_bars[0].get_linestyle()
 
 
-def test_groups_hold_no_pair_decided_different(bayes_res):
-    for group in bayes_res.groups:
+def test_groups_hold_no_pair_decided_different(bayes_benavoli):
+    for group in bayes_benavoli.groups:
         for a in group:
             for b in group:
-                assert bayes_res.decisions.loc[a, b] not in ("A better", "B better")
+                assert bayes_benavoli.decisions.loc[a, b] not in ("A better", "B better")
 
 
 def test_bayes_figures_refuse_frequentist_results():
@@ -82,9 +70,9 @@ def test_bayes_figures_refuse_frequentist_results():
 # --------------------------------------------------------------------------- posterior bars
 
 
-def test_posterior_bars_sum_to_one(bayes_res):
-    ax = cdplot.posterior_plot(bayes_res)
-    k = len(bayes_res.algorithms)
+def test_posterior_bars_sum_to_one(bayes_benavoli):
+    ax = cdplot.posterior_plot(bayes_benavoli)
+    k = len(bayes_benavoli.algorithms)
     segments = {
         gid: [p for p in ax.patches if p.get_gid() == gid]
         for gid in ("posterior-better", "posterior-equivalent", "posterior-worse")
@@ -96,19 +84,19 @@ def test_posterior_bars_sum_to_one(bayes_res):
     first = ax.get_yticklabels()[0].get_text()
     a, b = first.split(" vs ")
     assert segments["posterior-better"][0].get_width() == pytest.approx(
-        bayes_res.posterior_better.loc[a, b]
+        bayes_benavoli.posterior_better.loc[a, b]
     )
     decisions = [t.get_text() for t in ax.texts if t.get_gid() == "posterior-decision"]
-    assert decisions[0] == bayes_res.decisions.loc[a, b]
+    assert decisions[0] == bayes_benavoli.decisions.loc[a, b]
 
 
-def test_posterior_plot_pairs_and_errors(bayes_res):
-    ax = cdplot.posterior_plot(bayes_res, pairs=[("C4", "C2")], decisions=False)
+def test_posterior_plot_pairs_and_errors(bayes_benavoli):
+    ax = cdplot.posterior_plot(bayes_benavoli, pairs=[("C4", "C2")], decisions=False)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["C4 vs C2"]
     with pytest.raises(cdplot.CdplotInputError, match="unknown algorithm 'C9'"):
-        cdplot.posterior_plot(bayes_res, pairs=[("C9", "C2")])
+        cdplot.posterior_plot(bayes_benavoli, pairs=[("C9", "C2")])
     with pytest.raises(cdplot.CdplotInputError, match="three colours"):
-        cdplot.posterior_plot(bayes_res, colors=["red"])
+        cdplot.posterior_plot(bayes_benavoli, colors=["red"])
 
 
 # --------------------------------------------------------------------------- simplex
@@ -178,9 +166,9 @@ def test_mcm_cells_from_result():
         cdplot.multi_comparison_matrix(cdplot.compare(data, control="C4.5"))
 
 
-def test_axes_level_functions_draw_into_given_axes(bayes_res, pool_frame, posterior):
+def test_axes_level_functions_draw_into_given_axes(bayes_benavoli, pool_frame, posterior):
     for func, arg in (
-        (cdplot.posterior_plot, bayes_res),
+        (cdplot.posterior_plot, bayes_benavoli),
         (cdplot.pool_sensitivity_plot, pool_frame),
         (cdplot.simplex_plot, posterior),
         (cdplot.multi_comparison_matrix, cdplot.compare(cdplot.datasets.load("demsar2006"))),
@@ -209,8 +197,8 @@ def test_public_names():
 
 
 @pytest.mark.mpl_image_compare(filename="bayes_cd_benavoli.png")
-def test_image_bayes_cd(bayes_res):
-    return cdplot.bayes_cd_diagram(bayes_res).get_figure()
+def test_image_bayes_cd(bayes_benavoli):
+    return cdplot.bayes_cd_diagram(bayes_benavoli).get_figure()
 
 
 @pytest.mark.mpl_image_compare(filename="bayes_posterior_demsar.png")
@@ -242,9 +230,9 @@ def test_image_mcm():
     ).get_figure()
 
 
-def test_apv_heatmap_refuses_a_bayesian_result_and_names_the_figures(bayes_res):
+def test_apv_heatmap_refuses_a_bayesian_result_and_names_the_figures(bayes_benavoli):
     with pytest.raises(cdplot.CdplotInputError) as err:
-        cdplot.apv_heatmap(bayes_res)
+        cdplot.apv_heatmap(bayes_benavoli)
     assert str(err.value) == (
         "apv_heatmap draws p-values, but the bayes-signed-rank test gives posterior "
         "probabilities; draw them with cdplot.posterior_plot(result) (every pair) or "

@@ -24,7 +24,7 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import SLOW_K, by_gid, only, pdf_fonts, text_problems
+from _helpers import SLOW_K, by_gid, only, pdf_fonts, seeded_scores, text_problems
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.testing.decorators import check_figures_equal
@@ -95,10 +95,8 @@ def make_result(
 
 def synthetic(k: int, n: int = 30, seed: int = 0, names=None) -> pd.DataFrame:
     """Scores of k algorithms on n datasets with steadily increasing skill (seeded)."""
-    rng = np.random.default_rng(seed)
-    scores = rng.normal(size=(n, k)) + np.linspace(0.0, 1.5, k)
     columns = names if names is not None else [f"alg{i:02d}" for i in range(k)]
-    return pd.DataFrame(scores, columns=columns, index=[f"data{i}" for i in range(n)])
+    return seeded_scores(columns, n, seed, (0.0, 1.5), [f"data{i}" for i in range(n)])
 
 
 @pytest.fixture

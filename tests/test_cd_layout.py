@@ -1,7 +1,7 @@
 """Geometry of the critical difference diagram, tested with numbers (no matplotlib).
 
 The layout asks for text sizes through a callback; these tests pass a fake,
-monospaced one (``CHAR`` inches per character, ``LINE`` inches per line), so
+monospaced one (``FAKE_CHAR`` inches per character, ``FAKE_LINE`` inches per line), so
 every position can be checked by hand. What is checked: the rank-to-x mapping
 (Demšar 2006, Figure 1: best ranks on the right, axis spanning 1..k), sides and
 rows of the names, group bars spanning exactly their members and packed into
@@ -16,7 +16,7 @@ import itertools
 import math
 
 import pytest
-from _helpers import SLOW_K
+from _helpers import FAKE_CHAR, FAKE_LINE, FAKE_SCALES, SLOW_K, assert_clean, fake_measure
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -45,35 +45,10 @@ from cdplot.plotting._cd_layout import (
     wrap_text,
 )
 
-CHAR = 0.06  # fake font: every character is 0.06 in wide ...
-LINE = 0.12  # ... and every line 0.12 in high
-SCALES = {"name": 1.0, "name_bold": 1.1, "rank": 0.8, "tick": 0.8, "cd": 0.8, "title": 1.0,
-          "note": 0.7}  # fmt: skip
-
-
-def fake_measure(text: str, role: str) -> tuple[float, float]:
-    lines = text.split("\n")
-    scale = SCALES[role]
-    return max(len(line) for line in lines) * CHAR * scale, len(lines) * LINE * scale
-
 
 def layout(names, ranks, **kwargs) -> CDLayout:
     kwargs.setdefault("width", 3.3)
     return compute_layout(names, ranks, measure=fake_measure, **kwargs)
-
-
-def overlaps(a, b) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def assert_clean(lay: CDLayout) -> None:
-    """No two texts overlap and every text lies inside the drawing."""
-    boxes = [t.bbox for t in lay.texts()]
-    for box in boxes:
-        assert box[0] >= -1e-9 and box[2] <= lay.width + 1e-9
-        assert box[1] >= -1e-9 and box[3] <= lay.height + 1e-9
-    for a, b in itertools.combinations(boxes, 2):
-        assert not overlaps(a, b), (a, b)
 
 
 # Demšar (2006) Table 6, average ranks as published, best first
@@ -270,7 +245,7 @@ def test_long_names_wrap_within_the_column():
     first = lay.labels[0]
     lines = first.name_text.text.split("\n")
     assert len(lines) > 1
-    assert all(len(line) * CHAR <= 1.0 + 1e-9 for line in lines)
+    assert all(len(line) * FAKE_CHAR <= 1.0 + 1e-9 for line in lines)
     assert first.footnote is None
     assert lay.notes == ()
     assert_clean(lay)
@@ -300,7 +275,7 @@ def test_bold_names_are_measured_bold():
     lab = next(x for x in bold.labels if x.algorithm == "C4.5")
     assert lab.name_text.role == "name_bold"
     ref = next(x for x in plain.labels if x.algorithm == "C4.5")
-    assert lab.name_text.width == pytest.approx(ref.name_text.width * SCALES["name_bold"])
+    assert lab.name_text.width == pytest.approx(ref.name_text.width * FAKE_SCALES["name_bold"])
 
 
 def test_min_margins_align_axes():
@@ -440,14 +415,14 @@ def test_cached_measure_measures_each_text_once():
         return fake_measure(text, role)
 
     size = cached_measure(counting)
-    assert size("ab", "name") == size("ab", "name") == (2 * CHAR, LINE)
+    assert size("ab", "name") == size("ab", "name") == (2 * FAKE_CHAR, FAKE_LINE)
     assert calls == [("ab", "name")]
 
 
 def test_columns_band():
     cols = columns(["1.00", "12.50"], width=7.0, has_markers=True, max_name_width=None,
                    size=SIZE, params=P)  # fmt: skip
-    assert cols.rank_col == pytest.approx(5 * CHAR * SCALES["rank"])  # "12.50"
+    assert cols.rank_col == pytest.approx(5 * FAKE_CHAR * FAKE_SCALES["rank"])  # "12.50"
     assert cols.marker_col == P.marker_space
     fixed = P.line_stub + P.marker_space + 2 * P.text_gap + cols.rank_col + P.pad
     assert cols.fixed == pytest.approx(fixed)
@@ -462,7 +437,7 @@ def test_columns_band():
 def test_fit_names_band():
     fitted = fit_names(
         ["short", "a name of many words"],
-        limit=8 * CHAR,
+        limit=8 * FAKE_CHAR,
         role_of=lambda n: "name",
         long_names="wrap",
         size=SIZE,
@@ -473,7 +448,7 @@ def test_fit_names_band():
     assert fitted.sizes["a name of many words"] == SIZE(fitted.display["a name of many words"],
                                                          "name")  # fmt: skip
     assert fitted.footnotes == {}
-    cut = fit_names(["a name of many words"], limit=8 * CHAR, role_of=lambda n: "name",
+    cut = fit_names(["a name of many words"], limit=8 * FAKE_CHAR, role_of=lambda n: "name",
                     long_names="truncate", size=SIZE, params=P)  # fmt: skip
     assert cut.footnotes == {"a name of many words": 1}
     assert cut.display["a name of many words"].endswith(ELLIPSIS + " [1]")
@@ -487,12 +462,12 @@ def test_sides_band():
 
 def test_frame_band():
     names = ["a", "bbbb"]
-    fitted = FittedNames({"a": "a", "bbbb": "bbbb"}, {"a": (CHAR, LINE), "bbbb": (4 * CHAR, LINE)},
-                         {})  # fmt: skip
+    sizes = {"a": (FAKE_CHAR, FAKE_LINE), "bbbb": (4 * FAKE_CHAR, FAKE_LINE)}
+    fitted = FittedNames({"a": "a", "bbbb": "bbbb"}, sizes, {})
     cols = Columns(0.2, 0.0, 0.5, 1.0)
     fr = frame(names, {"a": "right", "bbbb": "left"}, fitted, cols, width=3.0, reverse=False,
                min_margins=(0.0, 0.9))  # fmt: skip
-    assert fr.margins == pytest.approx((0.5 + 4 * CHAR, 0.9))
+    assert fr.margins == pytest.approx((0.5 + 4 * FAKE_CHAR, 0.9))
     assert (fr.x0, fr.x1) == pytest.approx((0.74, 2.1))
     assert fr.x(1.0) == pytest.approx(2.1) and fr.x(2.0) == pytest.approx(0.74)
     with pytest.raises(CdplotInputError, match="too small for these margins"):
@@ -503,7 +478,7 @@ def test_frame_band():
 def test_title_band():
     block, y = title_band("Title", 0.05, width=3.0, size=SIZE, params=P)
     assert (block.x, block.y, block.ha, block.va) == (1.5, 0.05, "center", "top")
-    assert y == pytest.approx(0.05 + LINE + P.band_gap)
+    assert y == pytest.approx(0.05 + FAKE_LINE + P.band_gap)
     assert title_band(None, 0.05, width=3.0, size=SIZE, params=P) == (None, 0.05)
     wrapped, _ = title_band("word " * 20, 0.0, width=1.0, size=SIZE, params=P)
     assert wrapped.width <= 1.0 - 2 * P.pad
@@ -514,7 +489,9 @@ def test_cd_bar_band():
                                 size=SIZE, params=P)  # fmt: skip
     assert (bar.x0, bar.x1) == pytest.approx((1.0, 2.5))  # 1.5 ranks of an inch each
     assert label.text == "CD = 1.50" and label.x == pytest.approx(1.75)
-    assert bar.y == pytest.approx(0.1 + LINE * SCALES["cd"] + P.small_gap + P.cap_half_height)
+    assert bar.y == pytest.approx(
+        0.1 + FAKE_LINE * FAKE_SCALES["cd"] + P.small_gap + P.cap_half_height
+    )
     assert y == pytest.approx(bar.y + P.cap_half_height + P.band_gap)
     assert cd_bar_band(None, 0.1, fr=FRAME, width=5.0, cd_format="", size=SIZE,
                        params=P) == (None, None, 0.1)  # fmt: skip
@@ -522,7 +499,9 @@ def test_cd_bar_band():
 
 def test_axis_band():
     axis = axis_band(0.2, fr=FRAME, size=SIZE, params=P)
-    assert axis.y == pytest.approx(0.2 + LINE * SCALES["tick"] + P.tick_label_gap + P.tick_length)
+    assert axis.y == pytest.approx(
+        0.2 + FAKE_LINE * FAKE_SCALES["tick"] + P.tick_label_gap + P.tick_length
+    )
     assert [t.text for t in axis.labels] == ["1", "2", "3", "4"]
     assert [t.x for t in axis.labels] == pytest.approx([4.0, 3.0, 2.0, 1.0])
     assert all(major for _, major in axis.ticks)
@@ -547,7 +526,7 @@ def test_bars_band():
 def test_label_rows_band():
     names = ["a", "b", "c"]
     rank_of = {"a": 1.0, "b": 2.0, "c": 4.0}
-    fitted = FittedNames({n: n for n in names}, {n: (CHAR, LINE) for n in names}, {})
+    fitted = FittedNames({n: n for n in names}, {n: (FAKE_CHAR, FAKE_LINE) for n in names}, {})
     cols = Columns(0.3, 0.0, 0.6, 1.0)
     labels, bottom = label_rows_band(
         names, {n: f"{r:.2f}" for n, r in rank_of.items()}, rank_of, sides(names, False),
@@ -555,7 +534,7 @@ def test_label_rows_band():
     )  # fmt: skip
     assert [lab.algorithm for lab in labels] == names
     a, b, c = labels
-    block = max(LINE, LINE * SCALES["rank"])
+    block = max(FAKE_LINE, FAKE_LINE * FAKE_SCALES["rank"])
     assert (a.side, a.row, b.row, c.side, c.row) == ("right", 0, 1, "left", 0)
     assert a.y == pytest.approx(2.0 + block / 2) and b.y == pytest.approx(a.y + block + P.row_gap)
     assert a.x_end == pytest.approx(4.0 + P.line_stub)

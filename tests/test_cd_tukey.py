@@ -22,15 +22,25 @@ and C4.5+m..C4.5).
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import by_gid, only, text_problems
+from _helpers import (
+    FAKE_CHAR,
+    FAKE_SCALES,
+    REFERENCE,
+    assert_clean,
+    by_gid,
+    demsar_table6,
+    fake_measure,
+    nan_matrix,
+    only,
+    parametric_r_values,
+    text_problems,
+)
 from _helpers import quiet_compare as quiet
 from hypothesis import given
 from hypothesis import strategies as st
@@ -47,31 +57,22 @@ from cdplot.plotting._cd_layout import (
     score_scale,
 )
 
-REF = Path(__file__).parent / "reference"
-TABLE6 = json.loads((REF / "parametric_demsar_table6.json").read_text())
+TABLE6 = json.loads((REFERENCE / "parametric_demsar_table6.json").read_text())
 BASELINE = {"savefig_kwargs": {"dpi": 150}, "style": "default", "tolerance": 2}
 
 # R: colMeans(X) on demsar_table6.csv, in the json's algorithm order
 R_MEANS = dict(zip(TABLE6["algorithms"], TABLE6["means"], strict=True))
 
 
-def _r_matrix(rows) -> np.ndarray:
-    return np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
-
-
 # R: TukeyHSD(aov(score ~ algorithm + dataset), "algorithm"): half-width of the 95% interval
 R_CD = float(
-    (_r_matrix(TABLE6["tukey_blocked"]["upr_95"]) - _r_matrix(TABLE6["tukey_blocked"]["lwr_95"]))[
+    (nan_matrix(TABLE6["tukey_blocked"]["upr_95"]) - nan_matrix(TABLE6["tukey_blocked"]["lwr_95"]))[
         0, 1
     ]
     / 2
 )
 # R: TukeyHSD(...)$algorithm[, "p adj"]
-R_PADJ = _r_matrix(TABLE6["tukey_blocked"]["p_adj"])
-
-
-def table6() -> pd.DataFrame:
-    return pd.read_csv(REF / "demsar_table6.csv", index_col=0)
+R_PADJ = nan_matrix(TABLE6["tukey_blocked"]["p_adj"])
 
 
 def r_groups(alpha: float = 0.05) -> list[set[str]]:
@@ -116,28 +117,10 @@ def axis_units(ax) -> tuple[float, float]:
 
 # ---------------------------------------------------------------- layout helpers
 
-CHAR, LINE = 0.06, 0.12  # a monospaced fake font
-SCALES = {"name": 1.0, "name_bold": 1.1, "rank": 0.8, "tick": 0.8, "cd": 0.8, "title": 1.0,
-          "note": 0.7}  # fmt: skip
-
-
-def fake_measure(text: str, role: str) -> tuple[float, float]:
-    lines = text.split("\n")
-    return max(len(s) for s in lines) * CHAR * SCALES[role], len(lines) * LINE * SCALES[role]
-
 
 def score_layout(names, means, **kwargs) -> CDLayout:
     kwargs.setdefault("width", 3.3)
     return compute_layout(names, means, measure=fake_measure, score_axis=True, **kwargs)
-
-
-def assert_clean(lay: CDLayout) -> None:
-    boxes = [t.bbox for t in lay.texts()]
-    for b in boxes:
-        assert b[0] >= -1e-9 and b[2] <= lay.width + 1e-9
-        assert b[1] >= -1e-9 and b[3] <= lay.height + 1e-9
-    for a, b in itertools.combinations(boxes, 2):
-        assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
 
 
 # R's mean scores of Table 6, best first, and R's groups at 0.05
@@ -149,7 +132,7 @@ R_ORDER = sorted(R_MEANS, key=lambda n: -R_MEANS[n])
 
 @pytest.fixture
 def tukey6():
-    return quiet(table6(), test="tukey", alpha=0.05)
+    return quiet(demsar_table6(), test="tukey", alpha=0.05)
 
 
 def test_lines_start_at_rs_mean_scores(tukey6):
@@ -202,17 +185,9 @@ def test_benavoli_cd_and_means_against_r(benavoli):
     ax = cd_diagram(res, width=7.0)
     x_zero, per_unit = axis_units(ax)
     # R: TukeyHSD(aov(score ~ algorithm + dataset)) half-width (parametric_r.csv, case benavoli)
-    import csv
-
-    with open(REF / "parametric_r.csv") as fh:
-        next(fh)
-        half = [
-            float(r["value"])
-            for r in csv.DictReader(fh)
-            if r["case"] == "benavoli" and r["quantity"] == "tukey_halfwidth"
-        ]
+    half = parametric_r_values()[("benavoli", "tukey_halfwidth", "0", "1")]
     # rel 1e-7 as in test_parametric.py (R's qtukey is accurate to about 1e-8)
-    assert np.ptp(only(ax, "cd-cd-bar").get_xdata()) / per_unit == pytest.approx(half[0], 1e-7)
+    assert np.ptp(only(ax, "cd-cd-bar").get_xdata()) / per_unit == pytest.approx(half, 1e-7)
     means = benavoli.to_numpy().mean(axis=0)  # numpy column means of the 7 x 54 table
     for name, mean in zip(benavoli.columns, means, strict=True):
         x = only(ax, f"cd-line-{name}").get_xdata()[0]
@@ -224,7 +199,7 @@ def test_best_mean_score_on_the_right_like_rank_one(tukey6):
     ax = cd_diagram(tukey6)
     xs = {n: only(ax, f"cd-line-{n}").get_xdata()[0] for n in R_MEANS}
     assert sorted(xs, key=xs.get) == R_ORDER[::-1]  # C4.5+m+cf (best mean) rightmost
-    rank_ax = cd_diagram(quiet(table6(), test="nemenyi"))
+    rank_ax = cd_diagram(quiet(demsar_table6(), test="nemenyi"))
     rank_xs = {n: only(rank_ax, f"cd-line-{n}").get_xdata()[0] for n in R_MEANS}
     assert max(rank_xs, key=rank_xs.get) == max(xs, key=xs.get) == "C4.5+m+cf"
     # reverse puts the best on the left, as on the rank axis
@@ -247,7 +222,7 @@ def test_axis_is_captioned_and_the_old_note_is_gone(tukey6):
 
 def test_lower_is_better_flips_the_axis(tukey6):
     # error rates 1 - accuracy: the same Tukey CD (R's, shift-invariant), best = lowest
-    errors = quiet(1 - table6(), test="tukey", higher_is_better=False)
+    errors = quiet(1 - demsar_table6(), test="tukey", higher_is_better=False)
     ax, ax_acc = cd_diagram(errors), cd_diagram(tukey6)
     assert only(ax, "cd-axis-caption").get_text() == "mean score (lower is better)"
     x_zero, per_unit = axis_units(ax)
@@ -316,7 +291,7 @@ def test_no_text_overlaps_on_score_axes(k, width, rng):
 
 
 def test_cd_diagrams_mixes_rank_and_score_axes(tukey6):
-    fig = cd_diagrams({"Nemenyi": quiet(table6(), test="nemenyi"), "Tukey": tukey6})
+    fig = cd_diagrams({"Nemenyi": quiet(demsar_table6(), test="nemenyi"), "Tukey": tukey6})
     nemenyi_ax, tukey_ax = fig.axes
     assert by_gid(nemenyi_ax, "cd-axis-caption") == []
     assert only(tukey_ax, "cd-axis-caption").get_text() == "mean score (higher is better)"
@@ -331,7 +306,7 @@ def test_cd_diagrams_mixes_rank_and_score_axes(tukey6):
 
 def test_paired_t_stays_on_the_rank_axis():
     # only Tukey's CD is in score units; the paired t-test's groups follow the ranks
-    ax = cd_diagram(quiet(table6(), test="paired-t"))
+    ax = cd_diagram(quiet(demsar_table6(), test="paired-t"))
     assert by_gid(ax, "cd-axis-caption") == []
     assert tick_texts(ax) == ["4", "3", "2", "1"]
 
@@ -408,7 +383,7 @@ def test_score_scale_zero_span():
 
 
 def _width(text: str) -> float:
-    return len(text) * CHAR * SCALES["tick"]
+    return len(text) * FAKE_CHAR * FAKE_SCALES["tick"]
 
 
 @given(

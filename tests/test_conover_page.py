@@ -8,36 +8,19 @@ independent implementation of Page's test, exact and asymptotic).
 
 from __future__ import annotations
 
-import csv
 import warnings
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 import pytest
-from _helpers import run
+from _helpers import r_cases, run
 from scipy import stats
 
 import cdplot
 from cdplot.stats._conover import conover_friedman_test
 from cdplot.stats._page import page_test
 
-REF = Path(__file__).parent / "reference" / "conover_page_r.csv"
-
-
-def _load():
-    tables, values = {}, defaultdict(dict)
-    with REF.open() as fh:
-        for row in csv.DictReader(r for r in fh if not r.startswith("#")):
-            case = int(row["case"])
-            n, k = int(row["n"]), int(row["k"])
-            tables[case] = np.array(row["values"].split(), dtype=float).reshape(n, k)
-            key = (row["quantity"], int(row["i"]) - 1, int(row["j"]) - 1)
-            values[case][key] = float(row["value"])
-    return tables, values
-
-
-TABLES, VALUES = _load()
+TABLES, VALUES = r_cases("conover_page_r.csv")
 
 
 @pytest.mark.parametrize("case", sorted(TABLES))

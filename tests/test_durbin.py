@@ -7,33 +7,14 @@ on the Fano plane (t = b = 7, k = 3), all pairs of 4 and all triples of 5 algori
 
 from __future__ import annotations
 
-import csv
-from collections import defaultdict
-from pathlib import Path
-
 import numpy as np
 import pytest
+from _helpers import r_cases
 
 import cdplot
 from cdplot.stats import durbin_posthoc, durbin_test
 
-REF = Path(__file__).parent / "reference" / "durbin_r.csv"
-
-
-def _load():
-    tables, values = {}, defaultdict(dict)
-    with REF.open() as fh:
-        for row in csv.DictReader(r for r in fh if not r.startswith("#")):
-            case = int(row["case"])
-            cells = [np.nan if v == "NA" else float(v) for v in row["values"].split()]
-            tables[case] = np.array(cells).reshape(int(row["b"]), int(row["t"]))
-            values[case][row["quantity"], int(row["i"]) - 1, int(row["j"]) - 1] = float(
-                row["value"]
-            )
-    return tables, values
-
-
-TABLES, VALUES = _load()
+TABLES, VALUES = r_cases("durbin_r.csv", ("b", "t"))
 
 
 @pytest.mark.parametrize("case", sorted(TABLES))

@@ -14,32 +14,17 @@ Cohen's d_z interval against a noncentral-t inversion written here by bisection 
 
 from __future__ import annotations
 
-import warnings
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import REFERENCE, case_differences, quiet_compare
 from scipy import stats
 
 import cdplot
 from cdplot.stats import _effects
 from cdplot.stats._hodges_lehmann import hodges_lehmann
 
-REFERENCE = Path(__file__).parent / "reference"
-VECTORS = pd.read_csv(REFERENCE / "effect_sizes_vectors.csv", comment="#")
 R_VALUES = pd.read_csv(REFERENCE / "effect_sizes_r.csv", comment="#")
-
-
-def differences(case):
-    rows = VECTORS[VECTORS["case"] == case]
-    return rows["a"].to_numpy(dtype=float) - rows["b"].to_numpy(dtype=float)
-
-
-def run(table, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(table, **kwargs)
 
 
 R_ROWS = [tuple(r) for r in R_VALUES[["case", "measure", "conf_level"]].itertuples(index=False)]
@@ -52,18 +37,18 @@ def test_measures_equal_r(case, measure, conf):
         & (R_VALUES["measure"] == measure)
         & (R_VALUES["conf_level"] == conf)
     ].iloc[0]
-    got = _effects.MEASURES[measure](differences(case), conf)
+    got = _effects.MEASURES[measure](case_differences(case), conf)
     # R's call is in ref["call"]; agreement to rounding (qnorm/qt vs scipy's quantiles)
     assert got == pytest.approx((ref["estimate"], ref["low"], ref["high"]), rel=1e-12, abs=1e-15)
 
 
 def test_hodges_lehmann_branches_follow_r_rules():
-    assert hodges_lehmann(differences("exact_n12"), 0.95)[3] == "exact"
-    assert hodges_lehmann(differences("exact_n30"), 0.95)[3] == "exact"
-    assert hodges_lehmann(differences("tiny_exact_n5"), 0.95)[3] == "exact"
-    assert hodges_lehmann(differences("tiny_ties_n6"), 0.95)[3] == "normal"
+    assert hodges_lehmann(case_differences("exact_n12"), 0.95)[3] == "exact"
+    assert hodges_lehmann(case_differences("exact_n30"), 0.95)[3] == "exact"
+    assert hodges_lehmann(case_differences("tiny_exact_n5"), 0.95)[3] == "exact"
+    assert hodges_lehmann(case_differences("tiny_ties_n6"), 0.95)[3] == "normal"
     for case in ("ties_n15", "zeros_n20", "normal_n60", "ties_zeros_n80"):
-        assert hodges_lehmann(differences(case), 0.95)[3] == "normal"
+        assert hodges_lehmann(case_differences(case), 0.95)[3] == "normal"
 
 
 @pytest.mark.parametrize(
@@ -71,7 +56,7 @@ def test_hodges_lehmann_branches_follow_r_rules():
 )
 @pytest.mark.parametrize("measure", ["mean", "hodges-lehmann", "superiority"])
 def test_public_frame_on_demsar_equals_r(a, b, measure):
-    res = run(cdplot.datasets.load("demsar2006"))
+    res = quiet_compare(cdplot.datasets.load("demsar2006"))
     frame = cdplot.effect_sizes(res, measure=measure)
     row = frame[(frame["a"] == a) & (frame["b"] == b)].iloc[0]
     case = "demsar_m_vs_c45" if b == "C4.5" else "demsar_mcf_vs_cf"
@@ -108,7 +93,7 @@ def _nct_ci_by_bisection(d, confidence):
 @pytest.mark.parametrize("case", ["exact_n12", "ties_n15", "normal_n60", "demsar_m_vs_c45"])
 @pytest.mark.parametrize("conf", [0.95, 0.8])
 def test_cohen_d_interval_inverts_the_noncentral_t(case, conf):
-    d = differences(case)
+    d = case_differences(case)
     estimate, low, high = _effects.MEASURES["cohen-d"](d, conf)
     assert estimate == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-14)
     assert (low, high) == pytest.approx(_nct_ci_by_bisection(d, conf), abs=1e-9)
@@ -128,7 +113,7 @@ def test_cohen_d_limits_have_the_defining_tail_probabilities():
 @pytest.mark.parametrize("measure", ["mean", "hodges-lehmann", "superiority", "cohen-d"])
 @pytest.mark.parametrize("case", ["exact_n12", "ties_n15", "zeros_n20", "normal_n60"])
 def test_swapping_a_and_b_flips_estimate_and_interval(measure, case):
-    d = differences(case)
+    d = case_differences(case)
     e, lo, hi = _effects.MEASURES[measure](d, 0.95)
     e2, lo2, hi2 = _effects.MEASURES[measure](-d, 0.95)
     centre = 2 * _effects.NULL_VALUE[measure]
@@ -148,14 +133,16 @@ def test_swapping_a_and_b_flips_estimate_and_interval(measure, case):
 
 def test_positive_favours_a_for_lower_is_better_scores():
     table = cdplot.datasets.load("demsar2006")
-    up = cdplot.effect_sizes(run(table), measure="hodges-lehmann")
-    down = cdplot.effect_sizes(run(-table, higher_is_better=False), measure="hodges-lehmann")
+    up = cdplot.effect_sizes(quiet_compare(table), measure="hodges-lehmann")
+    down = cdplot.effect_sizes(
+        quiet_compare(-table, higher_is_better=False), measure="hodges-lehmann"
+    )
     pd.testing.assert_frame_equal(up, down)
     assert (up["estimate"] > 0).sum() >= 5
 
 
 def test_control_mode_gives_one_row_per_algorithm_against_the_control():
-    res = run(cdplot.datasets.load("demsar2006"), control="C4.5")
+    res = quiet_compare(cdplot.datasets.load("demsar2006"), control="C4.5")
     frame = res.effect_sizes("superiority", labels=True)
     assert set(frame["b"]) == {"C4.5"} and len(frame) == 3
     assert "C4.5" not in set(frame["a"])
@@ -173,7 +160,9 @@ def test_rope_labels():
             "noisy": base + 0.004 + rng.normal(0, 0.05, 40),
         }
     )
-    frame = cdplot.effect_sizes(run(table), measure="mean", rope=0.01).set_index(["a", "b"])
+    frame = cdplot.effect_sizes(quiet_compare(table), measure="mean", rope=0.01).set_index(
+        ["a", "b"]
+    )
     assert frame.loc[("big", "ref"), "practical"] == "practically better"
     pair = ("same", "ref") if ("same", "ref") in frame.index else ("ref", "same")
     assert frame.loc[pair, "practical"] == "equivalent"
@@ -183,7 +172,9 @@ def test_rope_labels():
 
 
 def test_bayesian_rope_is_the_default():
-    res = run(cdplot.datasets.load("demsar2006"), test="bayes-signed-rank", random_state=0)
+    res = quiet_compare(
+        cdplot.datasets.load("demsar2006"), test="bayes-signed-rank", random_state=0
+    )
     frame = cdplot.effect_sizes(res, measure="hodges-lehmann")
     assert "practical" in frame.columns
     labels = [
@@ -194,7 +185,7 @@ def test_bayesian_rope_is_the_default():
 
 
 def test_bad_options_are_refused_with_the_fix():
-    res = run(cdplot.datasets.load("demsar2006"))
+    res = quiet_compare(cdplot.datasets.load("demsar2006"))
     with pytest.raises(cdplot.CdplotInputError, match="supported values"):
         cdplot.effect_sizes(res, measure="glass-delta")
     with pytest.raises(cdplot.CdplotInputError, match="labels=False"):

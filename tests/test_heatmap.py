@@ -22,7 +22,7 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import SLOW_K, quiet_compare
+from _helpers import SLOW_K, quiet_compare, seeded_scores
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
@@ -43,22 +43,8 @@ from cdplot.report import format_pvalue
 
 def synthetic(k: int, n: int = 30, seed: int = 2008, prefix: str = "alg-") -> pd.DataFrame:
     """Seeded scores with means spread over 1.5 standard deviations (higher is better)."""
-    rng = np.random.default_rng(seed)
     names = [f"{prefix}{i:02d}" for i in range(1, k + 1)]
-    return pd.DataFrame(
-        rng.normal(np.linspace(1.5, 0.0, k), 1.0, size=(n, k)),
-        columns=names,
-        index=[f"d{i}" for i in range(n)],
-    )
-
-
-@pytest.fixture
-def garcia():
-    data = cdplot.datasets.load("garcia2008_synthetic")
-    with pytest.warns(cdplot.PoolDependenceWarning):
-        return cdplot.compare(
-            data, higher_is_better=False, test="mean-ranks", correction="bergmann"
-        )
+    return seeded_scores(names, n, seed, (1.5, 0.0), [f"d{i}" for i in range(n)])
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ JSON and the command line (--effect-size, --rank-intervals).
 
 The numbers shown are those of cdplot.rank_intervals / cdplot.effect_sizes (checked against
 R and definitions in test_rank_intervals.py and test_effect_sizes.py); here the tests check
-that they reach each output, exactly and only when computed.
+that they reach each output, exactly and only when passed (intervals=, effects=).
 """
 
 from __future__ import annotations
@@ -52,27 +52,30 @@ def test_summary_has_no_test_intervals_without_their_guarantee(options):
     assert "Rank intervals" not in fresh(**options).summary()
 
 
-def test_summary_and_reports_show_what_was_computed():
+def test_summary_and_reports_show_what_is_passed():
     res = fresh("demsar2006")
     ri = res.rank_intervals("bootstrap", n_boot=500, random_state=0)
     fr = res.effect_sizes("mean", rope=0.01)
-    text = " ".join(res.summary().split())
+    given = {"intervals": ri, "effects": fr}
+    text = " ".join(res.summary(**given).split())
     assert "paired bootstrap over datasets" in text
     first = fr.iloc[0]
     shown = f"{first['estimate']:.3g} [{first['low']:.3g}, {first['high']:.3g}]"
     assert shown in text and f"({first['practical']})" in text
-    md = res.to_markdown()
+    md = res.to_markdown(**given)
     assert "| Pair | Δ [95 % CI] |" in md and shown in md
     assert f"| {ri.algorithms[0]} | {ri.average_rank[0]:.2f} | " in md
-    tex = res.to_latex()
+    tex = res.to_latex(**given)
     assert r"$\Delta$ [95\,\% CI]" in tex and r"Rank [95 \% CI]" in tex
     assert tex.count(r"\begin{tabular}") == 3
-    page = cdplot.report.to_html(res, diagram=False)
+    page = cdplot.report.to_html(res, diagram=False, **given)
     assert 'id="effect-sizes"' in page and 'id="rank-intervals"' in page
 
 
-def test_reports_unchanged_when_nothing_was_computed():
+def test_reports_unchanged_when_nothing_is_passed():
     res = fresh("demsar2006")
+    res.rank_intervals("bootstrap", n_boot=200, random_state=0)  # computed, not passed
+    res.effect_sizes("mean")
     assert "Δ [" not in res.to_markdown()
     assert r"\Delta" not in res.to_latex()
     assert "effect-sizes" not in cdplot.report.to_html(res, diagram=False)
@@ -80,11 +83,11 @@ def test_reports_unchanged_when_nothing_was_computed():
     assert "rank_intervals" not in doc and "effect_sizes" not in doc
 
 
-def test_json_keys_when_computed():
+def test_json_keys_when_passed():
     res = fresh("demsar2006")
     ri = res.rank_intervals("bootstrap", n_boot=300, random_state=4, simultaneous=False)
     fr = res.effect_sizes("superiority", labels=True)
-    doc = json.loads(result_to_json(res))
+    doc = json.loads(result_to_json(res, intervals=ri, effects=fr))
     got = doc["rank_intervals"]
     assert got["algorithms"] == list(ri.algorithms)
     assert got["low"] == ri.low.tolist() and got["high"] == ri.high.tolist()
@@ -92,7 +95,7 @@ def test_json_keys_when_computed():
     assert got["simultaneous"] is False and len(got["critical_value"]) == 4
     assert [r["estimate"] for r in doc["effect_sizes"]] == pytest.approx(fr["estimate"].tolist())
     assert doc["effect_sizes"][0]["magnitude"] == fr["magnitude"].iloc[0]
-    assert result_from_json(result_to_json(res)).groups == res.groups
+    assert result_from_json(result_to_json(res, intervals=ri, effects=fr)) == res
 
 
 @pytest.fixture

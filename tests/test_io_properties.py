@@ -30,22 +30,14 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-import cdplot
 from cdplot import CdplotInputError
 from cdplot.io import column_key
 from cdplot.io._roles import _ALGORITHM, _DATASET, _REPETITION
-
-
-def run(data, **kwargs):
-    """compare() with CdplotWarning silenced and every other warning an error."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, **kwargs)
 
 
 def reference_ranks(values: np.ndarray) -> np.ndarray:
@@ -95,8 +87,8 @@ def test_permuting_a_long_tables_columns_and_rows_changes_nothing(table, seed):
     shuffled = frame.iloc[rng.permutation(len(frame)), rng.permutation(frame.shape[1])]
     options = {"aggregate": "mean"} if runs > 1 else {}
     for test in ("sign",):
-        a = run(frame, test=test, correction="none", **options)
-        b = run(shuffled, test=test, correction="none", **options)
+        a = quiet_compare(frame, test=test, correction="none", **options)
+        b = quiet_compare(shuffled, test=test, correction="none", **options)
         names = a.algorithms
         pd.testing.assert_series_equal(
             a.average_ranks.sort_index(), b.average_ranks.sort_index(), check_exact=True
@@ -216,7 +208,7 @@ def check_generated_frame(frame) -> None:
     """``frame`` is read as a person reads it, or refused with a CdplotInputError."""
     expected = person_reading(frame)
     try:
-        res = run(frame, tie_correction=True, test="sign", correction="none")
+        res = quiet_compare(frame, tie_correction=True, test="sign", correction="none")
     except CdplotInputError:
         assert expected is None, "a plain wide table was refused"
         return
@@ -253,7 +245,7 @@ def csv_texts(draw):
 @given(text=csv_texts())
 def test_generated_csv_is_read_right_or_refused(text):
     try:
-        res = run(io.StringIO(text), test="sign", correction="none")
+        res = quiet_compare(io.StringIO(text), test="sign", correction="none")
     except CdplotInputError:
         return
     # whatever was read, each score is a number written in the file
@@ -344,7 +336,7 @@ def _lm_eval_read(path, score):
     assert list(table.columns[:2]) == ["task", "model"]
     assert np.isfinite(table.iloc[:, -1].to_numpy(dtype=float)).all() or table.empty
     with contextlib.suppress(CdplotInputError):
-        run(path, score=score, test="sign", correction="none")
+        quiet_compare(path, score=score, test="sign", correction="none")
 
 
 @settings(max_examples=150)
@@ -466,4 +458,4 @@ def test_generated_tracker_exports_are_read_or_refused(table):
         dropped = len(frame) - finished
         assert (f"dropped {dropped} run" in out.attrs["cdplot_note"]) == (dropped > 0)
     with contextlib.suppress(CdplotInputError):
-        run(frame, test="sign", correction="none")
+        quiet_compare(frame, test="sign", correction="none")

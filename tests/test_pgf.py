@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import warnings
 
 import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
-from _helpers import require_tex_engine, run_tex
+from _helpers import quiet_compare, require_tex_engine, run_tex
 
 import cdplot
 from cdplot.plotting._pgf import PGF_ENGINES, check_pgf_engine, is_pgf, latex_escape
@@ -108,9 +107,7 @@ needs_tex = pytest.mark.skipif(not ENGINES, reason="no TeX engine installed")
 def _result():
     rng = np.random.default_rng(14)
     data = pd.DataFrame(rng.normal(np.linspace(1, 0, 5), 1, size=(20, 5)), columns=NAMES)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        return cdplot.compare(data, correction="bergmann-hommel")
+    return quiet_compare(data, correction="bergmann-hommel")
 
 
 @pytest.fixture(scope="module")

@@ -14,18 +14,15 @@ R's ``qsignrank`` (the exact branch) is checked against its summation written ou
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import mpmath
-import numpy as np
 import pandas as pd
 import pytest
+from _helpers import REFERENCE, case_differences
 
 from cdplot.stats import _effects
 from cdplot.stats._hodges_lehmann import _qsignrank, hodges_lehmann, qnorm
 
-REFERENCE = Path(__file__).parent / "reference"
-VECTORS = pd.read_csv(REFERENCE / "effect_sizes_vectors.csv", comment="#")
 # the numbers as R printed them (sprintf("%.17g")): read as text, then parsed exactly
 R_VALUES = pd.read_csv(
     REFERENCE / "effect_sizes_r.csv",
@@ -39,11 +36,6 @@ ROWS = [
 ]
 
 
-def _differences(case: str) -> np.ndarray:
-    rows = VECTORS[VECTORS["case"] == case]
-    return rows["a"].to_numpy(dtype=float) - rows["b"].to_numpy(dtype=float)
-
-
 @pytest.mark.parametrize(("case", "measure", "conf"), ROWS)
 def test_interval_equals_r_to_the_last_bit(case, measure, conf):
     ref = R_VALUES[
@@ -51,7 +43,7 @@ def test_interval_equals_r_to_the_last_bit(case, measure, conf):
         & (R_VALUES["measure"] == measure)
         & (R_VALUES["conf_level"] == conf)
     ].iloc[0]
-    got = _effects.MEASURES[measure](_differences(case), conf)
+    got = _effects.MEASURES[measure](case_differences(case), conf)
     # R: ref["call"] on the vectors of effect_sizes_vectors.csv
     assert got == tuple(float(ref[c]) for c in ("estimate", "low", "high"))
 
@@ -59,7 +51,7 @@ def test_interval_equals_r_to_the_last_bit(case, measure, conf):
 def test_two_decimal_ties_case_uses_the_normal_branch():
     # the cases above that exercise the root search (ties and zeros: R's normal branch)
     for case in ("ties_n15", "zeros_n20", "ties_zeros_n80", "demsar_m_vs_c45"):
-        assert hodges_lehmann(_differences(case), 0.95)[3] == "normal"
+        assert hodges_lehmann(case_differences(case), 0.95)[3] == "normal"
 
 
 @pytest.mark.parametrize("p", [1e-300, 1e-20, 1e-5, 0.0005, 0.005, 0.025, 0.05, 0.1, 0.3, 0.5])

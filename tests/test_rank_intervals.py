@@ -10,11 +10,10 @@ settings with known means (seeded simulation).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import quiet_compare
 
 import cdplot
 from cdplot.stats import _intervals
@@ -33,13 +32,12 @@ ALL_PAIRS = [
 
 
 def run(table, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cdplot.CdplotWarning)
-        higher = kwargs.pop("higher_is_better", True)
-        if isinstance(table, str):
-            higher = table != "garcia2008_synthetic"
-            table = cdplot.datasets.load(table)
-        return cdplot.compare(table, higher_is_better=higher, **kwargs)
+    """compare() quietly on a table, or on a bundled table by name in its direction."""
+    higher = kwargs.pop("higher_is_better", True)
+    if isinstance(table, str):
+        higher = table != "garcia2008_synthetic"
+        table = cdplot.datasets.load(table)
+    return quiet_compare(table, higher_is_better=higher, **kwargs)
 
 
 def formula_intervals(res):

@@ -24,8 +24,8 @@ def test_aggregated_runs_are_reported(demsar):
 
 def test_pool_sensitivity_is_reported(benavoli):
     res = _quiet(benavoli, test="mean-ranks")
-    cdplot.pool_sensitivity(res)
-    assert "C2 vs C4 (1/1, 5/5, 7/10, 9/10, 3/5, 1/1)" in " ".join(res.summary().split())
+    pool = cdplot.pool_sensitivity(res)
+    assert "C2 vs C4 (1/1, 5/5, 7/10, 9/10, 3/5, 1/1)" in " ".join(res.summary(pool=pool).split())
 
 
 def test_bayesian_summary_speaks_of_posteriors(benavoli):

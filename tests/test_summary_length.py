@@ -80,10 +80,10 @@ def test_the_bound_holds_with_long_names_and_every_optional_paragraph():
     # 30-character names; the pool-dependence caution, the pool sensitivity of many pairs,
     # the few-datasets warning, bootstrap rank intervals and effect sizes all present
     res = quiet_compare(board(30, 9, width=30), test="mean-ranks")
-    res.rank_intervals("bootstrap", n_boot=100, random_state=0)
-    res.effect_sizes("mean")
+    intervals = res.rank_intervals("bootstrap", n_boot=100, random_state=0)
+    effects = res.effect_sizes("mean")
     pool = cdplot.pool_sensitivity(res, others=[1, 2], max_pools=5)
-    text = res.summary(pool=pool)
+    text = res.summary(intervals=intervals, effects=effects, pool=pool)
     assert len(text.splitlines()) <= LARGE_BOARD_MAX_LINES
     flat = _flat(text)
     assert re.search(r"Pool sensitivity .*?; and \d+ more\. The other decisions", flat)

@@ -373,17 +373,34 @@ def add_interval_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_intervals(results: dict[str, Any], args: argparse.Namespace) -> None:
-    """Compute what ``--effect-size`` and ``--rank-intervals`` ask on every result."""
-    for result in results.values():
+def add_intervals(results: dict[str, Any], args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """What ``--effect-size`` and ``--rank-intervals`` ask, computed for every result.
+
+    Returns
+    -------
+    dict
+        ``{"intervals": {name: RankIntervals}, "effects": {name: frame}}`` (the names of
+        the results; empty when not asked): the keywords of the summary, the reports and
+        the JSON, which show them.
+    """
+    shown: dict[str, dict[str, Any]] = {"intervals": {}, "effects": {}}
+    for name, result in results.items():
         if getattr(args, "effect_size", None):
-            result.effect_sizes(args.effect_size, confidence=1 - result.alpha)
+            shown["effects"][name] = result.effect_sizes(
+                args.effect_size, confidence=1 - result.alpha
+            )
         if getattr(args, "rank_intervals", None):
-            result.rank_intervals(
+            shown["intervals"][name] = result.rank_intervals(
                 args.rank_intervals,
                 confidence=1 - result.alpha,
                 random_state=args.interval_seed,
             )
+    return shown
+
+
+def _one(shown: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
+    """The keywords ``intervals`` and ``effects`` of the result named ``name``."""
+    return {what: by_name.get(name) for what, by_name in shown.items()}
 
 
 #: compare() keywords about reading the table or drawing groups, not the procedure
@@ -634,38 +651,49 @@ def _latex_options(args: argparse.Namespace, report_kind: str | None) -> dict[st
 
 
 def _reports_text(
-    results: dict[str, Any], kind: str, latex: Mapping[str, Any] | None = None
+    results: dict[str, Any],
+    kind: str,
+    latex: Mapping[str, Any] | None = None,
+    shown: dict[str, dict[str, Any]] | None = None,
 ) -> str:
     """One report with a section (Markdown, HTML) or a table (LaTeX) per metric."""
     from ..report._html import to_html_sections
     from ..report._latex import latex_text
     from ..report._markdown import escape_markdown
 
+    shown = shown or {}
     titles = {m: _metric_title(m, r) for m, r in results.items()}
     if kind == "html":
-        text = to_html_sections({titles[m]: r for m, r in results.items()})
+        text = to_html_sections(
+            {titles[m]: r for m, r in results.items()},
+            **{what: {titles[m]: v for m, v in given.items()} for what, given in shown.items()},
+        )
         return text if text.endswith("\n") else text + "\n"
     parts = []
     for metric, result in results.items():
+        extra = _one(shown, metric)
         if kind == "markdown":
-            parts.append(f"## {escape_markdown(titles[metric])}\n\n{result.to_markdown()}")
+            parts.append(f"## {escape_markdown(titles[metric])}\n\n{result.to_markdown(**extra)}")
         else:  # one float per metric, its caption led by the metric
-            table = result.to_latex(**(latex or {}))
+            table = result.to_latex(**(latex or {}), **extra)
             lead = latex_text(titles[metric])
             parts.append(table.replace("\\caption{", f"\\caption{{{lead}. ", 1))
     text = "\n".join(parts)
     return text if text.endswith("\n") else text + "\n"
 
 
-def _report_text(result: Any, kind: str, latex: Mapping[str, Any] | None = None) -> str:
+def _report_text(
+    result: Any, kind: str, latex: Mapping[str, Any] | None = None, **shown: Any
+) -> str:
+    """The report of one result; ``shown``: its ``intervals`` and ``effects`` keywords."""
     from .. import report
 
     if kind == "markdown":
-        text = result.to_markdown()
+        text = result.to_markdown(**shown)
     elif kind == "latex":
-        text = result.to_latex(**(latex or {}))
+        text = result.to_latex(**(latex or {}), **shown)
     else:
-        text = report.to_html(result)
+        text = report.to_html(result, **shown)
         if not text.lstrip().lower().startswith("<!doctype"):
             text = (
                 '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>cdplot report'
@@ -764,8 +792,10 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         with warnings.catch_warnings(record=True) as raised:
             warnings.simplefilter("always")
             _compute(args, names, metrics, options, results)
-            add_intervals(results, args)
-            summaries = {} if quiet else {n: r.summary() for n, r in results.items()}
+            given = add_intervals(results, args)
+            summaries = (
+                {} if quiet else {n: r.summary(**_one(given, n)) for n, r in results.items()}
+            )
     except BaseException:
         _warn_again(raised, ())
         raise
@@ -787,12 +817,12 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     kind = _figure_kind(result, args, out=None if quiet else out) if args.output else "cd"
     contents: list[tuple[Target, Content]] = []
     if args.json:
-        contents.append((targets["--json"], _json_content(result if metrics is None else results)))
+        contents.append((targets["--json"], _json_content(results, metrics is None, given)))
     if report_kind:
         text = (
-            _report_text(result, report_kind, latex)
+            _report_text(result, report_kind, latex, **_one(given, next(iter(results))))
             if metrics is None
-            else _reports_text(results, report_kind, latex)
+            else _reports_text(results, report_kind, latex, given)
         )
         contents.append((targets["--report"], text.encode("utf-8")))
     if args.item_tests:
@@ -825,11 +855,19 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         print("\nwrote " + ", ".join(t.path for t, _ in contents), file=out)
 
 
-def _json_content(results: Any) -> Iterator[bytes]:
-    """The JSON document in chunks (a large result is never held whole), then a newline."""
+def _json_content(
+    results: dict[str, Any], one: bool, shown: dict[str, dict[str, Any]]
+) -> Iterator[bytes]:
+    """The JSON document in chunks (a large result is never held whole), then a newline:
+    of the one result (``one``), else of every result keyed by its name, each with the
+    rank intervals and effect sizes computed for it (``shown``)."""
     from .._json import json_chunks
 
-    yield from json_chunks(results)
+    if one:
+        name, result = next(iter(results.items()))
+        yield from json_chunks(result, **_one(shown, name))
+    else:
+        yield from json_chunks(results, **shown)
     yield b"\n"
 
 

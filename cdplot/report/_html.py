@@ -20,7 +20,7 @@ from .._labels import TEST_TITLES, format_pvalue
 from .._version import __version__
 from ..stats._catalogue import RANKS, entry_of
 from ._evidence import evidence
-from ._intervals import intervals_html
+from ._intervals import by_name, intervals_html, shown
 from ._model import (
     MAX_PAIRS_LISTED,
     CellStyle,
@@ -35,6 +35,9 @@ from ._model import (
 from ._page import page_css
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..stats._intervals import RankIntervals
     from ..stats._results import ComparisonResult
 
 __all__ = ["notebook_html", "to_html", "to_html_sections"]
@@ -252,6 +255,8 @@ def _body(
     headings: tuple[str, str] | None = None,
     prefix: str = "",
     interactive: bool = False,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
 ) -> list[str]:
     esc = html.escape
     h1, h2 = headings or (("h1", "h2") if page else ("h3", "h4"))
@@ -289,7 +294,7 @@ def _body(
     groups = _groups(result)
     if groups:
         parts.append(f'<section id="{prefix}groups"><{h2}>Groups</{h2}>{groups}</section>')
-    parts += [s for s in [intervals_html(result, h2, prefix)] if s]  # when computed
+    parts += [s for s in [intervals_html(result, h2, prefix, intervals, effects)] if s]
     if heatmap:
         parts.append(_figure(result, "heatmap", h2, prefix))
     if scores:
@@ -321,6 +326,8 @@ def to_html(
     title: str | None = None,
     page: bool = True,
     interactive: bool = True,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
 ) -> str:
     """HTML report: a self-contained page with the settings, figures, ranks, pairs and groups.
 
@@ -361,6 +368,11 @@ def to_html(
         ``data-critical-difference`` and ``data-groups``; each row of the live
         table ``data-algorithm`` and ``data-average-rank``. Left out for a table
         with missing results.
+    intervals, effects : RankIntervals and pandas.DataFrame, optional
+        Sections "Rank intervals" and "Effect sizes" of what ``cdplot.rank_intervals``
+        and ``cdplot.effect_sizes`` computed from ``result``; default none (a result
+        remembers nothing computed from it). Those of other algorithms are refused
+        (CdplotInputError).
 
     Returns
     -------
@@ -375,6 +387,7 @@ def to_html(
     >>> page.startswith("<!DOCTYPE html>"), "<title>" in page
     (True, True)
     """
+    intervals, effects = shown(result, intervals, effects)
     parts = _body(
         result,
         diagram=diagram,
@@ -383,6 +396,8 @@ def to_html(
         title=title,
         page=page,
         interactive=interactive,
+        intervals=intervals,
+        effects=effects,
     )
     div = '<div class="cdplot-result">\n' + "\n".join(parts) + "\n</div>"
     if not page:
@@ -408,6 +423,8 @@ def to_html_sections(
     *,
     diagram: bool = True,
     title: str | None = None,
+    intervals: Mapping[str, RankIntervals] | None = None,
+    effects: Mapping[str, pd.DataFrame] | None = None,
 ) -> str:
     """One HTML page with one section per result (e.g. per metric), each a full report.
 
@@ -424,11 +441,21 @@ def to_html_sections(
         Embed each result's critical difference diagram.
     title : str, optional
         Title of the page (default "cdplot: k metrics").
+    intervals, effects : mapping of str to RankIntervals or pandas.DataFrame, optional
+        Section heading -> the rank intervals or effect sizes of that section's result
+        to show (as :func:`to_html`'s ``intervals`` and ``effects``); a section not
+        named shows none.
 
     Returns
     -------
     str
         The HTML source of the page.
+
+    Raises
+    ------
+    CdplotInputError
+        For a heading in ``intervals`` or ``effects`` that is not one of ``results``, or
+        intervals or effects of other algorithms than that section's result.
 
     Examples
     --------
@@ -438,8 +465,13 @@ def to_html_sections(
     >>> page.count('<section class="cdplot-metric"'), 'id="m2-ranks"' in page
     (2, True)
     """
+    intervals, effects = (
+        by_name(results, intervals, "intervals"),
+        by_name(results, effects, "effects"),
+    )
     sections = []
     for i, (name, result) in enumerate(results.items(), start=1):
+        shown_ri, shown_es = shown(result, intervals.get(name), effects.get(name))
         parts = _body(
             result,
             diagram=diagram,
@@ -449,6 +481,8 @@ def to_html_sections(
             page=True,
             headings=("h2", "h3"),
             prefix=f"m{i}-",
+            intervals=shown_ri,
+            effects=shown_es,
         )
         sections.append(
             f'<section class="cdplot-metric" id="m{i}">\n' + "\n".join(parts) + "\n</section>"

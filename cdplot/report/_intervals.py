@@ -1,8 +1,9 @@
 """Rank intervals and effect sizes in words and tables: the summary's sentence, the report
 sections ("Rank [95 % CI]", "Δ [95 % CI]") in Markdown, LaTeX and HTML.
 
-What is shown: the rank intervals and effect sizes last computed on the result
-(``res.rank_intervals(...)``, ``res.effect_sizes(...)``); without them, the summary still
+What is shown is given explicitly: ``intervals=`` (of ``cdplot.rank_intervals(result,
+...)``) and ``effects=`` (of ``cdplot.effect_sizes(result, ...)``) of ``summary()`` and the
+reports; nothing computed earlier is remembered. Without ``intervals=``, the summary still
 gives the rank intervals of the result's own decisions (``method="test"``) when they carry
 the simultaneous coverage statement (all pairs, a correction with family-wise error control).
 """
@@ -10,20 +11,24 @@ the simultaneous coverage statement (all pairs, a correction with family-wise er
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..stats._effects import computed_effect_sizes
-from ..stats._intervals import computed_rank_intervals, decision_bounds
+from .._errors import CdplotInputError
+from ..stats._effects import shown_effects
+from ..stats._intervals import decision_bounds, shown_intervals
 from ._model import display_name
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from ..stats._intervals import RankIntervals
     from ..stats._results import ComparisonResult
 
 __all__ = [
+    "by_name",
     "effect_text",
     "interval_paragraphs",
     "intervals_html",
@@ -31,6 +36,7 @@ __all__ = [
     "intervals_markdown",
     "listed",
     "rank_interval_sentence",
+    "shown",
 ]
 
 #: the summary names at most this many intervals or pairs
@@ -92,18 +98,59 @@ def rank_interval_sentence(
     return text + (f"; and {more} more" if more > 0 else "")
 
 
-def _intervals(result: ComparisonResult) -> tuple[list[str], np.ndarray, np.ndarray, str] | None:
-    """The intervals to show and how they were made, or None."""
-    stored = computed_rank_intervals(result)
-    if stored is not None:
+def shown(
+    result: ComparisonResult, intervals: Any, effects: Any
+) -> tuple[RankIntervals | None, pd.DataFrame | None]:
+    """The rank intervals and effect sizes a report of ``result`` shows, checked.
+
+    Raises
+    ------
+    CdplotInputError
+        For ``intervals`` that are not rank intervals of ``result``'s algorithms, or
+        ``effects`` not a frame of effect sizes of its pairs (the checks of
+        ``stats._intervals.shown_intervals`` and ``stats._effects.shown_effects``).
+    """
+    return shown_intervals(result, intervals), shown_effects(result, effects)
+
+
+def by_name(results: Mapping[str, Any], given: Any, what: str) -> dict[str, Any]:
+    """``given`` (None, or a mapping of some of ``results``' names to what to show with
+    each) as a dict; a name that is not one of ``results`` is refused.
+
+    Raises
+    ------
+    CdplotInputError
+        For ``given`` not a mapping, or a name not in ``results``.
+    """
+    if given is None:
+        return {}
+    if not isinstance(given, Mapping):
+        raise CdplotInputError(
+            f"{what}= of several results takes a mapping of their names to what to show "
+            f"with each, got {type(given).__name__}; e.g. {what}={{name: ...}}."
+        )
+    unknown = [str(name) for name in given if name not in results]
+    if unknown:
+        raise CdplotInputError(
+            f"{what}= names {unknown[0]!r}, which is not one of the results "
+            f"({', '.join(map(str, results))}); key it by a result's name."
+        )
+    return dict(given)
+
+
+def _intervals(
+    result: ComparisonResult, given: RankIntervals | None
+) -> tuple[list[str], np.ndarray, np.ndarray, str] | None:
+    """The intervals to show (``given``, else the decisions') and how they were made."""
+    if given is not None:
         how = (
             "from the significant pairs"
-            if stored.method == "test"
+            if given.method == "test"
             else "paired bootstrap over datasets, Mogstad et al. 2024"
         )
-        scope = "simultaneous" if stored.simultaneous else "one at a time"
-        lead = f"{100 * stored.confidence:g} % {scope}, {how}"
-        return list(stored.algorithms), stored.low, stored.high, lead
+        scope = "simultaneous" if given.simultaneous else "one at a time"
+        lead = f"{100 * given.confidence:g} % {scope}, {how}"
+        return list(given.algorithms), given.low, given.high, lead
     bounds = decision_bounds(result)
     if bounds is None:
         return None
@@ -113,18 +160,25 @@ def _intervals(result: ComparisonResult) -> tuple[list[str], np.ndarray, np.ndar
 
 
 def interval_paragraphs(
-    result: ComparisonResult, limit: int = MAX_LISTED, max_names: int | None = None
+    result: ComparisonResult,
+    limit: int = MAX_LISTED,
+    max_names: int | None = None,
+    *,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
 ) -> list[str]:
     """The summary's paragraphs on rank intervals and effect sizes (may be empty): at most
-    ``limit`` intervals or pairs, and at most ``max_names`` names in one interval."""
+    ``limit`` intervals or pairs, and at most ``max_names`` names in one interval.
+
+    ``intervals`` and ``effects`` (checked by :func:`shown`) are shown when given; without
+    ``intervals``, those of the result's own decisions when they carry the guarantee."""
     out = []
-    shown = _intervals(result)
-    if shown is not None and len(shown[0]) > 2:
-        order, low, high, lead = shown
+    lines = _intervals(result, intervals)
+    if lines is not None and len(lines[0]) > 2:
+        order, low, high, lead = lines
         names = [display_name(result, a) for a in order]
         sentence = rank_interval_sentence(names, low, high, limit, max_names)
         out.append(f"Rank intervals ({lead}): {sentence}.")
-    effects = computed_effect_sizes(result)
     if effects is not None and len(effects):
         rows = [
             f"{display_name(result, r.a)} vs {display_name(result, r.b)}: {effect_text(r)}"
@@ -157,30 +211,35 @@ def _delta_head(effects: pd.DataFrame) -> str:
     return f"\N{GREEK CAPITAL LETTER DELTA} [{100 * float(effects['confidence'].iloc[0]):g} % CI]"
 
 
-def _rank_rows(result: ComparisonResult) -> tuple[str, list[tuple[str, str, str, str]]] | None:
-    stored = computed_rank_intervals(result)
-    if stored is None:
+def _rank_rows(
+    result: ComparisonResult, given: RankIntervals | None
+) -> tuple[str, list[tuple[str, str, str, str]]] | None:
+    if given is None:
         return None
-    head = f"Rank [{100 * stored.confidence:g} % CI]"
+    head = f"Rank [{100 * given.confidence:g} % CI]"
     rows = [
         (display_name(result, a), f"{r:.2f}", _span(lo, hi), f"{p:.3f}")
         for a, r, lo, hi, p in zip(
-            stored.algorithms, stored.average_rank, stored.low, stored.high, stored.p_best,
+            given.algorithms, given.average_rank, given.low, given.high, given.p_best,
             strict=True,
         )
     ]  # fmt: skip
     return head, rows
 
 
-def intervals_markdown(result: ComparisonResult, escape: Any) -> list[str]:
-    """Markdown lines: the rank-interval table and the effect-size table, when computed."""
+def intervals_markdown(
+    result: ComparisonResult,
+    escape: Any,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
+) -> list[str]:
+    """Markdown lines: the rank-interval table and the effect-size table, when given."""
     lines: list[str] = []
-    ranks = _rank_rows(result)
+    ranks = _rank_rows(result, intervals)
     if ranks is not None:
         head, rows = ranks
         lines += ["", f"| Algorithm | Avg. rank | {head} | P(best) |", "|:---|---:|---:|---:|"]
         lines += [f"| {escape(a)} | {r} | {s} | {p} |" for a, r, s, p in rows]
-    effects = computed_effect_sizes(result)
     if effects is not None and len(effects):
         lines += [
             "",
@@ -197,11 +256,16 @@ def intervals_markdown(result: ComparisonResult, escape: Any) -> list[str]:
     return lines
 
 
-def intervals_latex(result: ComparisonResult, escape: Any) -> list[str]:
+def intervals_latex(
+    result: ComparisonResult,
+    escape: Any,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
+) -> list[str]:
     """Lines of LaTeX ``tabular``s (booktabs) of the rank intervals and effect sizes, when
-    computed, each after a ``\\medskip`` (to follow the main tabular in its float)."""
+    given, each after a ``\\medskip`` (to follow the main tabular in its float)."""
     parts = []
-    ranks = _rank_rows(result)
+    ranks = _rank_rows(result, intervals)
     if ranks is not None:
         head, rows = ranks
         body = "\n".join(
@@ -212,7 +276,6 @@ def intervals_latex(result: ComparisonResult, escape: Any) -> list[str]:
             f"Algorithm & Avg.\\ rank & {escape(head)} & "
             "$P(\\mathrm{best})$ \\\\\n\\midrule\n" + body + "\n\\bottomrule\n\\end{tabular}"
         )
-    effects = computed_effect_sizes(result)
     if effects is not None and len(effects):
         conf = f"{100 * float(effects['confidence'].iloc[0]):g}"
         body = "\n".join(
@@ -229,11 +292,17 @@ def intervals_latex(result: ComparisonResult, escape: Any) -> list[str]:
     return [line for part in parts for line in ("", "\\medskip", "", part)]
 
 
-def intervals_html(result: ComparisonResult, h2: str, prefix: str = "") -> str:
-    """HTML ``<section>``s of the rank intervals and effect sizes, when computed."""
+def intervals_html(
+    result: ComparisonResult,
+    h2: str,
+    prefix: str = "",
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
+) -> str:
+    """HTML ``<section>``s of the rank intervals and effect sizes, when given."""
     esc = html.escape
     parts = []
-    ranks = _rank_rows(result)
+    ranks = _rank_rows(result, intervals)
     if ranks is not None:
         head, rows = ranks
         body = "".join(
@@ -246,7 +315,6 @@ def intervals_html(result: ComparisonResult, h2: str, prefix: str = "") -> str:
             f"<tr><th>Algorithm</th><th>Avg. rank</th><th>{esc(head)}</th><th>P(best)</th>"
             f"</tr></thead><tbody>{body}</tbody></table></section>"
         )
-    effects = computed_effect_sizes(result)
     if effects is not None and len(effects):
         body = "".join(
             f"<tr><td>{esc(display_name(result, r.a))} vs {esc(display_name(result, r.b))}"

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from .._errors import check_in_list, renamed_keywords
 from .._labels import TEST_TITLES, correction_title
 from ._evidence import evidence
-from ._intervals import intervals_latex
+from ._intervals import intervals_latex, shown
 from ._model import (
     CellStyle,
     Mark,
@@ -31,6 +31,9 @@ from ._model import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..stats._intervals import RankIntervals
     from ..stats._results import ComparisonResult
 
 __all__ = ["LATEX_SIZES", "escape_latex", "to_latex", "wrap_float"]
@@ -152,6 +155,8 @@ def to_latex(
     table_environment: Literal["table", "table*"] = "table",
     size: str | None = None,
     resize: bool = False,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
 ) -> str:
     r"""LaTeX table (booktabs) of the average ranks and the adjusted p-values.
 
@@ -207,6 +212,10 @@ def to_latex(
         Scale the tabular to the column width (``\resizebox{\columnwidth}{!}``;
         ``\textwidth`` in ``table*``). Scaling changes the font size; prefer
         ``compact`` or ``size`` where they suffice.
+    intervals, effects : RankIntervals and pandas.DataFrame, optional
+        Tabulars after the main one of what ``cdplot.rank_intervals(result, ...)`` and
+        ``cdplot.effect_sizes(result, ...)`` returned; default none (a result remembers
+        nothing computed from it).
 
     Returns
     -------
@@ -216,7 +225,8 @@ def to_latex(
     Raises
     ------
     CdplotInputError
-        An unknown ``mark``, ``column_labels``, ``table_environment`` or ``size``.
+        An unknown ``mark``, ``column_labels``, ``table_environment`` or ``size``, or
+        ``intervals`` or ``effects`` of other algorithms than ``result``'s.
 
     Notes
     -----
@@ -260,6 +270,7 @@ def to_latex(
     pvalues = check_pvalues(pvalues)
     column_labels = check_in_list(("names", "numbers"), column_labels=column_labels)
     env, size = check_float_options(table_environment, size)
+    intervals, effects = shown(result, intervals, effects)
     fmt_p = pvalue_formatter(pvalue_format)
     fmt_r = rank_formatter(rank_format)
     if compact and result.control is None:
@@ -268,7 +279,7 @@ def to_latex(
     else:
         table = build_table(result, adjusted=adjusted, pvalues=True if compact else pvalues)
         body = _tabular(result, table, mark, column_labels, fmt_r, fmt_p, compact=compact)
-    body += intervals_latex(result, escape_latex)  # when computed (report/_intervals)
+    body += intervals_latex(result, escape_latex, intervals, effects)  # when given
     if not environment:
         return "\n".join(body) + "\n"
     if caption is True:

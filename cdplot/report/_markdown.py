@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .._labels import TEST_TITLES
 from ._evidence import evidence
-from ._intervals import intervals_markdown
+from ._intervals import intervals_markdown, shown
 from ._model import (
     MAX_PAIRS_LISTED,
     CellStyle,
@@ -27,6 +27,9 @@ from ._model import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..stats._intervals import RankIntervals
     from ..stats._results import ComparisonResult
 
 __all__ = ["escape_markdown", "to_markdown"]
@@ -100,6 +103,8 @@ def to_markdown(
     rank_format: RankFormat = "{:.2f}",
     pvalue_format: PFormat = None,
     pvalues: bool | None = None,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
 ) -> str:
     """Markdown report: the table of ranks and adjusted p-values, the tests, pairs and groups.
 
@@ -125,6 +130,10 @@ def to_markdown(
     pvalues : bool, optional
         Include the matrix of p-values (default: for up to 12 algorithms; the
         column against a control is always included).
+    intervals, effects : RankIntervals and pandas.DataFrame, optional
+        Tables "Rank [95 % CI]" and "Δ [95 % CI]" of the objects of
+        ``cdplot.rank_intervals(result, ...)`` and ``cdplot.effect_sizes(result, ...)``;
+        default none (a result remembers nothing computed from it).
 
     Returns
     -------
@@ -133,7 +142,7 @@ def to_markdown(
     Raises
     ------
     CdplotInputError
-        An unknown ``mark``.
+        An unknown ``mark``, or ``intervals`` or ``effects`` of other algorithms.
 
     Examples
     --------
@@ -144,6 +153,7 @@ def to_markdown(
     """
     mark = check_mark(mark)
     pvalues = check_pvalues(pvalues)
+    intervals, effects = shown(result, intervals, effects)
     fmt_p = pvalue_formatter(pvalue_format)
     fmt_r = rank_formatter(rank_format)
     table = build_table(result, adjusted=adjusted, pvalues=pvalues)
@@ -189,5 +199,5 @@ def to_markdown(
             f"{name(a)} \N{EN DASH} {name(b)}" for a, b in result.uncovered_pairs
         )
         lines += ["", f"Not significantly different but in no common group: {pairs_text}."]
-    lines += intervals_markdown(result, escape_markdown)  # when computed (report/_intervals)
+    lines += intervals_markdown(result, escape_markdown, intervals, effects)  # when given
     return "\n".join(lines) + "\n"

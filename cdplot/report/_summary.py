@@ -10,7 +10,7 @@ from .._labels import correction_title, statistic_text
 from ..stats._catalogue import entry_of
 from ..stats._caveats import deciding_omnibus, n_hypotheses
 from ._evidence import evidence
-from ._intervals import interval_paragraphs, listed
+from ._intervals import interval_paragraphs, listed, shown
 from ._model import (
     display_name,
     fill,
@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     import pandas as pd
 
+    from ..stats._intervals import RankIntervals
     from ..stats._results import ComparisonResult
 
 __all__ = ["FULL_SUMMARY_MAX_ALGORITHMS", "LARGE_BOARD_MAX_LINES", "summary"]
@@ -123,7 +124,13 @@ _CORRECTION_WHY = {
 }
 
 
-def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> str:
+def summary(
+    result: ComparisonResult,
+    *,
+    intervals: RankIntervals | None = None,
+    effects: pd.DataFrame | None = None,
+    pool: pd.DataFrame | None = None,
+) -> str:
     """Short plain-language report of a comparison.
 
     Says whether the omnibus test rejects, which pairwise test and correction
@@ -135,15 +142,31 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     ----------
     result : ComparisonResult
         The result of :func:`cdplot.compare`.
+    intervals : RankIntervals, optional
+        Rank intervals to state ("ranks 1–3 are statistically tied (A, B, C); rank of D:
+        4–7"): those of ``cdplot.rank_intervals(result, ...)``. Default: the intervals of
+        the result's own decisions, when they hold simultaneously (all pairs, a
+        correction with family-wise error control), else none.
+    effects : pandas.DataFrame, optional
+        Effect sizes to state, one pair after another: the frame of
+        ``cdplot.effect_sizes(result, ...)``. Default: none.
     pool : pandas.DataFrame, optional
         A frame of :func:`cdplot.pool_sensitivity` to report (which pairs' decisions
-        depend on the other algorithms). Default: the frame last computed from
-        ``result``, if any.
+        depend on the other algorithms). Default: none.
+
+    Nothing computed earlier from ``result`` is remembered: two equal results give the
+    same summary, and what it states beyond the result is what is passed here.
 
     Returns
     -------
     str
         Paragraphs separated by blank lines, wrapped at 88 characters.
+
+    Raises
+    ------
+    CdplotInputError
+        For ``intervals`` or ``effects`` that are not rank intervals or effect sizes of
+        ``result``'s algorithms.
 
     Notes
     -----
@@ -174,6 +197,7 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     >>> print(res.summary().splitlines()[0])
     4 algorithms were compared on 14 datasets (higher scores are better; rank 1 is the
     """
+    intervals, effects = shown(result, intervals, effects)
     k, n, alpha = result.n_algorithms, result.n_datasets, result.alpha
     large = k > FULL_SUMMARY_MAX_ALGORITHMS
     direction = "higher" if result.higher_is_better else "lower"
@@ -221,8 +245,6 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
             f"average ranks differ by at least this much differ significantly {who}."
         )
     paragraphs.append(_test_why(result.test))
-    if pool is None:
-        pool = result.pool_sensitivity
     paragraphs += _method_paragraphs(result, pool, LARGE_BOARD_PAIRS if large else None)
 
     paragraphs += ["Warning: " + caveat for caveat in result.caveats]
@@ -230,12 +252,14 @@ def summary(result: ComparisonResult, *, pool: pd.DataFrame | None = None) -> st
     if large:
         paragraphs.append(ev.summary_pairs(name, rejects, limit=LARGE_BOARD_PAIRS))
         paragraphs += _large_board_paragraphs(result, name)
-        paragraphs += interval_paragraphs(result, LARGE_BOARD_PAIRS, LARGE_BOARD_NAMES)
+        paragraphs += interval_paragraphs(
+            result, LARGE_BOARD_PAIRS, LARGE_BOARD_NAMES, intervals=intervals, effects=effects
+        )
         paragraphs.append(_WHERE_THE_FULL_LISTS_ARE)
     else:
         paragraphs.append(ev.summary_pairs(name, rejects))
         paragraphs += _group_paragraphs(result, name)
-        paragraphs += interval_paragraphs(result)
+        paragraphs += interval_paragraphs(result, intervals=intervals, effects=effects)
     return "\n\n".join(fill(p) for p in paragraphs if p)
 
 

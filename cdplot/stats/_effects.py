@@ -16,7 +16,6 @@ import numpy as np
 from .._errors import CdplotInputError, check_bool, check_in_list, renamed_keywords
 from ._bayes import check_real
 from ._hodges_lehmann import hodges_lehmann, qnorm
-from ._memo import recall, remember
 from ._options import check_confidence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -24,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ._results import ComparisonResult
 
-__all__ = ["MEASURES", "computed_effect_sizes", "effect_sizes"]
+__all__ = ["MEASURES", "effect_sizes", "shown_effects"]
 
 #: Cohen's (1988) thresholds for |d|: "negligible" below 0.2, then small, medium, large
 COHEN_THRESHOLDS = ((0.2, "negligible"), (0.5, "small"), (0.8, "medium"))
@@ -170,7 +169,8 @@ def effect_sizes(
         standard deviations for "cohen-d"). Adds a column ``practical``: "practically
         better" (interval above the region), "practically worse" (below it),
         "equivalent" (inside it) or "undecided" (straddling an edge). Defaults to the
-        Bayesian tests' ``result.rope`` for "mean" and "hodges-lehmann".
+        ``rope`` of a Bayesian test's result for "mean" and "hodges-lehmann" (a
+        frequentist result has none: no column ``practical`` unless given).
     labels : bool, default False
         Add a column ``magnitude``: Cohen's (1988) labels for "cohen-d" (``|d| < 0.2``
         negligible, < 0.5 small, < 0.8 medium, else large), Vargha & Delaney's (2000) for
@@ -227,7 +227,7 @@ def effect_sizes(
             f"{measure!r}; pass labels=False or one of those measures."
         )
     if rope is None and measure in ("mean", "hodges-lehmann"):
-        rope = result.rope
+        rope = getattr(result._pairwise, "rope", None)  # a Bayesian test's posterior part
     rope = _check_rope(rope)
     rows = [_row(result, a, b, measure, confidence) for a, b in _pairs(result)]
     frame = pd.DataFrame(
@@ -241,13 +241,40 @@ def effect_sizes(
         ]
     if labels:
         frame["magnitude"] = [magnitude_label(measure, e) for e in frame["estimate"]]
-    remember(result, "effect_sizes", frame)  # for summary(), reports and JSON
     return frame
 
 
-def computed_effect_sizes(res: ComparisonResult) -> pd.DataFrame | None:
-    """The effect sizes last computed on ``res`` (None if none were)."""
-    return recall(res, "effect_sizes")
+#: the columns every frame of :func:`effect_sizes` has
+EFFECT_COLUMNS = ("a", "b", "measure", "estimate", "low", "high", "n", "confidence")
+
+
+def shown_effects(result: Any, effects: Any) -> pd.DataFrame | None:
+    """``effects`` checked as the effect sizes of ``result`` that a report shows.
+
+    None (nothing to show) passes; else a frame of :func:`effect_sizes` whose pairs are
+    algorithms of ``result``.
+
+    Raises
+    ------
+    CdplotInputError
+        For anything else, naming what was given and how to make the frame.
+    """
+    if effects is None:
+        return None
+    columns = getattr(effects, "columns", None)
+    if columns is None or not set(EFFECT_COLUMNS) <= {str(c) for c in columns}:
+        raise CdplotInputError(
+            f"effects= takes the frame of cdplot.effect_sizes(result), got "
+            f"{type(effects).__name__} without its columns {', '.join(EFFECT_COLUMNS)}; "
+            "e.g. effects=cdplot.effect_sizes(result, measure='mean')."
+        )
+    names = {str(a) for a in result.algorithms}
+    if not {str(x) for x in (*effects["a"], *effects["b"])} <= names:
+        raise CdplotInputError(
+            "effects= holds effect sizes of other algorithms than the result's; compute "
+            "them from this result: effects=cdplot.effect_sizes(result)."
+        )
+    return effects
 
 
 def _check_rope(rope: Any) -> float | None:

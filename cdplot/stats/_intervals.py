@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, renamed_keywords, spell
-from ._memo import recall, remember
 from ._options import check_confidence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,9 +40,9 @@ __all__ = [
     "RankPlotStatistics",
     "WeightGenerator",
     "bayesian_weights",
-    "computed_rank_intervals",
     "multinomial_weights",
     "rank_intervals",
+    "shown_intervals",
     "reweighted_means",
     "decision_bounds",
     "decision_intervals",
@@ -365,13 +364,33 @@ def rank_intervals(
         critical_value=critical,
         labels=dict(result.labels),
     )
-    remember(result, "rank_intervals", out)  # for summary(), reports and JSON
     return out
 
 
-def computed_rank_intervals(res: ComparisonResult) -> RankIntervals | None:
-    """The rank intervals last computed on ``res`` (None if none were)."""
-    return recall(res, "rank_intervals")
+def shown_intervals(result: Any, intervals: Any) -> RankIntervals | None:
+    """``intervals`` checked as the rank intervals of ``result`` that a report shows.
+
+    None (nothing to show) passes; else a :class:`RankIntervals` over exactly the
+    algorithms of ``result`` (from ``cdplot.rank_intervals(result, ...)``).
+
+    Raises
+    ------
+    CdplotInputError
+        For anything else, naming what was given and how to make the intervals.
+    """
+    if intervals is None:
+        return None
+    if not isinstance(intervals, RankIntervals):
+        raise CdplotInputError(
+            f"intervals= takes the rank intervals of the result, got "
+            f"{type(intervals).__name__}; e.g. intervals=cdplot.rank_intervals(result)."
+        )
+    if sorted(intervals.algorithms) != sorted(str(a) for a in result.algorithms):
+        raise CdplotInputError(
+            "intervals= holds the rank intervals of other algorithms than the result's; "
+            "compute them from this result: intervals=cdplot.rank_intervals(result)."
+        )
+    return intervals
 
 
 # --------------------------------------------------------------------------- checks

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._errors import CdplotInputError
-from ._memo import recall, remember
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._results import Comparison, ComparisonResult
@@ -308,20 +307,15 @@ def separated_pairs(result: Comparison) -> tuple[list[str], np.ndarray]:
 def result_letters(result: Comparison) -> dict[str, str]:
     """Compact letter display of a comparison (see :attr:`ComparisonResult.letters`).
 
-    Computed once per result (seconds at k = 300) and kept beside it; a copy is returned.
+    Computed afresh (seconds at k = 300); ``result.letters`` keeps it on the result.
     """
-    known = recall(result, "letters")
-    if known is None:
-        values = np.asarray(result._pairwise.significant, dtype=bool)
-        if values.ndim == 1:  # against a control: the pairs in average-rank order
-            ranked, sep = separated_pairs(result)
-            known = compact_letters(sep, ranked, range(len(ranked)))
-        else:
-            ranked = [str(n) for n in result._ranking.rank_order]
-            names = [str(n) for n in result.algorithms]
-            known = compact_letters(values, names, [names.index(n) for n in ranked])
-        remember(result, "letters", known)
-    return dict(known)
+    values = np.asarray(result._pairwise.significant, dtype=bool)
+    if values.ndim == 1:  # against a control: the pairs in average-rank order
+        ranked, sep = separated_pairs(result)
+        return compact_letters(sep, ranked, range(len(ranked)))
+    ranked = [str(n) for n in result._ranking.rank_order]
+    names = [str(n) for n in result.algorithms]
+    return compact_letters(values, names, [names.index(n) for n in ranked])
 
 
 def tiers(separated: np.ndarray, order: Sequence[int]) -> list[int]:

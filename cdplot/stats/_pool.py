@@ -17,7 +17,6 @@ import numpy as np
 
 from .._errors import CdplotInputError, check_bool
 from ..io import parse_scores
-from ._memo import recall, remember
 from ._options import check_alpha, check_direction_of_result
 from ._special import special
 
@@ -94,8 +93,8 @@ def pool_sensitivity(
     ----------
     data_or_result : ComparisonResult, DataFrame, array or path
         A result of :func:`cdplot.compare` (its scores and ``higher_is_better``
-        are used; the result is not changed, but its ``summary()`` reports the
-        frame last computed from it, see ``summary(pool=...)``), or
+        are used; the result is not changed: ``result.summary(pool=frame)``
+        reports the frame), or
         scores in any form :func:`cdplot.compare` accepts (wide or long table).
     alpha : float, default 0.05
         Family-wise significance level of each pool's test.
@@ -219,14 +218,7 @@ def pool_sensitivity(
         sampled=bool(frame["sampled"].any()),
         algorithms=list(names),
     )
-    if result is not None:
-        remember(result, "pool_sensitivity", frame)
     return frame
-
-
-def last_pool_sensitivity(result: Any) -> pd.DataFrame | None:
-    """The frame :func:`pool_sensitivity` last computed from ``result`` (None if never)."""
-    return recall(result, "pool_sensitivity")
 
 
 def _check_others(others: Any, k: int) -> list[int]:

@@ -62,6 +62,15 @@ _NOT_FREQUENTIST = (
     "decisions",
 )
 
+#: what is computed from a result, not kept in it -> the error saying how to report it
+_COMPUTED_APART = {
+    "pool_sensitivity": (
+        "a result keeps no pool-sensitivity frame (two equal results report the same): "
+        "compute it with frame = cdplot.pool_sensitivity(result) and report it with "
+        "result.summary(pool=frame)."
+    ),
+}
+
 #: the ``name`` of each omnibus result -> its canonical ``compare(omnibus=...)`` name
 _OMNIBUS_NAMES = {
     "Friedman chi-square": "friedman",
@@ -201,6 +210,8 @@ class Comparison(ValueEquality):
     def __getattr__(self, name: str) -> Any:
         if name in self._OTHER_KIND:
             raise AttributeError(self._OTHER_KIND[name])
+        if name in _COMPUTED_APART:
+            raise AttributeError(_COMPUTED_APART[name])
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     algorithms = _Flat("_input")
@@ -310,17 +321,6 @@ class Comparison(ValueEquality):
             k = flags.shape[0]
             return f"{int(np.triu(flags, 1).sum())}/{k * (k - 1) // 2}"
         return f"{int(flags.sum())}/{flags.size}"
-
-    @property
-    def pool_sensitivity(self) -> pd.DataFrame | None:
-        """The frame :func:`cdplot.pool_sensitivity` last computed from this result, else None.
-
-        The result is not changed by it (it is frozen and compares by value); the frame
-        is kept beside it, for :meth:`summary`.
-        """
-        from ._pool import last_pool_sensitivity
-
-        return last_pool_sensitivity(self)
 
     def label(self, algorithm: str) -> str:
         """Display name of ``algorithm`` (its label if one was given, else its name)."""
@@ -494,6 +494,12 @@ class Comparison(ValueEquality):
         >>> cdplot.compare(cdplot.datasets.load("demsar2006")).letters["C4.5"]
         'a'
         """
+        return dict(self._letter_display)
+
+    @cached_property
+    def _letter_display(self) -> dict[str, str]:
+        """The letters, computed once per result object (a pure function of the result:
+        equal results have equal letters); :attr:`letters` hands out a copy."""
         from ._letters import result_letters
 
         return result_letters(self)
@@ -642,8 +648,7 @@ class ComparisonResult(Comparison):
         Parquet, an MLflow export, ...), the first of :attr:`input_notes`.
     rope : None
         No region of practical equivalence (a Bayesian test returns a
-        :class:`BayesianComparisonResult`, whose ``rope`` is one); :func:`cdplot.effect_sizes`
-        reads it as its default.
+        :class:`BayesianComparisonResult`, whose ``rope`` is one).
     """
 
     _parametric: Parametric
@@ -660,7 +665,7 @@ class ComparisonResult(Comparison):
     critical_difference = _Flat("_pairwise")
     critical_difference_units = _Flat("_pairwise")
 
-    #: no region of practical equivalence (effect_sizes reads it as its default rope)
+    #: no region of practical equivalence (a Bayesian test's result has one)
     rope = None
 
     _OTHER_KIND: ClassVar[dict[str, str]] = {
