@@ -38,7 +38,8 @@ __all__ = [
 
 #: Up to this many algorithms insert-and-absorb runs too (in two orders) and the display
 #: with the fewest letters is kept; beyond, its columns multiply (k = 200: 1,400 before the
-#: sweep, a minute) and the greedy cover alone is used.
+#: sweep; on a general graph they can grow exponentially) and the greedy cover alone is
+#: used.
 INSERT_ABSORB_MAX_K = 60
 #: The alphabet of multcompLetters: a-z, A-Z, then "." to prefix a second alphabet.
 _ALPHABET = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")
@@ -47,49 +48,50 @@ _ALPHABET = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")
 SINGLE_LETTERS = _ALPHABET[:-1]
 
 
-def _absorb(columns: np.ndarray, changed: Sequence[int]) -> np.ndarray:
+def _absorb(columns: list[int], changed: Sequence[int]) -> list[int]:
     """Drop the changed columns that lie inside another column (Piepho's absorb step).
 
-    The columns that did not change contain no other column (the invariant of the
-    algorithm), so only the changed ones are checked; of two equal columns one stays.
+    A column is a Python integer (bit i: algorithm i); the changed ones are looked at in
+    the order given, the last first. The columns that did not change contain no other
+    column (the invariant of the algorithm), so only the changed ones are checked; of two
+    equal columns one stays.
     """
-    changed = sorted(changed, reverse=True)
-    # missing[a, d] = rows where changed column a is True and column d False (BLAS, exact)
-    missing = columns[:, changed].T.astype(np.float32) @ (~columns).astype(np.float32)
-    keep = np.ones(columns.shape[1], dtype=bool)
-    for a, c in enumerate(changed):
-        inside = (missing[a] == 0) & keep
-        inside[c] = False
-        if inside.any():
-            keep[c] = False
-    return columns[:, keep]
+    keep = [True] * len(columns)
+    for c in changed:
+        column = columns[c]
+        for d, other in enumerate(columns):
+            if column | other == other and d != c and keep[d]:
+                keep[c] = False
+                break
+    return [column for column, kept in zip(columns, keep, strict=True) if kept]
 
 
 def _insert_absorb(separated: np.ndarray, order: Sequence[int]) -> np.ndarray:
     """Letter matrix (rows = algorithms, columns = letters) by insert-and-absorb.
 
     The separated pairs are inserted in R's order: the lower triangle of the matrix
-    permuted to ``order``, column by column.
+    permuted to ``order``, column by column. A letter is a Python integer (bit i:
+    algorithm i), so a split and the test of one letter inside another are a few
+    operations on machine words.
     """
     k = separated.shape[0]
-    columns = np.ones((k, 1), dtype=bool)
-    for jpos in range(k - 1):
-        j = order[jpos]
-        for ipos in range(jpos + 1, k):
-            i = order[ipos]
-            if not separated[i, j]:
-                continue
-            both = columns[i] & columns[j]
-            if not both.any():
-                continue
-            copies = columns[:, both].copy()
-            copies[j] = False  # the copies lose one algorithm of the pair...
-            columns[i, both] = False  # ...and the originals the other
-            first_new = columns.shape[1]
-            columns = np.hstack([columns, copies])
-            changed = [*np.flatnonzero(both), *range(first_new, columns.shape[1])]
-            columns = _absorb(columns, changed)
-    return columns
+    order = list(order)
+    columns = [(1 << k) - 1]
+    later, earlier = np.nonzero(np.tril(separated[np.ix_(order, order)], -1).T)
+    for jpos, ipos in zip(later.tolist(), earlier.tolist(), strict=True):
+        i, j = order[ipos], order[jpos]
+        pair = (1 << i) | (1 << j)
+        both = [c for c, column in enumerate(columns) if column & pair == pair]
+        if not both:
+            continue
+        first_new = len(columns)
+        columns += [columns[c] & ~(1 << j) for c in both]  # the copies lose one of the pair...
+        for c in both:
+            columns[c] &= ~(1 << i)  # ...and the originals the other
+        changed = [*range(len(columns) - 1, first_new - 1, -1), *reversed(both)]
+        columns = _absorb(columns, changed)
+    held = [[bool(column >> i & 1) for column in columns] for i in range(k)]
+    return np.array(held, dtype=bool).reshape(k, len(columns))
 
 
 def _interval_letters(separated: np.ndarray, order: Sequence[int]) -> np.ndarray | None:
