@@ -65,6 +65,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any
 
@@ -96,20 +97,64 @@ class _Object(dict):
     """A JSON object whose values may hold :class:`_Rows` (written piece by piece)."""
 
 
-def _row_items(row: np.ndarray) -> list[str]:
-    """JSON texts of one row: numbers as ``float.__repr__`` (as :mod:`json` writes them)."""
-    if row.dtype == np.bool_:
-        return ["true" if v else "false" for v in row.tolist()]
-    if row.dtype == object:  # strings (the decisions of a Bayesian test)
-        return [json.dumps(str(v), ensure_ascii=False) for v in row.tolist()]
-    values = row.astype(float)
-    if np.isfinite(values).all():
-        return [repr(v) for v in values.tolist()]
-    return [json.dumps(_num(v)) for v in values.tolist()]
+#: Rows are turned into text in blocks of about this many cells.
+_BLOCK_CELLS = 1 << 12
+
+
+def _texts(rows: np.ndarray) -> np.ndarray:
+    """The JSON texts of a block of rows (an object array of the same shape), as
+    :func:`json.dumps` writes each value: numbers as ``float.__repr__``, NaN as null,
+    infinities as strings. Each distinct value (bit for bit) is written once."""
+    if rows.dtype == np.bool_:
+        return np.where(rows, "true", "false").astype(object)
+    if rows.dtype == object:  # strings (the decisions of a Bayesian test)
+        known: dict[str, str] = {}
+        flat = [
+            known.get(s) or known.setdefault(s, json.dumps(s, ensure_ascii=False))
+            for s in map(str, rows.ravel().tolist())
+        ]
+        return np.array(flat, dtype=object).reshape(rows.shape)
+    values = np.ascontiguousarray(rows, dtype=np.float64)
+    bits, where = np.unique(values.view(np.int64), return_inverse=True)
+    texts = [
+        repr(v) if math.isfinite(v) else json.dumps(_num(v)) for v in bits.view(np.float64).tolist()
+    ]
+    return np.array(texts, dtype=object)[where.reshape(rows.shape)]
 
 
 def _newline(indent: int | None, level: int) -> str:
     return "" if indent is None else "\n" + " " * (indent * level)
+
+
+def _blocks(value: Rows) -> Iterator[np.ndarray]:
+    """The rows of a matrix, stacked in blocks of about :data:`_BLOCK_CELLS` cells."""
+    block: list[np.ndarray] = []
+    cells = 0
+    for row in value.rows():
+        block.append(row)
+        cells += row.size + 1
+        if cells >= _BLOCK_CELLS:
+            yield np.stack(block)
+            block, cells = [], 0
+    if block:
+        yield np.stack(block)
+
+
+def _rows_pieces(value: Rows, indent: int | None, level: int) -> Iterator[str]:
+    """A matrix as :func:`json.dumps` lays it out, one piece per row (one string each)."""
+    between = ", " if indent is None else "," + _newline(indent, level + 1)
+    inner = ", " if indent is None else "," + _newline(indent, level + 2)
+    opening = "[" if indent is None else "[" + inner[1:]
+    closing = _newline(indent, level + 1) + "]"
+    first = True
+    yield "["
+    for block in _blocks(value):
+        for row in _texts(block):
+            if not first or indent is not None:
+                yield between if not first else _newline(indent, level + 1)
+            yield opening + inner.join(row.tolist()) + closing if row.size else "[]"
+            first = False
+    yield "]" if first or indent is None else _newline(indent, level) + "]"
 
 
 def _container(
@@ -132,11 +177,7 @@ def _container(
 def _pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
     """The JSON text of ``value`` at nesting ``level``, as :func:`json.dumps` would write it."""
     if isinstance(value, Rows):
-        rows = (
-            _container("[]", ([item] for item in _row_items(row)), indent, level + 1)
-            for row in value.rows()
-        )
-        yield from _container("[]", rows, indent, level)
+        yield from _rows_pieces(value, indent, level)
     elif isinstance(value, _Object):
         members = (
             itertools.chain([json.dumps(str(key), ensure_ascii=False) + ": "],
