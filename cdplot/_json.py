@@ -101,25 +101,55 @@ class _Object(dict):
 _BLOCK_CELLS = 1 << 12
 
 
-def _texts(rows: np.ndarray) -> np.ndarray:
-    """The JSON texts of a block of rows (an object array of the same shape), as
+class _Texts:
+    """The JSON texts of the values of one matrix, block of rows by block of rows, as
     :func:`json.dumps` writes each value: numbers as ``float.__repr__``, NaN as null,
-    infinities as strings. Each distinct value (bit for bit) is written once."""
-    if rows.dtype == np.bool_:
-        return np.where(rows, "true", "false").astype(object)
-    if rows.dtype == object:  # strings (the decisions of a Bayesian test)
-        known: dict[str, str] = {}
-        flat = [
-            known.get(s) or known.setdefault(s, json.dumps(s, ensure_ascii=False))
-            for s in map(str, rows.ravel().tolist())
-        ]
-        return np.array(flat, dtype=object).reshape(rows.shape)
-    values = np.ascontiguousarray(rows, dtype=np.float64)
-    bits, where = np.unique(values.view(np.int64), return_inverse=True)
-    texts = [
-        repr(v) if math.isfinite(v) else json.dumps(_num(v)) for v in bits.view(np.float64).tolist()
-    ]
-    return np.array(texts, dtype=object)[where.reshape(rows.shape)]
+    infinities as strings, ``true``/``false``, strings escaped.
+
+    Each distinct value of a block (bit for bit: 0.0 and -0.0 differ) is written once, and
+    the texts of the first distinct values of the matrix, up to ``limit`` (about one per
+    64 cells), are kept for the next blocks: the p-values and statistics of a large board
+    repeat across its rows.
+    """
+
+    def __init__(self, cells: int) -> None:
+        self.known: dict[Any, str] = {}
+        self.limit = max(_BLOCK_CELLS, cells // 64)
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        """The texts of a block of rows (an object array of the same shape)."""
+        if rows.dtype == np.bool_:
+            return np.where(rows, "true", "false").astype(object)
+        if rows.dtype == object:  # strings (the decisions of a Bayesian test)
+            keys, where = np.unique([str(v) for v in rows.ravel().tolist()], return_inverse=True)
+            distinct = values = keys.tolist()
+            write = _string_texts
+        else:  # numbers, told apart by their bits
+            numbers = np.ascontiguousarray(rows, dtype=np.float64)
+            keys, where = np.unique(numbers.view(np.int64), return_inverse=True)
+            distinct, values = keys.tolist(), keys.view(np.float64).tolist()
+            write = _number_texts
+        texts = [self.known.get(key) for key in distinct]
+        missing = [i for i, text in enumerate(texts) if text is None]
+        if missing:
+            fresh = write([values[i] for i in missing])
+            for i, text in zip(missing, fresh, strict=True):
+                texts[i] = text
+            kept = missing[: max(0, self.limit - len(self.known))]
+            self.known.update((distinct[i], texts[i]) for i in kept)
+        return np.array(texts, dtype=object)[where.reshape(rows.shape)]
+
+
+def _string_texts(values: list[str]) -> list[str]:
+    """Each string as JSON (not ASCII-escaped)."""
+    return [json.dumps(v, ensure_ascii=False) for v in values]
+
+
+def _number_texts(values: list[float]) -> list[str]:
+    """``float.__repr__`` of each value; NaN null, infinities as strings (as JSON)."""
+    if all(map(math.isfinite, values)):
+        return list(map(float.__repr__, values))
+    return [repr(v) if math.isfinite(v) else json.dumps(_num(v)) for v in values]
 
 
 def _newline(indent: int | None, level: int) -> str:
@@ -147,9 +177,10 @@ def _rows_pieces(value: Rows, indent: int | None, level: int) -> Iterator[str]:
     opening = "[" if indent is None else "[" + inner[1:]
     closing = _newline(indent, level + 1) + "]"
     first = True
+    texts = _Texts(value.values.size)
     yield "["
     for block in _blocks(value):
-        for row in _texts(block):
+        for row in texts(block):
             if not first or indent is not None:
                 yield between if not first else _newline(indent, level + 1)
             yield opening + inner.join(row.tolist()) + closing if row.size else "[]"

@@ -40,21 +40,27 @@ def test_json_of_a_1000_model_result_is_written_in_seconds():
     assert f'"adjusted_pvalues": [\n    {expected},\n    [' in text
 
 
+def _as_json(values: np.ndarray) -> list[list[object]]:
+    """The values as json writes them: NaN null, infinities as strings."""
+    return [
+        [None if np.isnan(v) else ("inf" if v > 0 else "-inf") if np.isinf(v) else v for v in row]
+        for row in values.tolist()
+    ]
+
+
 def test_repeated_values_signed_zeros_and_infinities_are_written_as_json_writes_them():
     rng = np.random.default_rng(3)
     values = rng.choice([0.0, -0.0, 0.5, 1.0, np.nan, np.inf, -np.inf, 1e-300], size=(700, 9))
     values[::7] = rng.normal(size=(100, 9))  # distinct values too
+    # more distinct values than are kept from block to block, and repeated ones
+    many = np.where(rng.random((300, 100)) < 0.5, rng.normal(size=(300, 100)), -0.0)
     for indent in (2, None, 0):
-        document = cdplot._json._Object({"m": Rows(values), "half": Rows(values, 0.5)})
+        document = cdplot._json._Object(
+            {"m": Rows(values), "half": Rows(values, 0.5), "many": Rows(many)}
+        )
         text = "".join(cdplot._json._chunks(document, indent))
-        as_json = [
-            [None if np.isnan(v) else ("inf" if v > 0 else "-inf") if np.isinf(v) else v for v in r]
-            for r in values.tolist()
-        ]
-        halves = [
-            [None if np.isnan(v) else ("inf" if v > 0 else "-inf") if np.isinf(v) else v for v in r]
-            for r in (values * 0.5).tolist()
-        ]
-        assert text == json.dumps({"m": as_json, "half": halves}, indent=indent)
-        signs = np.signbit(np.array(json.loads(text)["m"], dtype=float))
-        assert np.array_equal(signs, np.signbit(values) & ~np.isnan(values))
+        expected = {"m": _as_json(values), "half": _as_json(values * 0.5), "many": _as_json(many)}
+        assert text == json.dumps(expected, indent=indent)
+        for key, matrix in (("m", values), ("many", many)):
+            signs = np.signbit(np.array(json.loads(text)[key], dtype=float))
+            assert np.array_equal(signs, np.signbit(matrix) & ~np.isnan(matrix))
