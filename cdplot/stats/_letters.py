@@ -8,7 +8,16 @@ Insert-and-absorb is what R's ``multcompView::multcompLetters`` runs; its number
 letters depends on the order in which the separated pairs are inserted, so the pairs are
 inserted in two orders (R's order over the input, and over the average-rank order) and
 the display with fewer letters is kept: never more letters than ``multcompLetters`` gives
-on the same matrix in either order.
+on the same matrix in either order. (On its way, insert-and-absorb keeps every maximal set
+of algorithms not separated by the pairs inserted so far: up to 2^(k/2) of them, when the
+algorithms are separated two by two; an order is given up past
+``INSERT_ABSORB_MAX_LETTERS`` letters, and the bound holds for the orders kept.)
+
+When the not-separated pairs form runs of the display order, the maximal runs are the
+letters (found in one pass; no display has fewer). Otherwise greedy cliques followed by
+the sweep are a candidate at every k, and the only one beyond ``INSERT_ABSORB_MAX_K``
+algorithms; the sweep looks at each pair once, at the last letter it shares, so their
+cost grows with the letters and the pairs, not as k^3 (k = 1,000: a fraction of a second).
 """
 
 from __future__ import annotations
@@ -41,6 +50,11 @@ __all__ = [
 #: sweep; on a general graph they can grow exponentially) and the greedy cover alone is
 #: used.
 INSERT_ABSORB_MAX_K = 60
+#: Insert-and-absorb keeps every maximal set of not-separated algorithms of the pairs
+#: inserted so far, as many as 2^(k/2) (pairs separated two by two, and nothing else);
+#: an order whose letters grow past this many is given up (its display is not a
+#: candidate), which bounds its time to about a second.
+INSERT_ABSORB_MAX_LETTERS = 2000
 #: The alphabet of multcompLetters: a-z, A-Z, then "." to prefix a second alphabet.
 _ALPHABET = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")
 #: The one-character letters, in order: ``letter_names(n) == SINGLE_LETTERS[:n]`` for
@@ -66,13 +80,14 @@ def _absorb(columns: list[int], changed: Sequence[int]) -> list[int]:
     return [column for column, kept in zip(columns, keep, strict=True) if kept]
 
 
-def _insert_absorb(separated: np.ndarray, order: Sequence[int]) -> np.ndarray:
+def _insert_absorb(separated: np.ndarray, order: Sequence[int]) -> np.ndarray | None:
     """Letter matrix (rows = algorithms, columns = letters) by insert-and-absorb.
 
     The separated pairs are inserted in R's order: the lower triangle of the matrix
     permuted to ``order``, column by column. A letter is a Python integer (bit i:
     algorithm i), so a split and the test of one letter inside another are a few
-    operations on machine words.
+    operations on machine words. None when the letters grow past
+    :data:`INSERT_ABSORB_MAX_LETTERS`.
     """
     k = separated.shape[0]
     order = list(order)
@@ -90,6 +105,8 @@ def _insert_absorb(separated: np.ndarray, order: Sequence[int]) -> np.ndarray:
             columns[c] &= ~(1 << i)  # ...and the originals the other
         changed = [*range(len(columns) - 1, first_new - 1, -1), *reversed(both)]
         columns = _absorb(columns, changed)
+        if len(columns) > INSERT_ABSORB_MAX_LETTERS:
+            return None
     held = [[bool(column >> i & 1) for column in columns] for i in range(k)]
     return np.array(held, dtype=bool).reshape(k, len(columns))
 
@@ -318,7 +335,8 @@ def letter_matrix(separated: np.ndarray, order: Sequence[int] | None = None) -> 
         candidates = [_sweep(_greedy_cliques(sep, display))]
         if k <= INSERT_ABSORB_MAX_K:
             orders = (list(range(k)), display)
-            candidates += [_sweep(_insert_absorb(sep, o)) for o in orders]
+            found = (_insert_absorb(sep, o) for o in orders)
+            candidates += [_sweep(columns) for columns in found if columns is not None]
         best = min(candidates, key=lambda m: m.shape[1])
     return _sort_columns(best, display)
 
