@@ -69,6 +69,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any
 
@@ -105,20 +106,95 @@ class _Object(dict):
     """A JSON object whose values may hold :class:`_Rows` (written piece by piece)."""
 
 
-def _row_items(row: np.ndarray) -> list[str]:
-    """JSON texts of one row: numbers as ``float.__repr__`` (as :mod:`json` writes them)."""
-    if row.dtype == np.bool_:
-        return ["true" if v else "false" for v in row.tolist()]
-    if row.dtype == object:  # strings (the decisions of a Bayesian test)
-        return [json.dumps(str(v), ensure_ascii=False) for v in row.tolist()]
-    values = row.astype(float)
-    if np.isfinite(values).all():
-        return [repr(v) for v in values.tolist()]
-    return [json.dumps(_num(v)) for v in values.tolist()]
+#: Rows are turned into text in blocks of about this many cells.
+_BLOCK_CELLS = 1 << 12
+
+
+class _Texts:
+    """The JSON texts of the values of one matrix, block of rows by block of rows, as
+    :func:`json.dumps` writes each value: numbers as ``float.__repr__``, NaN as null,
+    infinities as strings, ``true``/``false``, strings escaped.
+
+    Each distinct value of a block (bit for bit: 0.0 and -0.0 differ) is written once, and
+    the texts of the first distinct values of the matrix, up to ``limit`` (about one per
+    64 cells), are kept for the next blocks: the p-values and statistics of a large board
+    repeat across its rows.
+    """
+
+    def __init__(self, cells: int) -> None:
+        self.known: dict[Any, str] = {}
+        self.limit = max(_BLOCK_CELLS, cells // 64)
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        """The texts of a block of rows (an object array of the same shape)."""
+        if rows.dtype == np.bool_:
+            return np.where(rows, "true", "false").astype(object)
+        if rows.dtype == object:  # strings (the decisions of a Bayesian test)
+            keys, where = np.unique([str(v) for v in rows.ravel().tolist()], return_inverse=True)
+            distinct = values = keys.tolist()
+            write = _string_texts
+        else:  # numbers, told apart by their bits
+            numbers = np.ascontiguousarray(rows, dtype=np.float64)
+            keys, where = np.unique(numbers.view(np.int64), return_inverse=True)
+            distinct, values = keys.tolist(), keys.view(np.float64).tolist()
+            write = _number_texts
+        texts = [self.known.get(key) for key in distinct]
+        missing = [i for i, text in enumerate(texts) if text is None]
+        if missing:
+            fresh = write([values[i] for i in missing])
+            for i, text in zip(missing, fresh, strict=True):
+                texts[i] = text
+            kept = missing[: max(0, self.limit - len(self.known))]
+            self.known.update((distinct[i], texts[i]) for i in kept)
+        return np.array(texts, dtype=object)[where.reshape(rows.shape)]
+
+
+def _string_texts(values: list[str]) -> list[str]:
+    """Each string as JSON (not ASCII-escaped)."""
+    return [json.dumps(v, ensure_ascii=False) for v in values]
+
+
+def _number_texts(values: list[float]) -> list[str]:
+    """``float.__repr__`` of each value; NaN null, infinities as strings (as JSON)."""
+    if all(map(math.isfinite, values)):
+        return list(map(float.__repr__, values))
+    return [repr(v) if math.isfinite(v) else json.dumps(_num(v)) for v in values]
 
 
 def _newline(indent: int | None, level: int) -> str:
     return "" if indent is None else "\n" + " " * (indent * level)
+
+
+def _blocks(value: Rows) -> Iterator[np.ndarray]:
+    """The rows of a matrix, stacked in blocks of about :data:`_BLOCK_CELLS` cells."""
+    block: list[np.ndarray] = []
+    cells = 0
+    for row in value.rows():
+        block.append(row)
+        cells += row.size + 1
+        if cells >= _BLOCK_CELLS:
+            yield np.stack(block)
+            block, cells = [], 0
+    if block:
+        yield np.stack(block)
+
+
+def _rows_pieces(value: Rows, indent: int | None, level: int) -> Iterator[str]:
+    """A matrix as :func:`json.dumps` lays it out, one piece per row (one string each)."""
+    between = ", " if indent is None else "," + _newline(indent, level + 1)
+    inner = ", " if indent is None else "," + _newline(indent, level + 2)
+    opening = "[" if indent is None else "[" + inner[1:]
+    closing = _newline(indent, level + 1) + "]"
+    first = True
+    texts = _Texts(value.values.size)
+    yield "["
+    for block in _blocks(value):
+        for row in texts(block):
+            if not first or indent is not None:
+                yield between if not first else _newline(indent, level + 1)
+            yield opening + inner.join(row.tolist()) + closing if row.size else "[]"
+            first = False
+    yield "]" if first or indent is None else _newline(indent, level) + "]"
 
 
 def _container(
@@ -141,11 +217,7 @@ def _container(
 def _pieces(value: Any, indent: int | None, level: int) -> Iterator[str]:
     """The JSON text of ``value`` at nesting ``level``, as :func:`json.dumps` would write it."""
     if isinstance(value, Rows):
-        rows = (
-            _container("[]", ([item] for item in _row_items(row)), indent, level + 1)
-            for row in value.rows()
-        )
-        yield from _container("[]", rows, indent, level)
+        yield from _rows_pieces(value, indent, level)
     elif isinstance(value, _Object):
         members = (
             itertools.chain([json.dumps(str(key), ensure_ascii=False) + ": "],

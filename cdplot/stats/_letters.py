@@ -8,7 +8,16 @@ Insert-and-absorb is what R's ``multcompView::multcompLetters`` runs; its number
 letters depends on the order in which the separated pairs are inserted, so the pairs are
 inserted in two orders (R's order over the input, and over the average-rank order) and
 the display with fewer letters is kept: never more letters than ``multcompLetters`` gives
-on the same matrix in either order.
+on the same matrix in either order. (On its way, insert-and-absorb keeps every maximal set
+of algorithms not separated by the pairs inserted so far: up to 2^(k/2) of them, when the
+algorithms are separated two by two; an order is given up past
+``INSERT_ABSORB_MAX_LETTERS`` letters, and the bound holds for the orders kept.)
+
+When the not-separated pairs form runs of the display order, the maximal runs are the
+letters (found in one pass; no display has fewer). Otherwise greedy cliques followed by
+the sweep are a candidate at every k, and the only one beyond ``INSERT_ABSORB_MAX_K``
+algorithms; the sweep looks at each pair once, at the last letter it shares, so their
+cost grows with the letters and the pairs, not as k^3 (k = 1,000: a fraction of a second).
 """
 
 from __future__ import annotations
@@ -37,8 +46,14 @@ __all__ = [
 
 #: Up to this many algorithms insert-and-absorb runs too (in two orders) and the display
 #: with the fewest letters is kept; beyond, its columns multiply (k = 200: 1,400 before the
-#: sweep, a minute) and the greedy cover alone is used.
+#: sweep; on a general graph they can grow exponentially) and the greedy cover alone is
+#: used.
 INSERT_ABSORB_MAX_K = 60
+#: Insert-and-absorb keeps every maximal set of not-separated algorithms of the pairs
+#: inserted so far, as many as 2^(k/2) (pairs separated two by two, and nothing else);
+#: an order whose letters grow past this many is given up (its display is not a
+#: candidate), which bounds its time to about a second.
+INSERT_ABSORB_MAX_LETTERS = 2000
 #: The alphabet of multcompLetters: a-z, A-Z, then "." to prefix a second alphabet.
 _ALPHABET = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")
 #: The one-character letters, in order: ``letter_names(n) == SINGLE_LETTERS[:n]`` for
@@ -46,49 +61,53 @@ _ALPHABET = tuple(string.ascii_lowercase + string.ascii_uppercase + ".")
 SINGLE_LETTERS = _ALPHABET[:-1]
 
 
-def _absorb(columns: np.ndarray, changed: Sequence[int]) -> np.ndarray:
+def _absorb(columns: list[int], changed: Sequence[int]) -> list[int]:
     """Drop the changed columns that lie inside another column (Piepho's absorb step).
 
-    The columns that did not change contain no other column (the invariant of the
-    algorithm), so only the changed ones are checked; of two equal columns one stays.
+    A column is a Python integer (bit i: algorithm i); the changed ones are looked at in
+    the order given, the last first. The columns that did not change contain no other
+    column (the invariant of the algorithm), so only the changed ones are checked; of two
+    equal columns one stays.
     """
-    changed = sorted(changed, reverse=True)
-    # missing[a, d] = rows where changed column a is True and column d False (BLAS, exact)
-    missing = columns[:, changed].T.astype(np.float32) @ (~columns).astype(np.float32)
-    keep = np.ones(columns.shape[1], dtype=bool)
-    for a, c in enumerate(changed):
-        inside = (missing[a] == 0) & keep
-        inside[c] = False
-        if inside.any():
-            keep[c] = False
-    return columns[:, keep]
+    keep = [True] * len(columns)
+    for c in changed:
+        column = columns[c]
+        for d, other in enumerate(columns):
+            if column | other == other and d != c and keep[d]:
+                keep[c] = False
+                break
+    return [column for column, kept in zip(columns, keep, strict=True) if kept]
 
 
-def _insert_absorb(separated: np.ndarray, order: Sequence[int]) -> np.ndarray:
+def _insert_absorb(separated: np.ndarray, order: Sequence[int]) -> np.ndarray | None:
     """Letter matrix (rows = algorithms, columns = letters) by insert-and-absorb.
 
     The separated pairs are inserted in R's order: the lower triangle of the matrix
-    permuted to ``order``, column by column.
+    permuted to ``order``, column by column. A letter is a Python integer (bit i:
+    algorithm i), so a split and the test of one letter inside another are a few
+    operations on machine words. None when the letters grow past
+    :data:`INSERT_ABSORB_MAX_LETTERS`.
     """
     k = separated.shape[0]
-    columns = np.ones((k, 1), dtype=bool)
-    for jpos in range(k - 1):
-        j = order[jpos]
-        for ipos in range(jpos + 1, k):
-            i = order[ipos]
-            if not separated[i, j]:
-                continue
-            both = columns[i] & columns[j]
-            if not both.any():
-                continue
-            copies = columns[:, both].copy()
-            copies[j] = False  # the copies lose one algorithm of the pair...
-            columns[i, both] = False  # ...and the originals the other
-            first_new = columns.shape[1]
-            columns = np.hstack([columns, copies])
-            changed = [*np.flatnonzero(both), *range(first_new, columns.shape[1])]
-            columns = _absorb(columns, changed)
-    return columns
+    order = list(order)
+    columns = [(1 << k) - 1]
+    later, earlier = np.nonzero(np.tril(separated[np.ix_(order, order)], -1).T)
+    for jpos, ipos in zip(later.tolist(), earlier.tolist(), strict=True):
+        i, j = order[ipos], order[jpos]
+        pair = (1 << i) | (1 << j)
+        both = [c for c, column in enumerate(columns) if column & pair == pair]
+        if not both:
+            continue
+        first_new = len(columns)
+        columns += [columns[c] & ~(1 << j) for c in both]  # the copies lose one of the pair...
+        for c in both:
+            columns[c] &= ~(1 << i)  # ...and the originals the other
+        changed = [*range(len(columns) - 1, first_new - 1, -1), *reversed(both)]
+        columns = _absorb(columns, changed)
+        if len(columns) > INSERT_ABSORB_MAX_LETTERS:
+            return None
+    held = [[bool(column >> i & 1) for column in columns] for i in range(k)]
+    return np.array(held, dtype=bool).reshape(k, len(columns))
 
 
 def _interval_letters(separated: np.ndarray, order: Sequence[int]) -> np.ndarray | None:
@@ -117,63 +136,144 @@ def _interval_letters(separated: np.ndarray, order: Sequence[int]) -> np.ndarray
     return columns
 
 
+def _row_bits(matrix: np.ndarray) -> list[int]:
+    """Each row of a boolean matrix as a Python integer: bit c set where column c is True."""
+    packed = np.packbits(matrix, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
 def _greedy_cliques(separated: np.ndarray, order: Sequence[int]) -> np.ndarray:
     """A letter for each clique grown greedily from a pair that no letter covers yet.
 
     In display order: for algorithm i and the first j not separated from it with whom it
     shares no letter yet, a new letter holds i, j and then every algorithm (in display
     order) not separated from all those already in. An algorithm separated from all others
-    gets a letter of its own. About k operations per letter, so fast at any k
-    (insert-and-absorb is not: its columns multiply before they are absorbed).
+    gets a letter of its own.
+
+    Sets of display positions are Python integers (bit p: ``order[p]``). A clique is all
+    positions but those separated from a member, so growing it visits only the positions
+    separated from someone (an algorithm separated from none joins every clique); what
+    an algorithm already shares is the union of the letters holding it, kept packed.
     """
-    k = separated.shape[0]
-    together = ~separated
-    np.fill_diagonal(together, True)
-    covered = np.eye(k, dtype=bool)
-    has_letter = np.zeros(k, dtype=bool)
-    letters = []
-    for i in order:
-        while (together[i] & ~covered[i]).any():
-            open_pairs = together[i] & ~covered[i]
-            j = next(v for v in order if open_pairs[v])
-            members = [i, j]
-            allowed = together[i] & together[j]
-            for v in order:
-                if allowed[v] and v != i and v != j:
-                    members.append(v)
-                    allowed &= together[v]
-            column = np.zeros(k, dtype=bool)
-            column[members] = True
-            covered[np.ix_(members, members)] = True
-            has_letter[members] = True
-            letters.append(column)
-        if not has_letter[i]:
-            column = np.zeros(k, dtype=bool)
-            column[i] = has_letter[i] = True
-            letters.append(column)
-    return np.column_stack(letters)
+    k = len(order)
+    apart = _row_bits(separated[np.ix_(order, order)])
+    linked = [p for p in range(k) if apart[p]]
+    everyone = (1 << k) - 1
+    width = (k + 7) // 8
+    packed = np.zeros((max(k, 8), width), dtype=np.uint8)  # the letters' positions
+    count = 0
+    for p in range(k):
+        holds = (packed[:count, p >> 3] >> (p & 7)) & 1 == 1
+        shared = np.bitwise_or.reduce(packed[:count][holds], axis=0)
+        pending = everyone & ~apart[p] & ~int.from_bytes(shared.tobytes(), "little")
+        pending &= ~(1 << p)
+        new = [] if pending or holds.any() else [1 << p]
+        while pending:
+            q = (pending & -pending).bit_length() - 1  # first position p shares nothing with
+            excluded = apart[p] | apart[q]
+            for v in linked:
+                if v != p and v != q and not (excluded >> v) & 1:
+                    excluded |= apart[v]
+            new.append(everyone & ~excluded)
+            pending &= excluded
+        for members in new:
+            if count == packed.shape[0]:
+                packed = np.concatenate([packed, np.zeros_like(packed)])
+            packed[count] = np.frombuffer(members.to_bytes(width, "little"), dtype=np.uint8)
+            count += 1
+    by_position = np.unpackbits(packed[:count], axis=1, count=k, bitorder="little")
+    columns = np.empty((k, count), dtype=bool)
+    columns[list(order)] = by_position.T.astype(bool)
+    return columns
 
 
-def _sweep(columns: np.ndarray, separated: np.ndarray) -> np.ndarray:
+def _letter_words(columns: np.ndarray) -> np.ndarray:
+    """Each row's letters as 64-bit words: letter c is bit ``c % 64`` of word ``c // 64``."""
+    k, m = columns.shape
+    packed = np.zeros((k, 8 * max(1, -(-m // 64))), dtype=np.uint8)
+    packed[:, : (m + 7) // 8] = np.packbits(columns, axis=1, bitorder="little")
+    return packed.view("<u8")
+
+
+def _highest_bit(words: np.ndarray) -> np.ndarray:
+    """The index of the highest set bit of each nonzero 64-bit word.
+
+    The float nearest a word has its highest bit's exponent or, rounded up to the next
+    power of two, one more; the shift tells which.
+    """
+    exponent = np.frexp(words.astype(np.float64))[1].astype(np.uint64) - np.uint64(1)
+    return (exponent - ((words >> exponent) == 0)).astype(np.int64)
+
+
+def _last_letters(columns: np.ndarray) -> np.ndarray:
+    """The last letter of each row (-1 for a row without letters)."""
+    last = np.full(columns.shape[0], -1, dtype=np.int64)
+    words = _letter_words(columns)
+    for w in range(words.shape[1]):
+        hit = np.flatnonzero(words[:, w])
+        last[hit] = 64 * w + _highest_bit(words[hit, w])
+    return last
+
+
+def _last_shared_letters(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairs of rows (i < j) sharing a letter and the last letter they share.
+
+    Returns the rows i, the rows j and the letters, ordered by letter. The words are read
+    from the last one down, and a pair is set aside at the first word it shares.
+    """
+    words = _letter_words(columns)
+    firsts, seconds = np.triu_indices(words.shape[0], 1)
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for w in range(words.shape[1] - 1, -1, -1):
+        shared = words[firsts, w] & words[seconds, w]
+        hit = shared != 0
+        found.append((firsts[hit], seconds[hit], 64 * w + _highest_bit(shared[hit])))
+        firsts, seconds = firsts[~hit], seconds[~hit]
+    letter = np.concatenate([f[2] for f in found])
+    key = letter.astype(np.uint16) if columns.shape[1] <= 1 << 16 else letter
+    by_letter = np.argsort(key, kind="stable")  # of 16-bit keys: a radix sort
+    return (
+        np.concatenate([f[0] for f in found])[by_letter],
+        np.concatenate([f[1] for f in found])[by_letter],
+        letter[by_letter],
+    )
+
+
+def _sweep(columns: np.ndarray) -> np.ndarray:
     """Delete every letter that no non-separated pair needs (Piepho's sweep step).
 
-    A letter of algorithm i is not needed when i keeps another letter and shares another
-    letter with every algorithm that holds this one (they are all not separated from i).
+    Letter by letter, a holder i of the letter loses it when i keeps another letter and
+    shares another letter with every other holder (all not separated from i). Each
+    deletion leaves the others' tests unchanged, so the holders that keep a letter are
+    those that need it when it is reached: the pairs whose last shared letter (of the
+    letters as they were) it is and that no kept earlier letter holds, and the
+    algorithms whose last letter it is and that hold no kept earlier letter. Each pair
+    is looked at once, at its last shared letter.
     """
-    columns = columns.copy()
-    # shared[i, j]: letters i and j share (shared[i, i]: letters of i), kept up to date
-    shared = columns.astype(np.int32) @ columns.T.astype(np.int32)
-    for c in range(columns.shape[1]):
-        for i in np.flatnonzero(columns[:, c]):
-            partners = np.flatnonzero(columns[:, c])
-            partners = partners[partners != i]
-            # i keeps another letter and shares another one with every partner
-            if shared[i, i] > 1 and np.all(shared[i, partners] > 1):
-                columns[i, c] = False
-                shared[i, partners] -= 1
-                shared[partners, i] -= 1
-                shared[i, i] -= 1
-    return columns[:, columns.any(axis=0)]
+    k, m = columns.shape
+    firsts, seconds, pair_letter = _last_shared_letters(columns)
+    pair_bounds = np.searchsorted(pair_letter, np.arange(m + 1))
+    own_last = _last_letters(columns)
+    owners = np.argsort(own_last, kind="stable")
+    own_bounds = np.searchsorted(own_last[owners], np.arange(m + 1))
+    kept_words = np.zeros((k, -(-m // 64)), dtype=np.uint64)  # the kept letters of each row
+    lettered = np.zeros(k, dtype=bool)  # rows holding a kept letter
+    kept: list[np.ndarray] = []
+    for c in range(m):
+        used = len(kept) // 64 + 1
+        i = firsts[pair_bounds[c] : pair_bounds[c + 1]]
+        j = seconds[pair_bounds[c] : pair_bounds[c + 1]]
+        needed = ~(kept_words[i, :used] & kept_words[j, :used]).any(axis=1)
+        alone = owners[own_bounds[c] : own_bounds[c + 1]]
+        alone = alone[~lettered[alone]]
+        if not (alone.size or needed.any()):
+            continue
+        column = np.zeros(k, dtype=bool)
+        column[i[needed]] = column[j[needed]] = column[alone] = True
+        kept_words[column, len(kept) // 64] |= np.uint64(1 << (len(kept) % 64))
+        lettered |= column
+        kept.append(column)
+    return np.column_stack(kept) if kept else np.zeros((k, 0), dtype=bool)
 
 
 def letter_names(n: int, alphabet: Sequence[str] = _ALPHABET) -> list[str]:
@@ -188,8 +288,7 @@ def letter_names(n: int, alphabet: Sequence[str] = _ALPHABET) -> list[str]:
 def _sort_columns(columns: np.ndarray, order: Sequence[int]) -> np.ndarray:
     """Columns ordered by the first algorithm (in ``order``) that holds them, then the next."""
     ranked = columns[list(order)]
-    keys = [tuple(~ranked[:, c]) for c in range(ranked.shape[1])]
-    return columns[:, sorted(range(columns.shape[1]), key=keys.__getitem__)]
+    return columns[:, np.lexsort(~ranked[::-1])]  # stable; the last key is the first one
 
 
 def letter_matrix(separated: np.ndarray, order: Sequence[int] | None = None) -> np.ndarray:
@@ -232,10 +331,11 @@ def letter_matrix(separated: np.ndarray, order: Sequence[int] | None = None) -> 
         return np.ones((0, 1), dtype=bool)
     best = _interval_letters(sep, display)
     if best is None:
-        candidates = [_sweep(_greedy_cliques(sep, display), sep)]
+        candidates = [_sweep(_greedy_cliques(sep, display))]
         if k <= INSERT_ABSORB_MAX_K:
             orders = (list(range(k)), display)
-            candidates += [_sweep(_insert_absorb(sep, o), sep) for o in orders]
+            found = (_insert_absorb(sep, o) for o in orders)
+            candidates += [_sweep(columns) for columns in found if columns is not None]
         best = min(candidates, key=lambda m: m.shape[1])
     return _sort_columns(best, display)
 
