@@ -124,6 +124,8 @@ def row_fontsize(k: int, base: float) -> float:
 
 def letter_tokens(text: str) -> list[str]:
     """The letters of a display string: past z and Z a letter is dots then a character."""
+    if "." not in text:  # one character a letter
+        return list(text)
     out: list[str] = []
     for ch in text:
         if out and out[-1].endswith(".") and set(out[-1]) == {"."}:

@@ -985,6 +985,8 @@ class RankPlotStatistics:
         mean, sd = _score_summary(result, names)
         from ._letters import result_tiers
 
+        tiers = result_tiers(result, names)  # once: k x k pairs in every call
+
         return cls(
             algorithms=tuple(names),
             average_rank=table[:, 0],
@@ -1001,7 +1003,7 @@ class RankPlotStatistics:
             bayesian=not result._pairwise.controls_fwer,
             mean_score=mean,
             score_sd=sd,
-            tiers=tuple(result_tiers(result, names)[a] for a in names),
+            tiers=tuple(tiers[a] for a in names),
         )
 
 
@@ -1089,8 +1091,13 @@ def _score_summary(result: ComparisonResult, names: list[str]) -> tuple[np.ndarr
     values = np.asarray(result._input.scores, dtype=float)
     counts = np.sum(~np.isnan(values), axis=0)
     means = np.nanmean(values, axis=0)
-    sds = [float(np.nanstd(values[:, j], ddof=1)) if counts[j] > 1 else np.nan
-           for j in range(values.shape[1])]  # fmt: skip
+    # each column's nanstd, as one reduction along rows of the transposed copy: the same
+    # pairwise sums, so the same values bit for bit as column by column
+    columns = np.ascontiguousarray(values.T)
+    sds = np.full(values.shape[1], np.nan)
+    several = counts > 1
+    if several.any():
+        sds[several] = np.nanstd(columns[several], axis=1, ddof=1)
     where = {str(a): j for j, a in enumerate(result.algorithms)}
     index = [where[a] for a in names]
-    return means[index], np.asarray(sds, dtype=float)[index]
+    return means[index], sds[index]
