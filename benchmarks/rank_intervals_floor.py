@@ -13,9 +13,10 @@ Run as ``python benchmarks/rank_intervals_floor.py`` (``--rounds``, ``-k``, ``-n
    traced memory of one call of each (``tracemalloc``: numpy reports its buffers), which
    construction ran (the bootstrap-t, or fixed standard errors when the bootstrap-t's
    work is above ``STUDENTIZE_MAX_WORK``), and the bootstrap-t at this size
-   (``studentize=True``) timed on ``--student-draws`` draws and scaled to ``n_boot``
-   (its work is linear in the draws), with its arithmetic: the per-draw variances of the
-   k(k-1)/2 pair differences are ``n_boot x N x k(k-1)/2`` multiply-adds.
+   (``studentize=True``) timed on ``--student-draws`` draws and twice as many, and
+   extended linearly to ``n_boot`` (its work is linear in the draws), with its
+   arithmetic: the per-draw variances of the k(k-1)/2 pair differences are
+   ``n_boot x N x k(k-1)/2`` multiply-adds.
 2. **Hierarchical bootstrap** (tasks, then items within each drawn task), 100 models x
    50 tasks x 2,000 binary items, 1,000 replicates: cdplot
    ``hierarchical_rank_intervals(items, n_boot=1000, random_state=0)``; floor: the same
@@ -114,18 +115,22 @@ def paired(args: argparse.Namespace) -> None:
                f"{format_bytes(memory[0])} / {format_bytes(memory[1])}"))  # fmt: skip
     print(f"\nload average before -> after: {before} -> {after}")
     draws = args.student_draws
-    rng = np.random.default_rng(0)
-    t0 = time.perf_counter()
-    _intervals._studentized_max_t(values, draws, rng, "numpy", True)
-    per_draw = (time.perf_counter() - t0) / draws
+    spent = []
+    for count in (draws, 2 * draws):  # work linear in the draws: a fixed part and a slope
+        t0 = time.perf_counter()
+        _intervals._studentized_max_t(values, count, np.random.default_rng(0), "numpy", True)
+        spent.append(time.perf_counter() - t0)
+    slope = (spent[1] - spent[0]) / draws
+    estimate = max(spent[0], spent[0] + slope * (n_boot - draws))
     floor_median = statistics.median(times[1])
     cells = n_boot * n * (k * (k - 1) // 2)
     print(
-        f"\nbootstrap-t at this size (studentize=True): {draws} draws took "
-        f"{format_seconds(per_draw * draws)}, so about {format_seconds(per_draw * n_boot)} for "
-        f"{n_boot:,} draws = {per_draw * n_boot / floor_median:.0f}x the floor; its draws' pair "
-        f"variances are n_boot x N x k(k-1)/2 = {cells:.3g} multiply-adds against the "
-        f"floor's n_boot x N x k = {n_boot * n * k:.3g} ({cells / (n_boot * n * k):.0f}x)."
+        f"\nbootstrap-t at this size (studentize=True): {draws:,} draws took "
+        f"{format_seconds(spent[0])}, {2 * draws:,} took {format_seconds(spent[1])}, so about "
+        f"{format_seconds(estimate)} for {n_boot:,} draws = {estimate / floor_median:.0f}x the "
+        f"floor; its draws' pair variances are n_boot x N x k(k-1)/2 = {cells:.3g} "
+        f"multiply-adds against the floor's n_boot x N x k = {n_boot * n * k:.3g} "
+        f"({cells / (n_boot * n * k):.0f}x)."
     )
 
 
@@ -191,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=1000)
     parser.add_argument("--n-boot", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--student-draws", type=int, default=100)
+    parser.add_argument("--student-draws", type=int, default=512)
     parser.add_argument("--skip-paired", action="store_true")
     parser.add_argument("--skip-hierarchical", action="store_true")
     args = parser.parse_args(argv)

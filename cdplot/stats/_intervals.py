@@ -73,8 +73,12 @@ STUDENTIZE_MAX_WORK = 100_000_000_000
 STUDENT_BLOCK_ELEMENTS = 1_048_576
 #: float64 elements of the per-dataset squared differences of one tile of pairs (16 MB)
 STUDENT_TILE_ELEMENTS = 2_097_152
-#: bootstrap draws of one block of the bootstrap-t (each block recomputes its tiles' pairs)
+#: bootstrap draws of one block of the bootstrap-t
 STUDENT_ROWS = 256
+#: bytes of the tiles' squared per-dataset differences the bootstrap-t keeps at once: the
+#: tiles are made once for all the draws, a group of tiles within this bound at a time (the
+#: draws are drawn again, the same, for each further group), not once per block of draws
+STUDENT_CACHE_BYTES = 128 * 2**20
 DEFAULT_N_BOOT = 10_000
 #: relative size of what rounding leaves of a cancelled sum (64 units in the last place)
 ROUNDING = 64 * np.finfo(float).eps
@@ -660,7 +664,7 @@ def _tile_pairs(values: np.ndarray, rows: slice, cols: slice) -> dict[str, np.nd
 def _studentized_block(
     weights: np.ndarray,
     values: np.ndarray,
-    tiles: list[tuple[slice, slice]],
+    tiles: list[tuple[slice, slice, dict[str, np.ndarray] | None]],
     simultaneous: bool,
 ) -> np.ndarray:
     """Bootstrap-t for one chunk of draws: per draw and algorithm ``j``, the max over its
@@ -671,13 +675,14 @@ def _studentized_block(
     ``e`` the centred per-dataset differences and ``gap = D*_jl - D_jl`` (so each tile
     costs one matrix product); a draw whose differences do not spread is studentized by
     the full sample's standard error, and a pair constant over the datasets counts 0.
+    Each tile comes with its :func:`_tile_pairs` (made here when None).
     """
     n = values.shape[0]
     b, k = weights.shape[0], values.shape[1]
     shifts = weights @ (values - values.mean(axis=0))  # D*_j - D_j for each algorithm
     out = np.zeros((b, 1 if simultaneous else k))
-    for rows, cols in tiles:
-        tile = _tile_pairs(values, rows, cols)
+    for rows, cols, made in tiles:
+        tile = _tile_pairs(values, rows, cols) if made is None else made
         first, second = tile["first"], tile["second"]
         if first.size == 0:
             continue
@@ -710,6 +715,21 @@ def _studentized_block(
     return out
 
 
+def _tile_groups(n: int, tiles: list[tuple[slice, slice]]) -> list[list[tuple[slice, slice]]]:
+    """The tiles in order, in groups whose squared differences (``N x pairs`` float64)
+    stay within :data:`STUDENT_CACHE_BYTES` (a tile larger than that alone)."""
+    groups: list[list[tuple[slice, slice]]] = [[]]
+    size = 0
+    for rows, cols in tiles:
+        nbytes = 8 * n * (rows.stop - rows.start) * (cols.stop - cols.start)
+        if groups[-1] and size + nbytes > STUDENT_CACHE_BYTES:
+            groups.append([])
+            size = 0
+        groups[-1].append((rows, cols))
+        size += nbytes
+    return groups
+
+
 def _studentized_max_t(
     values: np.ndarray,
     n_boot: int,
@@ -725,29 +745,44 @@ def _studentized_max_t(
     Work ``n_boot * N * k(k-1)/2``, in blocks of bounded memory: chunks of draws times
     tiles of pairs (:func:`_tiles`); the chunks are independent and run in waves on
     :data:`THREADS` threads (or as Dask tasks), the draws taken in order from ``rng``.
+    The tiles' per-dataset differences are made once for all the draws, a group of tiles
+    at a time (:func:`_tile_groups`); for each further group the draws are drawn again from
+    the same state of ``rng``, so each block sees the same draws and tiles (and ``rng`` ends
+    where one pass would leave it). A Dask task makes its own tiles.
     """
     n, k = values.shape
     rows = max(1, min(STUDENT_ROWS, WEIGHT_CHUNK_ELEMENTS // n))
     tiles = _tiles(n, k, rows)
-
-    def block(weights: np.ndarray) -> np.ndarray:
-        return _studentized_block(weights, values, tiles, simultaneous)
-
+    dask = backend == "dask"
+    groups = [tiles] if dask else _tile_groups(n, tiles)
     threads = max(1, min(THREADS, os.cpu_count() or 1))
-    wave = 4 * THREADS if backend == "dask" else threads
-    found: list[np.ndarray] = []
+    wave = 4 * THREADS if dask else threads
+    out = np.zeros((n_boot, 1 if simultaneous else k))
+    start_state = rng.bit_generator.state
     with ThreadPoolExecutor(threads) as pool, _one_blas_thread():
-        for start in range(0, n_boot, rows * wave):
-            stop = min(n_boot, start + rows * wave)
-            chunks = [
-                multinomial_weights(rng, min(rows, stop - first), n)
-                for first in range(start, stop, rows)
-            ]
-            if backend == "dask":
-                found += _on_dask(block, [(w,) for w in chunks])
+        for number, group in enumerate(groups):
+            if number:  # the same draws again for the next group of tiles
+                rng.bit_generator.state = start_state
+            if dask:
+                made: list[Any] = [(r, c, None) for r, c in group]
             else:
-                found += list(pool.map(block, chunks))
-    return np.concatenate(found)
+                made = list(pool.map(lambda rc: (*rc, _tile_pairs(values, *rc)), group))
+
+            def block(weights: np.ndarray, made: list[Any] = made) -> np.ndarray:
+                return _studentized_block(weights, values, made, simultaneous)
+
+            for start in range(0, n_boot, rows * wave):
+                stop = min(n_boot, start + rows * wave)
+                chunks = [
+                    multinomial_weights(rng, min(rows, stop - first), n)
+                    for first in range(start, stop, rows)
+                ]
+                found = _on_dask(block, [(w,) for w in chunks]) if dask else pool.map(block, chunks)
+                for first, maxima in zip(range(start, stop, rows), found, strict=True):
+                    part = out[first : first + len(maxima)]
+                    np.maximum(part, maxima, out=part)
+            del made
+    return out
 
 
 def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:

@@ -1,0 +1,72 @@
+"""The bootstrap-t's tiles of pairs: made once for all the draws, in groups of bounded size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_rank_interval_coverage import _plain_studentized
+
+from cdplot.stats import _intervals
+
+
+@pytest.fixture
+def small_tiles(monkeypatch):
+    """Tiles of 2 x 2 algorithms and blocks of 16 draws on 9 datasets (10 tiles for 7)."""
+    monkeypatch.setattr(_intervals, "STUDENT_TILE_ELEMENTS", 9 * 4)
+    monkeypatch.setattr(_intervals, "STUDENT_ROWS", 16)
+    assert len(_intervals._tiles(9, 7, 16)) == 10
+
+
+def _values():
+    values = np.round(np.random.default_rng(8).normal(size=(9, 7)) * 3)
+    values[:, 5] = values[:, 4] + 2  # a pair constant over the datasets counts 0
+    return values
+
+
+def test_each_tile_is_made_once_for_all_draws(small_tiles, monkeypatch):
+    made = []
+    original = _intervals._tile_pairs
+
+    def counted(values, rows, cols):
+        made.append((rows.start, cols.start))
+        return original(values, rows, cols)
+
+    monkeypatch.setattr(_intervals, "_tile_pairs", counted)
+    _intervals._studentized_max_t(_values(), 400, np.random.default_rng(4), "numpy")
+    assert len(made) == 10  # not once per block of 16 draws (25 blocks)
+    assert len(set(made)) == 10
+
+
+@pytest.mark.parametrize("simultaneous", [True, False])
+@pytest.mark.parametrize("cache", [8 * 9 * 4, 8 * 9 * 4 * 3, 1 << 30])
+def test_groups_of_tiles_give_the_statistics_of_a_plain_loop(
+    small_tiles, monkeypatch, simultaneous, cache
+):
+    monkeypatch.setattr(_intervals, "STUDENT_CACHE_BYTES", cache)
+    groups = _intervals._tile_groups(9, _intervals._tiles(9, 7, 16))
+    assert (len(groups) > 2) == (cache < 1 << 30) and sum(map(len, groups)) == 10
+    values, n_boot = _values(), 150
+    plain = _plain_studentized(values, n_boot, seed=4)
+    if simultaneous:
+        plain = plain.max(axis=1, keepdims=True)
+    rng = np.random.default_rng(4)
+    found = _intervals._studentized_max_t(values, n_boot, rng, "numpy", simultaneous)
+    np.testing.assert_allclose(found, plain, rtol=1e-12)
+    # the generator ends where one pass over the draws leaves it
+    again = np.random.default_rng(4)
+    _intervals.multinomial_weights(again, 150, 9)
+    assert rng.random() == again.random()
+
+
+def test_groups_of_tiles_are_bit_for_bit_one_group(monkeypatch):
+    values = np.random.default_rng(3).normal(size=(40, 30))
+    one = _intervals._studentized_max_t(values, 600, np.random.default_rng(1), "numpy")
+    monkeypatch.setattr(_intervals, "STUDENT_TILE_ELEMENTS", 40 * 25)
+    monkeypatch.setattr(_intervals, "STUDENT_BLOCK_ELEMENTS", 256 * 25)
+    tiles = _intervals._tiles(40, 30, 256)
+    tiled = _intervals._studentized_max_t(values, 600, np.random.default_rng(1), "numpy")
+    monkeypatch.setattr(_intervals, "STUDENT_CACHE_BYTES", 8 * 40 * 60)
+    assert len(_intervals._tile_groups(40, tiles)) > 10
+    grouped = _intervals._studentized_max_t(values, 600, np.random.default_rng(1), "numpy")
+    assert np.array_equal(tiled, grouped)
+    np.testing.assert_allclose(tiled, one, rtol=1e-12)
