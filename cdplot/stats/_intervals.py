@@ -646,17 +646,19 @@ def _tile_pairs(values: np.ndarray, rows: slice, cols: slice) -> dict[str, np.nd
     j = np.arange(rows.start, rows.stop)[:, None]
     lo = np.arange(cols.start, cols.stop)[None, :]
     first, second = np.nonzero(j < lo)  # positions inside the tile
-    raw = values[:, rows.start + first] - values[:, cols.start + second]
-    centred = raw - raw.mean(axis=0)  # the variance of a difference is shift-free
-    squares = centred**2
+    squares = values[:, rows.start + first]
+    squares -= values[:, cols.start + second]  # the differences, then in place:
     # constant up to the rounding of the subtraction (x + 0.1 - x is not always 0.1)
     size = np.abs(values).max(axis=0)
     rounding = CONSTANT_SPREAD * (size[rows.start + first] + size[cols.start + second])
+    constant = np.ptp(squares, axis=0) <= rounding
+    squares -= squares.mean(axis=0)  # centred: the variance of a difference is shift-free
+    np.square(squares, out=squares)
     return {
         "first": first,
         "second": second,
         "squares": squares,
-        "constant": np.ptp(raw, axis=0) <= rounding,
+        "constant": constant,
         "se": np.sqrt(squares.mean(axis=0) / n),
     }
 
