@@ -70,3 +70,48 @@ def test_groups_of_tiles_are_bit_for_bit_one_group(monkeypatch):
     grouped = _intervals._studentized_max_t(values, 600, np.random.default_rng(1), "numpy")
     assert np.array_equal(tiled, grouped)
     np.testing.assert_allclose(tiled, one, rtol=1e-12)
+
+
+def _full_max_t(centred, inv_se):
+    """Every pair of every draw: max_l |(c_j - c_l) * inv_se[j, l]| in float32."""
+    c32 = centred.astype(np.float32)
+    values = (c32[:, :, None] - c32[:, None, :]) * inv_se
+    return np.abs(values).max(axis=2)
+
+
+@pytest.mark.parametrize(
+    ("k", "spread", "kind"),
+    [(96, 0.3, "normal"), (160, 2.0, "normal"), (140, 5.0, "normal"), (130, 0.3, "ties"),
+     (120, 0.3, "constant pairs")],
+)  # fmt: skip
+def test_max_t_from_the_extremes_equals_every_pair(k, spread, kind):
+    """Large boards read the extremes' pairs in full and bound the rest: the same float32
+    maxima as every pair, also where standard errors vary wildly (many rows read in full),
+    with ties and with pairs whose standard error is 0."""
+    rng = np.random.default_rng(k)
+    se = np.exp(rng.normal(size=(k, k)) * spread)
+    se = np.triu(se, 1) + np.triu(se, 1).T
+    if kind == "constant pairs":
+        se[:, :7] = se[:7, :] = 0.0
+    with np.errstate(divide="ignore"):
+        inv_se = np.where(se > 0, 1.0 / se, 0.0).astype(np.float32)
+    centred = rng.normal(size=(300, k))
+    if kind == "ties":
+        centred = np.round(centred * 2)
+    assert k >= _intervals.EXTREME_MIN_K
+    found = _intervals._row_max_t(centred, inv_se)
+    assert found.dtype == np.float32
+    assert np.array_equal(found, _full_max_t(centred, inv_se))
+
+
+def test_fixed_standard_error_intervals_on_a_large_board_equal_every_pair(monkeypatch):
+    values = np.random.default_rng(5).normal(size=(25, 100)) + np.linspace(0, 2, 100)
+    found = _intervals._bootstrap_intervals(
+        values, 0.95, False, 300, np.random.default_rng(2), "numpy", False
+    )
+    monkeypatch.setattr(_intervals, "EXTREME_MIN_K", 10**9)
+    full = _intervals._bootstrap_intervals(
+        values, 0.95, False, 300, np.random.default_rng(2), "numpy", False
+    )
+    for a, b in zip(found, full, strict=True):
+        assert np.array_equal(a, b)
