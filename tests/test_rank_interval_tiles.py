@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from test_rank_interval_coverage import _plain_studentized
 
+import cdplot
 from cdplot.stats import _intervals
 
 
@@ -106,12 +107,14 @@ def test_max_t_from_the_extremes_equals_every_pair(k, spread, kind):
 
 def test_fixed_standard_error_intervals_on_a_large_board_equal_every_pair(monkeypatch):
     values = np.random.default_rng(5).normal(size=(25, 100)) + np.linspace(0, 2, 100)
-    found = _intervals._bootstrap_intervals(
-        values, 0.95, False, 300, np.random.default_rng(2), "numpy", False
-    )
+    with pytest.warns(cdplot.CdplotWarning, match="fixed standard errors"):
+        found = _intervals._bootstrap_intervals(
+            values, 0.95, False, 300, np.random.default_rng(2), "numpy", False
+        )
     monkeypatch.setattr(_intervals, "EXTREME_MIN_K", 10**9)
-    full = _intervals._bootstrap_intervals(
-        values, 0.95, False, 300, np.random.default_rng(2), "numpy", False
-    )
+    with pytest.warns(cdplot.CdplotWarning, match="fixed standard errors"):
+        full = _intervals._bootstrap_intervals(
+            values, 0.95, False, 300, np.random.default_rng(2), "numpy", False
+        )
     for a, b in zip(found, full, strict=True):
         assert np.array_equal(a, b)
