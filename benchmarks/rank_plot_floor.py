@@ -176,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         "| cdplot / floor: median (min-max) | load before -> after |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    notes: list[str] = []
     with mpl.rc_context({"figure.dpi": 100.0}):
         for size in args.sizes.split(","):
             k, columns = (int(v) for v in size.split(":"))
@@ -201,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"| {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}) "
                     f"| {before} -> {_load()} |"
                 )
-            print(f"|   | k = {k}: the compact letters, once per result: "
-                  f"{format_seconds(letters)} | | | | | | |")  # fmt: skip
+            notes.append(f"k = {k}: compact letters, once per result: {format_seconds(letters)}")
+    print("\n" + "\n".join(notes))
     return 0
 
 
