@@ -73,8 +73,8 @@ EXTREME_SLACK = 1e-5
 #: the bootstrap-t's work is ``n_boot * k(k-1)/2 * (N + STUDENT_PAIR_COST)`` cells: one draw
 #: of one pair costs N products and about as much arithmetic again as 100 datasets' products
 STUDENT_PAIR_COST = 100
-#: the automatic bootstrap-t runs while its work stays within this many cells (15 to 25 s of
-#: CPU, 0.15 to 0.25 ns a cell); beyond it, fixed standard errors with a warning, unless
+#: the automatic bootstrap-t runs while its work stays within this many cells (5 to 15 s of
+#: CPU, 0.05 to 0.15 ns a cell); beyond it, fixed standard errors with a warning, unless
 #: ``studentize=True`` asks for the bootstrap-t whatever it costs
 STUDENTIZE_MAX_WORK = 100_000_000_000
 #: float64 elements of one block of the bootstrap-t (draws x pairs of one tile: 8 MB)
@@ -249,7 +249,7 @@ def rank_intervals(
         ``"dask"`` computes the bootstrap chunks on the current Dask client.
     studentize : bool, optional
         Bootstrap-t: divide each bootstrap sample's differences by their own standard
-        errors (costs ``n_boot * k(k - 1) / 2 * (N + 100)`` cells, 0.15 to 0.25 s of CPU per
+        errors (costs ``n_boot * k(k - 1) / 2 * (N + 100)`` cells, 0.05 to 0.15 s of CPU per
         1e9, in blocks of bounded memory). Default: whenever that work is at most
         ``STUDENTIZE_MAX_WORK`` (1e11); beyond it, and with ``studentize=False``, the
         fixed standard errors of the full sample, with a :class:`cdplot.CdplotWarning`:
@@ -878,7 +878,7 @@ def _studentize(values: np.ndarray, n_boot: int, studentize: bool | None) -> boo
                 f"the bootstrap-t would take n_boot * k(k-1)/2 * (N + {STUDENT_PAIR_COST}) = "
                 f"{work:.3g} cells, above the {STUDENTIZE_MAX_WORK:.3g} run by default, so "
                 "fixed standard errors were used",
-                "pass studentize=True for the bootstrap-t (0.15 to 0.25 s of CPU per 1e9 "
+                "pass studentize=True for the bootstrap-t (0.05 to 0.15 s of CPU per 1e9 "
                 "cells), or a smaller n_boot",
             )
         return bool(studentize)
