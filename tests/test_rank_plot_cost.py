@@ -11,7 +11,7 @@ from _helpers import leaderboard
 
 import cdplot
 from cdplot.stats import _letters
-from cdplot.stats._intervals import RankPlotStatistics, _score_summary
+from cdplot.stats._intervals import RankPlotStatistics, _given_rows, _score_summary
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +65,30 @@ def test_score_summary_equals_each_columns_nanstd():
         assert mean[i] == np.nanmean(values, axis=0)[j]
         expected = float(np.nanstd(column, ddof=1)) if several else np.nan
         assert np.array_equal(sd[i], expected, equal_nan=True)  # bit for bit
+
+
+@pytest.mark.parametrize("on", ["ranks", "scores"])
+def test_given_intervals_are_read_column_by_column_as_row_by_row(board40, on):
+    ri = cdplot.rank_intervals(board40, method="bootstrap", on=on, n_boot=200, random_state=1)
+    rows, by_score = _given_rows(ri, board40)
+    frame = ri.to_frame()
+    assert by_score == (on == "scores")
+    key = frame["mean_score"] if by_score else frame["average_rank"]
+    placed = sorted(frame.index, key=lambda a: -float(key[a]) if by_score else float(key[a]))
+    assert list(rows) == [str(a) for a in frame.index]
+    for a in frame.index:
+        want = (
+            float(frame.loc[a, "average_rank"]), float(frame.loc[a, "low"]),
+            float(frame.loc[a, "high"]), float(frame.loc[a, "p_best"]),
+            bool(frame.loc[a, "in_best_set"]), placed.index(a) + 1.0,
+        )  # fmt: skip
+        assert rows[a] == want
+        assert [type(v) for v in rows[a]] == [float, float, float, float, bool, float]
+
+
+def test_given_intervals_with_a_repeated_algorithm_are_refused(board40):
+    ri = cdplot.rank_intervals(board40, method="test")
+    frame = ri.to_frame()
+    twice = SimpleNamespace(to_frame=lambda: frame.iloc[[0, 0, *range(1, len(frame))]])
+    with pytest.raises(cdplot.CdplotInputError, match="intervals must be the object"):
+        _given_rows(twice, board40)

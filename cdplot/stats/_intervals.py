@@ -1159,21 +1159,24 @@ def _given_rows(intervals: Any, result: ComparisonResult) -> tuple[dict[str, tup
     """
     try:
         frame = intervals.to_frame()
+        if not frame.index.is_unique:
+            raise ValueError("one row per algorithm")
         by_score = "mean_score" in frame.columns
-        key = frame["mean_score"] if by_score else frame["average_rank"]
+        key = frame["mean_score" if by_score else "average_rank"].to_numpy(dtype=float)
         sign = -1.0 if by_score and result.higher_is_better else 1.0
-        placed = sorted(range(len(frame.index)), key=lambda i: sign * float(key.iloc[i]))
-        position = {str(frame.index[i]): p + 1.0 for p, i in enumerate(placed)}
+        placed = sorted(range(len(frame.index)), key=lambda i: sign * key[i])
+        names = [str(a) for a in frame.index]
+        position = {names[i]: p + 1.0 for p, i in enumerate(placed)}
+        columns = [frame[c].to_numpy(dtype=float).tolist() for c in ("average_rank", "low", "high")]
+        chances = (
+            frame["p_best"].to_numpy(dtype=float).tolist()
+            if "p_best" in frame.columns
+            else [None] * len(names)
+        )
+        best = frame["in_best_set"].to_numpy(dtype=bool).tolist()
         rows = {
-            str(a): (
-                float(frame.loc[a, "average_rank"]),
-                float(frame.loc[a, "low"]),
-                float(frame.loc[a, "high"]),
-                float(frame.loc[a, "p_best"]) if "p_best" in frame.columns else None,
-                bool(frame.loc[a, "in_best_set"]),
-                position[str(a)],
-            )
-            for a in frame.index
+            a: (*values, chance, flag, position[a])
+            for a, *values, chance, flag in zip(names, *columns, chances, best, strict=True)
         }
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise CdplotInputError(
