@@ -118,3 +118,17 @@ def test_fixed_standard_error_intervals_on_a_large_board_equal_every_pair(monkey
         )
     for a, b in zip(found, full, strict=True):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_max_t_with_an_infinite_weight_reads_every_pair():
+    k = 100
+    rng = np.random.default_rng(1)
+    inv_se = rng.uniform(1.0, 2.0, size=(k, k)).astype(np.float32)
+    inv_se = np.triu(inv_se, 1) + np.triu(inv_se, 1).T
+    inv_se[3, 60] = inv_se[60, 3] = np.inf  # 1 / se beyond float32
+    centred = np.round(rng.normal(size=(50, k)))  # ties: 0 * inf is not a number
+    found = _intervals._row_max_t(centred, inv_se)
+    full = _full_max_t(centred, inv_se)
+    assert np.isnan(full).any()
+    assert np.array_equal(found, full, equal_nan=True)

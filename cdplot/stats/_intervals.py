@@ -612,14 +612,16 @@ def _row_max_t(centred: np.ndarray, inv_se: np.ndarray) -> np.ndarray:
     threads = max(1, min(THREADS, os.cpu_count() or 1, -(-b // step)))
     share = -(-b // threads)
 
-    if k >= EXTREME_MIN_K:  # the extremes in full, every other pair bounded
+    widest = inv_se.max(axis=1).astype(float)
+    # the extremes in full, every other pair bounded (a bound needs finite weights)
+    extremes = k >= EXTREME_MIN_K and bool(np.isfinite(widest).all())
+    if extremes:
         m = max(4, int(k * EXTREME_SHARE))
         step = max(1, PAIR_CHUNK_ELEMENTS // (2 * m * k))
-        widest = inv_se.max(axis=1).astype(float)
 
     def work(first: int) -> None:
         last = min(b, first + share)
-        if k >= EXTREME_MIN_K:
+        if extremes:
             for start in range(first, last, step):
                 stop = min(last, start + step)
                 out[start:stop] = _extreme_max_t(c32[start:stop], inv_se, widest, m)
