@@ -92,3 +92,35 @@ def test_given_intervals_with_a_repeated_algorithm_are_refused(board40):
     twice = SimpleNamespace(to_frame=lambda: frame.iloc[[0, 0, *range(1, len(frame))]])
     with pytest.raises(cdplot.CdplotInputError, match="intervals must be the object"):
         _given_rows(twice, board40)
+
+
+def test_names_are_measured_in_one_layout_per_font_not_one_per_label(monkeypatch):
+    from cdplot.plotting import _text_measure
+
+    board = leaderboard(120)
+    calls = []
+    original = _text_measure.TextMeasure.__call__
+
+    def counted(self, text, role):
+        calls.append(text)
+        return original(self, text, role)
+
+    monkeypatch.setattr(_text_measure.TextMeasure, "__call__", counted)
+    ax = cdplot.rank_plot(board, width=7)
+    names = [t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("rank-name-")]
+    assert len(names) == 120 and not any("\u2026" in n for n in names)
+    assert len([c for c in calls if c.startswith("model_")]) <= 2  # was one per name
+
+
+def test_widest_line_is_the_widest_of_the_texts_one_by_one():
+    from cdplot.plotting._text_measure import CachedMeasure, TextMeasure
+
+    props = {"row": {"fontsize": 6.0}, "bold": {"fontsize": 7.0, "fontweight": "bold"}}
+    measure = TextMeasure(100.0, props)
+    texts = ["model_0001", "Wide name ÄÖ", "iiiii", "WW.WW", " lead", "trail ", "a  b"]
+    for role in props:
+        assert measure.widest_line(texts, role) == max(measure(t, role)[0] for t in texts)
+        cached = CachedMeasure(measure)
+        assert cached.all_fit(texts, max(measure(t, role)[0] for t in texts), role)
+        assert not cached.all_fit(texts, 0.99 * measure("Wide name ÄÖ", role)[0], role)
+        assert not cached.all_fit(["$x^2$", "a"], 10.0, role)  # mathematics: one by one
