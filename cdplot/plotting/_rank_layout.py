@@ -124,6 +124,8 @@ def row_fontsize(k: int, base: float) -> float:
 
 def letter_tokens(text: str) -> list[str]:
     """The letters of a display string: past z and Z a letter is dots then a character."""
+    if "." not in text:  # one character a letter
+        return list(text)
     out: list[str] = []
     for ch in text:
         if out and out[-1].endswith(".") and set(out[-1]) == {"."}:
@@ -326,10 +328,15 @@ def _panel(
             out.texts.append(TextBox(x, y_head, title, "head", "left", "center"))
             extra_cols.append((x, attr))
             x += width + COLUMN_GAP
+    # the names of each font that all fit, found in one measurement (else one by one)
+    fit = {
+        role: measure.all_fit([r.name for r in rows if r.bold == bold], cols.name, role)
+        for role, bold in (("row", False), ("row_bold", True))
+    }
     for i, row in enumerate(rows):
         y = top + header + pitch * (i + 0.5)
         role = "row_bold" if row.bold else "row"
-        shown = _truncate(row.name, cols.name, measure, role)
+        shown = row.name if fit[role] else _truncate(row.name, cols.name, measure, role)
         if shown != row.name:
             out.truncated[row.name] = shown
         out.texts.append(

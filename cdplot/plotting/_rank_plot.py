@@ -83,6 +83,18 @@ def _interval_words(stats: RankPlotStatistics) -> str:
     return f"{stats.method}, {stats.confidence:.0%} {joint}"
 
 
+def _letter_runs(letters: Mapping[str, str]) -> dict[str, str] | None:
+    """Each algorithm's letters with runs written first-last, or None where the display
+    needs more than MAX_LETTERS letters or a row more than MAX_LETTER_CHARS characters."""
+    used = {t for v in letters.values() for t in letter_tokens(v)}
+    if len(used) > MAX_LETTERS:
+        return None
+    alphabet = SINGLE_LETTERS[: len(used)]
+    runs = {a: compact_letter_runs(v, alphabet) for a, v in letters.items()}
+    widest = max((len(v) for v in runs.values()), default=0)
+    return runs if widest <= MAX_LETTER_CHARS else None
+
+
 def group_display(result: ComparisonResult, letters: Mapping[str, str] | None = None) -> str:
     """``"letters"`` while the compact letter display is short, else ``"tier"``.
 
@@ -92,12 +104,7 @@ def group_display(result: ComparisonResult, letters: Mapping[str, str] | None = 
     numbered tiers, one number per algorithm. ``letters``: ``result.letters`` if known.
     """
     letters = result.letters if letters is None else letters
-    used = {t for v in letters.values() for t in letter_tokens(v)}
-    if len(used) > MAX_LETTERS:
-        return "tier"
-    alphabet = SINGLE_LETTERS[: len(used)]
-    widest = max((len(compact_letter_runs(v, alphabet)) for v in letters.values()), default=0)
-    return "letters" if widest <= MAX_LETTER_CHARS else "tier"
+    return "tier" if _letter_runs(letters) is None else "letters"
 
 
 def _score_texts(stats: RankPlotStatistics) -> dict[str, str]:
@@ -110,12 +117,10 @@ def _score_texts(stats: RankPlotStatistics) -> dict[str, str]:
 
 def _group_texts(result: ComparisonResult, stats: RankPlotStatistics) -> tuple[str, dict[str, str]]:
     """The groups column: its head and each algorithm's letters or tier."""
-    letters = result.letters
-    display = group_display(result, letters)
-    if display == "tier":
-        return display, {a: str(t) for a, t in zip(stats.algorithms, stats.tiers, strict=True)}
-    alphabet = SINGLE_LETTERS[: len({t for v in letters.values() for t in letter_tokens(v)})]
-    return display, {a: compact_letter_runs(v, alphabet) for a, v in letters.items()}
+    runs = _letter_runs(result.letters)
+    if runs is None:
+        return "tier", {a: str(t) for a, t in zip(stats.algorithms, stats.tiers, strict=True)}
+    return "letters", runs
 
 
 def _rows(
@@ -229,10 +234,10 @@ def _draw(ax: Axes, layout: RankLayout, props: Mapping[str, Mapping[str, Any]]) 
             markersize=size, markerfacecolor="white", markeredgecolor=POINT_COLOR,
             zorder=3, gid="rank-point-outside",
         )  # fmt: skip
-    for t in layout.texts:
-        text = PgfSafeText(t.x, t.y, t.text, ha=t.ha, va=t.va, gid=t.gid or None, **props[t.role])
-        text.set_clip_path(ax.patch)
-        ax.add_artist(text)
+    for t in layout.texts:  # add_artist clips each text to the Axes (once: it costs)
+        ax.add_artist(
+            PgfSafeText(t.x, t.y, t.text, ha=t.ha, va=t.va, gid=t.gid or None, **props[t.role])
+        )
 
 
 def rank_plot_min_width(result: ComparisonResult, columns: int = 1) -> float:

@@ -99,6 +99,17 @@ class TextMeasure:
         box = artist.get_window_extent(self._renderer)
         return box.width / self._dpi * self._widen.get(role, 1.0), box.height / self._dpi
 
+    def widest_line(self, texts: Sequence[str], role: str) -> float:
+        """Width (inches) of the widest of ``texts``, measured as the lines of one text.
+
+        Each line is laid out as the one-line text would be (the same metrics), so this
+        is the max of ``self(t, role)[0]``, in one layout rather than one per text.
+        """
+        artist = self._texts[role]
+        artist.set_text("\n".join(texts))
+        box = artist.get_window_extent(self._renderer)
+        return box.width / self._dpi * self._widen.get(role, 1.0)
+
     def _extent(self, text: str, props: Mapping[str, Any]) -> Any:
         artist = self._text_type(0.0, 0.0, text, **props)
         artist.set_figure(self._figure)
@@ -146,6 +157,14 @@ class CachedMeasure:
             return True
         return self(text, role)[0] <= room
 
+    def all_fit(self, texts: Sequence[str], room: float, role: str) -> bool:
+        """Whether every one of ``texts`` is at most ``room`` wide, measured as the lines of
+        one text when the measure can (a :class:`TextMeasure`; no mathematics or line
+        breaks in them); False when it cannot say (then measure them one by one)."""
+        if not self._as_lines(texts):
+            return False
+        return not texts or self._measure.widest_line(texts, role) <= room
+
     def widest(self, texts: Sequence[str], role: str) -> float:
         """Width of the widest text: exact for the few whose estimate could be the widest."""
         texts = [t for t in dict.fromkeys(texts) if t]
@@ -153,8 +172,16 @@ class CachedMeasure:
             return 0.0
         estimates = [self.estimate(t, role) for t in texts]
         top = max(estimates)
-        return max(
-            self(t, role)[0]
-            for t, e in zip(texts, estimates, strict=True)
-            if e * (1.0 + ESTIMATE_MARGIN) >= top
+        near = [
+            t for t, e in zip(texts, estimates, strict=True) if e * (1.0 + ESTIMATE_MARGIN) >= top
+        ]
+        if len(near) > 1 and self._as_lines(near):
+            return self._measure.widest_line(near, role)  # the same max, in one layout
+        return max(self(t, role)[0] for t in near)
+
+    def _as_lines(self, texts: Sequence[str]) -> bool:
+        """Whether ``texts`` can be measured as the lines of one text: the measure can
+        (a :class:`TextMeasure`), and none holds mathematics or a line break."""
+        return hasattr(self._measure, "widest_line") and not any(
+            "$" in t or "\n" in t for t in texts
         )

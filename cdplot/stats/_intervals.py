@@ -61,19 +61,31 @@ PAIR_CHUNK_ELEMENTS = 262_144
 WEIGHT_CHUNK_ELEMENTS = 2_000_000
 #: threads of the pairwise max-t step
 THREADS = 2
+#: from this many algorithms the max-t step reads, per draw, the pairs of the EXTREME_SHARE
+#: most extreme algorithms on either side in full and bounds every other pair (exact: the
+#: rows whose bound does not settle them are read in full)
+EXTREME_MIN_K = 96
+#: algorithms on each side a draw reads in full: this share of k (at least 4)
+EXTREME_SHARE = 1 / 32
+#: relative slack of the bound on the pairs not read (float32 rounding is 6e-8)
+EXTREME_SLACK = 1e-5
 #: the bootstrap-t's work is ``n_boot * k(k-1)/2 * (N + STUDENT_PAIR_COST)`` cells: one draw
 #: of one pair costs N products and about as much arithmetic again as 100 datasets' products
 STUDENT_PAIR_COST = 100
-#: the automatic bootstrap-t runs while its work stays within this many cells (15 to 25 s of
-#: CPU, 0.15 to 0.25 ns a cell); beyond it, fixed standard errors with a warning, unless
+#: the automatic bootstrap-t runs while its work stays within this many cells (5 to 15 s of
+#: CPU, 0.05 to 0.15 ns a cell); beyond it, fixed standard errors with a warning, unless
 #: ``studentize=True`` asks for the bootstrap-t whatever it costs
 STUDENTIZE_MAX_WORK = 100_000_000_000
 #: float64 elements of one block of the bootstrap-t (draws x pairs of one tile: 8 MB)
 STUDENT_BLOCK_ELEMENTS = 1_048_576
 #: float64 elements of the per-dataset squared differences of one tile of pairs (16 MB)
 STUDENT_TILE_ELEMENTS = 2_097_152
-#: bootstrap draws of one block of the bootstrap-t (each block recomputes its tiles' pairs)
+#: bootstrap draws of one block of the bootstrap-t
 STUDENT_ROWS = 256
+#: bytes of the tiles' squared per-dataset differences the bootstrap-t keeps at once: the
+#: tiles are made once for all the draws, a group of tiles within this bound at a time (the
+#: draws are drawn again, the same, for each further group), not once per block of draws
+STUDENT_CACHE_BYTES = 128 * 2**20
 DEFAULT_N_BOOT = 10_000
 #: relative size of what rounding leaves of a cancelled sum (64 units in the last place)
 ROUNDING = 64 * np.finfo(float).eps
@@ -236,7 +248,7 @@ def rank_intervals(
         ``"dask"`` computes the bootstrap chunks on the current Dask client.
     studentize : bool, optional
         Bootstrap-t: divide each bootstrap sample's differences by their own standard
-        errors (costs ``n_boot * k(k - 1) / 2 * (N + 100)`` cells, 0.15 to 0.25 s of CPU per
+        errors (costs ``n_boot * k(k - 1) / 2 * (N + 100)`` cells, 0.05 to 0.15 s of CPU per
         1e9, in blocks of bounded memory). Default: whenever that work is at most
         ``STUDENTIZE_MAX_WORK`` (1e11); beyond it, and with ``studentize=False``, the
         fixed standard errors of the full sample, with a :class:`cdplot.CdplotWarning`:
@@ -582,15 +594,27 @@ def _pair_standard_errors(values: np.ndarray) -> np.ndarray:
     """Bootstrap standard error of each difference of column means (k x k): the population
     standard deviation of the per-dataset differences over ``sqrt(N)``, from the differences
     themselves (no cancellation between two large variances), 0 for a difference constant
-    over the datasets; computed tile by tile (:func:`_tiles`)."""
+    over the datasets; computed tile by tile (:func:`_tiles`), on :data:`THREADS` threads
+    (each tile on its own: the same values whatever the threads)."""
     n, k = values.shape
     se = np.zeros((k, k))
-    for rows, cols in _tiles(n, k):
+
+    def fill(tile_slices: tuple[slice, slice]) -> None:
+        rows, cols = tile_slices
         tile = _tile_pairs(values, rows, cols)
         first, second = rows.start + tile["first"], cols.start + tile["second"]
         pair_se = np.where(tile["constant"], 0.0, tile["se"])
         se[first, second] = pair_se
         se[second, first] = pair_se
+
+    tiles = _tiles(n, k)
+    threads = max(1, min(THREADS, os.cpu_count() or 1, len(tiles)))
+    if threads == 1:
+        for tile_slices in tiles:
+            fill(tile_slices)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(fill, tiles))
     return se
 
 
@@ -607,8 +631,20 @@ def _row_max_t(centred: np.ndarray, inv_se: np.ndarray) -> np.ndarray:
     threads = max(1, min(THREADS, os.cpu_count() or 1, -(-b // step)))
     share = -(-b // threads)
 
+    widest = inv_se.max(axis=1).astype(float)
+    # the extremes in full, every other pair bounded (a bound needs finite weights)
+    extremes = k >= EXTREME_MIN_K and bool(np.isfinite(widest).all())
+    if extremes:
+        m = max(4, int(k * EXTREME_SHARE))
+        step = max(1, PAIR_CHUNK_ELEMENTS // (2 * m * k))
+
     def work(first: int) -> None:
         last = min(b, first + share)
+        if extremes:
+            for start in range(first, last, step):
+                stop = min(last, start + step)
+                out[start:stop] = _extreme_max_t(c32[start:stop], inv_se, widest, m)
+            return
         buffer = np.empty((min(step, last - first), k, k), dtype=np.float32)
         for start in range(first, last, step):
             stop = min(last, start + step)
@@ -623,6 +659,44 @@ def _row_max_t(centred: np.ndarray, inv_se: np.ndarray) -> np.ndarray:
     else:
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(work, range(0, b, share)))
+    return out
+
+
+def _extreme_max_t(c32: np.ndarray, inv_se: np.ndarray, widest: np.ndarray, m: int) -> np.ndarray:
+    """:func:`_row_max_t` of a block of draws (float32 ``c32``, ``b x k``), exact, reading
+    in full only the pairs of each draw's ``m`` lowest and ``m`` highest algorithms.
+
+    Every value is ``|(c_j - c_l) * inv_se[j, l]|`` in float32, as in the full step, so a
+    max over some of them is the max over all once the others are known to be smaller:
+    for ``j`` among the extremes its whole row is read; for another ``j`` the row's max
+    over the extremes (``inv_se`` is symmetric) is compared with a bound on its pairs with
+    the middle algorithms, ``max(c_j - c_(m), c_(k-m-1) - c_j) * max_l inv_se[j, l]`` (the
+    middle spans ``c_(m)`` to ``c_(k-m-1)``), widened by EXTREME_SLACK for the rounding;
+    the rows the bound does not settle are read in full.
+    """
+    b, k = c32.shape
+    rows = np.arange(b)[:, None]
+    order = np.argsort(c32, axis=1)
+    ends = np.concatenate([order[:, :m], order[:, k - m :]], axis=1)  # b x 2m
+    vals = c32[rows, ends][:, :, None] - c32[:, None, :]  # b x 2m x k
+    vals *= inv_se[ends]
+    np.abs(vals, out=vals)
+    out = vals.max(axis=1)  # each j's max over its pairs with the extremes
+    out[rows, ends] = vals.max(axis=2)  # the extremes' own rows, in full
+    c = c32.astype(float)
+    low = c[rows[:, 0], order[:, m]][:, None]
+    high = c[rows[:, 0], order[:, k - m - 1]][:, None]
+    bound = np.maximum(c - low, high - c) * widest * (1.0 + EXTREME_SLACK)
+    open_ = bound > out
+    open_[rows, ends] = False
+    draw, j = np.nonzero(open_)
+    step = max(1, PAIR_CHUNK_ELEMENTS // k)
+    for start in range(0, draw.size, step):
+        d, a = draw[start : start + step], j[start : start + step]
+        full = c32[d, a][:, None] - c32[d]
+        full *= inv_se[a]
+        np.abs(full, out=full)
+        out[d, a] = full.max(axis=1)
     return out
 
 
@@ -661,17 +735,19 @@ def _tile_pairs(values: np.ndarray, rows: slice, cols: slice) -> dict[str, np.nd
     j = np.arange(rows.start, rows.stop)[:, None]
     lo = np.arange(cols.start, cols.stop)[None, :]
     first, second = np.nonzero(j < lo)  # positions inside the tile
-    raw = values[:, rows.start + first] - values[:, cols.start + second]
-    centred = raw - raw.mean(axis=0)  # the variance of a difference is shift-free
-    squares = centred**2
+    squares = values[:, rows.start + first]
+    squares -= values[:, cols.start + second]  # the differences, then in place:
     # constant up to the rounding of the subtraction (x + 0.1 - x is not always 0.1)
     size = np.abs(values).max(axis=0)
     rounding = CONSTANT_SPREAD * (size[rows.start + first] + size[cols.start + second])
+    constant = np.ptp(squares, axis=0) <= rounding
+    squares -= squares.mean(axis=0)  # centred: the variance of a difference is shift-free
+    np.square(squares, out=squares)
     return {
         "first": first,
         "second": second,
         "squares": squares,
-        "constant": np.ptp(raw, axis=0) <= rounding,
+        "constant": constant,
         "se": np.sqrt(squares.mean(axis=0) / n),
     }
 
@@ -679,7 +755,7 @@ def _tile_pairs(values: np.ndarray, rows: slice, cols: slice) -> dict[str, np.nd
 def _studentized_block(
     weights: np.ndarray,
     values: np.ndarray,
-    tiles: list[tuple[slice, slice]],
+    tiles: list[tuple[slice, slice, dict[str, np.ndarray] | None]],
     simultaneous: bool,
 ) -> np.ndarray:
     """Bootstrap-t for one chunk of draws: per draw and algorithm ``j``, the max over its
@@ -690,13 +766,14 @@ def _studentized_block(
     ``e`` the centred per-dataset differences and ``gap = D*_jl - D_jl`` (so each tile
     costs one matrix product); a draw whose differences do not spread is studentized by
     the full sample's standard error, and a pair constant over the datasets counts 0.
+    Each tile comes with its :func:`_tile_pairs` (made here when None).
     """
     n = values.shape[0]
     b, k = weights.shape[0], values.shape[1]
     shifts = weights @ (values - values.mean(axis=0))  # D*_j - D_j for each algorithm
     out = np.zeros((b, 1 if simultaneous else k))
-    for rows, cols in tiles:
-        tile = _tile_pairs(values, rows, cols)
+    for rows, cols, made in tiles:
+        tile = _tile_pairs(values, rows, cols) if made is None else made
         first, second = tile["first"], tile["second"]
         if first.size == 0:
             continue
@@ -729,6 +806,21 @@ def _studentized_block(
     return out
 
 
+def _tile_groups(n: int, tiles: list[tuple[slice, slice]]) -> list[list[tuple[slice, slice]]]:
+    """The tiles in order, in groups whose squared differences (``N x pairs`` float64)
+    stay within :data:`STUDENT_CACHE_BYTES` (a tile larger than that alone)."""
+    groups: list[list[tuple[slice, slice]]] = [[]]
+    size = 0
+    for rows, cols in tiles:
+        nbytes = 8 * n * (rows.stop - rows.start) * (cols.stop - cols.start)
+        if groups[-1] and size + nbytes > STUDENT_CACHE_BYTES:
+            groups.append([])
+            size = 0
+        groups[-1].append((rows, cols))
+        size += nbytes
+    return groups
+
+
 def _studentized_max_t(
     values: np.ndarray,
     n_boot: int,
@@ -744,29 +836,44 @@ def _studentized_max_t(
     Work ``n_boot * N * k(k-1)/2``, in blocks of bounded memory: chunks of draws times
     tiles of pairs (:func:`_tiles`); the chunks are independent and run in waves on
     :data:`THREADS` threads (or as Dask tasks), the draws taken in order from ``rng``.
+    The tiles' per-dataset differences are made once for all the draws, a group of tiles
+    at a time (:func:`_tile_groups`); for each further group the draws are drawn again from
+    the same state of ``rng``, so each block sees the same draws and tiles (and ``rng`` ends
+    where one pass would leave it). A Dask task makes its own tiles.
     """
     n, k = values.shape
     rows = max(1, min(STUDENT_ROWS, WEIGHT_CHUNK_ELEMENTS // n))
     tiles = _tiles(n, k, rows)
-
-    def block(weights: np.ndarray) -> np.ndarray:
-        return _studentized_block(weights, values, tiles, simultaneous)
-
+    dask = backend == "dask"
+    groups = [tiles] if dask else _tile_groups(n, tiles)
     threads = max(1, min(THREADS, os.cpu_count() or 1))
-    wave = 4 * THREADS if backend == "dask" else threads
-    found: list[np.ndarray] = []
+    wave = 4 * THREADS if dask else threads
+    out = np.zeros((n_boot, 1 if simultaneous else k))
+    start_state = rng.bit_generator.state
     with ThreadPoolExecutor(threads) as pool, _one_blas_thread():
-        for start in range(0, n_boot, rows * wave):
-            stop = min(n_boot, start + rows * wave)
-            chunks = [
-                multinomial_weights(rng, min(rows, stop - first), n)
-                for first in range(start, stop, rows)
-            ]
-            if backend == "dask":
-                found += _on_dask(block, [(w,) for w in chunks])
+        for number, group in enumerate(groups):
+            if number:  # the same draws again for the next group of tiles
+                rng.bit_generator.state = start_state
+            if dask:
+                made: list[Any] = [(r, c, None) for r, c in group]
             else:
-                found += list(pool.map(block, chunks))
-    return np.concatenate(found)
+                made = list(pool.map(lambda rc: (*rc, _tile_pairs(values, *rc)), group))
+
+            def block(weights: np.ndarray, made: list[Any] = made) -> np.ndarray:
+                return _studentized_block(weights, values, made, simultaneous)
+
+            for start in range(0, n_boot, rows * wave):
+                stop = min(n_boot, start + rows * wave)
+                chunks = [
+                    multinomial_weights(rng, min(rows, stop - first), n)
+                    for first in range(start, stop, rows)
+                ]
+                found = _on_dask(block, [(w,) for w in chunks]) if dask else pool.map(block, chunks)
+                for first, maxima in zip(range(start, stop, rows), found, strict=True):
+                    part = out[first : first + len(maxima)]
+                    np.maximum(part, maxima, out=part)
+            del made
+    return out
 
 
 def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
@@ -792,7 +899,7 @@ def _studentize(values: np.ndarray, n_boot: int, studentize: bool | None) -> boo
                 f"the bootstrap-t would take n_boot * k(k-1)/2 * (N + {STUDENT_PAIR_COST}) = "
                 f"{work:.3g} cells, above the {STUDENTIZE_MAX_WORK:.3g} run by default, so "
                 "fixed standard errors were used",
-                "pass studentize=True for the bootstrap-t (0.15 to 0.25 s of CPU per 1e9 "
+                "pass studentize=True for the bootstrap-t (0.05 to 0.15 s of CPU per 1e9 "
                 "cells), or a smaller n_boot",
             )
         return bool(studentize)
@@ -1004,6 +1111,8 @@ class RankPlotStatistics:
         mean, sd = _score_summary(result, names)
         from ._letters import result_tiers
 
+        tiers = result_tiers(result, names)  # once: k x k pairs in every call
+
         return cls(
             algorithms=tuple(names),
             average_rank=table[:, 0],
@@ -1020,7 +1129,7 @@ class RankPlotStatistics:
             bayesian=not result._pairwise.controls_fwer,
             mean_score=mean,
             score_sd=sd,
-            tiers=tuple(result_tiers(result, names)[a] for a in names),
+            tiers=tuple(tiers[a] for a in names),
         )
 
 
@@ -1071,21 +1180,24 @@ def _given_rows(intervals: Any, result: ComparisonResult) -> tuple[dict[str, tup
     """
     try:
         frame = intervals.to_frame()
+        if not frame.index.is_unique:
+            raise ValueError("one row per algorithm")
         by_score = "mean_score" in frame.columns
-        key = frame["mean_score"] if by_score else frame["average_rank"]
+        key = frame["mean_score" if by_score else "average_rank"].to_numpy(dtype=float)
         sign = -1.0 if by_score and result.higher_is_better else 1.0
-        placed = sorted(range(len(frame.index)), key=lambda i: sign * float(key.iloc[i]))
-        position = {str(frame.index[i]): p + 1.0 for p, i in enumerate(placed)}
+        placed = sorted(range(len(frame.index)), key=lambda i: sign * key[i])
+        names = [str(a) for a in frame.index]
+        position = {names[i]: p + 1.0 for p, i in enumerate(placed)}
+        columns = [frame[c].to_numpy(dtype=float).tolist() for c in ("average_rank", "low", "high")]
+        chances = (
+            frame["p_best"].to_numpy(dtype=float).tolist()
+            if "p_best" in frame.columns
+            else [None] * len(names)
+        )
+        best = frame["in_best_set"].to_numpy(dtype=bool).tolist()
         rows = {
-            str(a): (
-                float(frame.loc[a, "average_rank"]),
-                float(frame.loc[a, "low"]),
-                float(frame.loc[a, "high"]),
-                float(frame.loc[a, "p_best"]) if "p_best" in frame.columns else None,
-                bool(frame.loc[a, "in_best_set"]),
-                position[str(a)],
-            )
-            for a in frame.index
+            a: (*values, chance, flag, position[a])
+            for a, *values, chance, flag in zip(names, *columns, chances, best, strict=True)
         }
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise CdplotInputError(
@@ -1108,8 +1220,13 @@ def _score_summary(result: ComparisonResult, names: list[str]) -> tuple[np.ndarr
     values = np.asarray(result._input.scores, dtype=float)
     counts = np.sum(~np.isnan(values), axis=0)
     means = np.nanmean(values, axis=0)
-    sds = [float(np.nanstd(values[:, j], ddof=1)) if counts[j] > 1 else np.nan
-           for j in range(values.shape[1])]  # fmt: skip
+    # each column's nanstd, as one reduction along rows of the transposed copy: the same
+    # pairwise sums, so the same values bit for bit as column by column
+    columns = np.ascontiguousarray(values.T)
+    sds = np.full(values.shape[1], np.nan)
+    several = counts > 1
+    if several.any():
+        sds[several] = np.nanstd(columns[several], axis=1, ddof=1)
     where = {str(a): j for j, a in enumerate(result.algorithms)}
     index = [where[a] for a in names]
-    return means[index], np.asarray(sds, dtype=float)[index]
+    return means[index], sds[index]

@@ -409,6 +409,8 @@ def _resampled_means(
     values = np.where(present, mat, 0.0)
     weights = rng.multinomial(n, np.full(n, 1.0 / n), size=draws).astype(float)
     total = weights @ values
+    if present.all():  # every count is n, exactly (whole numbers): one product, not two
+        return total / float(n)
     count = weights @ present.astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = total / count
