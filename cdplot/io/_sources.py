@@ -18,10 +18,16 @@ import numpy as np
 
 from .._errors import CdplotInputError, spell
 from ._aggregate import Aggregation, check_aggregate
-from ._benchmark import BenchmarkItems
+from ._benchmark import BenchmarkColumns, BenchmarkItems, read_benchmark
 from ._columns import ColumnTable
-from ._items import ItemScores, find_item_column, item_scores
-from ._roles import resolve_roles
+from ._items import (
+    ItemScores,
+    find_cluster_column,
+    find_item_column,
+    find_sample_column,
+    item_scores,
+)
+from ._roles import column_key, resolve_roles
 
 __all__ = ["Prepared", "prepare_input", "read_source"]
 
@@ -154,7 +160,7 @@ def prepare_input(
     data, dataset, algorithm, score, note = read_source(
         data, dataset=dataset, algorithm=algorithm, score=score
     )
-    from ._parse import _as_table, table_roles
+    from ._parse import _as_table
 
     if _is_polars(data, "DataFrame"):
         from ._parquet import polars_to_pandas
@@ -181,9 +187,42 @@ def prepare_input(
         )
     item_col = find_item_column(table.columns, item)
     if item_col is None:
+        wide = _wide_by_index(table, item, cluster, sample)
+        if wide is not None:
+            return _benchmark_input(wide, table, missing, aggregate, note, direction)
+        for given, option in ((cluster, "cluster"), (sample, "sample")):
+            if given is not None:
+                raise CdplotInputError(
+                    f"{spell(option)} applies to a table of one benchmark's items, but no "
+                    f"column names the items; name it with {spell('item', 'COLUMN')}."
+                )
         return Prepared(
             table, dataset, algorithm, score, aggregate, note=note, higher_is_better=direction
         )
+    found = _benchmark_rows(
+        table, item_col, item is not None, dataset, algorithm, score, cluster, sample
+    )
+    if found is not None:
+        return _benchmark_input(found, table, missing, aggregate, note, direction)
+    return _task_items(
+        table, item_col, dataset, algorithm, score, aggregate, missing, note, direction
+    )
+
+
+def _task_items(
+    table: ColumnTable,
+    item_col: str,
+    dataset: Any,
+    algorithm: Any,
+    score: Any,
+    aggregate: Any,
+    missing: str,
+    note: str | None,
+    direction: bool | None,
+) -> Prepared:
+    """Several tasks: per-task item matrices and the table of task scores."""
+    from ._parse import table_roles
+
     rest = ColumnTable(
         {c: table[c] for c in table.columns if c != item_col}, table.nrows, attrs=table.attrs
     )
@@ -295,3 +334,158 @@ def _refuse_missing_names(grouped: Any, d: str, a: str) -> None:
                 f"row{'s' if rows != 1 else ''}; every row needs {needs} {what} name "
                 f"(fill them in, or drop those rows with ddf.dropna(subset=[{column!r}]))."
             )
+
+
+def _distinct(values: Any, limit: int = 2) -> list[Any]:
+    """Up to ``limit`` distinct values of a column, column-wise (no per-row Python)."""
+    import pandas as pd
+
+    _, uniques = pd.factorize(values, use_na_sentinel=True)
+    return list(uniques[:limit])
+
+
+def _roles_found(
+    table: ColumnTable, cluster: Any, sample: Any, taken: set[str]
+) -> tuple[str | None, str | None, CdplotInputError | None]:
+    """The cluster and sample columns; an ambiguity is kept to raise for one benchmark only."""
+    try:
+        cluster_col = find_cluster_column(table.columns, cluster, taken)
+        sample_col = find_sample_column(table.columns, sample, taken | {cluster_col})
+    except CdplotInputError as exc:
+        if cluster is not None or sample is not None:
+            raise
+        return None, None, exc
+    return cluster_col, sample_col, None
+
+
+def _benchmark_rows(
+    table: ColumnTable,
+    item_col: str,
+    item_given: bool,
+    dataset: Any,
+    algorithm: Any,
+    score: Any,
+    cluster: Any,
+    sample: Any,
+) -> BenchmarkColumns | None:
+    """The columns of one benchmark's items; None for a table of several tasks (or a wide
+    table whose first column is not the item column), read as today."""
+    from ._parse import table_roles
+    from ._roles import _DATASET
+
+    cluster_col, sample_col, ambiguous = _roles_found(table, cluster, sample, {item_col})
+    taken = {item_col, cluster_col, sample_col} - {None}
+    kept = [c for c in table.columns if c not in taken]
+    columns = {c: table[c] for c in kept}
+    named_task = dataset is not None or any(column_key(c) in _DATASET for c in kept)
+    if not named_task:  # one benchmark: a constant task column for the roles
+        columns["task"] = np.zeros(table.nrows, dtype=np.int8)
+    rest = ColumnTable(columns, table.nrows, attrs=table.attrs)
+    _, roles = table_roles(rest, dataset=dataset, algorithm=algorithm, score=score)
+    task_col = roles.dataset if named_task else None
+    tasks = [] if task_col is None else _distinct(table[task_col])
+    if len(tasks) > 1:
+        for given, option in ((cluster, "cluster"), (sample, "sample")):
+            if given is not None:
+                raise CdplotInputError(
+                    f"{spell(option)} applies to one benchmark's items, but column "
+                    f"{task_col!r} holds several tasks; keep the rows of one task, or pass "
+                    f"{spell('cluster', task_col)} to read the tasks as clusters of one "
+                    f"benchmark."
+                )
+        return None
+    if roles.kind == "wide":
+        if not (item_given or table.columns[0] == item_col):
+            return None  # items named, but not a matrix of them: refused as today
+        if ambiguous is not None:
+            raise ambiguous
+        models = tuple(c for c in kept if c != task_col)
+        return BenchmarkColumns(
+            item_col, models, None, task_col, cluster_col, sample_col, item_name=item_col
+        )
+    if ambiguous is not None:
+        raise ambiguous
+    if roles.repetitions:
+        reps = [str(c) for c in roles.repetitions]
+        raise CdplotInputError(
+            f"the table has items ({item_col!r}) and repeated runs ({', '.join(map(repr, reps))}); "
+            f"if {reps[0]!r} numbers several scores of a model on one item (samples: epochs, "
+            f"attempts), pass {spell('sample', reps[0])}; else average the runs of each item "
+            f"first, or keep one run."
+        )
+    (score_col,) = roles.scores
+    return BenchmarkColumns(
+        item_col, roles.algorithm, score_col, task_col, cluster_col, sample_col, item_col
+    )
+
+
+def _wide_by_index(
+    table: ColumnTable, item: Any, cluster: Any, sample: Any
+) -> BenchmarkColumns | None:
+    """A data frame whose index is named as items: an items x models matrix."""
+    name = getattr(table.labels, "name", None)
+    if not table.index_names_datasets or name is None:
+        return None
+    if find_item_column([str(name)], item if item == str(name) else None) is None:
+        return None
+    cluster_col, sample_col, ambiguous = _roles_found(table, cluster, sample, set())
+    if ambiguous is not None:
+        raise ambiguous
+    models = tuple(c for c in table.columns if c not in (cluster_col, sample_col))
+    return BenchmarkColumns(None, models, None, None, cluster_col, sample_col, str(name))
+
+
+def _benchmark_input(
+    found: BenchmarkColumns,
+    table: ColumnTable,
+    missing: str,
+    aggregate: Any,
+    note: str | None,
+    direction: bool | None,
+) -> Prepared:
+    """One benchmark: its :class:`BenchmarkItems`, and (for the table-level path) its one
+    task's item matrix and the task score of each model."""
+    from ._items import _task_scores
+
+    bench = read_benchmark(table, found, missing=missing, note=note)
+    how, func = check_aggregate(aggregate) or ("mean", None)
+    task_scores, counts = _task_scores([bench.scores], how, func)
+    task = bench.task or "benchmark"
+    task_col = found.task or "task"
+    model_col = "model" if found.wide else str(found.models)
+    score_col = found.score or "score"
+    k = len(bench.models)
+    long = ColumnTable(
+        {
+            task_col: np.array([task] * k, dtype=object),
+            model_col: np.array(bench.models, dtype=object),
+            score_col: task_scores[0],
+        },
+        k,
+        attrs={key: v for key, v in table.attrs.items() if key != "cdplot_decimal"},
+    )
+    ids = np.empty(bench.n_items, dtype=object)
+    ids[:] = bench.items
+    items = ItemScores((task,), bench.models, bench.item_column, (bench.scores,), (ids,), how)
+    present = counts[counts > 0]
+    aggregation = Aggregation(
+        how,
+        (bench.item_column,),
+        counts,
+        int(present.min()) if present.size else 0,
+        int(present.max()) if present.size else 0,
+        datasets=(task,),
+        algorithms=bench.models,
+    )
+    return Prepared(
+        long,
+        task_col,
+        model_col,
+        score_col,
+        None,
+        items,
+        aggregation,
+        note,
+        direction,
+        benchmark=bench,
+    )
