@@ -358,13 +358,25 @@ class BenchmarkColumns:
         return isinstance(self.models, tuple)
 
 
-def _bool_or_scores(values: Any, column: str) -> np.ndarray:
-    """A score column as float; a boolean column (pass/fail) as 0/1."""
-    from ._items import _score_values
+_NOT_A_SCORE = (
+    "An item score is a number (1/0 for pass/fail, partial credit in [0, 1], or any real "
+    "number): map text grades to numbers first (e.g. 'C'/'I' to 1/0), or name the score "
+    "column with {score}."
+)
 
-    if getattr(getattr(values, "dtype", None), "kind", "") == "b":
+
+def _bool_or_scores(values: Any, column: str) -> np.ndarray:
+    """A score column as float; a boolean column (pass/fail) as 0/1; else refused, naming
+    the first cell that is not a number and the fix."""
+    from ._values import to_scores
+
+    kind = getattr(getattr(values, "dtype", None), "kind", "")
+    if kind == "b":
         return np.asarray(values, dtype=float)
-    return _score_values(values, column)
+    if kind in "iuf":
+        return np.asarray(values, dtype=float)
+    hint = _NOT_A_SCORE.format(score=spell("score", "COLUMN"))
+    return to_scores(values, column, lambda pos: f"row {pos}", hint=hint)
 
 
 def _rows_of(table: Any, found: BenchmarkColumns) -> dict[str, Any]:

@@ -346,16 +346,24 @@ def _distinct(values: Any, limit: int = 2) -> list[Any]:
 
 def _roles_found(
     table: ColumnTable, cluster: Any, sample: Any, taken: set[str]
-) -> tuple[str | None, str | None, CdplotInputError | None]:
-    """The cluster and sample columns; an ambiguity is kept to raise for one benchmark only."""
+) -> tuple[str | None, str | None, set[str], CdplotInputError | None]:
+    """The cluster and sample columns, and the columns to leave out of the other roles.
+
+    Several columns named as clusters (or samples) are an ambiguity, kept to be raised for
+    a table of one benchmark only (a table of several tasks is read as before): all of
+    them are left out meanwhile.
+    """
+    from ._items import _CLUSTER, _SAMPLE
+
     try:
         cluster_col = find_cluster_column(table.columns, cluster, taken)
         sample_col = find_sample_column(table.columns, sample, taken | {cluster_col})
     except CdplotInputError as exc:
         if cluster is not None or sample is not None:
             raise
-        return None, None, exc
-    return cluster_col, sample_col, None
+        named = {c for c in table.columns if column_key(c) in _CLUSTER | _SAMPLE} - taken
+        return None, None, named, exc
+    return cluster_col, sample_col, {cluster_col, sample_col} - {None}, None
 
 
 def _benchmark_rows(
@@ -373,8 +381,8 @@ def _benchmark_rows(
     from ._parse import table_roles
     from ._roles import _DATASET
 
-    cluster_col, sample_col, ambiguous = _roles_found(table, cluster, sample, {item_col})
-    taken = {item_col, cluster_col, sample_col} - {None}
+    cluster_col, sample_col, out, ambiguous = _roles_found(table, cluster, sample, {item_col})
+    taken = {item_col} | out
     kept = [c for c in table.columns if c not in taken]
     columns = {c: table[c] for c in kept}
     named_task = dataset is not None or any(column_key(c) in _DATASET for c in kept)
@@ -428,7 +436,7 @@ def _wide_by_index(
         return None
     if find_item_column([str(name)], item if item == str(name) else None) is None:
         return None
-    cluster_col, sample_col, ambiguous = _roles_found(table, cluster, sample, set())
+    cluster_col, sample_col, _, ambiguous = _roles_found(table, cluster, sample, set())
     if ambiguous is not None:
         raise ambiguous
     models = tuple(c for c in table.columns if c not in (cluster_col, sample_col))
