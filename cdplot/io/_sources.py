@@ -81,6 +81,9 @@ def read_source(
     if isinstance(data, (str, os.PathLike)):
         path = Path(data)
         suffix = path.suffix.lower()
+        frame = _item_logs(path, score)
+        if frame is not None:
+            return frame, dataset, algorithm, frame.columns[-1], frame.attrs["cdplot_note"]
         if _lmeval.is_lm_eval(path) and (path.is_dir() or suffix in (".json", ".jsonl")):
             frame = _lmeval.read_lm_eval(path, score=score)
             score = frame.columns[-1]
@@ -106,6 +109,17 @@ def read_source(
         frame = _trackers.read_wandb(data)
         return frame, dataset, algorithm, score, frame.attrs["cdplot_note"]
     return data, dataset, algorithm, score, None
+
+
+def _item_logs(path: Path, score: Any) -> Any:
+    """An evaluation harness's item-level logs (Inspect AI, HELM, SWE-bench), read; or None."""
+    from . import _inspect, _swebench
+
+    if _inspect.is_inspect_log(path):
+        return _inspect.read_inspect(path, score=score)
+    if _swebench.is_swebench(path):
+        return _swebench.read_swebench(path)
+    return None
 
 
 def _is_dask(data: Any) -> bool:
