@@ -59,7 +59,9 @@ def _load(text: bytes | str, where: str) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise CdplotInputError(f"cannot read {where} as JSON ({exc}); is the log damaged?") from None
+        raise CdplotInputError(
+            f"cannot read {where} as JSON ({exc}); is the log damaged?"
+        ) from None
 
 
 def _read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -140,7 +142,7 @@ def _choose(available: list[str], score: str | None, where: str) -> str:
     if len(available) == 1:
         return available[0]
     if not available:
-        raise CdplotInputError(f"{where} holds no scored sample (no \"scores\").")
+        raise CdplotInputError(f'{where} holds no scored sample (no "scores").')
     raise CdplotInputError(
         f"several scorers in {where}: {', '.join(map(repr, available))}; choose one with "
         f"{spell('score', available[0])}."
@@ -207,8 +209,9 @@ def read_inspect(source: str | os.PathLike[str], *, score: str | None = None) ->
         if not model:
             raise CdplotInputError(f'Inspect log {str(path)!r} names no "model".')
         items = frozenset(str(s.get("id")) for s in samples)
-        logs.append((Run((model, task), str(head.get("created") or path.name), path, items),
-                     head, samples))
+        logs.append(
+            (Run((model, task), str(head.get("created") or path.name), path, items), head, samples)
+        )
     kept, notes = newest_runs([run for run, _, _ in logs], "log")
     logs = [entry for entry in logs if entry[0] in kept]
     where = "the Inspect logs" if len(logs) > 1 else f"Inspect log {str(logs[0][0].path)!r}"
@@ -217,8 +220,9 @@ def read_inspect(source: str | os.PathLike[str], *, score: str | None = None) ->
     columns: dict[str, list[Any]] = {"task": [], "model": [], "item": [], "epoch": [], "v": []}
     for run, head, samples in logs:
         if head.get("status") not in (None, "success"):
-            notes.append(f"{run.path.name} has status {head.get('status')!r} (samples may be "
-                         f"missing)")
+            notes.append(
+                f"{run.path.name} has status {head.get('status')!r} (samples may be missing)"
+            )
         for s in samples:
             value = _metrics(s).get(metric)
             columns["task"].append(run.key[1])

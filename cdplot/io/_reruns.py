@@ -30,8 +30,9 @@ class Run:
 def _differ(a: Run, b: Run) -> str:
     only_a, only_b = sorted(a.items - b.items, key=str), sorted(b.items - a.items, key=str)
     example = (
-        f"item {str(only_a[0])!r} only in the first" if only_a else
-        f"item {str(only_b[0])!r} only in the second"
+        f"item {str(only_a[0])!r} only in the first"
+        if only_a
+        else f"item {str(only_b[0])!r} only in the second"
     )
     return f"{len(a.items)} and {len(b.items)} items; {example}"
 

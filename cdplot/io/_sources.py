@@ -113,12 +113,14 @@ def read_source(
 
 def _item_logs(path: Path, score: Any) -> Any:
     """An evaluation harness's item-level logs (Inspect AI, HELM, SWE-bench), read; or None."""
-    from . import _inspect, _swebench
+    from . import _helm, _inspect, _swebench
 
     if _inspect.is_inspect_log(path):
         return _inspect.read_inspect(path, score=score)
     if _swebench.is_swebench(path):
         return _swebench.read_swebench(path)
+    if _helm.is_helm(path):
+        return _helm.read_helm(path, score=score)
     return None
 
 

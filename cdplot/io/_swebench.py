@@ -53,7 +53,9 @@ def is_swebench(path: Path) -> bool:
     """Whether ``path`` is SWE-bench results: a ``results.json`` with a ``"resolved"`` list,
     or a folder holding ``results/results.json`` files."""
     if path.is_dir():
-        return any(p.parent.name == "results" for p in path.rglob("results.json"))
+        found = (p for p in path.rglob("results.json") if p.parent.name == "results")
+        first = next(found, None)
+        return first is not None and is_swebench(first)
     if path.name != "results.json" or not path.is_file():
         return False
     try:
@@ -140,8 +142,11 @@ def read_swebench(source: str | os.PathLike[str], *, items: Any = None) -> Any:
     if not files:
         raise CdplotInputError(f"{str(root)!r} holds no results/results.json file.")
     docs = {f: _load(f) for f in files}
-    named = list(dict.fromkeys(i for doc in docs.values() for v in doc.values()
-                               if isinstance(v, list) for i in v))
+    named = list(
+        dict.fromkeys(
+            i for doc in docs.values() for v in doc.values() if isinstance(v, list) for i in v
+        )
+    )
     given = _universe(items)
     universe = given if given is not None else sorted(named)
     index = {iid: n for n, iid in enumerate(universe)}
