@@ -143,29 +143,55 @@ def prepare_input(
     """Recognise the source of ``data`` and keep its items (what :func:`cdplot.compare` does
     before :func:`parse_scores`).
 
+    An item-level table of ONE benchmark (long rows ``model, item, score`` with one task or
+    no task column, or a wide items x models matrix whose first column is named as items or
+    given as ``item``) gives ``benchmark``, a :class:`BenchmarkItems`; a table of several
+    tasks gives per-task item matrices (``items``) and the table of task scores, as before.
+
     Parameters
     ----------
     data : any input of :func:`cdplot.compare`
-        Also a Parquet / JSON Lines file or folder, lm-evaluation-harness output, an MLflow,
-        W&B or OpenML export, a Dask DataFrame.
+        Also a Parquet / JSON Lines file or folder, lm-evaluation-harness output, Inspect AI
+        logs (``.eval``), HELM run folders, SWE-bench results, an MLflow, W&B or OpenML
+        export, a Dask DataFrame.
     dataset, algorithm, score, item, aggregate, missing
         As for :func:`cdplot.compare`.
+    cluster : str, optional
+        The column of each item's cluster (a passage, a repository, a scenario) in a table
+        of one benchmark; found by name (``cluster``, ``passage``, ``repo``, ... see
+        :data:`cdplot.io.CLUSTER_NAMES`) when not given.
+    sample : str, optional
+        The column numbering several scores of one model on one item (epochs, attempts) in
+        a table of one benchmark; found by name (``sample``, ``epoch``, ``attempt``,
+        ``seed``, ``run``, ... see :data:`cdplot.io.SAMPLE_NAMES`) when not given.
 
     Returns
     -------
     Prepared
         ``data``, ``dataset``, ``algorithm``, ``score`` and ``aggregate`` to pass on to
         :func:`parse_scores`; ``items`` (:class:`ItemScores` or None), ``aggregation`` (of
-        the items, or of a Dask DataFrame's rows) and ``note`` (how a source was read).
+        the items, or of a Dask DataFrame's rows), ``note`` (how a source was read) and
+        ``benchmark`` (:class:`BenchmarkItems` of one benchmark, or None).
+
+    Raises
+    ------
+    CdplotInputError
+        For one benchmark: one model, a model scored twice on an item without a sample
+        column, a cluster that changes within an item, items scored by some models only
+        (with ``missing="raise"``), scores that are not numbers, several columns named as
+        clusters or samples; ``cluster``/``sample`` given for a table of several tasks.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> rows = pd.DataFrame({"task": ["t1"] * 4, "model": ["A", "B"] * 2,
-    ...     "item_id": [0, 0, 1, 1], "acc": [1.0, 0.0, 1.0, 1.0]})
+    >>> rows = pd.DataFrame({"task": ["t1"] * 4 + ["t2"] * 4, "model": ["A", "B"] * 4,
+    ...     "item_id": [0, 0, 1, 1] * 2, "acc": [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0]})
     >>> prepared = prepare_input(rows)
     >>> prepared.items.n_items.tolist(), prepared.aggregation.describe()
-    ([2], 'scores are means over 2 item_ids')
+    ([2, 2], 'scores are means over 2 item_ids')
+    >>> one = prepare_input(rows[rows.task == "t1"]).benchmark
+    >>> one.models, one.scores.tolist()
+    (('A', 'B'), [[1.0, 0.0], [1.0, 1.0]])
     """
     from ._frames import _is_polars
 
