@@ -129,7 +129,8 @@ def _check_same_benchmark(runs: list[dict[str, Any]], paths: list[Path], missing
     for path, run in zip(paths[1:], runs[1:], strict=True):
         other = set(run["items"])
         if other != first:
-            only_a, only_b = sorted(first - other), sorted(other - first)
+            only_a = sorted(map(str, first - other))
+            only_b = sorted(map(str, other - first))
             example = (
                 f"{only_a[0]!r} only in {str(paths[0])!r}"
                 if only_a
