@@ -281,3 +281,29 @@ def test_a_csv_file_of_long_rows(tmp_path):
     bench = prepare_input(path).benchmark
     assert bench.scores.tolist() == [[1, 0, 1], [1, 1, 0], [0, 0, 1], [1, 0, 0]]
     assert bench.cluster_ids == ("p1", "p2")
+
+
+def test_parquet_and_polars_long_rows_with_clusters_and_samples(tmp_path):
+    import polars as pl
+
+    rows = pd.concat([_long(epoch=1), _long(epoch=2)])
+    rows["correct"] = rows["correct"].astype(float)
+    rows.iloc[12, rows.columns.get_loc("correct")] = 0.0  # A on q1, epoch 2
+    rows["context_id"] = np.where(rows["item_id"].isin(["q1", "q2"]), "c1", "c2")
+    path = tmp_path / "items.parquet"
+    pl.from_pandas(rows).write_parquet(path)
+    for source in (path, pl.from_pandas(rows)):
+        bench = prepare_input(source).benchmark
+        # A on q1: 1 then 0 -> 1/2 with variance 1/2; every other cell twice the same
+        assert bench.scores[0].tolist() == [0.5, 0, 1]
+        assert bench.sample_var[0, 0] == 0.5 and bench.sample_var[1:].max() == 0
+        assert bench.cluster_column == "context_id" and bench.clusters.tolist() == [0, 0, 1, 1]
+
+
+def test_messages_name_the_command_line_options():
+    from cdplot._errors import cli_spelling
+
+    with cli_spelling(), pytest.raises(CdplotInputError, match=r"e.g. --cluster-col repo"):
+        prepare_input(_long(repo="r", scenario="s"))
+    with cli_spelling(), pytest.raises(CdplotInputError, match=r"--sample-col COLUMN"):
+        prepare_input(pd.concat([_long(), _long()]))

@@ -402,7 +402,9 @@ def _rows_of(table: Any, found: BenchmarkColumns) -> dict[str, Any]:
     for role in ("cluster", "sample"):
         column = getattr(found, role)
         codes, ids = (None, None) if column is None else _codes(table[column], column, role)
-        out[role] = None if codes is None else np.tile(codes, reps)
+        out[role] = None if codes is None or reps == 1 else np.tile(codes, reps)
+        if codes is not None and reps == 1:
+            out[role] = codes
         out[role + "_ids"] = ids
     bad = np.isinf(out["values"])
     if bad.any():
