@@ -151,9 +151,10 @@ def prepare_input(
     Parameters
     ----------
     data : any input of :func:`cdplot.compare`
-        Also a Parquet / JSON Lines file or folder, lm-evaluation-harness output, Inspect AI
-        logs (``.eval``), HELM run folders, SWE-bench results, an MLflow, W&B or OpenML
-        export, a Dask DataFrame.
+        Also a :class:`BenchmarkItems` (e.g. of :func:`cdplot.io.read_runs`), passed on as
+        ``benchmark``; a Parquet / JSON Lines file or folder, lm-evaluation-harness output,
+        Inspect AI logs (``.eval``), HELM run folders, SWE-bench results, an MLflow, W&B or
+        OpenML export, a Dask DataFrame.
     dataset, algorithm, score, item, aggregate, missing
         As for :func:`cdplot.compare`.
     cluster : str, optional
@@ -195,6 +196,8 @@ def prepare_input(
     """
     from ._frames import _is_polars
 
+    if isinstance(data, BenchmarkItems):  # e.g. read_runs(["base.jsonl", "new.jsonl"])
+        return _benchmark_prepared(data, ("task", "model", "score"), aggregate, data.note, None, {})
     if _is_dask(data):
         return _dask_cells(data, dataset, algorithm, score, item, aggregate)
     if _is_polars(data, "LazyFrame"):  # refused by parse_scores (collect it first)
@@ -493,17 +496,33 @@ def _benchmark_input(
     note: str | None,
     direction: bool | None,
 ) -> Prepared:
-    """One benchmark: its :class:`BenchmarkItems`, and (for the table-level path) its one
-    task's item matrix and the task score of each model."""
+    """One benchmark read from a table by the columns ``found``."""
+    bench = read_benchmark(table, found, missing=missing, note=note)
+    names = (
+        found.task or "task",
+        "model" if found.wide else str(found.models),
+        found.score or "score",
+    )
+    attrs = {key: v for key, v in table.attrs.items() if key != "cdplot_decimal"}
+    return _benchmark_prepared(bench, names, aggregate, note, direction, attrs)
+
+
+def _benchmark_prepared(
+    bench: BenchmarkItems,
+    names: tuple[str, str, str],
+    aggregate: Any,
+    note: str | None,
+    direction: bool | None,
+    attrs: dict[str, Any],
+) -> Prepared:
+    """The :class:`Prepared` of one benchmark: its :class:`BenchmarkItems`, and for the
+    table-level path its one task's item matrix and the task score of each model."""
     from ._items import _task_scores
 
-    bench = read_benchmark(table, found, missing=missing, note=note)
     how, func = check_aggregate(aggregate) or ("mean", None)
     task_scores, counts = _task_scores([bench.scores], how, func)
     task = bench.task or "benchmark"
-    task_col = found.task or "task"
-    model_col = "model" if found.wide else str(found.models)
-    score_col = found.score or "score"
+    task_col, model_col, score_col = names
     k = len(bench.models)
     long = ColumnTable(
         {
@@ -512,7 +531,7 @@ def _benchmark_input(
             score_col: task_scores[0],
         },
         k,
-        attrs={key: v for key, v in table.attrs.items() if key != "cdplot_decimal"},
+        attrs=attrs,
     )
     ids = np.empty(bench.n_items, dtype=object)
     ids[:] = bench.items
