@@ -307,3 +307,10 @@ def test_messages_name_the_command_line_options():
         prepare_input(_long(repo="r", scenario="s"))
     with cli_spelling(), pytest.raises(CdplotInputError, match=r"--sample-col COLUMN"):
         prepare_input(pd.concat([_long(), _long()]))
+
+
+def test_benchmark_items_pass_through_prepare_input():
+    bench = prepare_input(_long()).benchmark
+    again = prepare_input(bench)
+    assert again.benchmark is bench
+    assert again.data["score"].tolist() == [3 / 4, 1 / 4, 2 / 4]  # each model's mean
