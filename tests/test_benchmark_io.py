@@ -210,7 +210,7 @@ def test_items_scored_by_some_models_only_follow_missing():
     assert dropped.items == ("q1", "q2", "q4")
     # q3 (cluster p2) is gone: the clusters are renumbered over those left
     assert dropped.cluster_ids == ("p1", "p3") and dropped.clusters.tolist() == [0, 0, 1]
-    assert "dropped 1 items not scored by every model" in dropped.note
+    assert "dropped 1 item not scored by every model" in dropped.note
     kept = prepare_input(rows, missing="keep").benchmark
     assert kept.n_items == 4 and np.isnan(kept.scores[2, 1])
     assert kept.scores[2, 2] == 1

@@ -292,3 +292,15 @@ def test_read_runs_reads_inspect_logs_with_their_epochs():
     bench = read_runs(logs, names=["mini", "haiku"])
     assert bench.models == ("mini", "haiku") and bench.sample_column == "epoch"
     np.testing.assert_array_equal(bench.scores, [[1, 1], [0.5, 1], [0.5, 0.5], [0, 0.5]])
+
+
+def test_lm_eval_task_scores_of_one_task_ask_for_the_samples(tmp_path):
+    for folder in ("EleutherAI__pythia-160m", "EleutherAI__pythia-410m"):
+        (tmp_path / folder).mkdir()
+        newest = sorted((DATA / "lmeval" / folder).glob("results_*.json"))[-1]
+        shutil.copy(newest, tmp_path / folder)  # results files only: no samples
+    with pytest.raises(
+        CdplotInputError,
+        match=r"holds one task \('arc_challenge'\) and no samples files: .*--log_samples",
+    ):
+        prepare_input(tmp_path, score="acc,none")

@@ -189,7 +189,8 @@ def _missing_policy(
         )
     if missing == "drop":
         rows = present.all(axis=1)
-        note = f"dropped {int((~rows).sum())} items not scored by every model"
+        n = int((~rows).sum())
+        note = f"dropped {n} item{'s' if n != 1 else ''} not scored by every model"
         if not rows.any():
             raise CdplotInputError(
                 f"no item is scored by every model{names['where']}, so "

@@ -506,6 +506,7 @@ def read_lm_eval(
         if without:
             what += f"; tasks without this metric left out: {', '.join(without)}"
     frame.attrs["cdplot_source"] = str(root)
+    frame.attrs["cdplot_lm_eval_level"] = "item" if "doc_id" in frame.columns else "task"
     frame.attrs["cdplot_higher_is_better"] = _direction(results, metric)
     frame.attrs["cdplot_note"] = (
         f"read {str(root)!r} as lm-evaluation-harness output ({what}; metric {metric!r})"

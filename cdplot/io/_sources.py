@@ -111,6 +111,21 @@ def read_source(
     return data, dataset, algorithm, score, None
 
 
+def _refuse_one_lm_eval_task(table: ColumnTable) -> None:
+    """lm-evaluation-harness scores of one task (no samples files): one number per model,
+    nothing to compare; the items of that one benchmark are in the samples files."""
+    if table.attrs.get("cdplot_lm_eval_level") != "task" or "task" not in table.columns:
+        return
+    tasks = _distinct(table["task"])
+    if len(tasks) == 1:
+        raise CdplotInputError(
+            f"{str(table.attrs.get('cdplot_source'))!r} holds one task ({str(tasks[0])!r}) "
+            f"and no samples files: one score per model, nothing to compare them on; to "
+            f"compare the models on this benchmark's items, run lm_eval with --log_samples "
+            f"and pass the folder with its samples_*.jsonl files."
+        )
+
+
 def _item_logs(path: Path, score: Any) -> Any:
     """An evaluation harness's item-level logs (Inspect AI, HELM, SWE-bench), read; or None."""
     from . import _helm, _inspect, _swebench
@@ -235,6 +250,7 @@ def prepare_input(
         wide = _wide_by_index(table, item, cluster, sample)
         if wide is not None:
             return _benchmark_input(wide, table, missing, aggregate, note, direction)
+        _refuse_one_lm_eval_task(table)
         for given, option in ((cluster, "cluster"), (sample, "sample")):
             if given is not None:
                 raise CdplotInputError(
@@ -438,6 +454,7 @@ def _benchmark_rows(
     task_col = roles.dataset if named_task else None
     tasks = [] if task_col is None else _distinct(table[task_col])
     if len(tasks) > 1:
+        _refuse_one_lm_eval_task(table)
         for given, option in ((cluster, "cluster"), (sample, "sample")):
             if given is not None:
                 raise CdplotInputError(
