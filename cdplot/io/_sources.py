@@ -161,7 +161,7 @@ def prepare_input(
     An item-level table of ONE benchmark (long rows ``model, item, score`` with one task or
     no task column, or a wide items x models matrix whose first column is named as items or
     given as ``item``) gives ``benchmark``, a :class:`BenchmarkItems`; a table of several
-    tasks gives per-task item matrices (``items``) and the table of task scores, as before.
+    tasks gives per-task item matrices (``items``) and the table of task scores.
 
     Parameters
     ----------
@@ -411,8 +411,8 @@ def _roles_found(
     """The cluster and sample columns, and the columns to leave out of the other roles.
 
     Several columns named as clusters (or samples) are an ambiguity, kept to be raised for
-    a table of one benchmark only (a table of several tasks is read as before): all of
-    them are left out meanwhile.
+    a table of one benchmark only (a table of several tasks is read as per-task item
+    matrices, where they play no part): all of them are left out meanwhile.
     """
     from ._items import _CLUSTER, _SAMPLE
 
@@ -438,7 +438,7 @@ def _benchmark_rows(
     sample: Any,
 ) -> BenchmarkColumns | None:
     """The columns of one benchmark's items; None for a table of several tasks (or a wide
-    table whose first column is not the item column), read as today."""
+    table whose first column is not the item column), read as per-task item matrices."""
     from ._parse import table_roles
     from ._roles import _DATASET
 
@@ -454,7 +454,6 @@ def _benchmark_rows(
     task_col = roles.dataset if named_task else None
     tasks = [] if task_col is None else _distinct(table[task_col])
     if len(tasks) > 1:
-        _refuse_one_lm_eval_task(table)
         for given, option in ((cluster, "cluster"), (sample, "sample")):
             if given is not None:
                 raise CdplotInputError(
@@ -466,7 +465,7 @@ def _benchmark_rows(
         return None
     if roles.kind == "wide":
         if not (item_given or table.columns[0] == item_col):
-            return None  # items named, but not a matrix of them: refused as today
+            return None  # items named, but not a matrix of them: refused by the task path
         if ambiguous is not None:
             raise ambiguous
         models = tuple(c for c in kept if c != task_col)
