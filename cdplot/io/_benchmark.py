@@ -153,16 +153,20 @@ def _cells(
     cell: np.ndarray, values: np.ndarray, size: int, with_samples: bool
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Cell means (NaN where no score), sample counts and sample variances (ddof=1)."""
-    valid = ~np.isnan(values)
     if not with_samples:
         means = np.full(size, np.nan)
         means[cell] = values
         return means, None, None
-    c, v = cell[valid], values[valid]
+    valid = ~np.isnan(values)
+    c, v = (cell, values) if valid.all() else (cell[valid], values[valid])
+    del valid
     n = np.bincount(c, minlength=size)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = np.bincount(c, weights=v, minlength=size) / n
-        squares = np.bincount(c, weights=(v - means[c]) ** 2, minlength=size)
+        deviation = v - means[c]  # two passes: no cancellation for large scores
+        deviation *= deviation
+        squares = np.bincount(c, weights=deviation, minlength=size)
+        del deviation
         var = np.where(n > 1, squares / np.maximum(n - 1, 1), np.nan)
     means[n == 0] = np.nan
     return means, n.astype(np.int64), var
@@ -297,7 +301,9 @@ def benchmark_items(
             f"models scored on the same items (one column, or one value of the model "
             f"column, per model)."
         )
-    cell = item.astype(np.int64) * k + model
+    cell = item.astype(np.int64)
+    cell *= k
+    cell += model
     _raise_duplicates(cell, None if sample is None else sample.astype(np.int64), names)
     valid = values[~np.isnan(values)]
     binary = bool(valid.size) and bool(np.all((valid == 0.0) | (valid == 1.0)))
