@@ -96,6 +96,27 @@ def test_inspect_reruns_read_the_newest_or_are_refused(tmp_path):
         prepare_input(tmp_path)
 
 
+def test_an_interrupted_inspect_log_is_read_from_its_journal_and_announced(tmp_path):
+    _eval_log(tmp_path / "done.eval", "m/a", "CCII")
+    with zipfile.ZipFile(tmp_path / "cut.eval", "w") as z:  # no header.json yet
+        start = {"version": 2, "eval": {"task": "mmlu", "model": "m/b", "created": "2025"}}
+        z.writestr("_journal/start.json", json.dumps(start))
+        for i, grade in enumerate("CIC"):
+            sample = {"id": f"s{i}", "epoch": 1, "scores": {"match": {"value": grade}}}
+            z.writestr(f"samples/s{i}_epoch_1.json", json.dumps(sample))
+    with pytest.raises(CdplotInputError, match=r"model 'm/b' has scores on 3 of the 4 items"):
+        prepare_input(tmp_path)
+    prepared = prepare_input(tmp_path, missing="drop")
+    assert prepared.benchmark.items == ("s0", "s1", "s2")
+    assert "cut.eval has status None" not in prepared.note  # a journal has no status
+    with zipfile.ZipFile(tmp_path / "err.eval", "w") as z:
+        head = {"status": "error", "eval": {"task": "mmlu", "model": "m/c"}}
+        z.writestr("header.json", json.dumps(head))
+        z.writestr("samples/s0_epoch_1.json", json.dumps({"id": "s0", "epoch": 1, "scores": {}}))
+    note = prepare_input(tmp_path, missing="keep").note
+    assert "err.eval has status 'error' (samples may be missing)" in note
+
+
 def test_several_inspect_scorers_are_refused_naming_score(tmp_path):
     _eval_log(tmp_path / "a.eval", "m/a", "CI", scorer="match")
     _eval_log(tmp_path / "b.eval", "m/b", "CI", scorer="includes")
