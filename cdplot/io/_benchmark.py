@@ -4,6 +4,11 @@
 items x models matrix of item scores (the mean over an item's samples when a model was
 sampled several times on it), the cluster of each item (a passage, a repository, a scenario)
 and, with samples, how many samples each cell has and their variance.
+
+Below the dataclass, its builders: :func:`benchmark_items` from the rows' integer codes
+(column-wise: ``np.bincount`` over cell codes, never a loop over rows, items or models),
+:func:`read_benchmark` from a table whose columns :class:`BenchmarkColumns` names (long
+rows, or a wide items x models matrix read column by column).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, spell
 
-__all__ = ["BenchmarkItems", "benchmark_items"]
+__all__ = ["BenchmarkColumns", "BenchmarkItems", "benchmark_items", "read_benchmark"]
 
 
 @dataclass(frozen=True, eq=False)
