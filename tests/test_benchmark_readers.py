@@ -325,3 +325,10 @@ def test_lm_eval_task_scores_of_one_task_ask_for_the_samples(tmp_path):
         match=r"holds one task \('arc_challenge'\) and no samples files: .*--log_samples",
     ):
         prepare_input(tmp_path, score="acc,none")
+
+
+def test_a_frame_of_a_reader_keeps_its_note():
+    frame = read_swebench(SWE, items=DATA / "swebench" / "verified_ids.txt")
+    prepared = prepare_input(frame)
+    assert prepared.benchmark.n_items == 13
+    assert "the 13 instance ids given as items" in prepared.note

@@ -73,7 +73,8 @@ def read_source(
 ) -> tuple[Any, Any, Any, Any, str | None]:
     """Read a recognised source; ``(data, dataset, algorithm, score, note)``.
 
-    ``note`` is None (and everything is returned as given) for input that is no such source.
+    ``note`` is None (and everything is returned as given) for input that is no such source
+    (the ``attrs["cdplot_note"]`` of a data frame one of cdplot's readers returned).
     """
     from . import _lmeval, _parquet, _trackers
 
@@ -108,7 +109,10 @@ def read_source(
     if kind == "wandb":
         frame = _trackers.read_wandb(data)
         return frame, dataset, algorithm, score, frame.attrs["cdplot_note"]
-    return data, dataset, algorithm, score, None
+    # a frame one of cdplot's readers made (read_swebench(..., items=...)) keeps its note
+    attrs = getattr(data, "attrs", None)
+    note = attrs.get("cdplot_note") if isinstance(attrs, dict) else None
+    return data, dataset, algorithm, score, note if isinstance(note, str) else None
 
 
 def _refuse_one_lm_eval_task(table: ColumnTable) -> None:
