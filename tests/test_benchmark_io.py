@@ -314,3 +314,11 @@ def test_benchmark_items_pass_through_prepare_input():
     again = prepare_input(bench)
     assert again.benchmark is bench
     assert again.data["score"].tolist() == [3 / 4, 1 / 4, 2 / 4]  # each model's mean
+
+
+def test_a_long_table_indexed_by_items_is_no_matrix():
+    rows = _long().set_index("item_id")
+    assert prepare_input(rows.reset_index()).benchmark is not None
+    # a model column beside an index of items: read as before (the index names the rows),
+    # not as a matrix whose "model" column would be a model's scores
+    assert prepare_input(rows).benchmark is None

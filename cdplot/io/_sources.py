@@ -501,6 +501,10 @@ def _wide_by_index(
         return None
     if find_item_column([str(name)], item if item == str(name) else None) is None:
         return None
+    from ._roles import _ALGORITHM, _DATASET
+
+    if any(column_key(c) in _ALGORITHM | _DATASET for c in table.columns):
+        return None  # model or task columns: a long table, not a matrix
     cluster_col, sample_col, _, ambiguous = _roles_found(table, cluster, sample, set())
     if ambiguous is not None:
         raise ambiguous
