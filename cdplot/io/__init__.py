@@ -16,15 +16,21 @@ hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns 
 - ``_table.py``: missing results, infinities, sizes -> the :class:`ScoreTable`;
 - ``_rows.py``: what names say: summary rows, lower-is-better measures.
 - ``_sources.py``: recognising benchmark sources (``_parquet.py`` Parquet and JSON Lines,
-  ``_lmeval.py`` lm-evaluation-harness output, ``_trackers.py`` MLflow, W&B and OpenML
-  exports), item-level tables (``_items.py``) and Dask DataFrames, before parsing.
+  ``_lmeval.py`` lm-evaluation-harness output, ``_inspect.py`` Inspect AI logs,
+  ``_helm.py`` HELM per-instance outputs, ``_swebench.py`` SWE-bench results,
+  ``_trackers.py`` MLflow, W&B and OpenML exports), item-level tables (``_items.py``), one
+  benchmark's items (``_benchmark.py``: ``BenchmarkItems``) and Dask DataFrames, before
+  parsing; ``_runs.py`` two or more logs of one benchmark, one run each.
 """
 
 from __future__ import annotations
 
 from ._aggregate import AGGREGATES, Aggregation, exact_mean
+from ._benchmark import BenchmarkItems
 from ._frames import as_pandas
-from ._items import ITEM_NAMES, ItemScores
+from ._helm import read_helm
+from ._inspect import read_inspect
+from ._items import CLUSTER_NAMES, ITEM_NAMES, SAMPLE_NAMES, ItemScores
 from ._lmeval import read_lm_eval
 from ._parquet import read_jsonl, read_parquet
 from ._parse import parse_scores, table_roles
@@ -38,7 +44,9 @@ from ._roles import (
     resolve_roles,
 )
 from ._rows import LOWER_IS_BETTER_WORDS, SUMMARY_ROW_NAMES
+from ._runs import read_runs
 from ._sources import prepare_input
+from ._swebench import read_swebench
 from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, input_notes
 from ._trackers import read_mlflow, read_openml, read_wandb
 
@@ -46,12 +54,15 @@ __all__ = [
     "AGGREGATES",
     "ALGORITHM_NAMES",
     "Aggregation",
+    "BenchmarkItems",
+    "CLUSTER_NAMES",
     "DATASET_NAMES",
     "LOWER_IS_BETTER_WORDS",
     "ITEM_NAMES",
     "ItemScores",
     "MISSING_OPTIONS",
     "REPETITION_NAMES",
+    "SAMPLE_NAMES",
     "SUMMARY_ROW_NAMES",
     "Roles",
     "ScoreTable",
@@ -63,11 +74,15 @@ __all__ = [
     "parse_scores",
     "prepare_input",
     "read_columns",
+    "read_helm",
+    "read_inspect",
     "read_jsonl",
     "read_lm_eval",
     "read_mlflow",
     "read_openml",
     "read_parquet",
+    "read_runs",
+    "read_swebench",
     "read_table",
     "read_wandb",
     "resolve_roles",

@@ -25,7 +25,16 @@ from ._aggregate import Aggregation
 from ._columns import ColumnTable
 from ._roles import _by_name, _find, column_key
 
-__all__ = ["ITEM_NAMES", "ItemScores", "find_item_column", "item_scores"]
+__all__ = [
+    "CLUSTER_NAMES",
+    "ITEM_NAMES",
+    "SAMPLE_NAMES",
+    "ItemScores",
+    "find_cluster_column",
+    "find_item_column",
+    "find_sample_column",
+    "item_scores",
+]
 
 #: Column names read as the item column (one row per task, model and item).
 ITEM_NAMES = (
@@ -38,6 +47,35 @@ ITEM_NAMES = (
     "sample_id",
 )
 _ITEM = {column_key(n) for n in ITEM_NAMES}
+#: Column names read as the cluster of an item (questions on one passage, tasks in one
+#: repository) in a table of one benchmark's items; ``cluster=`` wins.
+CLUSTER_NAMES = (
+    "cluster",
+    "cluster_id",
+    "passage",
+    "passage_id",
+    "context_id",
+    "repo",
+    "repository",
+    "scenario",
+    "group_id",
+)
+#: Column names read as the sample of an item (several scores of one model on one item:
+#: epochs, attempts, generations) in a table with an item column; ``sample=`` wins. With
+#: an item column, ``seed``, ``run`` and ``repeat`` number samples, not repeated runs.
+SAMPLE_NAMES = (
+    "sample",
+    "sample_index",
+    "epoch",
+    "attempt",
+    "generation",
+    "seed",
+    "run",
+    "repeat",
+    "trial",
+)
+_CLUSTER = {column_key(n) for n in CLUSTER_NAMES}
+_SAMPLE = {column_key(n) for n in SAMPLE_NAMES}
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +150,22 @@ def find_item_column(columns: list[str], item: str | None) -> str | None:
     if item is not None:
         return str(_find(columns, item, "item"))
     return _by_name(columns, _ITEM, "item", "item")
+
+
+def find_cluster_column(columns: list[str], cluster: str | None, taken: set) -> str | None:
+    """The cluster column: ``cluster=`` if given (must exist), else the one column named as
+    clusters among those not ``taken`` (several: refused, naming ``cluster=``)."""
+    if cluster is not None:
+        return str(_find(columns, cluster, "cluster"))
+    return _by_name([c for c in columns if c not in taken], _CLUSTER, "cluster", "cluster")
+
+
+def find_sample_column(columns: list[str], sample: str | None, taken: set) -> str | None:
+    """The sample column: ``sample=`` if given (must exist), else the one column named as
+    samples among those not ``taken`` (several: refused, naming ``sample=``)."""
+    if sample is not None:
+        return str(_find(columns, sample, "sample"))
+    return _by_name([c for c in columns if c not in taken], _SAMPLE, "sample", "sample")
 
 
 def _codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, renamed_keywords, spell
 from ._folders import folder_files
+from ._reruns import Run, newest_runs
 
 __all__ = ["is_lm_eval", "read_lm_eval"]
 
@@ -378,19 +379,22 @@ def _item_frame(samples: list[Path], models: dict[Path, str], score: str | None)
     available = set().union(*other.values())
     where = "the samples files" if len(samples) > 1 else repr(str(samples[0]))
     metric = _choose(available, score, where)
+    read = {f: _sample_rows(f, metric)[0] for f in samples}
+    runs = [
+        Run(
+            (owner[f], _sample_task(f)[0]),
+            _sample_task(f)[1] or "",
+            f,
+            frozenset(r[0] for r in read[f]),
+        )
+        for f in samples
+    ]
+    kept, notes = newest_runs(runs, "samples file")
     tasks, names, docs, values = [], [], [], []
-    seen: dict[tuple[str, str], Path] = {}
-    for f in samples:
-        task, model = _sample_task(f)[0], owner[f]
-        if (task, model) in seen:
-            raise CdplotInputError(
-                f"task {task!r} of model {model!r} has two samples files, "
-                f"{str(seen[task, model])!r} and {str(f)!r}; keep one of the runs."
-            )
-        seen[task, model] = f
-        rows, _ = _sample_rows(f, metric)
-        tasks += [task] * len(rows)
-        names += [model] * len(rows)
+    for run in kept:
+        rows = read[run.path]
+        tasks += [run.key[1]] * len(rows)
+        names += [run.key[0]] * len(rows)
         docs += [r[0] for r in rows]
         values += [r[1] for r in rows]
     _refuse_models_without(list(owner.values()), set(names), metric, other)
@@ -402,7 +406,7 @@ def _item_frame(samples: list[Path], models: dict[Path, str], score: str | None)
             metric: np.array(values, dtype=float),
         }
     )
-    return frame, metric
+    return frame, metric, notes
 
 
 @renamed_keywords(path="source", level="granularity")
@@ -422,7 +426,10 @@ def read_lm_eval(
     granularity : {"auto", "task", "item"}
         What a row is. "task": the ``"results"`` mapping (one score per task and model);
         "item": the ``samples_*.jsonl`` files (one row per document, ``doc_id`` the item);
-        "auto": items when samples files are present, else tasks. ``level=`` is the
+        "auto": items when samples files are present, else tasks. Of several samples
+        files of one model and task (re-runs), the newest (by the date in its name) is read
+        when they score the same documents, announced in the note; they are refused,
+        naming both, when they disagree on the documents. ``level=`` is the
         deprecated old name of this keyword (DeprecationWarning), as ``path=`` is of
         ``source``.
 
@@ -439,7 +446,8 @@ def read_lm_eval(
     ------
     CdplotInputError
         For a missing metric, several metrics without ``score``, a model named differently
-        in ``"model_name"`` and ``"config"``, a task of one model in two files, a model
+        in ``"model_name"`` and ``"config"``, a task of one model in two results files (or
+        in two samples files that disagree on the documents), a model
         with no number for the metric (all null, or other metrics only: it would vanish
         from the comparison), a metric value that is text, a boolean or a list, and a
         damaged file (not JSON, nested too deeply, a sample line that is no object,
@@ -481,8 +489,9 @@ def read_lm_eval(
                 f"for item-level results, or read the task level (granularity='task')."
             )
         models = {f: _model_name(_load_json(f), f) for f in results}
-        frame, metric = _item_frame(samples, models, score)
+        frame, metric, reruns = _item_frame(samples, models, score)
         what = f"{len(samples)} samples file{'s' if len(samples) != 1 else ''}, items doc_id"
+        what += "".join(f"; {note}" for note in reruns)
         without = sorted({_sample_task(f)[0] for f in samples} - set(frame["task"]))
         if without:
             what += f"; tasks without this metric left out: {', '.join(without)}"
@@ -497,6 +506,7 @@ def read_lm_eval(
         if without:
             what += f"; tasks without this metric left out: {', '.join(without)}"
     frame.attrs["cdplot_source"] = str(root)
+    frame.attrs["cdplot_lm_eval_level"] = "item" if "doc_id" in frame.columns else "task"
     frame.attrs["cdplot_higher_is_better"] = _direction(results, metric)
     frame.attrs["cdplot_note"] = (
         f"read {str(root)!r} as lm-evaluation-harness output ({what}; metric {metric!r})"
