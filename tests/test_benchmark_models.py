@@ -434,7 +434,14 @@ def test_interval_names_are_checked(tables):
     with pytest.raises(CdplotInputError, match="not a valid value for interval"):
         model_statistics(items, interval="normal")
     assert model_statistics(items, interval="exact").interval == "clopper-pearson"
-    assert set(MODEL_INTERVALS) == {"clopper-pearson", "wilson", "t", "cluster", "bootstrap"}
+    assert set(MODEL_INTERVALS) == {
+        "clopper-pearson",
+        "wilson",
+        "t",
+        "cluster",
+        "bootstrap",
+        "korn-graubard",
+    }
 
 
 @pytest.mark.parametrize(
@@ -466,3 +473,57 @@ def test_mean_intervals_clip_bounded_values_to_the_unit_interval():
         values, None, n_clusters=None, interval="t", confidence=0.95, bounded=True
     )
     assert clipped.low[0] == 0.0 and clipped.high[0] == res.high[0]
+
+
+# --------------------------------------------------------------------------- Korn-Graubard
+
+
+def test_korn_graubard_written_out_for_binary_scores(tables):
+    """Korn & Graubard (1998): Clopper-Pearson with x = p n*, n* = n_eff (z / t_{n-1})^2,
+    n_eff = p (1 - p) / se^2 = n - 1 for 0/1 scores (se^2 = s^2 / n)."""
+    items = _items(tables, "binary30", binary=True)
+    res = model_statistics(items, interval="korn-graubard")
+    p, n = items.scores.mean(axis=0), items.n_items
+    n_star = (n - 1) * (stats.norm.isf(0.025) / stats.t.isf(0.025, n - 1)) ** 2
+    low = stats.beta.ppf(0.025, p * n_star, n_star - p * n_star + 1)
+    high = stats.beta.isf(0.025, p * n_star + 1, n_star - p * n_star)
+    np.testing.assert_allclose(res.low, low, rtol=1e-12)
+    np.testing.assert_allclose(res.high, high, rtol=1e-12)
+
+
+def test_korn_graubard_reaches_above_zero_when_every_item_failed():
+    items = BenchmarkItems(
+        ("m",),
+        tuple("abcdef"),
+        np.zeros((6, 1)),
+        binary=True,
+        n_samples=np.full((6, 1), 3, dtype=np.int64),
+    )
+    t = model_statistics(items, interval="t")
+    kg = model_statistics(items, interval="korn-graubard")
+    assert t.low[0] == t.high[0] == 0.0
+    # n_eff = n = 6 items, shrunk by (z / t_5)^2; upper bound 1 - 0.025^(1 / n*)
+    n_star = 6 * (stats.norm.isf(0.025) / stats.t.isf(0.025, 5)) ** 2
+    assert kg.low[0] == 0.0
+    assert kg.high[0] == pytest.approx(1 - 0.025 ** (1 / n_star), rel=1e-12)
+
+
+def test_korn_graubard_uses_the_cluster_robust_se_with_clusters(tables):
+    items = _items(tables, "clustered", binary=False)
+    binary = BenchmarkItems(
+        items.models[:1],
+        items.items,
+        items.scores[:, [items.models.index("binary")]],
+        binary=True,
+        clusters=items.clusters,
+        cluster_ids=items.cluster_ids,
+    )
+    kg = model_statistics(binary, interval="korn-graubard")
+    robust = model_statistics(binary)
+    np.testing.assert_allclose(kg.se, robust.se, rtol=1e-15)
+    np.testing.assert_array_equal(kg.df, robust.df)
+
+
+def test_korn_graubard_refused_for_scores_that_are_not_binary(tables):
+    with pytest.raises(CdplotInputError, match="interval='korn-graubard' is for means of binary"):
+        model_statistics(_items(tables, "continuous12", binary=False), interval="korn-graubard")

@@ -113,7 +113,7 @@ def test_pass_at_1_is_the_mean_score_and_its_t_interval():
     rng = np.random.default_rng(2)
     counts = np.full((40, 3), 6)
     items = _samples(rng.binomial(counts, 0.4), counts)
-    res = pass_at_k(items, 1)
+    res = pass_at_k(items, 1, interval="t")
     stats = model_statistics(items)
     np.testing.assert_allclose(res.estimate, stats.mean, rtol=1e-12)
     np.testing.assert_allclose(res.low, stats.low, rtol=1e-12)
@@ -135,7 +135,7 @@ def test_single_samples_need_no_sample_counts():
         pass_at_k(items, 2)
 
 
-def test_clusters_make_the_interval_cluster_robust():
+def test_default_is_korn_graubard_cluster_robust_with_clusters():
     rng = np.random.default_rng(4)
     counts = np.full((24, 2), 5)
     clusters = np.repeat(np.arange(6), 4)
@@ -143,7 +143,8 @@ def test_clusters_make_the_interval_cluster_robust():
         rng.binomial(counts, 0.5), counts, clusters=clusters, cluster_ids=tuple("abcdef")
     )
     res = pass_at_k(items, 2)
-    assert res.interval == "cluster"
+    assert res.interval == "korn-graubard"
+    assert pass_at_k(items, 2, interval="cluster").se == pytest.approx(res.se, rel=1e-15)
     per_item = pass_ratio(np.round(items.scores * counts), counts, 2, "pass@k")
     plain = BenchmarkItems(
         items.models,

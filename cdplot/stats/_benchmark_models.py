@@ -22,7 +22,14 @@ The intervals
   cluster = ~cl)``, Stata's and statsmodels' default) and a t quantile with ``G - 1`` df;
   the default whenever the items come in clusters.
 * ``"bootstrap"``: the BCa bootstrap (Efron 1987) of the mean over items resampled with
-  replacement -- over whole clusters when the items come in clusters -- seeded.
+  replacement -- over whole clusters when the items come in clusters -- seeded. Like every
+  bootstrap it is short at few items (95 % BCa intervals of the mean of 10 partial-credit
+  scores cover about 91 % of the time); prefer ``"t"`` below about 30 items or clusters.
+* ``"korn-graubard"`` (means of binary scores or samples, and :func:`pass_at_k`'s default):
+  Clopper-Pearson at the effective number of trials ``mean (1 - mean) / se^2`` (with the
+  cluster-robust ``se`` and ``G - 1`` df when the items come in clusters; Korn & Graubard
+  1998). Unlike a t interval it stays inside [0, 1] and reaches above 0 when every item
+  scored 0: it keeps its coverage better for means near 0 or 1 over few items.
 """
 
 from __future__ import annotations
@@ -50,13 +57,14 @@ __all__ = [
 ]
 
 #: values of ``model_statistics(interval=...)``
-MODEL_INTERVALS = ("clopper-pearson", "wilson", "t", "cluster", "bootstrap")
+MODEL_INTERVALS = ("clopper-pearson", "wilson", "t", "cluster", "bootstrap", "korn-graubard")
 #: other spellings of the intervals' names
 INTERVAL_ALIASES = {
     "exact": "clopper-pearson",
     "beta": "clopper-pearson",
     "cluster-robust": "cluster",
     "bca": "bootstrap",
+    "effective-n": "korn-graubard",
 }
 #: the intervals that need one 0/1 score per item
 BINOMIAL_INTERVALS = ("clopper-pearson", "wilson")
@@ -156,16 +164,19 @@ def model_statistics(
         The benchmark's item scores (item means when items were sampled several times).
     confidence : float, default 0.95
         The interval's confidence level.
-    interval : {"clopper-pearson", "wilson", "t", "cluster", "bootstrap"}, optional
+    interval : str, optional
+        One of :data:`MODEL_INTERVALS`.
         ``"clopper-pearson"``: the exact binomial interval (R's ``binom.test(x, n)``);
         ``"wilson"``: Wilson's score interval (R's ``prop.test(x, n, correct = FALSE)``);
         both for one 0/1 score per item. ``"t"``: mean plus or minus a t quantile with
         ``n - 1`` df times ``s / sqrt(n)`` (R's ``t.test``). ``"cluster"``: the
         cluster-robust standard error with ``G - 1`` df (needs clusters). ``"bootstrap"``:
         the BCa bootstrap over items, or over clusters when the items have them.
-        Default: ``"cluster"`` with clusters; else ``"clopper-pearson"`` for one 0/1 score
-        per item (its coverage never falls below the confidence, whatever the number of
-        items and the true rate; Wilson's does at some rates); else ``"t"``.
+        ``"korn-graubard"``: Clopper-Pearson at the effective number of items (binary
+        scores or samples; cluster-robust with clusters). Default: ``"cluster"`` with
+        clusters; else ``"clopper-pearson"`` for one 0/1 score per item (its coverage never
+        falls below the confidence, whatever the number of items and the true rate;
+        Wilson's does at some rates); else ``"t"``.
     n_boot : int, default 2000
         Bootstrap replicates (``interval="bootstrap"`` only), 100 to 1,000,000.
     seed : None, int or numpy.random.Generator, default 0
@@ -207,6 +218,9 @@ def model_statistics(
     Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a binomial
     proportion. *Statistical Science* 16(2), 101-133.
     Efron, B. (1987). Better bootstrap confidence intervals. *JASA* 82(397), 171-185.
+    Korn, E. L. & Graubard, B. I. (1998). Confidence intervals for proportions with small
+    expected number of positive counts estimated from survey data. *Survey Methodology*
+    24(2), 193-201.
     Miller, E. (2024). Adding error bars to evals: a statistical approach to language
     model evaluations. arXiv:2411.00640.
 
@@ -268,6 +282,11 @@ def _check_interval(items: BenchmarkItems, interval: str | None) -> str:
         raise CdplotInputError(
             f"interval={interval!r} is for one binary (0/1) score per item; these are {what}: "
             "use interval='t' (the default) or interval='bootstrap'."
+        )
+    if interval == "korn-graubard" and not items.binary:
+        raise CdplotInputError(
+            "interval='korn-graubard' is for means of binary (0/1) scores or samples; these "
+            "scores are not binary: use interval='t' (the default) or interval='bootstrap'."
         )
     if interval == "cluster" and items.clusters is None:
         raise CdplotInputError(
@@ -340,12 +359,13 @@ def mean_intervals(
     elif interval == "bootstrap":
         low, high, se = bca_interval(x, seen, clusters, n_clusters, confidence, n_boot, seed)
     else:
-        if interval == "cluster":
-            se, df = np.sqrt(cluster_var), n_g - 1
+        robust = clusters is not None and interval in ("cluster", "korn-graubard")
+        se, df = (np.sqrt(cluster_var), n_g - 1) if robust else (se, n - 1)
+        if interval == "korn-graubard":
+            low, high = korn_graubard_interval(mean, se, n, df, confidence)
         else:
-            df = n - 1
-        q = stats.t.isf(alpha / 2, df)
-        low, high = mean - q * se, mean + q * se
+            q = stats.t.isf(alpha / 2, df)
+            low, high = mean - q * se, mean + q * se
     if bounded:
         low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
     return MeanIntervals(mean, low, high, se, n, df, design_effect)
@@ -371,6 +391,28 @@ def binomial_interval(
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     return np.maximum(centre - half, 0.0), np.minimum(centre + half, 1.0)
+
+
+def korn_graubard_interval(
+    mean: np.ndarray, se: np.ndarray, n: np.ndarray, df: np.ndarray, confidence: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Clopper-Pearson bounds at the effective number of trials (Korn & Graubard 1998) for
+    means of values in [0, 1] with standard errors ``se`` (``df`` degrees of freedom).
+
+    ``n_eff = mean (1 - mean) / se^2``, the number of Bernoulli trials whose proportion would
+    have this standard error (``n`` when ``se`` is 0 or the mean is 0 or 1), shrunk by
+    ``(z / t_df)^2``; the bounds are the beta quantiles of ``binom.test`` at ``x = mean *
+    n_eff`` successes of ``n_eff`` (not integers). Not capped at ``n``: means of
+    probabilities vary less than means of 0/1 scores.
+    """
+    from scipy import stats
+
+    alpha = 1 - confidence
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n_eff = np.where(se > 0, mean * (1 - mean) / se**2, 0.0)
+    n_eff = np.where((n_eff > 0) & np.isfinite(n_eff), n_eff, n)
+    n_eff = n_eff * (stats.norm.isf(alpha / 2) / stats.t.isf(alpha / 2, df)) ** 2
+    return binomial_interval(mean * n_eff, n_eff, confidence, "clopper-pearson")
 
 
 def _boot_units(
