@@ -151,7 +151,7 @@ def test_cluster_bootstrap_and_korn_graubard_cover_clustered_binary_items(interv
 
 def test_robust_interval_with_unequal_cluster_sizes():
     """20 clusters of 2 to 40 items (continuous, ICC 0.3): CR1 with G - 1 df is known to
-    fall a little short with unequal sizes (Cameron & Miller 2015, sec. VI). Measured (seed
+    fall a little short with unequal sizes (Cameron & Miller 2015). Measured (seed
     8, R = 4000): 0.943; the naive interval 0.51."""
     rng = np.random.default_rng(8)
     sizes = rng.integers(2, 41, size=20)

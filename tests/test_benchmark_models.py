@@ -185,8 +185,9 @@ def test_binomial_interval_refused_for_item_means_of_binary_samples():
 
 
 def _miller_se(y: np.ndarray, cluster: np.ndarray) -> float:
-    """Miller (2024, sec. 2.3): SE_clustered^2 = SE_CLT^2 + (1/n^2) sum_c sum_i sum_{j != i}
-    (s_ic - mean)(s_jc - mean), with SE_CLT^2 = s^2 / n; written out with loops."""
+    """Miller (2024), the clustered standard error: SE_clustered^2 = SE_CLT^2 + (1/n^2)
+    sum_c sum_i sum_{j != i} (s_ic - mean)(s_jc - mean), with SE_CLT^2 = s^2 / n; written
+    out with loops."""
     n, mean = len(y), y.mean()
     clt = y.var(ddof=1) / n
     cross = 0.0
@@ -340,8 +341,8 @@ def test_no_samples_no_variance_components(tables):
 
 
 def _bca_oracle(y: np.ndarray, draws: np.ndarray, confidence: float) -> tuple[float, float]:
-    """BCa written out (Efron & Tibshirani 1993, sec. 14.3) for one model, one replicate and
-    one left-out item at a time."""
+    """BCa written out (Efron 1987; Efron & Tibshirani 1993, ch. 14) for one model, one
+    replicate and one left-out item at a time."""
     theta = y.mean()
     boot = np.array([y[d].mean() for d in draws])
     z0 = stats.norm.ppf((np.sum(boot < theta) + 0.5 * np.sum(boot == theta)) / len(boot))

@@ -11,7 +11,7 @@ The intervals
   number of items and every true rate; Wilson's is close to it on average but dips below it
   at some rates (exactly, from the binomial distribution: at 10 items and a true rate of 0.1,
   95 % Wilson intervals cover 93.0 % of the time, at 0.05 91.4 %, near 0.017 only 84.2 %; at
-  200 items still 92.0 % near 0.005; Brown, Cai & DasGupta 2001, Fig. 5), and small
+  200 items still 92.0 % near 0.005; Brown, Cai & DasGupta 2001), and small
   evaluation sets and rates near 0 or 1 (an easy or a hard benchmark) are common. The price
   is width: Clopper-Pearson's average coverage is above the confidence (98.4 % at 10 items).
 * ``"wilson"``: Wilson's score interval (R's ``prop.test(x, n, correct = FALSE)``).
@@ -201,7 +201,8 @@ def model_statistics(
     With clusters ``c = 1..G`` and residuals ``e_i = x_i - mean``, the cluster-robust
     variance of the mean is ``G / (G - 1) * sum_c (sum_{i in c} e_i)^2 / n^2``. Without the
     factor this is ``(1/n^2) [sum_i e_i^2 + sum_c sum_{i != j in c} e_i e_j]``, the
-    iid variance plus the within-cluster cross products of Miller (2024, sec. 2.3); the factor
+    iid variance plus the within-cluster cross products, as in Miller's (2024) clustered
+    standard error (whose first term divides by ``n (n - 1)``, not ``n^2``); the factor
     ``G / (G - 1)`` (CR1; R ``sandwich::vcovCL`` with its default ``cadjust = TRUE``, for
     ``type = "HC0"`` and ``"HC1"`` alike on ``lm(score ~ 1)``; Stata; statsmodels'
     ``cov_type="cluster"``) makes it equal ``s^2 / n`` when every cluster holds one item,
@@ -512,7 +513,7 @@ def variance_components(items: BenchmarkItems) -> tuple[np.ndarray | None, np.nd
     ``within = MSW = sum (n_i - 1) s_i^2 / (N - a)`` (the mean of ``s_i^2`` when every
     item has the same number of samples) and ``between = max(0, (MSB - MSW) / n0)`` with
     ``MSB = sum n_i (ybar_i - ybar)^2 / (a - 1)`` and ``n0 = (N - sum n_i^2 / N) / (a - 1)``
-    (Searle, Casella & McCulloch 1992, sec. 3.6); on a balanced design ``between`` is the
+    (Searle, Casella & McCulloch 1992, ch. 3); on a balanced design ``between`` is the
     REML estimate of ``lme4::lmer(score ~ 1 + (1 | item))``. Binary samples without
     variances use ``c (n - c) / (n (n - 1))`` from the success counts.
     """
