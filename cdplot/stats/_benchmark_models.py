@@ -25,7 +25,8 @@ The intervals
   replacement -- over whole clusters when the items come in clusters -- seeded. Like every
   bootstrap it is short at few items (95 % BCa intervals of the mean of 10 partial-credit
   scores cover about 91 % of the time); prefer ``"t"`` below about 30 items or clusters.
-* ``"korn-graubard"`` (means of binary scores or samples, and :func:`pass_at_k`'s default):
+* ``"korn-graubard"`` (means of binary scores or samples; :func:`cdplot.stats.pass_at_k`'s
+  default):
   Clopper-Pearson at the effective number of trials ``mean (1 - mean) / se^2`` (with the
   cluster-robust ``se`` and ``G - 1`` df when the items come in clusters; Korn & Graubard
   1998). Unlike a t interval it stays inside [0, 1] and reaches above 0 when every item
@@ -47,9 +48,14 @@ from ._values import ValueEquality
 __all__ = [
     "DEFAULT_N_BOOT",
     "MODEL_INTERVALS",
-    "ModelStatistics",
     "MeanIntervals",
+    "ModelStatistics",
+    "bca_interval",
+    "binomial_interval",
+    "check_n_boot",
     "cluster_sums",
+    "generator",
+    "korn_graubard_interval",
     "mean_intervals",
     "model_statistics",
     "observed",
@@ -86,8 +92,8 @@ class ModelStatistics(ValueEquality):
         Mean score over the items the model scored (the mean of its item means when items
         were sampled several times), the interval's bounds and the standard error the
         interval was made from: ``s / sqrt(n)`` for the binomial and t intervals, the
-        cluster-robust one for ``"cluster"``, the standard deviation of the bootstrap
-        means for ``"bootstrap"``.
+        cluster-robust one for ``"cluster"`` (and ``"korn-graubard"`` with clusters), the
+        standard deviation of the bootstrap means for ``"bootstrap"``.
     n_items : numpy.ndarray
         Items each model scored (int64).
     interval : str
