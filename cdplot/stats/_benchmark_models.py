@@ -348,7 +348,7 @@ def mean_intervals(
     design_effect = df = None
     se = np.sqrt(iid_var)
     if clusters is not None:
-        g = int(n_clusters if n_clusters is not None else clusters.max() + 1)
+        g = _count_clusters(clusters, n_clusters)
         totals = cluster_sums(residual, clusters, g)
         present = cluster_sums(seen.astype(float), clusters, g) > 0
         n_g = present.sum(axis=0).astype(float)
@@ -428,8 +428,14 @@ def _boot_units(
     """The resampled units' sums and counts (``u x k``): the items, or the clusters."""
     if clusters is None:
         return x, seen.astype(float)
-    g = int(n_clusters if n_clusters is not None else clusters.max() + 1)
+    g = _count_clusters(clusters, n_clusters)
     return cluster_sums(x, clusters, g), cluster_sums(seen.astype(float), clusters, g)
+
+
+def _count_clusters(clusters: np.ndarray, n_clusters: int | None) -> int:
+    """The number of cluster codes to count: ``n_clusters``, or more if a code exceeds it."""
+    largest = int(clusters.max(initial=-1)) + 1
+    return largest if n_clusters is None else max(int(n_clusters), largest)
 
 
 def bca_interval(
