@@ -528,3 +528,28 @@ def test_korn_graubard_uses_the_cluster_robust_se_with_clusters(tables):
 def test_korn_graubard_refused_for_scores_that_are_not_binary(tables):
     with pytest.raises(CdplotInputError, match="interval='korn-graubard' is for means of binary"):
         model_statistics(_items(tables, "continuous12", binary=False), interval="korn-graubard")
+
+
+@pytest.mark.parametrize("interval", ["cluster", "t", "korn-graubard"])
+def test_item_order_does_not_matter_and_model_order_permutes(tables, interval):
+    items = _items(tables, "clustered", binary=False)
+    scores = items.scores[:, [items.models.index("binary")] * 2]
+    scores[:5, 1] = np.nan
+    binary = BenchmarkItems(
+        ("a", "b"), items.items, scores, True, items.clusters, items.cluster_ids
+    )
+    rows = np.random.default_rng(0).permutation(items.n_items)
+    shuffled = BenchmarkItems(
+        ("b", "a"),
+        tuple(np.array(items.items)[rows]),
+        scores[rows][:, ::-1],
+        True,
+        items.clusters[rows],
+        items.cluster_ids,
+    )
+    one, other = (
+        model_statistics(binary, interval=interval),
+        model_statistics(shuffled, interval=interval),
+    )
+    for field in ("mean", "low", "high", "se", "design_effect"):
+        np.testing.assert_allclose(getattr(other, field)[::-1], getattr(one, field), rtol=1e-12)
