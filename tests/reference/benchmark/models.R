@@ -1,7 +1,7 @@
 # Reference values of the per-model statistics of one benchmark (cdplot.stats._benchmark_models).
 # Run from the repository root:
 #   Rscript tests/reference/benchmark/models.R > tests/reference/benchmark/models_r.csv
-# Reads models_tables.csv (made by make_models_tables.py). R 4.2.2, sandwich 3.0-2, lme4 1.1-31.
+# Reads models_tables.csv (made by models_tables.py). R 4.2.2, sandwich 3.0-2, lme4 1.1-31.
 # Each row: table, model, quantity, value (17 significant digits), call (the R call made).
 suppressPackageStartupMessages({
   library(sandwich)

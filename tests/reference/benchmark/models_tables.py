@@ -1,5 +1,5 @@
 """Writes the small fixed tables of the per-model reference values (run from the repository
-root: ``python tests/reference/benchmark/make_models_tables.py``); ``models.R`` reads them.
+root: ``python tests/reference/benchmark/models_tables.py``); ``models.R`` reads them.
 
 Long rows ``table, item, cluster, sample, model, score`` (cluster and sample empty where the
 table has none), seeded: the same file every run.
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-SCRIPT = "tests/reference/benchmark/make_models_tables.py"
+SCRIPT = "tests/reference/benchmark/models_tables.py"
 
 
 def _binary(rng: np.random.Generator, n: int, successes: list[int], name: str) -> list[list]:
