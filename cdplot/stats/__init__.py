@@ -44,6 +44,7 @@ from ._parametric import (
     tukey_critical_difference,
     tukey_test,
 )
+from ._pass_at_k import PassAtK, pass_at_k
 from ._pool import pool_sensitivity
 from ._procedure import Procedure
 from ._quade import quade_posthoc, quade_test
@@ -117,6 +118,8 @@ __all__ = [
     "nemenyi_test",
     "paired_t",
     "paired_t_test",
+    "pass_at_k",
+    "PassAtK",
     "pool_sensitivity",
     "quade_posthoc",
     "quade_test",
