@@ -19,8 +19,8 @@ import pytest
 from cdplot._errors import CdplotInputError, CdplotWarning
 from cdplot.io._benchmark import BenchmarkItems
 from cdplot.stats import BenchmarkRankIntervals, benchmark_rank_intervals, pair_statistics
-from cdplot.stats._benchmark_pairs import cluster_standard_errors
-from cdplot.stats._benchmark_ranks import _bootstrap, _counts, _PairMoments
+from cdplot.stats._benchmark_pairs import bootstrap_counts, cluster_standard_errors
+from cdplot.stats._benchmark_ranks import _bootstrap, _PairMoments
 
 
 def make_items(scores, clusters=None):
@@ -68,7 +68,7 @@ def test_bootstrap_t_matches_the_resampled_table(clustered):
         units, sizes = x, np.ones(n)
     _, se = cluster_standard_errors(units, sizes)
     moments = _PairMoments(units, sizes, se)
-    w = _counts(np.random.default_rng(0), 7, units.shape[0])
+    w = bootstrap_counts(np.random.default_rng(0), 7, units.shape[0])
     n_w = w @ sizes
     delta = (w @ units) / n_w[:, None] - units.sum(axis=0) / sizes.sum()
     got = moments.row_max(w, n_w, delta)
@@ -82,7 +82,7 @@ def test_fixed_standard_errors_and_p_best_match_a_loop():
     units, sizes = x, np.ones(50)
     _, se = cluster_standard_errors(units, sizes)
     row_max, wins = _bootstrap(units, sizes, se, 300, np.random.default_rng(1), False)
-    w = _counts(np.random.default_rng(1), 300, 50)  # the same draws (one block)
+    w = bootstrap_counts(np.random.default_rng(1), 300, 50)  # the same draws (one block)
     expected = [_oracle_row_max(units, sizes, row, False) for row in w]
     np.testing.assert_allclose(row_max, expected, rtol=1e-5)  # float32 kernel
     means = (w @ units) / 50

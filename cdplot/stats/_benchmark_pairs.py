@@ -33,6 +33,8 @@ WINS_BY_VALUE = 64
 WINS_BLOCK_ELEMENTS = 4_000_000
 #: float64 elements of one block of bootstrap pair differences (16 MB)
 BOOT_BLOCK_ELEMENTS = 2_000_000
+#: replicates of one block of bootstrap counts (small blocks reuse freed memory)
+BOOT_ROWS = 256
 #: bisection steps of Tango's score interval (2**-60: below float64 resolution on [-1, 1])
 TANGO_STEPS = 60
 DEFAULT_N_BOOT = 10_000
@@ -245,11 +247,7 @@ def _units(
                 "(cluster=...), or use test='paired-t'."
             )
         return x, np.ones(x.shape[0])
-    g = len(items.cluster_ids)
-    sizes = np.bincount(items.clusters, minlength=g).astype(float)
-    onehot = np.zeros((x.shape[0], g))
-    onehot[np.arange(x.shape[0]), items.clusters] = 1.0
-    units, sizes = onehot.T @ x, sizes
+    units, sizes = cluster_sums(x, items.clusters, len(items.cluster_ids))
     keep = sizes > 0
     if keep.sum() < 2:
         raise CdplotInputError(
@@ -257,6 +255,19 @@ def _units(
             "check the cluster column, or use test='paired-t'."
         )
     return units[keep], sizes[keep]
+
+
+def cluster_sums(x: np.ndarray, codes: np.ndarray, g: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each cluster's column sums (``G x k``, the product ``onehot(codes).T @ x`` without
+    the one-hot matrix: rows sorted by cluster, then summed run by run) and sizes."""
+    sizes = np.bincount(codes, minlength=g).astype(float)
+    order = np.argsort(codes, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(sizes[:-1])]).astype(np.int64)
+    sums = np.zeros((g, x.shape[1]))
+    present = sizes > 0
+    if present.any():
+        sums[present] = np.add.reduceat(x[order], starts[present], axis=0)
+    return sums, sizes
 
 
 # --------------------------------------------------------------------------- wins
@@ -327,10 +338,14 @@ def _mcnemar(
         statistic = np.where(m == 0, 0.0, statistic)
         z = float(stats.norm.isf((1 - confidence) / 2))
         interval = interval or "tango"
+        # pairs j < i: the reversed pair's interval, negated (both intervals are symmetric
+        # in the two models)
+        i, j = np.triu_indices(len(n), 1)
         if interval == "tango":
-            low, high = tango_interval(b, c, n, z)
+            upper = tango_interval(b[i, j], c[i, j], n[i, j], z)
         else:
-            low, high = newcombe_interval(a, b, c, d, z)
+            upper = newcombe_interval(a[i, j], b[i, j], c[i, j], d[i, j], z)
+        low, high = _mirrored(upper, i, j, len(n))
     return {
         "difference": diff,
         "low": low,
@@ -341,6 +356,16 @@ def _mcnemar(
         "n_items": np.rint(n).astype(np.int64),
         "interval": interval,
     }
+
+
+def _mirrored(
+    upper: tuple[np.ndarray, np.ndarray], i: np.ndarray, j: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """k x k limits from those of the pairs ``i < j``: ``[j, i]`` is ``[-high, -low]``."""
+    low, high = np.full((k, k), np.nan), np.full((k, k), np.nan)
+    low[i, j], high[i, j] = upper
+    low[j, i], high[j, i] = -upper[1], -upper[0]
+    return low, high
 
 
 def _wilson(successes: np.ndarray, n: np.ndarray, z: float) -> tuple[np.ndarray, np.ndarray]:
@@ -481,20 +506,34 @@ def _clustered_t(units: np.ndarray, sizes: np.ndarray, confidence: float) -> dic
     }
 
 
+def bootstrap_counts(rng: np.random.Generator, rows: int, g: int) -> np.ndarray:
+    """``rows`` replicates of multinomial counts of ``g`` units drawn with replacement
+    (``rows x g`` floats)."""
+    draws = rng.integers(0, g, size=(rows, g), dtype=np.int32)
+    draws += (np.arange(rows, dtype=np.int32) * g)[:, None]
+    return np.bincount(draws.ravel(), minlength=rows * g).reshape(rows, g).astype(float)
+
+
 def resampled_means(
     units: np.ndarray, sizes: np.ndarray, n_boot: int, rng: np.random.Generator
 ) -> np.ndarray:
     """Bootstrap means (``n_boot x k``): multinomial counts of the units drawn with
     replacement times the units' sums, over the counts times their sizes (one matrix
-    product per block of replicates)."""
+    product per block of :data:`BOOT_ROWS` replicates, on one BLAS thread)."""
+    from ._intervals import _one_blas_thread
+
     g = units.shape[0]
     out = np.empty((n_boot, units.shape[1]))
-    step = max(1, BOOT_BLOCK_ELEMENTS // max(g, units.shape[1]))
-    for start in range(0, n_boot, step):
-        rows = min(step, n_boot - start)
-        draws = rng.integers(0, g, size=(rows, g)) + (np.arange(rows) * g)[:, None]
-        weights = np.bincount(draws.ravel(), minlength=rows * g).reshape(rows, g)
-        out[start : start + rows] = (weights @ units) / (weights @ sizes)[:, None]
+    with _one_blas_thread():
+        for start in range(0, n_boot, BOOT_ROWS):
+            w = bootstrap_counts(rng, min(BOOT_ROWS, n_boot - start), g)
+            out[start : start + w.shape[0]] = (w @ units) / (w @ sizes)[:, None]
+    return out
+
+
+def _symmetric(values: np.ndarray, i: np.ndarray, j: np.ndarray, k: int) -> np.ndarray:
+    out = np.full((k, k), np.nan)
+    out[i, j] = out[j, i] = values
     return out
 
 
@@ -511,15 +550,21 @@ def _paired_bootstrap(
     means = resampled_means(units, sizes, n_boot, rng)
     diff, _ = cluster_standard_errors(units, sizes)
     alpha = 1 - confidence
-    low, high, se, p = (np.empty((k, k)) for _ in range(4))
-    step = max(1, BOOT_BLOCK_ELEMENTS // (n_boot * k))
-    for start in range(0, k, step):
-        rows = slice(start, min(k, start + step))
-        block = means[:, rows, None] - means[:, None, :]  # n_boot x rows x k
-        low[rows], high[rows] = np.quantile(block, [alpha / 2, 1 - alpha / 2], axis=0)
-        se[rows] = block.std(axis=0, ddof=1)
-        centred = np.abs(block - diff[rows]) >= np.abs(diff[rows]) * (1 - 1e-12)
-        p[rows] = (1 + centred.sum(axis=0)) / (n_boot + 1)
+    first, second = np.triu_indices(k, 1)
+    low, high, se, p = (np.empty(first.size) for _ in range(4))
+    step = max(1, BOOT_BLOCK_ELEMENTS // n_boot)
+    by_model = np.ascontiguousarray(means.T)  # a model's replicates contiguous
+    for start in range(0, first.size, step):  # blocks of pairs i < j
+        at = slice(start, min(first.size, start + step))
+        block = by_model[first[at]] - by_model[second[at]]  # pairs x n_boot
+        low[at], high[at] = np.quantile(block, [alpha / 2, 1 - alpha / 2], axis=1)
+        se[at] = block.std(axis=1, ddof=1)
+        d = diff[first[at], second[at]][:, None]
+        beyond = np.abs(block - d) >= np.abs(d) * (1 - 1e-12)
+        p[at] = (1 + beyond.sum(axis=1)) / (n_boot + 1)
+    low, high = _mirrored((low, high), first, second, k)
+    se = _symmetric(se, first, second, k)
+    p = _symmetric(p, first, second, k)
     with np.errstate(invalid="ignore", divide="ignore"):
         statistic = np.where(se > 0, diff / se, 0.0)
     return {

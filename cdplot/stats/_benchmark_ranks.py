@@ -18,7 +18,12 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning
 from ..io._benchmark import BenchmarkItems
-from ._benchmark_pairs import _check_n_boot, cluster_standard_errors
+from ._benchmark_pairs import (
+    _check_n_boot,
+    bootstrap_counts,
+    cluster_standard_errors,
+    cluster_sums,
+)
 from ._options import check_confidence
 from ._values import ValueEquality
 
@@ -270,10 +275,7 @@ def _units(items: BenchmarkItems, clustered: bool | None) -> tuple[np.ndarray, n
         )
     clustered = items.clusters is not None if clustered is None else bool(clustered)
     if clustered:
-        codes = items.clusters
-        sizes = np.bincount(codes, minlength=len(items.cluster_ids)).astype(float)
-        units = np.zeros((sizes.size, scores.shape[1]))
-        np.add.at(units, codes, scores)
+        units, sizes = cluster_sums(scores, items.clusters, len(items.cluster_ids))
         keep = sizes > 0
         units, sizes = units[keep], sizes[keep]
     else:
@@ -284,13 +286,6 @@ def _units(items: BenchmarkItems, clustered: bool | None) -> tuple[np.ndarray, n
             f"benchmark_rank_intervals needs at least 2 {what}, got {units.shape[0]}."
         )
     return units, sizes, clustered
-
-
-def _counts(rng: np.random.Generator, rows: int, g: int) -> np.ndarray:
-    """``rows`` replicates of multinomial counts of ``g`` units drawn with replacement."""
-    draws = rng.integers(0, g, size=(rows, g), dtype=np.int32)
-    draws += (np.arange(rows, dtype=np.int32) * g)[:, None]
-    return np.bincount(draws.ravel(), minlength=rows * g).reshape(rows, g).astype(float)
 
 
 def _bootstrap(
@@ -328,7 +323,7 @@ def _bootstrap(
             deltas = np.empty((last - first, k))
             for start in range(first, last, step):
                 rows = slice(start - first, min(last, start + step) - first)
-                w = _counts(rng, rows.stop - rows.start, g)
+                w = bootstrap_counts(rng, rows.stop - rows.start, g)
                 n_w = w @ sizes
                 means = (w @ units) / n_w[:, None]
                 best = means.max(axis=1, keepdims=True)
