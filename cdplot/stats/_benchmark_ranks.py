@@ -197,9 +197,8 @@ def benchmark_rank_intervals(
     where fixed standard errors do not; with hundreds of items the two agree. Seeded
     simulations at a nominal 0.95 (``tests/test_benchmark_pair_coverage.py``; all means
     equal, the hardest case): 30 models on 20 items (t-distributed scores, 150 tables)
-    0.995 studentized, 0.58 with fixed standard errors; 10 models on 30 items (300 tables)
-    0.963 and 0.86; 40 models on 500 binary items (150 tables) 0.94 with fixed standard
-    errors. Cost: 135 models x 500 items x 10,000 replicates (fixed standard errors, the
+    0.993 studentized, 0.567 with fixed standard errors; 40 models on 500 binary items
+    (100 tables) 0.94 with fixed standard errors. Cost: 135 models x 500 items x 10,000 replicates (fixed standard errors, the
     default there) take about 0.35 s of CPU.
 
     References
