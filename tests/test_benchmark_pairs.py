@@ -7,7 +7,13 @@ paired = TRUE)``, ``sandwich::vcovCL(lm(d ~ 1), cluster = ~cl)`` on the differen
 clustered t, ``G - 1`` df), and R transcriptions of Tango's (1998) score interval (its
 restricted maximum-likelihood estimate also found numerically with ``optimize()``) and
 Newcombe's (1998) method 10 for paired proportions, on worked 2 x 2 examples and every pair
-of seeded tables. Checked for consistency only: the wins against a loop over items, the
+of seeded tables. A published worked example: Cavo et al.'s table in Fagerland, Lydersen &
+Laake (2017, chapter 8) with the values their R package contingencytables prints (Tango,
+Newcombe square-and-add = method 10, exact and continuity-corrected McNemar). The
+brief's value for Newcombe's (1998) Table II, 12/9/2/21 -> 0.0588 to 0.3258, could not be
+checked against the paper's text and is not method 10 of that table in any arrangement of
+its cells (method 10 gives 0.0112 to 0.2954), so it is not used. Checked for consistency
+only: the wins against a loop over items, the
 paired bootstrap against the t interval and the cluster-robust standard error, the missing
 scores against ``scipy.stats.ttest_rel`` on the common items.
 """
@@ -119,6 +125,28 @@ def test_worked_two_by_two_tables(reference, case):
         )
     else:
         assert ps.pvalues[0, 1] == 1.0
+
+
+def test_cavo_table_matches_the_contingencytables_package():
+    # Cavo et al. (2012), n <- rbind(c(59, 6), c(16, 80)), the worked example of Fagerland,
+    # Lydersen & Laake, "Statistical Analysis of Contingency Tables" (2017), chapter 8; the
+    # values printed by its R package contingencytables (ocbe-uio/contingencytables,
+    # tests/testthat, chapter 8), rounded as printed there:
+    #   Tango_asymptotic_score_CI_paired_2x2   estimate -0.0621 (95% CI -0.1240 to -0.0054)
+    #   Newcombe_square_and_add_CI_paired_2x2  estimate -0.0621 (95% CI -0.1186 to -0.0046)
+    #   McNemar_exact_cond_test_paired_2x2     P = 0.052479
+    #   McNemar_asymptotic_test_CC_paired_2x2  P = 0.055009, Z = 1.919
+    rows = [[1, 1]] * 59 + [[1, 0]] * 6 + [[0, 1]] * 16 + [[0, 0]] * 80
+    items = make_items(rows)
+    tango = pair_statistics(items)
+    newcombe = pair_statistics(items, interval="newcombe")
+    asymptotic = pair_statistics(items, test="mcnemar-asymptotic")
+    assert round(tango.difference[0, 1], 4) == -0.0621
+    assert [round(tango.low[0, 1], 4), round(tango.high[0, 1], 4)] == [-0.1240, -0.0054]
+    assert [round(newcombe.low[0, 1], 4), round(newcombe.high[0, 1], 4)] == [-0.1186, -0.0046]
+    assert round(tango.pvalues[0, 1], 6) == 0.052479
+    assert round(asymptotic.pvalues[0, 1], 6) == 0.055009
+    assert round(abs(asymptotic.statistic[0, 1]), 3) == 1.919
 
 
 def test_paired_t_matches_t_test(reference):
