@@ -9,13 +9,10 @@ restricted maximum-likelihood estimate also found numerically with ``optimize()`
 Newcombe's (1998) method 10 for paired proportions, on worked 2 x 2 examples and every pair
 of seeded tables. A published worked example: Cavo et al.'s table in Fagerland, Lydersen &
 Laake (2017, chapter 8) with the values their R package contingencytables prints (Tango,
-Newcombe square-and-add = method 10, exact and continuity-corrected McNemar). The
-brief's value for Newcombe's (1998) Table II, 12/9/2/21 -> 0.0588 to 0.3258, could not be
-checked against the paper's text and is not method 10 of that table in any arrangement of
-its cells (method 10 gives 0.0112 to 0.2954), so it is not used. Checked for consistency
-only: the wins against a loop over items, the
-paired bootstrap against the t interval and the cluster-robust standard error, the missing
-scores against ``scipy.stats.ttest_rel`` on the common items.
+Newcombe square-and-add = method 10, exact and continuity-corrected McNemar). Checked for
+consistency only: the wins against a loop over items, the paired bootstrap against the t
+interval and the cluster-robust standard error, the missing scores against
+``scipy.stats.ttest_rel`` on the common items.
 """
 
 from __future__ import annotations
