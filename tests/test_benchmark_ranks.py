@@ -60,10 +60,10 @@ def test_bootstrap_t_matches_the_resampled_table(clustered):
     n, k = 36, 5
     x = rng.normal(size=(n, k)) + rng.normal(size=(n, 1))
     if clustered:
-        codes = np.repeat(np.arange(9), 4)
+        sizes = np.array([2.0, 3, 4, 5, 3, 4, 6, 5, 4])  # 36 items in clusters of 2 to 6
+        codes = np.repeat(np.arange(9), sizes.astype(int))
         units = np.zeros((9, k))
         np.add.at(units, codes, x)
-        sizes = np.full(9, 4.0)
     else:
         units, sizes = x, np.ones(n)
     _, se = cluster_standard_errors(units, sizes)
