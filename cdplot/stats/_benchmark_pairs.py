@@ -547,8 +547,9 @@ def _paired_bootstrap(
     rng: np.random.Generator,
 ) -> dict[str, Any]:
     """Percentile interval and shifted-null p-value of every pair's mean difference, from
-    bootstrap means; pair differences made a block of models at a time."""
-    g, k = units.shape
+    bootstrap means; the differences of the pairs ``i < j`` made a block of pairs at a time
+    (the pair ``j, i`` is their negation)."""
+    k = units.shape[1]
     means = resampled_means(units, sizes, n_boot, rng)
     diff, _ = cluster_standard_errors(units, sizes)
     alpha = 1 - confidence

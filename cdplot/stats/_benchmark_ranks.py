@@ -198,8 +198,8 @@ def benchmark_rank_intervals(
     simulations at a nominal 0.95 (``tests/test_benchmark_pair_coverage.py``; all means
     equal, the hardest case): 30 models on 20 items (t-distributed scores, 150 tables)
     0.993 studentized, 0.567 with fixed standard errors; 40 models on 500 binary items
-    (100 tables) 0.94 with fixed standard errors. Cost: 135 models x 500 items x 10,000 replicates (fixed standard errors, the
-    default there) take about 0.35 s of CPU.
+    (100 tables) 0.94 with fixed standard errors. Cost: 135 models x 500 items x 10,000
+    replicates (fixed standard errors, the default there) take about 0.35 s of CPU.
 
     References
     ----------
