@@ -176,6 +176,8 @@ CLI_FLAGS: dict[str, str] = {
     "algorithm": "--algorithm-col",
     "score": "--score-col",
     "item": "--item-col",
+    "cluster": "--cluster-col",  # one benchmark's items: clusters and samples
+    "sample": "--sample-col",
     "higher_is_better": "--lower-is-better",
     "test": "--test",
     "correction": "--correction",
