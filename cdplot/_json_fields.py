@@ -700,19 +700,16 @@ def _value_back(value: Any) -> Any:
         return np.array(value, dtype=np.int64)
     if leaves and all(isinstance(v, bool) for v in leaves):
         return np.array(value, dtype=bool)
-    return np.array(
-        [unnumber(v) for v in leaves], dtype=float
-    ).reshape(np.shape(value) if leaves else (0,))
+    return np.array([unnumber(v) for v in leaves], dtype=float).reshape(
+        np.shape(value) if leaves else (0,)
+    )
 
 
 def _write_benchmark(part: Any, layout: Layout) -> dict[str, Any]:
     out: dict[str, Any] = {key: _plain_value(getattr(part, key)) for key in _DESIGN_KEYS}
     for key in _BENCHMARK_STATISTICS:
         stats = getattr(part, key)
-        out[key] = {
-            f.name: _plain_value(getattr(stats, f.name))
-            for f in dataclasses.fields(stats)
-        }
+        out[key] = {f.name: _plain_value(getattr(stats, f.name)) for f in dataclasses.fields(stats)}
     return out
 
 
@@ -891,8 +888,11 @@ FIELDS: tuple[Field, ...] = (
         default=None,
         **{
             **_spec("benchmark", _write_benchmark, _read_benchmark, _check_benchmark),
-            "names": ("n_items", *(k for k in _DESIGN_KEYS if k != "n_items"),
-                      *_BENCHMARK_STATISTICS),
+            "names": (
+                "n_items",
+                *(k for k in _DESIGN_KEYS if k != "n_items"),
+                *_BENCHMARK_STATISTICS,
+            ),
         },  # fmt: skip
     ),
 )

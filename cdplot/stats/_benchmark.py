@@ -39,8 +39,10 @@ __all__ = [
     "benchmark_test",
     "cluster_t_pairs",
     "compare_benchmark",
+    "compare_runs",
     "join_runs",
     "mcnemar_pairs",
+    "refuse_board_options",
 ]
 
 #: the tests of paired item scores (catalogue entries that run on one benchmark's items)
@@ -118,6 +120,27 @@ def cluster_t_pairs(table: np.ndarray) -> PairwiseResult:
     table = np.asarray(table, dtype=float)
     pairs = pair_statistics(_items_of(table, _is_binary(table)), test="paired-t")
     return PairwiseResult(pairs.statistic, pairs.pvalues)
+
+
+def refuse_board_options(**given: Any) -> None:
+    """Refuse options about boards of datasets given for one benchmark's items.
+
+    ``given``: ``aggregate``, ``decimals``, ``tie_correction``, ``omnibus``, ``order``
+    and ``test_options`` (the options of a board's tests), as the user gave them.
+    """
+    for name, value in given.items():
+        if value is None or value is False or (name == "test_options" and not value):
+            continue
+        what = (
+            f"the option(s) {', '.join(map(repr, value))} of a board's tests apply"
+            if name == "test_options"
+            else f"{spell(name)} applies"
+        )
+        raise CdplotInputError(
+            f"{what} to a board of datasets, and this is one benchmark's items (an item "
+            "table with one task); drop it (repeated scores of an item are samples: name "
+            f"their column with {spell('sample')})."
+        )
 
 
 def _procedure(
@@ -454,3 +477,42 @@ def join_runs(runs: Sequence[BenchmarkItems], names: Sequence[str] | None = None
         cluster_column=first.cluster_column,
         note=first.note,
     )
+
+
+def compare_runs(
+    runs: Sequence[BenchmarkItems], names: Sequence[str] | None = None, **options: Any
+) -> BenchmarkComparison:
+    """Compare runs of one benchmark (e.g. a base and a new model's logs) on their items.
+
+    :func:`join_runs` then :func:`compare_benchmark`: with two runs, the paired difference
+    of their mean scores with its interval and p-value and the items each won
+    (``res.differences``; ``res.summary()`` says it in words). This is what
+    ``cdplot compare base.jsonl new.jsonl`` runs.
+
+    Parameters
+    ----------
+    runs : sequence of BenchmarkItems
+        Runs of the same benchmark (the same set of items).
+    names : sequence of str, optional
+        One name per run of one model (e.g. ``["base", "new"]``).
+    **options
+        Keywords of :func:`compare_benchmark` (``test``, ``correction``, ``alpha``,
+        ``confidence``, ``higher_is_better``, ...).
+
+    Returns
+    -------
+    BenchmarkComparison
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.io._benchmark import BenchmarkItems
+    >>> from cdplot.stats import compare_runs
+    >>> ids = tuple(f"q{i}" for i in range(40))
+    >>> base = BenchmarkItems(("m",), ids, np.tile([[1.0], [0.0]], (20, 1)), True)
+    >>> new = BenchmarkItems(("m",), ids, np.ones((40, 1)), True)
+    >>> row = compare_runs([base, new], names=["base", "new"]).differences.iloc[0]
+    >>> row.model_1, float(row.difference), int(row.wins), int(row.losses)
+    ('new', 0.5, 20, 0)
+    """
+    return compare_benchmark(join_runs(runs, names), **options)

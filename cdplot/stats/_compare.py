@@ -14,7 +14,7 @@ from ..io import ScoreTable, parse_scores, prepare_input
 from ..io._table import all_finite, count_missing
 from . import _parts
 from ._bayes_step import run_bayes
-from ._benchmark import compare_benchmark
+from ._benchmark import compare_benchmark, refuse_board_options
 from ._design import DESIGN_OMNIBUS, design_omnibus
 from ._fdr import FDR_CORRECTIONS
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
@@ -346,7 +346,7 @@ def compare(
         sample=sample,
     )
     if source.benchmark is not None:  # an item table with one task: one benchmark
-        _refuse_board_options(
+        refuse_board_options(
             aggregate=aggregate, decimals=decimals, tie_correction=tie_correction,
             omnibus=omnibus, order=order, test_options=test_options,
         )  # fmt: skip
@@ -411,25 +411,6 @@ def compare(
         higher_is_better,
         source,
     )
-
-
-def _refuse_board_options(**given: Any) -> None:
-    """Options about boards of datasets, refused for one benchmark's items."""
-    defaults = {"aggregate": None, "decimals": None, "tie_correction": False,
-                "omnibus": None, "order": None, "test_options": {}}  # fmt: skip
-    for name, value in given.items():
-        if value is None or value is False or value == defaults[name]:
-            continue
-        what = (
-            f"the option(s) {', '.join(map(repr, value))} of a board's tests"
-            if name == "test_options"
-            else spell(name)
-        )
-        raise CdplotInputError(
-            f"{what} apply to a board of datasets, and this is one benchmark's items (an "
-            "item table with one task); drop them (repeated scores of an item are samples: "
-            f"name their column with {spell('sample')})."
-        )
 
 
 def _board_only(proc: Procedure, cluster: Any, sample: Any, confidence: Any) -> None:
