@@ -82,19 +82,19 @@ def _signed(fmt: Callable[[float], str], x: float) -> str:
     return ("+" if x >= 0 else "") + fmt(x)
 
 
-def _mean_lines(result: Any, limit: int | None) -> list[str]:
+def _mean_lines(result: Any, limit: int | None, letters: bool = True) -> list[str]:
     """``"c  0.740  [0.675, 0.796]"``, best mean first."""
     stats = result._benchmark.model_statistics
     fmt = _number(result)
     index = {a: i for i, a in enumerate(result.algorithms)}
     order = list(result._parametric.mean_order)
     shown = order if limit is None else order[:limit]
-    letters = result.letters if result.control is None else {}
+    marks = result.letters if result.control is None and letters else {}
     width = max(len(display_name(result, a)) for a in shown)
     lines = []
     for a in shown:
         i = index[a]
-        mark = f"  {letters[a]}" if a in letters else ""
+        mark = f"  {marks[a]}" if a in marks else ""
         lines.append(
             f"  {display_name(result, a):<{width}}  {fmt(stats.mean[i])}  "
             f"[{fmt(stats.low[i])}, {fmt(stats.high[i])}]{mark}"
@@ -146,6 +146,34 @@ def _pair_line(result: Any, pair: tuple[int, int, float, bool]) -> str:
 def _wrapped(line: str) -> str:
     """A listed line at two spaces, wrapped at the summary's width (continued at four)."""
     return textwrap.fill(line, SUMMARY_WIDTH, initial_indent="  ", subsequent_indent="    ")
+
+
+def _two_models(result: Any) -> str:
+    """The one pair of two models: difference, interval, p-value, decision, items won."""
+    better, other, _, significant = _pairs(result)[0]
+    names = list(result.algorithms)
+    stats = result._benchmark.pair_statistics
+    fmt = _number(result)
+    a, b = display_name(result, names[better]), display_name(result, names[other])
+    wins = np.asarray(stats.wins)
+    won, lost = wins[better, other], wins[other, better]
+    if not result.higher_is_better:
+        won, lost = lost, won
+    n = int(stats.n_items[better, other])
+    verdict = (
+        f"{a} is significantly better at alpha = {result.alpha:g}"
+        if significant
+        else f"the difference is not significant at alpha = {result.alpha:g}"
+    )
+    return (
+        f"Difference {a} - {b}: {_signed(fmt, stats.difference[better, other])}, "
+        f"{stats.confidence:.0%} interval [{_signed(fmt, stats.low[better, other])}, "
+        f"{_signed(fmt, stats.high[better, other])}] "
+        f"({_INTERVALS.get(stats.interval, stats.interval)}), "
+        f"{p_clause('p', stats.pvalues[better, other])} "
+        f"({TEST_TITLES.get(result.test, result.test)}): {verdict}. Items: {a} won "
+        f"{int(won)}, lost {int(lost)} and tied {n - int(won) - int(lost)} of {n}."
+    )
 
 
 def _tied_with_best(result: Any) -> str:
@@ -245,10 +273,17 @@ def benchmark_summary(result: Any) -> str:
     if input_line(result):
         paragraphs.append(input_line(result))
     stats = result._benchmark.model_statistics
+    two = result.n_algorithms == 2
     letters = " (models sharing a letter do not differ)" if result.control is None else ""
+    letters = "" if two else letters
     lines = [f"Mean scores with {stats.confidence:.0%} intervals, best first{letters}:"]
-    lines += _mean_lines(result, SUMMARY_MODELS if large else None)
+    lines += _mean_lines(result, SUMMARY_MODELS if large else None, letters=not two)
     paragraphs.append("\n".join(lines))
+    if result.n_algorithms == 2 and result.control is None:  # two runs: one question
+        paragraphs.append(_two_models(result))
+        paragraphs.append(_test_why(result.test))
+        paragraphs += ["Warning: " + caveat for caveat in result.caveats]
+        return "\n\n".join(p if "\n" in p else fill(p) for p in paragraphs if p)
     paragraphs.append(_method(result))
     why = _test_why(result.test)
     if why:
