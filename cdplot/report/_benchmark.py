@@ -208,15 +208,16 @@ def _groups(result: Any, limit: int | None) -> str:
     )
 
 
-def _opening(result: Any) -> str:
+def _opening(result: Any) -> list[str]:
+    """Who was compared, then what in one line (the design), then the direction."""
     part = result._benchmark
     task = f" ({part.task})" if part.task else ""
     direction = "higher" if result.higher_is_better else "lower"
-    return (
-        f"{result.n_algorithms} models were compared on one benchmark{task}: "
-        f"{design_line(result)}. {direction.capitalize()} scores are better; means and "
-        "differences are in score units."
-    )
+    who = fill(f"{result.n_algorithms} models compared on one benchmark{task}:")
+    return [
+        f"{who}\n{design_line(result)}.\n{direction.capitalize()} scores are better; means "
+        "and differences are in score units."
+    ]
 
 
 def _method(result: Any) -> str:
@@ -266,10 +267,10 @@ def benchmark_summary(result: Any) -> str:
     >>> x = (np.random.default_rng(0).random((100, 2)) < [0.4, 0.7]).astype(float)
     >>> items = BenchmarkItems(("base", "new"), tuple(map(str, range(100))), x, True)
     >>> print(compare_benchmark(items).summary().splitlines()[0])
-    2 models were compared on one benchmark: 100 items; 0/1 scores. Higher scores are
+    2 models compared on one benchmark:
     """
     large = result.n_algorithms > SUMMARY_MODELS
-    paragraphs = [_opening(result)]
+    paragraphs = _opening(result)
     if input_line(result):
         paragraphs.append(input_line(result))
     stats = result._benchmark.model_statistics
@@ -283,7 +284,7 @@ def benchmark_summary(result: Any) -> str:
         paragraphs.append(_two_models(result))
         paragraphs.append(_test_why(result.test))
         paragraphs += ["Warning: " + caveat for caveat in result.caveats]
-        return "\n\n".join(p if "\n" in p else fill(p) for p in paragraphs if p)
+        return _joined(paragraphs)
     paragraphs.append(_method(result))
     why = _test_why(result.test)
     if why:
@@ -299,7 +300,13 @@ def benchmark_summary(result: Any) -> str:
     paragraphs.append("\n".join(lines))
     paragraphs += [p for p in (_tied_with_best(result), _groups(result, 5 if large else None)) if p]
     paragraphs += ["Warning: " + caveat for caveat in result.caveats]
-    return "\n\n".join(p if "\n" in p else fill(p) for p in paragraphs)
+    return _joined(paragraphs)
+
+
+def _joined(paragraphs: list[str]) -> str:
+    """The paragraphs wrapped (a line of its own or a list kept as it is), blank-separated."""
+    out = [p if "\n" in p or len(p) <= SUMMARY_WIDTH else fill(p) for p in paragraphs if p]
+    return "\n\n".join(out)
 
 
 def benchmark_text(result: Any) -> str:
