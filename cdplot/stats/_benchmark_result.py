@@ -62,7 +62,7 @@ class BenchmarkComparison(ComparisonResult):
     Examples
     --------
     >>> import numpy as np
-    >>> from cdplot.io import BenchmarkItems
+    >>> from cdplot.io._benchmark import BenchmarkItems
     >>> from cdplot.stats import compare_benchmark
     >>> rng = np.random.default_rng(0)
     >>> scores = (rng.random((200, 3)) < [0.5, 0.6, 0.8]).astype(float)
