@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._labels import TEST_TITLES, correction_title
+from .._labels import TEST_TITLES, correction_title, format_pvalue
 from ..stats._caveats import n_hypotheses
 from ._model import SUMMARY_WIDTH, display_name, fill, input_line, p_clause
 from ._summary import _CORRECTION_WHY, _correction_phrase, _test_why
@@ -349,3 +349,138 @@ def benchmark_text(result: Any) -> str:
     if groups:
         lines += ["", fill(groups)]
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the formats
+#: pairs a Markdown, LaTeX or HTML report lists (smallest p-value first)
+REPORT_PAIRS = 30
+
+
+def _score_rows(result: Any) -> tuple[list[list[str]], list[list[str]], str, str]:
+    """The rows of the means table and of the pairs table (plain text cells), and their
+    captions."""
+    part = result._benchmark
+    stats, pairs = part.model_statistics, part.pair_statistics
+    fmt = _number(result)
+    index = {a: i for i, a in enumerate(result.algorithms)}
+    letters = result.letters if result.control is None else {}
+    means = [
+        [
+            display_name(result, a),
+            fmt(stats.mean[index[a]]),
+            f"[{fmt(stats.low[index[a]])}, {fmt(stats.high[index[a]])}]",
+            letters.get(a, ""),
+        ]
+        for a in result._parametric.mean_order
+    ]
+    names = list(result.algorithms)
+    wins = np.asarray(pairs.wins)
+    rows = []
+    for i, j, apv, significant in _pairs(result)[:REPORT_PAIRS]:
+        won, lost = (
+            (wins[i, j], wins[j, i]) if result.higher_is_better else (wins[j, i], wins[i, j])
+        )
+        rows.append(
+            [
+                f"{display_name(result, names[i])} - {display_name(result, names[j])}",
+                _signed(fmt, pairs.difference[i, j]),
+                f"[{_signed(fmt, pairs.low[i, j])}, {_signed(fmt, pairs.high[i, j])}]",
+                format_pvalue(pairs.pvalues[i, j]),
+                format_pvalue(apv) + (" *" if significant else ""),
+                str(int(won)),
+                str(int(lost)),
+            ]
+        )
+    level = f"{part.confidence:.0%}"
+    mean_caption = (
+        f"Mean scores with {level} {_INTERVALS.get(stats.interval, stats.interval)} "
+        f"intervals ({design_line(result)}), best first"
+        + ("; models sharing a letter do not differ significantly." if letters else ".")
+    )
+    pair_caption = (
+        f"Paired differences with {level} {_INTERVALS.get(pairs.interval, pairs.interval)} "
+        f"intervals, {TEST_TITLES.get(result.test, result.test)} p-values and "
+        f"{correction_title(result)}-adjusted p-values (* significant at alpha = "
+        f"{result.alpha:g}); items won and lost, smallest p-value first"
+        + (
+            f" ({REPORT_PAIRS} of {len(_pairs(result))})."
+            if len(_pairs(result)) > REPORT_PAIRS
+            else "."
+        )
+    )
+    return means, rows, mean_caption, pair_caption
+
+
+_MEAN_HEADER = ["Model", "Mean", "Interval", "Letters"]
+_PAIR_HEADER = ["Pair", "Difference", "Interval", "p", "Adjusted p", "Won", "Lost"]
+
+
+def score_sections(result: Any, markup: str, heading: str = "h2") -> list[str]:
+    """One benchmark's means and paired differences in ``markup`` ("markdown", "latex" or
+    "html"): lines of Markdown or LaTeX, or HTML ``<section>`` elements under ``heading``."""
+    means, pairs, mean_caption, pair_caption = _score_rows(result)
+    if markup == "markdown":
+        return _markdown_tables(
+            (mean_caption, _MEAN_HEADER, means), (pair_caption, _PAIR_HEADER, pairs)
+        )
+    if markup == "latex":
+        return _latex_tables(
+            (_MEAN_HEADER, means), (_PAIR_HEADER, pairs), mean_caption, pair_caption
+        )
+    return [
+        _html_table("means", heading, "Mean scores", mean_caption, _MEAN_HEADER, means),
+        _html_table(
+            "differences", heading, "Paired differences", pair_caption, _PAIR_HEADER, pairs
+        ),
+    ]
+
+
+def _markdown_tables(*tables: tuple[str, list[str], list[list[str]]]) -> list[str]:
+    from ._markdown import escape_markdown
+
+    lines: list[str] = []
+    for caption, header, rows in tables:
+        lines += [escape_markdown(caption), "", "| " + " | ".join(header) + " |"]
+        lines.append("|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|")
+        lines += ["| " + " | ".join(escape_markdown(c) for c in row) + " |" for row in rows]
+        lines.append("")
+    return lines
+
+
+def _latex_tables(
+    means: tuple[list[str], list[list[str]]],
+    pairs: tuple[list[str], list[list[str]]],
+    mean_caption: str,
+    pair_caption: str,
+) -> list[str]:
+    from ._latex import escape_latex
+
+    lines: list[str] = []
+    for (header, rows), caption in ((means, mean_caption), (pairs, pair_caption)):
+        spec = "l" + "r" * (len(header) - 1)
+        lines += [
+            "\\medskip",
+            "",
+            f"\\emph{{{escape_latex(caption)}}}",
+            "",
+            f"\\begin{{tabular}}{{{spec}}}",
+        ]
+        lines += ["\\toprule", " & ".join(escape_latex(h) for h in header) + " \\\\", "\\midrule"]
+        lines += [" & ".join(escape_latex(c) for c in row) + " \\\\" for row in rows]
+        lines += ["\\bottomrule", "\\end{tabular}"]
+    return lines
+
+
+def _html_table(
+    name: str, heading: str, title: str, caption: str, header: list[str], rows: list[list[str]]
+) -> str:
+    import html
+
+    esc = html.escape
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return (
+        f'<section id="{name}"><{heading}>{esc(title)}</{heading}><table><caption>'
+        f"{esc(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        "</section>"
+    )
