@@ -228,3 +228,37 @@ def test_compare_refuses_board_options_for_items_and_item_options_for_boards(
         cdplot.compare(demsar, confidence=0.9)
     with pytest.raises(CdplotInputError, match=r"test='mcnemar' compares models on one bench"):
         cdplot.compare(demsar, test="mcnemar")
+
+
+# ------------------------------------------------------------------ runs of one benchmark
+def _run(ids, values, **extra) -> BenchmarkItems:
+    x = np.asarray(values, dtype=float)[:, None]
+    return BenchmarkItems(("m",), tuple(ids), x, True, **extra)
+
+
+def test_join_runs_aligns_items_clusters_and_samples():
+    from cdplot.stats import join_runs
+
+    base = _run(["q1", "q2", "q3"], [1, 0, 1], clusters=np.array([0, 0, 1]),
+                cluster_ids=("p", "r"), cluster_column="passage")  # fmt: skip
+    new = _run(["q3", "q1", "q2"], [0, 1, 1], clusters=np.array([0, 1, 1]),
+               cluster_ids=("r", "p"), n_samples=np.array([[2], [3], [1]]))  # fmt: skip
+    joined = join_runs([base, new], names=["base", "new"])
+    assert joined.models == ("base", "new") and joined.items == ("q1", "q2", "q3")
+    np.testing.assert_array_equal(joined.scores, [[1, 1], [0, 1], [1, 0]])
+    assert [joined.cluster_ids[c] for c in joined.clusters] == ["p", "p", "r"]
+    np.testing.assert_array_equal(joined.n_samples, [[1, 3], [1, 1], [1, 2]])
+
+
+def test_join_runs_refuses_other_items_other_clusters_and_one_name_twice():
+    from cdplot.stats import join_runs
+
+    base = _run(["q1", "q2"], [1, 0])
+    with pytest.raises(CdplotInputError, match=r"the runs score different items \(1 of the"):
+        join_runs([base, _run(["q1", "q9"], [1, 1])], names=["a", "b"])
+    with pytest.raises(CdplotInputError, match=r"'m' is in two runs"):
+        join_runs([base, _run(["q1", "q2"], [1, 1])])
+    one = _run(["q1", "q2"], [1, 0], clusters=np.array([0, 1]), cluster_ids=("p", "r"))
+    other = _run(["q1", "q2"], [1, 0], clusters=np.array([0, 0]), cluster_ids=("p",))
+    with pytest.raises(CdplotInputError, match=r"the runs put 1 items in different clusters"):
+        join_runs([one, other], names=["a", "b"])

@@ -442,41 +442,97 @@ def join_runs(runs: Sequence[BenchmarkItems], names: Sequence[str] | None = None
     first = runs[0]
     order = {item: i for i, item in enumerate(first.items)}
     models: list[str] = []
-    columns = []
     for run in runs:
-        only_here = set(run.items) - set(order)
-        only_first = set(order) - set(run.items)
-        if only_here or only_first:
-            example = sorted(only_here or only_first)[0]
-            raise CdplotInputError(
-                f"the runs score different items ({len(only_first)} of the first run's "
-                f"{len(order)} items are missing from a run, which has {len(only_here)} "
-                f"items the first does not, e.g. {example!r}): they are not runs of the "
-                "same benchmark; compare runs of the same item set."
-            )
+        _check_same_items(order, run)
         twice = set(models) & set(run.models)
         if twice:
             raise CdplotInputError(
                 f"the model {sorted(twice)[0]!r} is in two runs; name the runs' models apart "
                 "(the command line names them by their files)."
             )
-        where = np.array([order[item] for item in run.items])
-        column = np.full((len(order), len(run.models)), np.nan)
-        column[where] = run.scores
         models += list(run.models)
-        columns.append(column)
+    places = [np.array([order[item] for item in run.items]) for run in runs]
+    clustered = _same_clusters(runs, places)
     return BenchmarkItems(
         tuple(models),
         first.items,
-        np.hstack(columns),
+        np.hstack(
+            [_in_order(run.scores, where, np.nan) for run, where in zip(runs, places, strict=True)]
+        ),
         all(r.binary for r in runs),
-        clusters=first.clusters,
-        cluster_ids=first.cluster_ids,
+        clusters=None if clustered is None else clustered.clusters,
+        cluster_ids=() if clustered is None else clustered.cluster_ids,
+        n_samples=_joined_samples(runs, places, "n_samples"),
+        sample_var=_joined_samples(runs, places, "sample_var"),
         task=first.task,
         item_column=first.item_column,
-        cluster_column=first.cluster_column,
+        cluster_column=None if clustered is None else clustered.cluster_column,
+        sample_column=next((r.sample_column for r in runs if r.sample_column), None),
         note=first.note,
     )
+
+
+def _check_same_items(order: Mapping[str, int], run: BenchmarkItems) -> None:
+    """A run scores the first run's items, and puts each in the same cluster."""
+    only_here = set(run.items) - set(order)
+    only_first = set(order) - set(run.items)
+    if only_here or only_first:
+        example = sorted(only_here or only_first)[0]
+        raise CdplotInputError(
+            f"the runs score different items ({len(only_first)} of the first run's "
+            f"{len(order)} items are missing from a run, which has {len(only_here)} "
+            f"items the first does not, e.g. {example!r}): they are not runs of the "
+            "same benchmark; compare runs of the same item set."
+        )
+
+
+def _same_clusters(runs: list[BenchmarkItems], places: list[np.ndarray]) -> Any:
+    """The first run with clusters, its cluster codes in the first run's item order; every
+    run with clusters must put each item in the cluster of the same name."""
+    with_clusters = [(r, w) for r, w in zip(runs, places, strict=True) if r.clusters is not None]
+    if not with_clusters:
+        return None
+    named = []
+    for run, where in with_clusters:
+        names = np.empty(len(where), dtype=object)
+        names[where] = np.asarray(run.cluster_ids, dtype=object)[run.clusters]
+        named.append(names)
+    for names in named[1:]:
+        differ = np.flatnonzero(names != named[0])
+        if differ.size:
+            item = runs[0].items[int(differ[0])]
+            raise CdplotInputError(
+                f"the runs put {differ.size} items in different clusters (e.g. {item!r}: "
+                f"{named[0][differ[0]]!r} and {names[differ[0]]!r}); give every run the same "
+                "cluster column, or leave the clusters out."
+            )
+    run, where = with_clusters[0]
+    codes = np.empty(len(where), dtype=np.int64)
+    codes[where] = run.clusters
+    return dataclasses.replace(run, clusters=codes, items=runs[0].items)
+
+
+def _in_order(values: np.ndarray, where: np.ndarray, fill: float) -> np.ndarray:
+    """A run's items x models values in the first run's item order."""
+    out = np.full((len(where), values.shape[1]), fill, dtype=values.dtype if fill == 0 else float)
+    out[where] = values
+    return out
+
+
+def _joined_samples(runs: list[BenchmarkItems], places: list[np.ndarray], name: str) -> Any:
+    """The runs' sample counts (one sample a scored cell of a run without samples) or sample
+    variances side by side; None when no run has samples."""
+    if all(getattr(r, name) is None for r in runs):
+        return None
+    parts = []
+    for run, where in zip(runs, places, strict=True):
+        value = getattr(run, name)
+        if value is None and name == "n_samples":
+            value = (~np.isnan(run.scores)).astype(np.int64)
+        elif value is None:
+            value = np.full(run.scores.shape, np.nan)
+        parts.append(_in_order(np.asarray(value), where, 0 if name == "n_samples" else np.nan))
+    return np.hstack(parts)
 
 
 def compare_runs(
