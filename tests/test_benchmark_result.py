@@ -139,3 +139,37 @@ def test_the_figures_draw_it_on_the_mean_score_axis(res):
 def test_cd_diagram_of_a_benchmark_baseline():
     res = compare_benchmark(items(n=200, seed=11, k=6), correction="bergmann-hommel")
     return cdplot.cd_diagram(res).figure
+
+
+def test_markdown_latex_and_html_show_the_means_and_differences(res, demsar):
+    md = res.to_markdown()
+    assert md.startswith("**4 models on 120 items**")
+    assert "| Model | Mean | Interval | Letters |" in md
+    assert "| Pair | Difference | Interval | p | Adjusted p | Won | Lost |" in md
+    row = res.differences.iloc[0]
+    assert f"| {row.model_1} - {row.model_2} | +{row.difference:.3f} |" in md
+    latex = res.to_latex()
+    assert "of 4 models on 120 items." in latex and "Pair & Difference & Interval" in latex
+    page = cdplot.report.to_html(res)
+    assert '<section id="means">' in page and "Comparison of 4 models on 120 items" in page
+    # a board's reports keep their words and have no such sections
+    board = cdplot.compare(demsar)
+    assert board.to_markdown().startswith("**4 algorithms on 14 datasets**")
+    assert "| Model | Mean |" not in board.to_markdown()
+    assert "of 4 algorithms on 14 data sets." in board.to_latex()
+
+
+@pytest.mark.skipif(not __import__("shutil").which("pdflatex"), reason="needs pdflatex")
+def test_the_latex_report_compiles(res, tmp_path):
+    import subprocess
+
+    doc = (
+        "\\documentclass{article}\\usepackage{booktabs}\\usepackage{graphicx}"
+        f"\\begin{{document}}{res.to_latex()}\\end{{document}}"
+    )
+    (tmp_path / "r.tex").write_text(doc)
+    done = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "r.tex"],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:]
