@@ -83,4 +83,16 @@ def patch_reader(monkeypatch: Any) -> None:
     monkeypatch.setattr(cdplot.io, "prepare_input", fake_prepare_input)
 
 
-__all__ = ["fake_prepare_input", "patch_reader", "write_items"]
+__all__ = ["fake_prepare_input", "patch_reader", "same_numbers", "write_items"]
+
+
+def same_numbers(a, b) -> None:
+    """Two comparisons of the same items agree on every number (the reader may order the
+    models or items otherwise and say more about the input)."""
+    assert sorted(a.algorithms) == sorted(b.algorithms)
+    assert sorted(a.datasets) == sorted(b.datasets)
+    assert (a.test, a.correction, a.groups) == (b.test, b.correction, b.groups)
+    assert a.adjusted_pvalues.loc[b.algorithms, b.algorithms].equals(b.adjusted_pvalues), (
+        "adjusted p-values"
+    )
+    assert a.model_statistics.equals(b.model_statistics)

@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 import pytest
-from _benchmark_input import patch_reader, write_items
+from _benchmark_input import patch_reader, same_numbers, write_items
 from _helpers import run
 
 import cdplot
@@ -42,7 +42,7 @@ def test_one_item_table_prints_the_benchmark_summary(tmp_path, capsys, scores):
     assert code == 0, err
     assert out.startswith("3 models compared on one benchmark:\n80 items; 0/1 scores.\n")
     back = cdplot.load_result(target.read_text())
-    assert back == compare_benchmark(_items(scores, "abc"), correction="shaffer")
+    same_numbers(back, compare_benchmark(_items(scores, "abc"), correction="shaffer"))
 
 
 def test_clusters_and_confidence_reach_the_analysis(tmp_path, capsys, scores):
@@ -72,7 +72,7 @@ def test_two_runs_print_the_difference_and_write_the_json(tmp_path, capsys, scor
     assert f"Difference new - base: +{row.difference:.3f}" in flat
     assert f"[+{row.low:.3f}, +{row.high:.3f}]" in flat
     assert f"new won {row.wins}, lost {row.losses}" in flat
-    assert cdplot.load_result(target.read_text()) == direct
+    same_numbers(cdplot.load_result(target.read_text()), direct)
 
 
 @pytest.mark.parametrize(
