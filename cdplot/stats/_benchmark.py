@@ -113,7 +113,7 @@ def cluster_t_pairs(table: np.ndarray) -> PairwiseResult:
     >>> import numpy as np
     >>> from cdplot.stats._benchmark import cluster_t_pairs
     >>> x = np.array([[0.2, 0.1], [0.5, 0.1], [0.9, 0.4], [0.4, 0.5]])
-    >>> res = cluster_t_pairs(x)  # R: t.test(x[,1], x[,2], paired = TRUE): t = 1.6341143
+    >>> res = cluster_t_pairs(x)  # R t.test(paired = TRUE): tests/reference/benchmark/
     >>> round(float(res.statistic[0, 1]), 4)
     1.6341
     """
