@@ -84,7 +84,7 @@ def mcnemar_pairs(table: np.ndarray) -> PairwiseResult:
     >>> import numpy as np
     >>> from cdplot.stats._benchmark import mcnemar_pairs
     >>> x = np.array([[1, 0]] * 9 + [[0, 1]] * 1 + [[1, 1]] * 5, dtype=float)
-    >>> res = mcnemar_pairs(x)  # R: binom.test(9, 10)$p.value = 0.02148438
+    >>> res = mcnemar_pairs(x)  # R binom.test(9, 10): reference/benchmark/driver_examples.R
     >>> float(res.statistic[0, 1]), round(float(res.pvalue[0, 1]), 8)
     (8.0, 0.02148438)
     """
@@ -113,7 +113,7 @@ def cluster_t_pairs(table: np.ndarray) -> PairwiseResult:
     >>> import numpy as np
     >>> from cdplot.stats._benchmark import cluster_t_pairs
     >>> x = np.array([[0.2, 0.1], [0.5, 0.1], [0.9, 0.4], [0.4, 0.5]])
-    >>> res = cluster_t_pairs(x)  # R t.test(paired = TRUE): tests/reference/benchmark/
+    >>> res = cluster_t_pairs(x)  # R t.test(paired = TRUE): reference/benchmark/driver_examples.R
     >>> round(float(res.statistic[0, 1]), 4)
     1.6341
     """
