@@ -661,6 +661,8 @@ _DESIGN_KEYS = (
     "item_column",
     "cluster_column",
     "sample_column",
+    "clusters",
+    "cluster_ids",
 )
 #: the statistics of the ``benchmark`` object -> (module of cdplot.stats, class)
 _BENCHMARK_STATISTICS = {
@@ -680,6 +682,8 @@ def _plain_value(value: Any) -> Any:
         return number(value)
     if isinstance(value, np.integer):
         return int(value)
+    if isinstance(value, tuple):
+        return list(value)
     return value
 
 
@@ -721,6 +725,8 @@ def _read_benchmark(value: Any, layout: Layout) -> dict[str, Any]:
         return {}
     out = {key: value.get(key) for key in _DESIGN_KEYS}
     out["confidence"] = float(out["confidence"])
+    out["clusters"] = None if out["clusters"] is None else np.array(out["clusters"], np.int64)
+    out["cluster_ids"] = tuple(out["cluster_ids"] or ())
     for key, (module, name) in _BENCHMARK_STATISTICS.items():
         kind = getattr(import_module(f".stats.{module}", __package__), name)
         given = value[key]
@@ -740,6 +746,14 @@ def _check_benchmark(value: Any, key: str, layout: Layout) -> None:
         raise fail(key, "must have true or false binary and cluster_robust")
     if not (_finite(value["confidence"]) and 0 < value["confidence"] < 1):
         raise fail(key, "must have a confidence in (0, 1)")
+    clusters, ids = value["clusters"], value["cluster_ids"]
+    if clusters is not None and not (
+        isinstance(clusters, list)
+        and len(clusters) == value["n_items"]
+        and isinstance(ids, list)
+        and all(_whole(c, 0, len(ids) - 1) for c in clusters)
+    ):
+        raise fail(key, "must have null clusters or one cluster code (into cluster_ids) per item")
     k = len(layout.algorithms)
     for name, shape in (("model_statistics", (k,)), ("pair_statistics", (k, k))):
         stats = value.get(name)

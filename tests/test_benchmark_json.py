@@ -92,3 +92,17 @@ def test_a_damaged_benchmark_object_is_refused_naming_it(damage, message):
     doc["benchmark"] = damage(doc["benchmark"])
     with pytest.raises(cdplot.CdplotInputError, match=message):
         cdplot.load_result(json.dumps(doc))
+
+
+def test_the_clusters_travel_with_the_result():
+    base = items(n=40)
+    clustered = dataclasses.replace(
+        base, clusters=np.arange(40) // 8, cluster_ids=tuple("abcde"), cluster_column="passage"
+    )
+    res = compare_benchmark(clustered)
+    back = cdplot.load_result(res.to_json())
+    assert back == res and back.n_clusters == 5
+    again = back.benchmark_items
+    np.testing.assert_array_equal(again.clusters, clustered.clusters)
+    assert again.cluster_ids == tuple("abcde") and again.cluster_column == "passage"
+    np.testing.assert_array_equal(again.scores, clustered.scores)

@@ -173,3 +173,12 @@ def test_the_latex_report_compiles(res, tmp_path):
         cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_a_bootstrap_of_clustered_items_is_refused():
+    base = items(n=40)
+    clustered = dataclasses.replace(base, clusters=np.arange(40) // 8, cluster_ids=tuple("abcde"))
+    res = compare_benchmark(clustered)
+    assert res.rank_intervals("test") is not None
+    with pytest.raises(cdplot.CdplotInputError, match=r"resamples the items as independent"):
+        res.rank_intervals("bootstrap")

@@ -391,6 +391,8 @@ def _design(
         item_column=items.item_column,
         cluster_column=items.cluster_column,
         sample_column=items.sample_column,
+        clusters=None if items.clusters is None else np.asarray(items.clusters, dtype=np.int64),
+        cluster_ids=tuple(items.cluster_ids),
     )
 
 

@@ -89,6 +89,43 @@ class BenchmarkComparison(ComparisonResult):
     __str__ = Seam("cdplot.report._benchmark", "benchmark_text")
 
     @property
+    def benchmark_items(self) -> Any:
+        """The items as :class:`~cdplot.io._benchmark.BenchmarkItems` (item scores, clusters;
+        not the samples' counts and variances), for the statistics of one benchmark."""
+        from ..io._benchmark import BenchmarkItems
+
+        part = self._benchmark
+        return BenchmarkItems(
+            tuple(self.algorithms),
+            tuple(self.datasets),
+            np.asarray(self._input.scores, dtype=float),
+            part.binary,
+            clusters=part.clusters,
+            cluster_ids=part.cluster_ids,
+            task=part.task,
+            item_column=part.item_column,
+            cluster_column=part.cluster_column,
+            sample_column=part.sample_column,
+            note=self.source_note,
+        )
+
+    def rank_intervals(self, method: str = "test", **kwargs: Any) -> Any:
+        """Confidence intervals for the ranks; see :func:`cdplot.rank_intervals`.
+
+        ``method="test"`` reads the pairs' decisions. A bootstrap resamples the items as
+        independent, which they are not when they come in clusters: refused then.
+        """
+        if method != "test" and self._benchmark.clusters is not None:
+            from .._errors import CdplotInputError
+
+            raise CdplotInputError(
+                f"method={method!r} resamples the items as independent, and these come in "
+                f"{self._benchmark.n_clusters} clusters; use method='test' (from the "
+                "cluster-robust tests' decisions)."
+            )
+        return super().rank_intervals(method, **kwargs)
+
+    @property
     def design(self) -> dict[str, Any]:
         """The design facts: items, clusters, samples per item, binary, cluster-robust, ..."""
         part = self._benchmark

@@ -246,6 +246,9 @@ class Benchmark(ValueEquality):
     item_column: str = "item"
     cluster_column: str | None = None
     sample_column: str | None = None
+    #: each item's cluster (int64 codes into ``cluster_ids``), None without clusters
+    clusters: np.ndarray | None = None
+    cluster_ids: tuple[str, ...] = ()
 
 
 #: flat names a pandas Series carries the order of: name -> (order field, name field)
