@@ -412,7 +412,6 @@ _ENTRIES = (
         "exact McNemar test",
         Kernel("_benchmark", "mcnemar_pairs"),  # the items x models 0/1 table
         aliases=("mcnemar-exact", "exact-mcnemar"),
-        parametric="t",  # a test of mean scores (proportions solved)
         on_scores=True,
         directed_statistic=True,
         on_items=True,
