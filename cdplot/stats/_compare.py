@@ -225,7 +225,9 @@ def compare(
     Comparison
         A :class:`~cdplot.ComparisonResult` (a frequentist test) or a
         :class:`~cdplot.BayesianComparisonResult` (a Bayesian test), the two kinds of
-        :class:`~cdplot.Comparison`; ``procedure`` is the procedure run.
+        :class:`~cdplot.Comparison`; ``procedure`` is the procedure run. One benchmark's
+        items give a :class:`~cdplot.BenchmarkComparison` (a ``ComparisonResult`` with
+        ``model_statistics``, ``differences`` and ``design``).
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``omnibus``, ``pvalues``, ``adjusted_pvalues``, ``significant``,
         ``groups``, ``uncovered_pairs``, ``critical_difference``,
@@ -289,6 +291,15 @@ def compare(
     datasets) equal the usual average ranks on a complete table. Datasets with
     fewer than two results are ignored (``ignored_datasets``).
 
+    An item-level table with one task (or no task column), many models scored on the same
+    items, is one benchmark: ``compare()`` then returns a
+    :class:`~cdplot.stats.BenchmarkComparison` (:func:`cdplot.stats.compare_benchmark`):
+    each model's mean score with its interval, each pair's paired difference with its
+    interval and p-value, adjusted by ``correction``, groups in mean-score order, and the
+    CD diagram on the mean-score axis. ``aggregate``, ``decimals``, ``tie_correction``,
+    ``omnibus``, ``order`` and the options of a board's tests are about boards of datasets
+    and are refused there.
+
     References
     ----------
     J. Demšar, "Statistical comparisons of classifiers over multiple data
@@ -297,15 +308,6 @@ def compare(
     pairwise comparisons", JMLR 9 (2008). A. Benavoli, G. Corani and F.
     Mangili, "Should we really use post-hoc tests based on mean-ranks?", JMLR
     17 (2016).
-
-    An item-level table with one task (or no task column), many models scored on the same
-    items, is one benchmark: ``compare()`` then returns a
-    :class:`~cdplot.stats.BenchmarkComparison` (:func:`cdplot.stats.compare_benchmark`):
-    each model's mean score with its interval, each pair's paired difference with its
-    interval and p-value, adjusted by ``correction``, groups in mean-score order, and the
-    CD diagram on the mean-score axis. ``dataset``, ``aggregate``, ``decimals``,
-    ``tie_correction``, ``omnibus`` and ``order`` are about boards of datasets and are
-    refused there.
 
     Examples
     --------
