@@ -9,6 +9,7 @@ of datasets keep their meaning (one comparison each).
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import Any
 
 from .._errors import CdplotInputError
@@ -33,14 +34,18 @@ def read_runs(
         return None
     reading = {k: v for k, v in options.items() if k in _READER}
     runs, boards = [], []
-    for name, path in zip(names, args.results, strict=True):
-        source = io.prepare_input(path, **reading)
-        if source.benchmark is None:
-            boards.append(name)
-        else:
-            runs.append(source.benchmark)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        for name, path in zip(names, args.results, strict=True):
+            source = io.prepare_input(path, **reading)
+            if source.benchmark is None:
+                boards.append(name)
+            else:
+                runs.append(source.benchmark)
     if not runs:
-        return None
+        return None  # boards: compare() reads each again, and says its warnings then
+    for w in said:  # the runs' reading: said once
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if boards:
         raise CdplotInputError(
             f"the RESULTS files mix runs of one benchmark (item tables with one task) and "
