@@ -261,3 +261,20 @@ def test_join_runs_refuses_other_items_other_clusters_and_one_name_twice():
     other = _run(["q1", "q2"], [1, 0], clusters=np.array([0, 0]), cluster_ids=("p",))
     with pytest.raises(CdplotInputError, match=r"the runs put 1 items in different clusters"):
         join_runs([one, other], names=["a", "b"])
+
+
+def test_the_catalogue_kernels_run_on_an_items_by_models_table():
+    from cdplot.stats import paired_t_test
+    from cdplot.stats._catalogue import CATALOGUE
+
+    items = binary_items()
+    mcnemar = CATALOGUE["mcnemar"].run_all_pairs(items.scores, None, 150, {}, [])
+    np.testing.assert_array_equal(mcnemar.pvalue, compare_benchmark(items)._pairwise.pvalues)
+    x = continuous_items().scores
+    cluster_t = CATALOGUE["cluster-t"].run_all_pairs(x, None, 80, {}, [])
+    board_t = paired_t_test(x)  # the board's paired t-test kernel on the same table
+    np.testing.assert_allclose(cluster_t.pvalue, board_t.pvalue, rtol=1e-10)
+    np.testing.assert_allclose(cluster_t.statistic, board_t.statistic, rtol=1e-10)
+    with pytest.raises(CdplotInputError, match=r"test='mcnemar' compares 0/1 item scores"):
+        CATALOGUE["mcnemar"].run_all_pairs(x, None, 80, {}, [])
+    assert {"mcnemar", "cluster-t", "paired-t"} <= set(cdplot.stats.TESTS)
