@@ -182,3 +182,10 @@ def test_a_bootstrap_of_clustered_items_is_refused():
     assert res.rank_intervals("test") is not None
     with pytest.raises(cdplot.CdplotInputError, match=r"resamples the items as independent"):
         res.rank_intervals("bootstrap")
+
+
+def test_the_page_explores_a_few_hundred_items_not_thousands():
+    small = cdplot.report.to_html(compare_benchmark(items(n=120)))
+    assert 'id="explore"' in small
+    large = cdplot.report.to_html(compare_benchmark(items(n=1500)), diagram=False)
+    assert 'id="explore"' not in large and '<section id="means">' in large

@@ -81,6 +81,10 @@ class Evidence:
         """
         return []
 
+    def explorer(self) -> bool:
+        """Whether the HTML page carries the section that recomputes it on chosen rows."""
+        return True
+
     @property
     def critical_difference(self) -> float | None:
         """The critical difference, if the procedure has one."""
@@ -462,6 +466,12 @@ class BenchmarkEvidence(Evidence):
     differences in score units (``report/_benchmark.py``)."""
 
     subjects = ("models", "items")
+    #: items up to which the page carries the explorer (a checkbox and the scores of each
+    #: item: beyond, the page grows with the items and a reader no longer ticks them)
+    explorer_max_items = 1000
+
+    def explorer(self) -> bool:
+        return self.result.n_datasets <= self.explorer_max_items
 
     def score_sections(self, markup: str, heading: str = "h2") -> list[str]:
         from ._benchmark import score_sections

@@ -262,7 +262,7 @@ def _body(
     if input_line(result):
         parts.append(f'<p class="cdplot-input">{esc(input_line(result))}</p>')
     parts += evidence(result).score_sections("html", h2)  # one benchmark's, in score units
-    if interactive:
+    if interactive and evidence(result).explorer():  # (not for a benchmark's many items)
         from ._page import explorer_html
 
         parts.append(explorer_html(result, h2))
