@@ -25,6 +25,7 @@ from ._errors import (
 from ._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover - loaded by __getattr__ on first use
+    from .stats._benchmark_result import BenchmarkComparison
     from .stats._compare import compare
     from .stats._effects import effect_sizes
     from .stats._intervals import RankIntervals, rank_intervals
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - loaded by __getattr__ on first use
 
 __all__ = [
     "BayesianComparisonResult",
+    "BenchmarkComparison",
     "BergmannHommelLimitError",
     "CdplotInputError",
     "GeneratorModel",
@@ -96,6 +98,7 @@ _STATS = {
     "rank_intervals": ".stats._intervals",
     "compare_metrics": ".stats._metrics",
     "BayesianComparisonResult": ".stats._results",
+    "BenchmarkComparison": ".stats._benchmark_result",
     "Comparison": ".stats._results",
     "ComparisonResult": ".stats._results",
     "OmnibusResult": ".stats._test_results",

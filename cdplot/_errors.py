@@ -176,8 +176,9 @@ CLI_FLAGS: dict[str, str] = {
     "algorithm": "--algorithm-col",
     "score": "--score-col",
     "item": "--item-col",
-    "cluster": "--cluster-col",
+    "cluster": "--cluster-col",  # one benchmark's items: clusters and samples
     "sample": "--sample-col",
+    "confidence": "--confidence",
     "higher_is_better": "--lower-is-better",
     "test": "--test",
     "correction": "--correction",

@@ -414,6 +414,10 @@ def _rebuild(doc: dict[str, Any]) -> Comparison:
     )
     bayesian = doc.get("posterior_better") is not None
     kind = BayesianComparisonResult if bayesian else ComparisonResult
+    if doc.get("benchmark") is not None:  # one benchmark's items
+        from .stats._benchmark_result import BenchmarkComparison
+
+        kind = BenchmarkComparison
     values: dict[str, dict[str, Any]] = {attr: {} for attr in kind._PARTS}
     for field in FIELDS:
         if field.part not in values:

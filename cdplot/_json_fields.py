@@ -14,6 +14,7 @@ read.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -107,7 +108,8 @@ class Field:
 
     def written(self, result: Any, layout: Layout) -> Any:
         """The JSON value of this field for ``result``."""
-        owner = result if self.part is None else getattr(result, self.part)
+        # a part only one kind has (``_benchmark``) is absent from the others
+        owner = result if self.part is None else getattr(result, self.part, None)
         if all(hasattr(owner, name) for name in self.names):
             return self.write(owner, layout)
         return self.absent(owner, layout) if callable(self.absent) else self.absent
@@ -646,6 +648,124 @@ def _spec(name: str, write: Callable, read: Callable, check: Callable) -> dict:
     return {"names": (name,), "write": write, "read": read, "check": check}
 
 
+# --------------------------------------------------------------------------- one benchmark
+#: the design facts of the ``benchmark`` object (fields of the Benchmark part)
+_DESIGN_KEYS = (
+    "n_items",
+    "binary",
+    "cluster_robust",
+    "confidence",
+    "n_clusters",
+    "samples_per_item",
+    "task",
+    "item_column",
+    "cluster_column",
+    "sample_column",
+    "clusters",
+    "cluster_ids",
+)
+#: the statistics of the ``benchmark`` object -> (module of cdplot.stats, class)
+_BENCHMARK_STATISTICS = {
+    "model_statistics": ("_benchmark_models", "ModelStatistics"),
+    "pair_statistics": ("_benchmark_pairs", "PairStatistics"),
+}
+
+
+def _plain_value(value: Any) -> Any:
+    """A statistics field as JSON: arrays as (nested) lists (int arrays as ints, floats
+    through :func:`number`), numbers, text, flags and null as they are."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "iub":
+            return value.tolist()
+        return np.vectorize(number, otypes=[object])(value).tolist() if value.size else []
+    if isinstance(value, (float, np.floating)):
+        return number(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _leaves(value: list) -> list:
+    out: list = []
+    for v in value:
+        out += _leaves(v) if isinstance(v, list) else [v]
+    return out
+
+
+def _value_back(value: Any) -> Any:
+    """A statistics field from JSON: a list of ints is an int64 array, another list a float
+    array (null: NaN); the rest as written."""
+    if not isinstance(value, list):
+        return value
+    leaves = _leaves(value)
+    if leaves and all(isinstance(v, int) and not isinstance(v, bool) for v in leaves):
+        return np.array(value, dtype=np.int64)
+    if leaves and all(isinstance(v, bool) for v in leaves):
+        return np.array(value, dtype=bool)
+    return np.array([unnumber(v) for v in leaves], dtype=float).reshape(
+        np.shape(value) if leaves else (0,)
+    )
+
+
+def _write_benchmark(part: Any, layout: Layout) -> dict[str, Any]:
+    out: dict[str, Any] = {key: _plain_value(getattr(part, key)) for key in _DESIGN_KEYS}
+    for key in _BENCHMARK_STATISTICS:
+        stats = getattr(part, key)
+        out[key] = {f.name: _plain_value(getattr(stats, f.name)) for f in dataclasses.fields(stats)}
+    return out
+
+
+def _read_benchmark(value: Any, layout: Layout) -> dict[str, Any]:
+    from dataclasses import fields
+    from importlib import import_module
+
+    if value is None:
+        return {}
+    out = {key: value.get(key) for key in _DESIGN_KEYS}
+    out["confidence"] = float(out["confidence"])
+    out["clusters"] = None if out["clusters"] is None else np.array(out["clusters"], np.int64)
+    out["cluster_ids"] = tuple(out["cluster_ids"] or ())
+    for key, (module, name) in _BENCHMARK_STATISTICS.items():
+        kind = getattr(import_module(f".stats.{module}", __package__), name)
+        given = value[key]
+        known = {f.name for f in fields(kind)}
+        out[key] = kind(**{k: _value_back(v) for k, v in given.items() if k in known})
+    return out
+
+
+def _check_benchmark(value: Any, key: str, layout: Layout) -> None:
+    if value is MISSING or value is None:
+        return
+    if not isinstance(value, dict) or not all(k in value for k in _DESIGN_KEYS):
+        raise fail(key, "must be null or an object with " + ", ".join(_DESIGN_KEYS))
+    if not _whole(value["n_items"], 1, None) or value["n_items"] != len(layout.datasets):
+        raise fail(key, "must have n_items equal to the number of 'datasets' (the items)")
+    if not (_flag(value["binary"]) and _flag(value["cluster_robust"])):
+        raise fail(key, "must have true or false binary and cluster_robust")
+    if not (_finite(value["confidence"]) and 0 < value["confidence"] < 1):
+        raise fail(key, "must have a confidence in (0, 1)")
+    clusters, ids = value["clusters"], value["cluster_ids"]
+    if clusters is not None and not (
+        isinstance(clusters, list)
+        and len(clusters) == value["n_items"]
+        and isinstance(ids, list)
+        and all(_whole(c, 0, len(ids) - 1) for c in clusters)
+    ):
+        raise fail(key, "must have null clusters or one cluster code (into cluster_ids) per item")
+    k = len(layout.algorithms)
+    for name, shape in (("model_statistics", (k,)), ("pair_statistics", (k, k))):
+        stats = value.get(name)
+        if not isinstance(stats, dict) or not isinstance(stats.get("pvalues", []), list):
+            raise fail(key, f"must have an object {name}")
+        for field_name, cell in stats.items():
+            if isinstance(cell, list) and np.shape(cell) != shape:
+                raise fail(f"{key}.{name}.{field_name}", f"must have the shape {shape}")
+            if isinstance(cell, list) and not all(is_number(v) for v in _leaves(cell)):
+                raise fail(f"{key}.{name}.{field_name}", "has a cell that is not a number")
+
+
 #: every field of the document, in the document's order (after format, format_version and
 #: cdplot_version); the rank intervals and effect sizes computed on a result follow them
 FIELDS: tuple[Field, ...] = (
@@ -776,6 +896,19 @@ FIELDS: tuple[Field, ...] = (
         **_bayes("posterior_equivalent", _matrix("posterior_equivalent", "kk")),
     ),
     Field("decisions", "_pairwise", default=None, **_bayes("decisions", _strings("decisions"))),
+    Field(
+        "benchmark",
+        "_benchmark",
+        default=None,
+        **{
+            **_spec("benchmark", _write_benchmark, _read_benchmark, _check_benchmark),
+            "names": (
+                "n_items",
+                *(k for k in _DESIGN_KEYS if k != "n_items"),
+                *_BENCHMARK_STATISTICS,
+            ),
+        },  # fmt: skip
+    ),
 )
 
 

@@ -27,6 +27,9 @@ from cdplot.stats._catalogue import ALIASES, CATALOGUE, PairwiseTest
 DATA = cdplot.datasets.load("demsar2006") + np.arange(4) * 1e-6
 BAYES_OPTIONS = {"nsamples": 2000, "random_state": 0}
 PACKAGE = Path(cdplot.__file__).parent
+#: the tests over a board of datasets (the others compare one benchmark's items:
+#: tests/test_benchmark_compare.py)
+BOARD_TESTS = [name for name, entry in CATALOGUE.items() if entry.on_boards]
 
 
 def _compare(test: str, data=DATA, **kwargs):
@@ -70,7 +73,7 @@ def test_every_entry_is_whole():
         assert cdplot.report.TEST_TITLES[name] == entry.title
 
 
-@pytest.mark.parametrize("test", list(CATALOGUE))
+@pytest.mark.parametrize("test", BOARD_TESTS)
 def test_compare_does_what_the_entry_says(test):
     entry = CATALOGUE[test]
     result, caught = _compare(test)
@@ -87,7 +90,7 @@ def test_compare_does_what_the_entry_says(test):
         assert _compare(alias)[0].test == test
 
 
-@pytest.mark.parametrize("test", list(CATALOGUE))
+@pytest.mark.parametrize("test", BOARD_TESTS)
 def test_control_and_missing_results_as_the_entry_says(test):
     entry = CATALOGUE[test]
     if entry.no_control is None:

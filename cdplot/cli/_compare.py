@@ -32,6 +32,7 @@ from ._items import item_outputs
 from ._labels import LABELS_HELP, add_label_options, labels_from_args
 from ._output import STDOUT, Content, Target, commit, plan
 from ._rank_figure import add_rank_plot_options, check_rank_plot_options, rank_figure
+from ._runs import compare_read_runs, read_runs
 
 __all__ = ["COMPARE_FLAGS", "add_parser", "compare_options", "run"]
 
@@ -75,6 +76,12 @@ missing results: refused unless --missing drop (datasets), drop-algorithms, or k
 ties: scores are ranked as written (as scipy and R do: 0.83 and 0.8300000000000001 are
   not a tie); --decimals N rounds them to N decimals first.
 Several RESULTS files (e.g. one per metric) give one figure with one aligned diagram each.
+one benchmark: an item table with one task (or no task column), one row per model and
+  item (--item-col; --cluster-col, --sample-col), compares the models on the items: mean
+  scores with intervals, paired differences, groups. Two (or more) such files of the same
+  items, e.g. base.jsonl new.jsonl, are runs compared with each other (one model a file,
+  named by the file): the paired difference with its interval and p-value, the items won
+  and lost; --json writes the comparison.
 An output named - goes to standard output (then the summary is not printed).
 """
 
@@ -92,6 +99,8 @@ examples:
   cdplot compare runs.csv --dataset-col problem --algorithm-col method --score-col acc \\
       --correction bergmann -o cd.pdf --heatmap apv.pdf --report report.md --json res.json
   cdplot compare accuracy.csv auc.csv -o both.pdf --highlight SVM
+  cdplot compare items.parquet --cluster-col passage --sample-col epoch -o means.pdf
+  cdplot compare base.jsonl new.jsonl --json diff.json
   cdplot compare runs.csv --aggregate mean --score-col accuracy --score-col fit_time \\
       --lower-is-better fit_time -o metrics.pdf --label 'RandomForest (500 trees)=RF'
   cat results.csv | cdplot compare - --control baseline --correction holm -o - --format png \\
@@ -130,7 +139,8 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         metavar="TEST",
         help="wilcoxon (default), sign, mean-ranks, nemenyi, aligned-ranks, quade, "
         "exact-rank-sum, paired-t, tukey, conover, durbin (balanced incomplete designs), "
-        "bayes-signed-rank or bayes-sign",
+        "bayes-signed-rank or bayes-sign; one benchmark's items: mcnemar (default for 0/1 "
+        "scores), paired-t (default otherwise) or cluster-t (default with --cluster-col)",
     ),
     _flag(
         "omnibus",
@@ -200,6 +210,14 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         "holland, rom; fdr-bh, fdr-by (false discovery rate, no groups)",
     ),
     _flag("alpha", _STATS, type=float, help="significance level (default 0.05)"),
+    _flag(
+        "confidence",
+        _STATS,
+        type=float,
+        metavar="LEVEL",
+        help="one benchmark's items: confidence level of the intervals of the mean scores "
+        "and of the paired differences (default 0.95)",
+    ),
     _flag("control", _STATS, metavar="NAME", help="compare every algorithm with this one"),
     _flag(
         "higher_is_better",
@@ -257,6 +275,20 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         metavar="COL",
         help="item column of item-level rows (default: item, item_id, doc_id, question_id, "
         "instance_id, example_id or sample_id)",
+    ),
+    _flag(
+        "cluster",
+        _COLS,
+        metavar="COL",
+        help="one benchmark's items: the cluster of each item (passage, repository, "
+        "scenario); the pairs are then compared cluster-robustly",
+    ),
+    _flag(
+        "sample",
+        _COLS,
+        metavar="COL",
+        help="one benchmark's items: the sample (epoch, attempt, seed) of repeated scores "
+        "of a model on an item (an item's score is their mean)",
     ),
     _flag(
         "score",
@@ -409,6 +441,9 @@ _READING = (
     "algorithm",
     "score",
     "item",
+    "cluster",
+    "sample",
+    "confidence",
     "fdr_groups",
     "higher_is_better",
     "tie_correction",
@@ -749,11 +784,16 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     directions = metric_directions(args)
     metrics = directions if directions is not None and len(directions) > 1 else None
     names: list[str] = []
+    runs: Any = None
     if metrics is not None:
         _check_metrics(args, metrics)
     else:
-        _check_several(args)
         names = _names(args)
+        runs = read_runs(args, names, compare_options(args)) if len(names) > 1 else None
+        if runs is None:
+            _check_several(args)
+        else:  # runs of one benchmark: one comparison
+            names = [" vs ".join(names)]
     fig_formats = {
         option: figure_format(option, path, args.format)
         for option, path in (("-o", args.output), ("--heatmap", args.heatmap))
@@ -791,7 +831,10 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     try:
         with warnings.catch_warnings(record=True) as raised:
             warnings.simplefilter("always")
-            _compute(args, names, metrics, options, results)
+            if runs is not None:
+                results[names[0]] = compare_read_runs(runs, options)
+            else:
+                _compute(args, names, metrics, options, results)
             given = add_intervals(results, args)
             summaries = (
                 {} if quiet else {n: r.summary(**_one(given, n)) for n, r in results.items()}

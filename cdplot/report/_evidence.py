@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._labels import TEST_TITLES, correction_title
+from ..stats._benchmark_result import BenchmarkComparison
 from ..stats._catalogue import entry_of
 from ..stats._caveats import n_hypotheses
 from ..stats._results import BayesianComparisonResult, ComparisonResult
@@ -34,7 +35,7 @@ from ._model import (
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
 
-__all__ = ["Evidence", "PairList", "PosteriorEvidence", "evidence"]
+__all__ = ["BenchmarkEvidence", "Evidence", "PairList", "PosteriorEvidence", "evidence"]
 
 #: how "at least" and "at most" are written in each markup
 _GE = {"text": ">=", "latex": r"$\geq$"}
@@ -67,9 +68,22 @@ class Evidence:
     tie_words = "not significantly different from"
     #: what the best is when it is tied with no other algorithm
     untied_words = "differs significantly from every other algorithm"
+    #: what the compared things and the rows of the score table are called
+    subjects = ("algorithms", "datasets")
 
     def __init__(self, result: Any) -> None:
         self.result = result
+
+    def score_sections(self, markup: str, heading: str = "h2") -> list[str]:
+        """Sections in score units (one benchmark's means and differences); none for a board.
+
+        Markdown and LaTeX: lines; HTML: ``<section>`` elements under ``heading``.
+        """
+        return []
+
+    def explorer(self) -> bool:
+        """Whether the HTML page carries the section that recomputes it on chosen rows."""
+        return True
 
     @property
     def critical_difference(self) -> float | None:
@@ -445,3 +459,26 @@ def _(result: ComparisonResult) -> Evidence:
 @evidence.register
 def _(result: BayesianComparisonResult) -> Evidence:
     return PosteriorEvidence(result)
+
+
+class BenchmarkEvidence(Evidence):
+    """One benchmark's comparison: p-values as a board's, and its means and paired
+    differences in score units (``report/_benchmark.py``)."""
+
+    subjects = ("models", "items")
+    #: items up to which the page carries the explorer (a checkbox and the scores of each
+    #: item: beyond, the page grows with the items and a reader no longer ticks them)
+    explorer_max_items = 1000
+
+    def explorer(self) -> bool:
+        return self.result.n_datasets <= self.explorer_max_items
+
+    def score_sections(self, markup: str, heading: str = "h2") -> list[str]:
+        from ._benchmark import score_sections
+
+        return score_sections(self.result, markup, heading)
+
+
+@evidence.register
+def _(result: BenchmarkComparison) -> Evidence:
+    return BenchmarkEvidence(result)

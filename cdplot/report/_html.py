@@ -261,11 +261,13 @@ def _body(
     esc = html.escape
     h1, h2 = headings or (("h1", "h2") if page else ("h3", "h4"))
     k, n = result.n_algorithms, result.n_datasets
-    heading = title or f"Comparison of {k} algorithms on {n} datasets"
+    who, where = evidence(result).subjects
+    heading = title or f"Comparison of {k} {who} on {n} {where}"
     parts = [f"<{h1}>{esc(heading)}</{h1}>"]
     if input_line(result):
         parts.append(f'<p class="cdplot-input">{esc(input_line(result))}</p>')
-    if interactive:
+    parts += evidence(result).score_sections("html", h2)  # one benchmark's, in score units
+    if interactive and evidence(result).explorer():  # (not for a benchmark's many items)
         from ._page import explorer_html
 
         parts.append(explorer_html(result, h2))
@@ -404,7 +406,8 @@ def to_html(
         extra = page_css() if interactive else ""
         return f"<style>{CSS}{extra}</style>\n{div}"
     k, n = result.n_algorithms, result.n_datasets
-    return _page(div, title or f"cdplot: {k} algorithms on {n} datasets")
+    who, where = evidence(result).subjects
+    return _page(div, title or f"cdplot: {k} {who} on {n} {where}")
 
 
 def _page(body: str, title: str) -> str:

@@ -280,6 +280,7 @@ def to_latex(
         table = build_table(result, adjusted=adjusted, pvalues=True if compact else pvalues)
         body = _tabular(result, table, mark, column_labels, fmt_r, fmt_p, compact=compact)
     body += intervals_latex(result, escape_latex, intervals, effects)  # when given
+    body += evidence(result).score_sections("latex")  # one benchmark's, in score units
     if not environment:
         return "\n".join(body) + "\n"
     if caption is True:
@@ -291,6 +292,12 @@ def to_latex(
     return wrap_float(
         body, env=env, position=position, caption=text, label=label, size=size, resize=resize
     )
+
+
+def _subjects(result: ComparisonResult) -> str:
+    """``"algorithms on 14 data sets"`` (``"models on 500 items"`` for one benchmark)."""
+    who, where = evidence(result).subjects
+    return f"{who} on {result.n_datasets} {'data sets' if where == 'datasets' else where}"
 
 
 def _tabular(
@@ -365,9 +372,9 @@ def _omnibus_tex(result: ComparisonResult) -> str:
 
 
 def _compact_caption(result: ComparisonResult) -> str:
-    k, n = result.n_algorithms, result.n_datasets
+    k = result.n_algorithms
     text = (
-        f"Average ranks (1 = best) of {k} algorithms on {n} data sets. Algorithms that "
+        f"Average ranks (1 = best) of {k} {_subjects(result)}. Algorithms that "
         f"share a letter {evidence(result).letters_caption(_method_tex(result))}"
     )
     if result.uncovered_pairs:
@@ -390,8 +397,8 @@ def _input_tex(result: ComparisonResult) -> str:
 
 
 def _caption(result: ComparisonResult, table: Table, mark: str) -> str:
-    k, n = result.n_algorithms, result.n_datasets
-    text = f"Average ranks (1 = best) of {k} algorithms on {n} data sets. "
+    k = result.n_algorithms
+    text = f"Average ranks (1 = best) of {k} {_subjects(result)}. "
     extra = legend(result, table, mark, markup="latex", escape=escape_latex)
     if extra:
         text += extra + " "

@@ -160,11 +160,13 @@ def to_markdown(
     k, n = result.n_algorithms, result.n_datasets
     ev = evidence(result)
     lines = [
-        f"**{k} algorithms on {n} datasets** \N{EM DASH} {_method(result)}{ev.level('markdown')}",
+        f"**{k} {ev.subjects[0]} on {n} {ev.subjects[1]}** \N{EM DASH} "
+        f"{_method(result)}{ev.level('markdown')}",
         "",
     ]
     if input_line(result):
         lines += [escape_markdown(input_line(result)), ""]
+    lines += ev.score_sections("markdown")  # one benchmark's means and differences
     lines += [
         omnibus_line(result, "markdown")
         + (

@@ -10,6 +10,8 @@ from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
 from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
 from ._benchmark_pairs import PairStatistics, pair_statistics
 from ._benchmark_ranks import BenchmarkRankIntervals, benchmark_rank_intervals
+from ._benchmark import compare_benchmark, compare_runs, join_runs
+from ._benchmark_result import BenchmarkComparison
 from ._compare import TESTS, compare
 from ._conover import conover_friedman_test
 from ._durbin import durbin_posthoc, durbin_test
@@ -74,6 +76,7 @@ __all__ = [
     "Procedure",
     "BayesianComparisonResult",
     "BayesianResult",
+    "BenchmarkComparison",
     "CONTROL_CORRECTIONS",
     "Comparison",
     "OMNIBUS_TESTS",
@@ -98,6 +101,9 @@ __all__ = [
     "cv5x2_f",
     "cv5x2_t",
     "compare",
+    "compare_benchmark",
+    "compare_runs",
+    "join_runs",
     "conover_friedman_test",
     "durbin_posthoc",
     "durbin_test",

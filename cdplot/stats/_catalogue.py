@@ -176,6 +176,15 @@ class PairwiseTest:
     sign_floor: bool = False
     #: the HTML page recomputes it exactly on a subset of the datasets
     in_page: bool = False
+    #: it compares models on one benchmark's items (``compare()`` on an item table with
+    #: one task runs it; its kernel reads an items x models table without clusters)
+    on_items: bool = False
+    #: it compares algorithms over a board of datasets (False: one benchmark's items only)
+    on_boards: bool = True
+    #: it reads 0/1 scores only (solved or not)
+    binary_scores: bool = False
+    #: it takes the items' clusters into account (the test for items in clusters)
+    clustered: bool = False
     #: why a reader may prefer it or not (a paragraph of the summary; "" for none)
     why: str = ""
 
@@ -351,6 +360,7 @@ _ENTRIES = (
         aliases=("t-test", "ttest", "paired-t-test"),
         parametric="t",
         on_scores=True,
+        on_items=True,
     ),
     PairwiseTest(
         "tukey",
@@ -395,6 +405,43 @@ _ENTRIES = (
             "comes from all the ranks (Conover 1999), so, like the mean-ranks test, its "
             "decision on a pair depends on which other algorithms are in the comparison "
             "(Benavoli, Corani & Mangili 2016)."
+        ),
+    ),
+    PairwiseTest(
+        "mcnemar",
+        "exact McNemar test",
+        Kernel("_benchmark", "mcnemar_pairs"),  # the items x models 0/1 table
+        aliases=("mcnemar-exact", "exact-mcnemar"),
+        on_scores=True,
+        directed_statistic=True,
+        on_items=True,
+        on_boards=False,
+        binary_scores=True,
+        why=(
+            "The exact McNemar test compares two models on the items only one of them "
+            "solved (the binomial test of the discordant items), so it needs no assumption "
+            "about the distribution of the scores and is exact at any number of items; its "
+            "decision on a pair does not depend on the other models. It assumes the items "
+            "are independent: with items in clusters use the cluster-robust paired t-test."
+        ),
+    ),
+    PairwiseTest(
+        "cluster-t",
+        "cluster-robust paired t-test",
+        Kernel("_benchmark", "cluster_t_pairs"),  # without clusters: each item its own
+        aliases=("cluster-robust-t", "clustered-t"),
+        parametric="t",
+        on_scores=True,
+        on_items=True,
+        on_boards=False,
+        clustered=True,
+        why=(
+            "The cluster-robust paired t-test compares the mean scores of two models on the "
+            "same items with a standard error from the clusters' totals (the items of one "
+            "passage or repository are not independent), with G - 1 degrees of freedom for "
+            "G clusters (Miller 2024, 'Adding Error Bars to Evals'); the naive interval, "
+            "which treats the items as independent, is too narrow when scores correlate "
+            "within clusters."
         ),
     ),
     PairwiseTest(

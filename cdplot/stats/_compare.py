@@ -14,6 +14,7 @@ from ..io import ScoreTable, parse_scores, prepare_input
 from ..io._table import all_finite, count_missing
 from . import _parts
 from ._bayes_step import run_bayes
+from ._benchmark import compare_benchmark, refuse_board_options
 from ._design import DESIGN_OMNIBUS, design_omnibus
 from ._fdr import FDR_CORRECTIONS
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
@@ -36,7 +37,7 @@ def compare(
     algorithm: str | Sequence[Any] | None = None,
     score: str | None = None,
     higher_is_better: bool | None = None,
-    test: str = "wilcoxon",
+    test: str | None = None,
     correction: str | None = None,
     alpha: float = 0.05,
     control: str | None = None,
@@ -50,6 +51,9 @@ def compare(
     labels: Mapping[str, str] | None = None,
     item: str | None = None,
     fdr_groups: bool = False,
+    cluster: str | None = None,
+    sample: str | None = None,
+    confidence: float = 0.95,
     **test_options: Any,
 ) -> Comparison:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -75,8 +79,12 @@ def compare(
         False for error rates, losses or run times. Rank 1 is always the best. Not
         given: higher is better, with a warning when the score column or the file is
         named like an error, loss or time (``cdplot.io.LOWER_IS_BETTER_WORDS``).
-    test : str, default "wilcoxon"
-        The pairwise test. "wilcoxon" is the signed-rank test and "sign" the
+    test : str, optional
+        The pairwise test. None (default): "wilcoxon" for a board of datasets; for one
+        benchmark's items (an item table with one task) "mcnemar" for 0/1 scores,
+        "paired-t" otherwise and "cluster-t" when the items come in clusters (see
+        :func:`cdplot.stats.compare_benchmark`).
+        "wilcoxon" is the signed-rank test and "sign" the
         sign test on each pair's scores. "mean-ranks" and "nemenyi" compare
         average ranks (Demšar 2006 §3.2.2; García & Herrera 2008).
         "aligned-ranks" is the z-test on Friedman aligned mean ranks, "quade"
@@ -188,6 +196,16 @@ def compare(
         With ``correction="fdr-bh"`` or ``"fdr-by"``: form the groups of
         not-significantly-different algorithms anyway (the diagram then says
         they come from an FDR procedure). Refused with any other correction.
+    cluster : str, optional
+        One benchmark's items: the column of each item's cluster (a passage, a
+        repository, a scenario), whose items are not independent; the pairs are then
+        compared by the cluster-robust paired t-test (``test="cluster-t"``).
+    sample : str, optional
+        One benchmark's items: the column of the sample (epoch, attempt, seed) of
+        repeated scores of a model on an item; an item's score is the mean of its samples.
+    confidence : float, default 0.95
+        One benchmark's items: the confidence level of the intervals of the mean scores
+        and of the paired differences.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -207,7 +225,9 @@ def compare(
     Comparison
         A :class:`~cdplot.ComparisonResult` (a frequentist test) or a
         :class:`~cdplot.BayesianComparisonResult` (a Bayesian test), the two kinds of
-        :class:`~cdplot.Comparison`; ``procedure`` is the procedure run.
+        :class:`~cdplot.Comparison`; ``procedure`` is the procedure run. One benchmark's
+        items give a :class:`~cdplot.BenchmarkComparison` (a ``ComparisonResult`` with
+        ``model_statistics``, ``differences`` and ``design``).
         With ``ranks``, ``average_ranks``, ``friedman``, ``iman_davenport``,
         ``omnibus``, ``pvalues``, ``adjusted_pvalues``, ``significant``,
         ``groups``, ``uncovered_pairs``, ``critical_difference``,
@@ -271,6 +291,15 @@ def compare(
     datasets) equal the usual average ranks on a complete table. Datasets with
     fewer than two results are ignored (``ignored_datasets``).
 
+    An item-level table with one task (or no task column), many models scored on the same
+    items, is one benchmark: ``compare()`` then returns a
+    :class:`~cdplot.stats.BenchmarkComparison` (:func:`cdplot.stats.compare_benchmark`):
+    each model's mean score with its interval, each pair's paired difference with its
+    interval and p-value, adjusted by ``correction``, groups in mean-score order, and the
+    CD diagram on the mean-score axis. ``aggregate``, ``decimals``, ``tie_correction``,
+    ``omnibus``, ``order`` and the options of a board's tests are about boards of datasets
+    and are refused there.
+
     References
     ----------
     J. Demšar, "Statistical comparisons of classifiers over multiple data
@@ -288,7 +317,7 @@ def compare(
     'C3'
     """
     proc = Procedure.resolve(
-        test,
+        "wilcoxon" if test is None else test,  # a board's default (a benchmark's: below)
         correction,
         control,
         alpha=alpha,
@@ -315,7 +344,27 @@ def compare(
         item=item,
         aggregate=aggregate,
         missing=missing,
+        cluster=cluster,
+        sample=sample,
     )
+    if source.benchmark is not None:  # an item table with one task: one benchmark
+        refuse_board_options(
+            aggregate=aggregate, decimals=decimals, tie_correction=tie_correction,
+            omnibus=omnibus, order=order, test_options=test_options,
+        )  # fmt: skip
+        return compare_benchmark(
+            source.benchmark,
+            test=test,
+            correction=correction,
+            alpha=alpha,
+            control=control,
+            higher_is_better=higher_is_better,
+            confidence=confidence,
+            labels=labels,
+            bh_budget=bh_budget,
+            fdr_groups=fdr_groups,
+        )
+    _board_only(proc, cluster, sample, confidence)
     table = parse_scores(
         source.data,
         dataset=source.dataset,
@@ -364,6 +413,24 @@ def compare(
         higher_is_better,
         source,
     )
+
+
+def _board_only(proc: Procedure, cluster: Any, sample: Any, confidence: Any) -> None:
+    """A board of datasets: no clusters, samples or confidence, and a test over datasets."""
+    given = [name for name, value in (("cluster", cluster), ("sample", sample)) if value]
+    if confidence != 0.95:
+        given.append("confidence")
+    if given:
+        raise CdplotInputError(
+            f"{spell(given[0])} applies to one benchmark's items (an item table with one "
+            "task, or no task column), and this table is a board of datasets; drop it."
+        )
+    if not proc.entry.on_boards:
+        raise CdplotInputError(
+            f"{spell('test', proc.test)} compares models on one benchmark's items (an item "
+            "table with one task), and this table is a board of datasets; use "
+            f"{spell('test', 'wilcoxon')} (the default) or another test over datasets."
+        )
 
 
 def _check_fdr_groups(fdr_groups: Any, proc: Procedure) -> bool:

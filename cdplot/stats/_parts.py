@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._procedure import Procedure
 
 __all__ = [
+    "Benchmark",
     "Groups",
     "Input",
     "Omnibus",
@@ -219,6 +220,35 @@ class Parametric(ValueEquality):
 
     mean_scores: np.ndarray | None = None
     mean_order: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Benchmark(ValueEquality):
+    """One benchmark's design and its statistics in score units (a
+    :class:`~cdplot.stats.BenchmarkComparison`'s own part).
+
+    ``model_statistics`` and ``pair_statistics`` are the
+    :class:`~cdplot.stats._benchmark_models.ModelStatistics` and
+    :class:`~cdplot.stats._benchmark_pairs.PairStatistics` of the items (raw score units,
+    models in input order; ``[i, j]`` is model i minus model j); the result reads them as
+    the tables ``model_statistics`` and ``differences``.
+    """
+
+    n_items: int
+    binary: bool
+    cluster_robust: bool
+    confidence: float
+    model_statistics: Any
+    pair_statistics: Any
+    n_clusters: int | None = None
+    samples_per_item: float | None = None
+    task: str | None = None
+    item_column: str = "item"
+    cluster_column: str | None = None
+    sample_column: str | None = None
+    #: each item's cluster (int64 codes into ``cluster_ids``), None without clusters
+    clusters: np.ndarray | None = None
+    cluster_ids: tuple[str, ...] = ()
 
 
 #: flat names a pandas Series carries the order of: name -> (order field, name field)
