@@ -8,9 +8,9 @@ from .._errors import renamed_function as _renamed_function
 from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pairs, adjust_control
 from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
 from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
+from ._benchmark import compare_benchmark, compare_runs, join_runs
 from ._benchmark_pairs import PairStatistics, pair_statistics
 from ._benchmark_ranks import BenchmarkRankIntervals, benchmark_rank_intervals
-from ._benchmark import compare_benchmark, compare_runs, join_runs
 from ._benchmark_result import BenchmarkComparison
 from ._compare import TESTS, compare
 from ._conover import conover_friedman_test
