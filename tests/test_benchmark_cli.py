@@ -80,7 +80,11 @@ def test_two_runs_print_the_difference_and_write_the_json(tmp_path, capsys, scor
     [
         ("other-items", [], "the runs score different items"),
         ("mixed", [], "mix runs of one benchmark"),
-        ("board", ["--cluster-col", "passage"], "--cluster-col applies to one benchmark's"),
+        (
+            "board",
+            ["--cluster-col", "passage"],
+            "--cluster-col applies to a table of one benchmark's",
+        ),
         ("items", ["--test", "wilcoxon"], "--test wilcoxon compares algorithms over datasets"),
         ("items", ["--aggregate", "mean"], "--aggregate applies to a board of datasets"),
         ("items", ["--confidence", "2"], "confidence"),

@@ -221,7 +221,7 @@ def test_compare_refuses_board_options_for_items_and_item_options_for_boards(
         cdplot.compare(path, aggregate="mean")
     with pytest.raises(CdplotInputError, match=r"'zero_method' of a board's tests"):
         cdplot.compare(path, zero_method="pratt")
-    with pytest.raises(CdplotInputError, match=r"^cluster applies to one benchmark's items"):
+    with pytest.raises(CdplotInputError, match=r"^cluster applies to a table of one benchmark"):
         cdplot.compare(demsar, cluster="passage")
     with pytest.raises(CdplotInputError, match=r"^confidence applies to one benchmark's items"):
         cdplot.compare(demsar, confidence=0.9)

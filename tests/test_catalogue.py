@@ -156,10 +156,12 @@ def _literal_test_comparisons(path: Path) -> list[int]:
 
 
 #: modules that tell their own family's tests apart (the Bayesian sign and signed-rank
-#: kernels), and the result's settings read by the code that owns the result's parts
+#: kernels; the paired tests of one benchmark's items, ``pair_statistics(test=...)``), and
+#: the result's settings read by the code that owns the result's parts
 FAMILY_MODULES = {
     "stats/_bayes.py",
     "stats/_batch_bayes.py",
+    "stats/_benchmark_pairs.py",
     "stats/_compare.py",
     "stats/_results.py",
 }

@@ -14,7 +14,7 @@ rows, or a wide items x models matrix read column by column).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -313,7 +313,7 @@ def benchmark_items(
     valid = values[~np.isnan(values)]
     binary = bool(valid.size) and bool(np.all((valid == 0.0) | (valid == 1.0)))
     means, counts, var = _cells(cell, values, n_items * k, sample is not None)
-    matrix = means.reshape(n_items, k)
+    matrix = np.asarray(means).reshape(n_items, k)
     per_item = None
     if cluster is not None:
         per_item = _item_clusters(item, cluster.astype(np.int64), n_items, names)
@@ -325,14 +325,15 @@ def benchmark_items(
             f"{spell('missing', 'keep')}."
         )
     keep = np.ix_(rows, cols)
-    clusters, ids = None, ()
+    clusters: np.ndarray | None = None
+    ids: tuple[str, ...] = ()
     if per_item is not None:
         clusters, ids = _recode(per_item[rows], tuple(map(str, cluster_ids or [])))
     notes = "; ".join(n for n in (note, dropped) if n)
     return BenchmarkItems(
         models=tuple(str(models[j]) for j in np.flatnonzero(cols)),
         items=tuple(str(items[i]) for i in np.flatnonzero(rows)),
-        scores=_frozen(matrix[keep]),
+        scores=cast(np.ndarray, _frozen(matrix[keep])),
         binary=binary,
         clusters=_frozen(clusters),
         cluster_ids=ids,
@@ -407,9 +408,9 @@ def _rows_of(table: Any, found: BenchmarkColumns) -> dict[str, Any]:
         out["values"] = np.concatenate([_bool_or_scores(table[m], m) for m in found.models])
         reps = k
     else:
-        out["item"], out["items"] = _codes(table[found.item], found.item, "item")
-        out["model"], out["models"] = _codes(table[found.models], found.models, "model")
-        out["values"] = _bool_or_scores(table[found.score], found.score)
+        out["item"], out["items"] = _codes(table[found.item], str(found.item), "item")
+        out["model"], out["models"] = _codes(table[found.models], str(found.models), "model")
+        out["values"] = _bool_or_scores(table[found.score], str(found.score))
         reps = 1
     for role in ("cluster", "sample"):
         column = getattr(found, role)

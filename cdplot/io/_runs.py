@@ -126,7 +126,7 @@ def _check_same_benchmark(runs: list[dict[str, Any]], paths: list[Path], missing
     if missing != "raise":
         return
     first = set(runs[0]["items"])
-    for path, run in zip(paths[1:], runs[1:], strict=True):
+    for run_path, run in zip(paths[1:], runs[1:], strict=True):
         other = set(run["items"])
         if other != first:
             only_a = sorted(map(str, first - other))
@@ -134,10 +134,10 @@ def _check_same_benchmark(runs: list[dict[str, Any]], paths: list[Path], missing
             example = (
                 f"{only_a[0]!r} only in {str(paths[0])!r}"
                 if only_a
-                else f"{only_b[0]!r} only in {str(path)!r}"
+                else f"{only_b[0]!r} only in {str(run_path)!r}"
             )
             raise CdplotInputError(
-                f"{str(paths[0])!r} and {str(path)!r} score different items ({len(first)} and "
+                f"{str(paths[0])!r} and {str(run_path)!r} score different items ({len(first)} and "
                 f"{len(other)}; {len(only_a) + len(only_b)} not in both, e.g. {example}); are "
                 f"they runs of one benchmark? Pass {spell('missing', 'drop')} to compare on the "
                 f"items both scored."

@@ -428,7 +428,7 @@ def _roles_found(
             raise
         named = {c for c in table.columns if column_key(c) in _CLUSTER | _SAMPLE} - taken
         return None, None, named, exc
-    return cluster_col, sample_col, {cluster_col, sample_col} - {None}, None
+    return cluster_col, sample_col, {c for c in (cluster_col, sample_col) if c is not None}, None
 
 
 def _benchmark_rows(

@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from .._errors import CdplotInputError
 from .._labels import TEST_TITLES, correction_title, format_pvalue
 from ..stats._caveats import n_hypotheses
+from ._intervals import interval_paragraphs, shown
 from ._model import SUMMARY_WIDTH, display_name, fill, input_line, p_clause
 from ._summary import _CORRECTION_WHY, _correction_phrase, _test_why
 
@@ -240,7 +242,9 @@ def _method(result: Any) -> str:
     return text + (f" {why}" if why else "")
 
 
-def benchmark_summary(result: Any) -> str:
+def benchmark_summary(
+    result: Any, *, intervals: Any = None, effects: Any = None, pool: Any = None
+) -> str:
     """Plain-language summary of a comparison of models on one benchmark's items.
 
     One line on what was compared (items, clusters, samples per item, cluster-robust or
@@ -253,6 +257,13 @@ def benchmark_summary(result: Any) -> str:
     ----------
     result : BenchmarkComparison
         The result of :func:`cdplot.compare` on an item table with one task.
+    intervals : RankIntervals, optional
+        Rank intervals to state (those of ``cdplot.rank_intervals(result, ...)``).
+    effects : pandas.DataFrame, optional
+        Effect sizes to state (a frame of ``cdplot.effect_sizes(result)``).
+    pool : None
+        The pool-sensitivity diagnostic is about the mean-ranks tests of a board of datasets;
+        given for one benchmark it is refused.
 
     Returns
     -------
@@ -269,6 +280,12 @@ def benchmark_summary(result: Any) -> str:
     >>> print(compare_benchmark(items).summary().splitlines()[0])
     2 models compared on one benchmark:
     """
+    if pool is not None:
+        raise CdplotInputError(
+            "pool= reports the pool sensitivity of a mean-ranks test on a board of datasets; "
+            "a comparison on one benchmark's items has none: leave pool out."
+        )
+    intervals, effects = shown(result, intervals, effects)
     large = result.n_algorithms > SUMMARY_MODELS
     paragraphs = _opening(result)
     if input_line(result):
@@ -298,6 +315,8 @@ def benchmark_summary(result: Any) -> str:
     lines.append(f"  {n_sig} of {len(pairs)} pairs differ significantly.")
     paragraphs.append("\n".join(lines))
     paragraphs += [p for p in (_tied_with_best(result), _groups(result, 5 if large else None)) if p]
+    if intervals is not None or effects is not None:  # shown when given
+        paragraphs += interval_paragraphs(result, intervals=intervals, effects=effects)
     # a board's caveats (the omnibus test's gate, its approximation on few datasets) are not
     # said: the pairs' tests control the family-wise error without the omnibus test
     return _joined(paragraphs)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -228,7 +228,7 @@ def _ranks_and_omnibus(
     if ranked.canon is None:  # incomplete: Skillings-Mack (the board's step)
         table = _ItemTable(names, list(items.items))
         proc = Procedure("paired-t", "holm", omnibus="skillings-mack")
-        return ranked, order, _omnibus(oriented, ranked, proc, table, False)
+        return ranked, order, _omnibus(oriented, ranked, proc, cast(Any, table), False)
     n = items.n_items
     factor = tie_correction_factor(ranked.values())
     fried = friedman(ranked.average[ranked.canon], n, tie_factor=factor if factor > 0 else 1.0)
@@ -510,7 +510,7 @@ def _same_clusters(runs: list[BenchmarkItems], places: list[np.ndarray]) -> Any:
             )
     run, where = with_clusters[0]
     codes = np.empty(len(where), dtype=np.int64)
-    codes[where] = run.clusters
+    codes[where] = cast(np.ndarray, run.clusters)
     return dataclasses.replace(run, clusters=codes, items=runs[0].items)
 
 

@@ -281,6 +281,7 @@ def _units(items: BenchmarkItems, clustered: bool | None) -> tuple[np.ndarray, n
         )
     clustered = items.clusters is not None if clustered is None else bool(clustered)
     if clustered:
+        assert items.clusters is not None  # checked above
         units, sizes = cluster_sums(scores, items.clusters, len(items.cluster_ids))
         keep = sizes > 0
         units, sizes = units[keep], sizes[keep]

@@ -153,7 +153,7 @@ class BenchmarkComparison(ComparisonResult):
             if values is not None:
                 columns[extra] = values
         frame = pd.DataFrame(columns, index=_index(self.algorithms, "model"))
-        frame = frame.loc[list(self._parametric.mean_order)]
+        frame = frame.loc[list(self._parametric.mean_order or ())]
         frame.attrs.update(interval=stats.interval, confidence=stats.confidence)
         return frame
 
@@ -165,7 +165,7 @@ class BenchmarkComparison(ComparisonResult):
         pairs = self._benchmark.pair_statistics
         names = list(self.algorithms)
         position = {a: i for i, a in enumerate(names)}
-        order = [position[a] for a in self._parametric.mean_order]
+        order = [position[a] for a in self._parametric.mean_order or ()]
         rank = np.empty(len(names), dtype=int)
         rank[order] = np.arange(len(names))
         first, second = self._procedure_pairs()
