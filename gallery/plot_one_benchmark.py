@@ -27,11 +27,11 @@ out = Path(os.environ.get("CDPLOT_GALLERY_OUT", "."))
 out.mkdir(parents=True, exist_ok=True)
 
 # %%
-# 164 problems x 3 models; the item ids are a column named ``item``, so the table is read
-# as one benchmark's items (long rows ``model, item, score`` are read the same way).
+# 164 problems x 3 models; the row labels are named ``item``, so the table is read as one
+# benchmark's items (long rows ``model, item, score`` are read the same way).
 passrate = cdplot.datasets.load("humaneval_murdza")
 print(passrate.head())
-res = cdplot.compare(passrate.reset_index(), correction="bergmann-hommel")
+res = cdplot.compare(passrate, correction="bergmann-hommel")
 print(res.model_statistics.round(3))
 print(res.differences[["model_1", "model_2", "difference", "low", "high", "adjusted_pvalue"]])
 

@@ -40,12 +40,15 @@ def test_the_boards_keep_their_dataset_rows():
 
 
 def test_the_item_table_is_compared_on_its_items(humaneval):
-    res = cdplot.compare(humaneval.reset_index())
+    res = cdplot.compare(humaneval)
     assert type(res).__name__ == "BenchmarkComparison"
     stats = res.model_statistics
     assert list(stats.index) == ["gpt-4", "gpt-3.5-turbo", "CodeLlama-34b-Instruct"]
     assert stats["n_items"].tolist() == [164, 164, 164]
     assert "164 items" in res.summary()
+    # every pair differs (paired t, Holm): one letter per model, best first
+    assert dict(res.letters) == {"gpt-4": "a", "gpt-3.5-turbo": "b", "CodeLlama-34b-Instruct": "c"}
+    assert res.differences.equals(cdplot.compare(humaneval.reset_index()).differences)
 
 
 def test_the_source_names_repository_and_commit():

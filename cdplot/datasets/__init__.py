@@ -2,7 +2,7 @@
 
 Four are boards (rows = datasets, columns = algorithms); ``humaneval_murdza`` is one
 benchmark's items (rows = items, columns = models), compared on its items by
-``cdplot.compare(table.reset_index())``.
+``cdplot.compare(table)``.
 
 >>> import cdplot
 >>> cdplot.datasets.names()
@@ -90,7 +90,7 @@ def load(name: str) -> pd.DataFrame:
         Index named ``dataset`` (``item`` for one benchmark's items, with the
         columns named ``model``), one float column per algorithm; ``df.attrs``
         holds ``source``, ``description``, ``n_datasets`` and ``higher_is_better``.
-        ``cdplot.compare(df.reset_index())`` compares an item table on its items.
+        ``cdplot.compare(df)`` compares an item table on its items (the index names them).
 
     Examples
     --------
