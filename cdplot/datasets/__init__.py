@@ -1,8 +1,12 @@
 """Example score tables bundled with cdplot (offline, small CSV files).
 
+Four are boards (rows = datasets, columns = algorithms); ``humaneval_murdza`` is one
+benchmark's items (rows = items, columns = models), compared on its items by
+``cdplot.compare(table)``.
+
 >>> import cdplot
 >>> cdplot.datasets.names()
-['demsar2006', 'benavoli2016', 'garcia2008_ranks', 'garcia2008_synthetic']
+['demsar2006', 'benavoli2016', 'garcia2008_ranks', 'garcia2008_synthetic', 'humaneval_murdza']
 >>> cdplot.datasets.load("demsar2006").shape
 (14, 4)
 """
@@ -36,7 +40,7 @@ def names() -> list[str]:
     --------
     >>> import cdplot
     >>> cdplot.datasets.names()
-    ['demsar2006', 'benavoli2016', 'garcia2008_ranks', 'garcia2008_synthetic']
+    ['demsar2006', 'benavoli2016', 'garcia2008_ranks', 'garcia2008_synthetic', 'humaneval_murdza']
     """
     return list(_registry())
 
@@ -62,11 +66,12 @@ def _check(name: str) -> None:
 
 
 def load(name: str) -> pd.DataFrame:
-    """Load a bundled example as a wide DataFrame (rows = datasets, columns = algorithms).
+    """Load a bundled example as a wide DataFrame (rows = datasets or items, columns = algorithms).
 
     Parameters
     ----------
-    name : {"demsar2006", "benavoli2016", "garcia2008_ranks", "garcia2008_synthetic"}
+    name : {"demsar2006", "benavoli2016", "garcia2008_ranks", "garcia2008_synthetic", \
+"humaneval_murdza"}
         ``"demsar2006"``: Demšar (2006) Table 6, AUC of four C4.5 variants on 14
         data sets, as printed. ``"benavoli2016"``: the 7 x 54 accuracy table of
         Benavoli et al. (2016), Example 3. ``"garcia2008_ranks"``: the published
@@ -74,12 +79,18 @@ def load(name: str) -> pd.DataFrame:
         row; the number of data sets, 30, is in ``df.attrs["n_datasets"]``).
         ``"garcia2008_synthetic"``: a constructed 30 x 5 table of ranks (lower is
         better) whose average ranks are García & Herrera's published ones.
+        ``"humaneval_murdza"``: one benchmark, HumanEval's 164 problems (rows)
+        and three models (columns); each cell is the share of ten runs whose
+        code passed the problem's unit tests, as published by J. Murdza in
+        github.com/jamesmurdza/humaneval-results (README, "Results by task").
 
     Returns
     -------
     pandas.DataFrame
-        Index named ``dataset``, one float column per algorithm; ``df.attrs``
+        Index named ``dataset`` (``item`` for one benchmark's items, with the
+        columns named ``model``), one float column per algorithm; ``df.attrs``
         holds ``source``, ``description``, ``n_datasets`` and ``higher_is_better``.
+        ``cdplot.compare(df)`` compares an item table on its items (the index names them).
 
     Examples
     --------
@@ -95,8 +106,10 @@ def load(name: str) -> pd.DataFrame:
 
     with resources.files(__name__).joinpath(f"{name}.csv").open(encoding="utf-8") as fh:
         frame = pd.read_csv(fh, index_col=0)
-    frame.index = pd.Index([str(i) for i in frame.index], name="dataset", dtype=object)
-    frame.columns = pd.Index([str(c) for c in frame.columns], name="algorithm", dtype=object)
+    rows = meta.get("rows") or "dataset"
+    columns = "model" if rows == "item" else "algorithm"
+    frame.index = pd.Index([str(i) for i in frame.index], name=rows, dtype=object)
+    frame.columns = pd.Index([str(c) for c in frame.columns], name=columns, dtype=object)
     frame = frame.astype(float)
     frame.attrs.update(
         source=meta["source"],
