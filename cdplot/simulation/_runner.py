@@ -391,9 +391,12 @@ def simulate(
 
     Parameters
     ----------
-    model : NormalModel, ResampleModel, GeneratorModel or callable
+    model : NormalModel, ResampleModel, GeneratorModel, BenchmarkModel or callable
         What a table looks like. A callable ``f(rng) -> N x k array`` is wrapped in
-        :class:`GeneratorModel`.
+        :class:`GeneratorModel`. A :class:`BenchmarkModel` draws items x models tables of
+        one benchmark: its procedures are the single-benchmark tests ("mcnemar",
+        "paired-t", "cluster-t", the latter with the model's clusters; by default the one
+        :func:`cdplot.compare` would choose, with Holm's correction), and any correction.
     procedures : list, default [("wilcoxon", "holm"), ("sign", "holm"), ("mean-ranks", "holm")]
         Any (test, correction) pair :func:`cdplot.compare` accepts, as a tuple, a
         ``(test, correction, control)`` tuple (control mode), a dict
