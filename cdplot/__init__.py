@@ -40,6 +40,7 @@ __all__ = [
     "CdplotInputError",
     "GeneratorModel",
     "NormalModel",
+    "BenchmarkModel",
     "ResampleModel",
     "CdplotWarning",
     "Comparison",
@@ -89,7 +90,14 @@ _PLOTTING = (
     "choose_figure",
     "aggregation_sensitivity_plot",
 )
-_SIMULATION = ("simulate", "simulate_grid", "NormalModel", "ResampleModel", "GeneratorModel")
+_SIMULATION = (
+    "simulate",
+    "simulate_grid",
+    "NormalModel",
+    "ResampleModel",
+    "GeneratorModel",
+    "BenchmarkModel",
+)
 #: Names of the statistics layer: public name -> the module that defines it.
 _STATS = {
     "compare": ".stats._compare",

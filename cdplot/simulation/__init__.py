@@ -2,7 +2,8 @@
 
 ``cdplot.simulate(model, procedures=..., n_replicates=...)`` draws score tables from a model
 (:class:`NormalModel`, :class:`ResampleModel` for Demšar's resampling of a real table, or
-:class:`GeneratorModel` for a user's generator), runs every procedure on the same tables with
+:class:`GeneratorModel` for a user's generator, :class:`BenchmarkModel` for one
+benchmark's 0/1 item scores), runs every procedure on the same tables with
 the statistics vectorised over replicates, and returns a :class:`SimulationResult`. Work runs
 in this process, on local processes (joblib's loky), on a dask.distributed cluster or on Ray;
 the result does not depend on where it ran.
@@ -13,6 +14,7 @@ The public names are re-exported lazily from :mod:`cdplot` (``cdplot.simulate``,
 
 from __future__ import annotations
 
+from ._benchmark_model import BenchmarkModel
 from ._models import GeneratorModel, NormalModel, ResampleModel
 from ._procedures import Procedure, parse_procedures
 from ._result import PowerCurveResult, SimulationResult
@@ -20,6 +22,7 @@ from ._runner import BLOCK, simulate, simulate_grid
 
 __all__ = [
     "BLOCK",
+    "BenchmarkModel",
     "GeneratorModel",
     "NormalModel",
     "PowerCurveResult",

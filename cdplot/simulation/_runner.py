@@ -28,8 +28,9 @@ from ..stats._caveats import datasets_needed, min_attainable_pvalue
 from ..stats._exhaustive import _bergmann_hommel
 from ..stats._options import check_alpha
 from ._bayes_run import bayes_counts, check_bayes
+from ._benchmark_run import benchmark_procedures, clustered_pvalues
 from ._models import as_model
-from ._procedures import DEFAULT_PROCEDURES, Procedure, parse_procedures
+from ._procedures import DEFAULT_PROCEDURES, Procedure
 from ._result import PowerCurveResult, SimulationResult
 
 __all__ = ["BLOCK", "MAX_CHUNK_BYTES", "chunk_bytes", "simulate", "simulate_grid"]
@@ -220,7 +221,7 @@ def _run_chunk(
             continue
         key = proc.test_key()
         if key not in raw:
-            raw[key] = _raw_pvalues(tables, proc, avg, algorithms)
+            raw[key] = _raw_pvalues(tables, proc, avg, algorithms, getattr(model, "clusters", None))
         p_all = raw[key]
         a, b = proc.hypotheses(k, algorithms)
         if proc.control is None:
@@ -254,16 +255,24 @@ def _run_chunk(
 
 
 def _raw_pvalues(
-    tables: np.ndarray, proc: Procedure, avg: np.ndarray | None, algorithms: Sequence[str]
+    tables: np.ndarray,
+    proc: Procedure,
+    avg: np.ndarray | None,
+    algorithms: Sequence[str],
+    clusters: np.ndarray | None = None,
 ) -> np.ndarray:
     """R x m raw p-values (pairs in ``triu_indices`` order) of ``proc``'s test on each table.
 
     The vectorised kernels where there are some (stats/_batch.py); else the test of
     :func:`cdplot.compare` run table by table, in compare()'s canonical (by name) order of
-    the algorithms, so that each row equals ``compare(table).pvalues`` to the last bit.
+    the algorithms, so that each row equals ``compare(table).pvalues`` to the last bit. A
+    cluster-robust test on a model's items in ``clusters`` runs with them, as
+    :func:`cdplot.compare` runs it on a benchmark with a cluster column.
     """
     if proc.entry.batch is not None:
         return batch_pvalues(tables, proc.test, proc.options, avg_ranks=avg)
+    if clusters is not None and proc.entry.clustered:
+        return clustered_pvalues(tables, clusters)
     r, n, k = tables.shape
     canon = sorted(range(k), key=lambda j: algorithms[j])
     inverse = np.argsort(canon)
@@ -382,9 +391,12 @@ def simulate(
 
     Parameters
     ----------
-    model : NormalModel, ResampleModel, GeneratorModel or callable
+    model : NormalModel, ResampleModel, GeneratorModel, BenchmarkModel or callable
         What a table looks like. A callable ``f(rng) -> N x k array`` is wrapped in
-        :class:`GeneratorModel`.
+        :class:`GeneratorModel`. A :class:`BenchmarkModel` draws items x models tables of
+        one benchmark: its procedures are the single-benchmark tests ("mcnemar",
+        "paired-t", "cluster-t", the latter with the model's clusters; by default the one
+        :func:`cdplot.compare` would choose, with Holm's correction), and any correction.
     procedures : list, default [("wilcoxon", "holm"), ("sign", "holm"), ("mean-ranks", "holm")]
         Any (test, correction) pair :func:`cdplot.compare` accepts, as a tuple, a
         ``(test, correction, control)`` tuple (control mode), a dict
@@ -482,7 +494,7 @@ def simulate(
     model = as_model(model)
     n_replicates = _check_replicates(n_replicates)
     alpha = check_alpha(alpha)
-    procs = _with_budget(parse_procedures(procedures, model.algorithms), bh_budget)
+    procs = _with_budget(benchmark_procedures(model, procedures, DEFAULT_PROCEDURES), bh_budget)
     if bh_max_steps is not None:
         warnings.warn(
             "simulate(bh_max_steps=...) is deprecated; pass bh_budget= (seconds per table), "
