@@ -167,10 +167,9 @@ def _rows(
 
 
 def _is_benchmark(result: ComparisonResult) -> bool:
-    """Whether ``result`` compares models on the items of one benchmark."""
-    from ..stats._benchmark_result import BenchmarkComparison
-
-    return isinstance(result, BenchmarkComparison)
+    """Whether ``result`` compares models on the items of one benchmark (a
+    ``BenchmarkComparison``: the kind with the benchmark's items)."""
+    return hasattr(type(result), "benchmark_items")
 
 
 def _note(
