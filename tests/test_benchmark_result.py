@@ -175,15 +175,6 @@ def test_the_latex_report_compiles(res, tmp_path):
     assert done.returncode == 0, done.stdout[-2000:]
 
 
-def test_a_bootstrap_of_clustered_items_is_refused():
-    base = items(n=40)
-    clustered = dataclasses.replace(base, clusters=np.arange(40) // 8, cluster_ids=tuple("abcde"))
-    res = compare_benchmark(clustered)
-    assert res.rank_intervals("test") is not None
-    with pytest.raises(cdplot.CdplotInputError, match=r"resamples the items as independent"):
-        res.rank_intervals("bootstrap")
-
-
 def test_the_page_explores_a_few_hundred_items_not_thousands():
     small = cdplot.report.to_html(compare_benchmark(items(n=120)))
     assert 'id="explore"' in small

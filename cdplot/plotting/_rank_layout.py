@@ -68,6 +68,11 @@ class RankRow:
     score: str = ""
     p_best: str = ""
     bold: bool = False
+    #: The text of the value column (empty: the average rank, to two decimals), its head
+    #: and the head of the names (those of the first row head every panel).
+    value: str = ""
+    value_head: str = "avg. rank"
+    name_head: str = "algorithm"
 
 
 @dataclass(frozen=True)
@@ -206,8 +211,8 @@ AXIS_HEAD, AXIS_HEAD_SHORT = "rank position", "rank"
 
 
 def average_text(row: RankRow) -> str:
-    """The average rank printed beside the bar."""
-    return f"{row.average_rank:.2f}"
+    """The value printed beside the bar: the row's own text, else its average rank."""
+    return row.value or f"{row.average_rank:.2f}"
 
 
 def _extras(
@@ -215,7 +220,7 @@ def _extras(
 ) -> tuple[float, float, float, float]:
     """Widths of the columns right of the axis: average rank, letters, score, P(best)."""
     widest = measure.widest
-    average = widest([average_text(r) for r in rows] + [AVERAGE_HEAD], "row")
+    average = widest([average_text(r) for r in rows] + [rows[0].value_head], "row")
     # the letters (or tiers) are never cut: the column is as wide as the widest
     letters = widest([r.letters for r in rows] + [groups_head], "row") if rows[0].letters else 0
     score = widest([r.score for r in rows] + ["mean ± sd"], "row") if rows[0].score else 0.0
@@ -250,7 +255,7 @@ def _columns(
     widest = measure.widest
     average, letters, score, p_best = _extras(rows, measure, groups_head)
     extras = sum(w + COLUMN_GAP for w in (average, letters, score, p_best) if w)
-    names = max(widest([r.name for r in rows], "row_bold"), widest(["algorithm"], "head"))
+    names = max(widest([r.name for r in rows], "row_bold"), widest([rows[0].name_head], "head"))
     room = panel - extras - 2 * COLUMN_GAP - _min_axis(measure)
     name = min(names, room, MAX_NAME_SHARE * panel)
     if name < measure("M" + _ELLIPSIS, "row")[0]:
@@ -310,7 +315,7 @@ def _panel(
         out.texts.append(TextBox(at(t), top + header - 0.02, str(t), "tick", "center", "bottom"))
         out.grid.append((at(t), top + header, bottom))
     y_head = top + 0.5 * measure("Ag", "head")[1]
-    out.texts.append(TextBox(name_x, y_head, "algorithm", "head", "right", "center"))
+    out.texts.append(TextBox(name_x, y_head, rows[0].name_head, "head", "right", "center"))
     fits = measure(AXIS_HEAD, "head")[0] + COLUMN_GAP <= cols.axis
     head = AXIS_HEAD if fits else AXIS_HEAD_SHORT
     out.texts.append(
@@ -319,7 +324,7 @@ def _panel(
     x = ax1 + COLUMN_GAP
     extra_cols = []
     for width, title, attr in (
-        (cols.average, AVERAGE_HEAD, "average"),
+        (cols.average, rows[0].value_head, "average"),
         (cols.letters, groups_head, "letters"),
         (cols.score, "mean ± sd", "score"),
         (cols.p_best, "P(best)", "p_best"),

@@ -58,6 +58,11 @@ MARKS_NOTE = (
     "Point: observed rank position ({basis}; 1 = best); bar: the rank positions it may "
     "hold ({interval}); shaded: may rank first; avg. rank: its mean rank over the datasets."
 )
+#: The same of one benchmark's models (the column beside the bar is the mean score).
+BENCHMARK_MARKS_NOTE = (
+    "Point: observed rank position ({basis}; 1 = best); bar: the rank positions it may "
+    "hold ({interval}); shaded: may rank first; mean score: over the {n_items} items."
+)
 OUTSIDE_NOTE = "Open point: outside its bar (these intervals rank another estimate)."
 GROUPS_NOTE = {
     "letters": "Algorithms that share a letter are not significantly different.",
@@ -134,9 +139,14 @@ def _rows(
     show_letters, show_scores, show_p_best = show
     head, groups = _group_texts(result, stats) if show_letters else ("letters", {})
     scores = _score_texts(stats) if show_scores else {}
+    heads = {}
+    if _is_benchmark(result):  # the models' mean scores beside the bar, not average ranks
+        heads = {"value_head": "mean score", "name_head": "model"}
     rows = []
     for i, a in enumerate(stats.algorithms):
         chance = None if stats.p_best is None else stats.p_best[i]
+        if heads:
+            heads["value"] = f"{stats.mean_score[i]:.3f}"
         rows.append(
             RankRow(
                 name=labels.get(a, result.label(a)),
@@ -149,15 +159,30 @@ def _rows(
                 score=scores.get(a, ""),
                 p_best="" if chance is None or not show_p_best else f"{chance:.2f}",
                 bold=a in highlight or result.label(a) in highlight,
+                **heads,
             )
         )
     check_mathtext([r.name for r in rows], where="rank_plot")
     return rows, head
 
 
-def _note(stats: RankPlotStatistics, rows: Sequence[RankRow], groups: str | None) -> str:
-    """The key below the plot: what the point, the bar, the shading and the columns are."""
-    lines = [MARKS_NOTE.format(basis=_basis(stats), interval=_interval_words(stats))]
+def _is_benchmark(result: ComparisonResult) -> bool:
+    """Whether ``result`` compares models on the items of one benchmark (a
+    ``BenchmarkComparison``: the kind with the benchmark's items)."""
+    return hasattr(type(result), "benchmark_items")
+
+
+def _note(
+    stats: RankPlotStatistics,
+    rows: Sequence[RankRow],
+    groups: str | None,
+    n_items: int | None = None,
+) -> str:
+    """The key below the plot: what the point, the bar, the shading and the columns are
+    (``n_items``: those of one benchmark, whose value column is the mean score)."""
+    marks = MARKS_NOTE if n_items is None else BENCHMARK_MARKS_NOTE
+    words = {"basis": _basis(stats), "interval": _interval_words(stats), "n_items": n_items}
+    lines = [marks.format(**words)]
     if any(not r.low <= (r.position or 0.0) <= r.high for r in rows):
         lines.append(OUTSIDE_NOTE)
     if groups is not None:
@@ -380,7 +405,12 @@ def rank_plot(
     props = _props(size, base)
     shown_title = _title(result) if title is True else (str(title) if title else None)
     shown_note = (
-        _note(stats, rows, groups_head if show_letters else None)
+        _note(
+            stats,
+            rows,
+            groups_head if show_letters else None,
+            result.n_items if _is_benchmark(result) else None,  # type: ignore[attr-defined]
+        )
         if note is True
         else (str(note) if note else None)
     )

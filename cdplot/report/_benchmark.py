@@ -19,7 +19,7 @@ import numpy as np
 from .._errors import CdplotInputError
 from .._labels import TEST_TITLES, correction_title, format_pvalue
 from ..stats._caveats import n_hypotheses
-from ._intervals import interval_paragraphs, shown
+from ._intervals import interval_paragraphs, listed, shown
 from ._model import SUMMARY_WIDTH, display_name, fill, input_line, p_clause
 from ._summary import _CORRECTION_WHY, _correction_phrase, _test_why
 
@@ -39,6 +39,12 @@ _INTERVALS = {
     "t": "t",
     "wald": "Wald",
     "bootstrap": "bootstrap",
+    "cluster": "cluster-robust t",
+    "korn-graubard": "Korn-Graubard",
+    "tango": "Tango's score",
+    "newcombe": "Newcombe's hybrid score",
+    "clustered-t": "cluster-robust t",
+    "percentile": "percentile bootstrap",
 }
 
 
@@ -258,9 +264,11 @@ def benchmark_summary(
     result : BenchmarkComparison
         The result of :func:`cdplot.compare` on an item table with one task.
     intervals : RankIntervals, optional
-        Rank intervals to state (those of ``cdplot.rank_intervals(result, ...)``).
+        Rank intervals to state, with the set of the best and P(best): those of
+        ``cdplot.rank_intervals(result, ...)`` (e.g. ``method="bootstrap"``, a bootstrap
+        over the items).
     effects : pandas.DataFrame, optional
-        Effect sizes to state (a frame of ``cdplot.effect_sizes(result)``).
+        Effect sizes to state: those of ``result.effect_sizes(...)``.
     pool : None
         The pool-sensitivity diagnostic is about the mean-ranks tests of a board of datasets;
         given for one benchmark it is refused.
@@ -285,7 +293,7 @@ def benchmark_summary(
             "pool= reports the pool sensitivity of a mean-ranks test on a board of datasets; "
             "a comparison on one benchmark's items has none: leave pool out."
         )
-    intervals, effects = shown(result, intervals, effects)
+    given = shown(result, intervals, effects)
     large = result.n_algorithms > SUMMARY_MODELS
     paragraphs = _opening(result)
     if input_line(result):
@@ -300,7 +308,7 @@ def benchmark_summary(
     if result.n_algorithms == 2 and result.control is None:  # two runs: one question
         paragraphs.append(_two_models(result))
         paragraphs.append(_test_why(result.test))
-        return _joined(paragraphs)
+        return _joined(paragraphs + _rank_paragraphs(result, given))
     paragraphs.append(_method(result))
     why = _test_why(result.test)
     if why:
@@ -315,11 +323,29 @@ def benchmark_summary(
     lines.append(f"  {n_sig} of {len(pairs)} pairs differ significantly.")
     paragraphs.append("\n".join(lines))
     paragraphs += [p for p in (_tied_with_best(result), _groups(result, 5 if large else None)) if p]
-    if intervals is not None or effects is not None:  # shown when given
-        paragraphs += interval_paragraphs(result, intervals=intervals, effects=effects)
+    paragraphs += _rank_paragraphs(result, given)
     # a board's caveats (the omnibus test's gate, its approximation on few datasets) are not
     # said: the pairs' tests control the family-wise error without the omnibus test
     return _joined(paragraphs)
+
+
+def _rank_paragraphs(result: Any, given: tuple[Any, Any]) -> list[str]:
+    """The given rank intervals with the set of the best and P(best), and the given effect
+    sizes (nothing of what is not given)."""
+    intervals, effects = given
+    if intervals is None and effects is None:
+        return []
+    out = interval_paragraphs(result, intervals=intervals, effects=effects)
+    if intervals is None:
+        return out
+    best = [display_name(result, a) for a in intervals.best_set]
+    chance = sorted(zip(intervals.p_best, intervals.algorithms, strict=True), key=lambda t: -t[0])
+    top = ", ".join(f"{display_name(result, a)} {p:.2f}" for p, a in chance[:5] if p > 0)
+    out.append(
+        f"Set of the best ({intervals.confidence:.0%}; the models that may rank first): "
+        f"{listed(best)}. Chance of the best mean (P(best)): {top}."
+    )
+    return out
 
 
 def _joined(paragraphs: list[str]) -> str:

@@ -138,6 +138,15 @@ def by_name(results: Mapping[str, Any], given: Any, what: str) -> dict[str, Any]
     return dict(given)
 
 
+def _units(result: ComparisonResult) -> str:
+    """What a bootstrap of ``result`` resamples: its datasets, or one benchmark's items (its
+    clusters when the items have clusters)."""
+    if not hasattr(type(result), "benchmark_items"):
+        return "datasets"
+    clusters = getattr(result, "n_clusters", None)
+    return f"the {clusters} clusters of items" if clusters else f"the {result.n_datasets} items"
+
+
 def _intervals(
     result: ComparisonResult, given: RankIntervals | None
 ) -> tuple[list[str], np.ndarray, np.ndarray, str] | None:
@@ -146,7 +155,7 @@ def _intervals(
         how = (
             "from the significant pairs"
             if given.method == "test"
-            else "paired bootstrap over datasets, Mogstad et al. 2024"
+            else f"paired bootstrap over {_units(result)}, Mogstad et al. 2024"
         )
         scope = "simultaneous" if given.simultaneous else "one at a time"
         lead = f"{100 * given.confidence:g} % {scope}, {how}"

@@ -112,17 +112,10 @@ class BenchmarkComparison(ComparisonResult):
     def rank_intervals(self, method: str = "test", **kwargs: Any) -> Any:
         """Confidence intervals for the ranks; see :func:`cdplot.rank_intervals`.
 
-        ``method="test"`` reads the pairs' decisions. A bootstrap resamples the items as
-        independent, which they are not when they come in clusters: refused then.
+        ``method="test"`` reads the pairs' decisions; ``method="bootstrap"`` is
+        :func:`cdplot.stats.benchmark_rank_intervals` on the mean scores, a bootstrap over
+        the items (over their clusters when they have clusters).
         """
-        if method != "test" and self._benchmark.clusters is not None:
-            from .._errors import CdplotInputError
-
-            raise CdplotInputError(
-                f"method={method!r} resamples the items as independent, and these come in "
-                f"{self._benchmark.n_clusters} clusters; use method='test' (from the "
-                "cluster-robust tests' decisions)."
-            )
         return super().rank_intervals(method, **kwargs)
 
     @property

@@ -225,9 +225,13 @@ def rank_intervals(
         agree with the groups of the CD diagram by construction; against a control, from
         the k - 1 tests with the control, see Notes). ``"bootstrap"``: the
         confidence sets for ranks of Mogstad et al. (2024), from a paired bootstrap over
-        datasets. ``"hierarchical"`` (item-level input, ``result.items``): the same
-        construction on a hierarchical bootstrap that resamples the tasks, then the items
-        within each drawn task, and re-ranks (see
+        datasets; on the result of one benchmark (:class:`cdplot.stats.BenchmarkComparison`)
+        that of :func:`cdplot.stats.benchmark_rank_intervals` on the mean scores, a
+        bootstrap over the items - over their clusters when they have clusters - whose
+        ``p_best`` is the share of replicates in which each model has the best mean
+        (``on`` is then ``"scores"``). ``"hierarchical"`` (item-level input,
+        ``result.items``): the same construction on a hierarchical bootstrap that
+        resamples the tasks, then the items within each drawn task, and re-ranks (see
         :func:`cdplot.stats._items.hierarchical_bounds`); ``p_best`` is then the share of
         those replicates in which each model ranks first.
     confidence : float, optional
@@ -340,6 +344,10 @@ def rank_intervals(
     n_boot = _check_n_boot(n_boot)
     rng = np.random.default_rng(random_state)
     order, average = _display_order(result)
+    if method == "bootstrap" and _is_benchmark(result):
+        return _benchmark_bootstrap(
+            result, order, average, confidence, simultaneous, n_boot, rng, studentize
+        )
     values = _loss_matrix(result, order, on)
     critical = None
     if method == "hierarchical":  # items within tasks (cdplot.stats._items)
@@ -406,6 +414,57 @@ def shown_intervals(result: Any, intervals: Any) -> RankIntervals | None:
 
 
 # --------------------------------------------------------------------------- checks
+
+
+def _is_benchmark(result: Any) -> bool:
+    from ._benchmark_result import BenchmarkComparison
+
+    return isinstance(result, BenchmarkComparison)
+
+
+def _benchmark_bootstrap(
+    result: Any,
+    order: list[str],
+    average: np.ndarray,
+    confidence: float,
+    simultaneous: bool,
+    n_boot: int,
+    rng: np.random.Generator,
+    studentize: bool | None,
+) -> RankIntervals:
+    """The bootstrap over one benchmark's items (over its clusters when it has them) of
+    :func:`cdplot.stats.benchmark_rank_intervals`, in the display order of ``result``."""
+    from ._benchmark_ranks import benchmark_rank_intervals
+
+    if not simultaneous:
+        raise CdplotInputError(
+            "rank_intervals(method='bootstrap') of one benchmark gives simultaneous intervals "
+            "only (all models at once); drop simultaneous=False."
+        )
+    found = benchmark_rank_intervals(
+        result.benchmark_items,
+        confidence=confidence,
+        n_boot=n_boot,
+        seed=rng,
+        higher_is_better=result.higher_is_better,
+        studentize=studentize,
+    )
+    at = [found.models.index(a) for a in order]
+    return RankIntervals(
+        algorithms=tuple(order),
+        average_rank=average,
+        estimate=np.asarray(found.mean, dtype=float)[at],
+        low=np.asarray(found.low, dtype=int)[at],
+        high=np.asarray(found.high, dtype=int)[at],
+        p_best=np.asarray(found.p_best, dtype=float)[at],
+        method="bootstrap",
+        confidence=confidence,
+        simultaneous=True,
+        on="scores",
+        n_boot=n_boot,
+        critical_value=np.array([found.critical_value]),
+        labels=dict(result.labels),
+    )
 
 
 def _check_n_boot(n_boot: Any) -> int:
