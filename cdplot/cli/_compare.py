@@ -394,7 +394,7 @@ def add_interval_options(parser: argparse.ArgumentParser) -> None:
         "--rank-intervals",
         choices=("test", "bootstrap"),
         help="1 - alpha confidence intervals for the ranks, from the tests' decisions or a "
-        "paired bootstrap over datasets",
+        "paired bootstrap (over datasets; over the items, or their clusters, of one benchmark)",
     )
     group.add_argument(
         "--interval-seed",
