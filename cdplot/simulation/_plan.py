@@ -8,12 +8,13 @@ bracketing and bisection (:mod:`._plan_search`) on models built from the pilot
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, check_in_list
+from .._errors import CdplotInputError, CdplotWarning, check_in_list
 from ..stats._options import check_alpha
 from ..stats._signal_noise import signal_noise_items, signal_noise_runs
 from ._models import _positive_int
@@ -73,8 +74,9 @@ def _check_difference(difference: Any) -> float | None:
 
 def _check_model(model: Any, pilot: Pilot, mdd: bool, difference: float | None) -> str:
     if model is None:
-        return "normal" if pilot.design == "runs" or pilot.binary else "resample"
-    kind = check_in_list(MODELS, model=model)
+        kind = "normal" if pilot.design == "runs" or pilot.binary else "resample"
+    else:
+        kind = check_in_list(MODELS, model=model)
     if kind == "resample" and pilot.design == "runs":
         raise CdplotInputError(
             "model='resample' cannot plan runs: the pilot keeps each cell's mean and run-to-run "
@@ -153,13 +155,17 @@ class _Runner:
         model = build_model(self.pilot, self.kind, n, shift, self.fitted)
         if truth is not None:
             model = WithTruth(model, truth, np.asarray(model.true_effects, dtype=float))
-        return simulate(
-            model,
-            procedures=[self.procedure],
-            n_replicates=self.n_replicates,
-            alpha=self.alpha,
-            **self.options,
-        )
+        with warnings.catch_warnings():
+            # a design point too small for the test to reach alpha has power 0: the search
+            # reads that, so simulate()'s warning about it would only be noise here
+            warnings.filterwarnings("ignore", message=".*cannot reach", category=CdplotWarning)
+            return simulate(
+                model,
+                procedures=[self.procedure],
+                n_replicates=self.n_replicates,
+                alpha=self.alpha,
+                **self.options,
+            )
 
     def pair_power(self, n: int, difference: float) -> Evaluation:
         sim = self.simulate(n, difference)
