@@ -45,8 +45,10 @@ def search_n(
 ) -> tuple[int | None, list[Evaluation]]:
     """The smallest N in ``[lowest, highest]`` whose power reaches ``target``.
 
-    Brackets from ``start`` by doubling (up) or halving (down), then bisects the integer
-    bracket. Returns ``(N or None when even highest falls short, the evaluations)``.
+    Brackets from ``start`` by doubling (up) or halving (down), then narrows the integer
+    bracket by regula falsi on the power, with a bisection step after any step that did
+    not halve it (so at most twice the steps of a bisection). Returns ``(N or None when
+    even highest falls short, the evaluations)``.
     """
     seen: dict[int, Evaluation] = {}
 
@@ -78,13 +80,27 @@ def search_n(
                 hi = cand
             else:
                 lo = cand
+    bisect = False
     while hi - lo > 1:
-        mid = (lo + hi) // 2
+        width = hi - lo
+        mid = (lo + hi) // 2 if bisect else _interpolate(lo, hi, seen, target)
         if power(mid) >= target:
             hi = mid
         else:
             lo = mid
+        # an interpolation step that did not halve the bracket is followed by a bisection
+        bisect = not bisect and 2 * (hi - lo) > width
     return hi, _ordered(seen)
+
+
+def _interpolate(lo: int, hi: int, seen: dict[int, Evaluation], target: float) -> int:
+    """The integer inside ``(lo, hi)`` where the straight line through the bracket's two
+    powers crosses ``target`` (regula falsi)."""
+    p_lo, p_hi = seen[lo].power, seen[hi].power
+    if p_hi <= p_lo:
+        return (lo + hi) // 2
+    guess = lo + (target - p_lo) * (hi - lo) / (p_hi - p_lo)
+    return min(hi - 1, max(lo + 1, round(guess)))
 
 
 def search_difference(
