@@ -92,5 +92,6 @@ def plan_plot(result: Any, *, ax: Any = None, band: bool = True) -> Any:
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel(f"{result.unit} (N)")
     ax.set_ylabel(f"power ({result.procedure}, α = {result.alpha:g})")
-    ax.legend(loc="upper left", frameon=False, fontsize="small")
+    # a white box: the lines of the recommended N may run behind the legend
+    ax.legend(loc="upper left", fontsize="small", framealpha=0.9, edgecolor="none")
     return ax
