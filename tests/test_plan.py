@@ -295,3 +295,22 @@ def test_tied_pair_needs_a_difference():
     pilot = pd.DataFrame({"A": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "B": [0.2, 0.1, 0.4, 0.3, 0.6, 0.5]})
     with pytest.raises(cdplot.CdplotInputError, match=r"tie in the pilot; pass difference="):
         cdplot.plan(pilot, mdd=False, n_replicates=10)
+
+
+def test_lower_is_better_plans_the_oriented_scores():
+    pilot = cdplot.datasets.load("demsar2006")
+    kw = {"n_replicates": 200, "difference": 0.02, "random_state": 5}
+    errors = cdplot.plan(1.0 - pilot, higher_is_better=False, **kw)
+    accuracies = cdplot.plan(pilot, **kw)
+    assert errors.pair == accuracies.pair
+    assert errors.n_needed == accuracies.n_needed
+    assert errors.mdd == pytest.approx(accuracies.mdd)
+
+
+def test_control_sets_the_default_pair_and_options_reach_simulate():
+    pilot = cdplot.datasets.load("demsar2006")
+    res = cdplot.plan(pilot, test="wilcoxon", correction="holm", control="C4.5", mdd=False,
+                      n_replicates=100, difference=0.02, random_state=0)  # fmt: skip
+    assert res.pair == ("C4.5+m+cf", "C4.5") and res.procedure == "wilcoxon+holm vs C4.5"
+    with pytest.raises(cdplot.CdplotInputError, match=r"'bogus' is not a valid value for backend"):
+        cdplot.plan(pilot, n_replicates=100, backend="bogus", mdd=False)
