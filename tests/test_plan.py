@@ -314,3 +314,19 @@ def test_control_sets_the_default_pair_and_options_reach_simulate():
     assert res.pair == ("C4.5+m+cf", "C4.5") and res.procedure == "wilcoxon+holm vs C4.5"
     with pytest.raises(cdplot.CdplotInputError, match=r"'bogus' is not a valid value for backend"):
         cdplot.plan(pilot, n_replicates=100, backend="bogus", mdd=False)
+
+
+def test_plan_on_a_dask_client_equals_the_plan_in_this_process():
+    distributed = pytest.importorskip("dask.distributed")
+    pilot = cdplot.datasets.load("demsar2006")
+    kw = {"n_replicates": 200, "difference": 0.02, "mdd": False, "random_state": 3}
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = cdplot.plan(pilot, backend="dask", scheduler=client, **kw)
+    here = cdplot.plan(pilot, **kw)
+    assert on_dask.to_dict()["evaluations"] == here.to_dict()["evaluations"]
+    assert on_dask.settings["backend"] == "dask"
