@@ -293,7 +293,7 @@ def test_runs_cannot_be_resampled_and_01_items_cannot_be_shifted():
 
 def test_tied_pair_needs_a_difference():
     pilot = pd.DataFrame({"A": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "B": [0.2, 0.1, 0.4, 0.3, 0.6, 0.5]})
-    with pytest.raises(cdplot.CdplotInputError, match=r"tie in the pilot; pass difference="):
+    with pytest.raises(cdplot.CdplotInputError, match=r"tie in the pilot; pass difference \(the"):
         cdplot.plan(pilot, mdd=False, n_replicates=10)
 
 

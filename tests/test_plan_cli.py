@@ -94,3 +94,11 @@ def test_plan_plot_draws_points_band_target_and_needed_n():
 @pytest.mark.mpl_image_compare(filename="plan_power_curve.png")
 def test_image_plan_power_curve():
     return _hand_made_plan().plot().get_figure()
+
+
+def test_plan_command_messages_name_the_flags(tmp_path, capsys):
+    path = tmp_path / "items.csv"
+    path.write_text("item,A,B\n" + "".join(f"{i},{i % 2},{(i // 2) % 2}\n" for i in range(40)))
+    code, _, err = run(["plan", path, "--model", "resample", "--replicates", "10"], capsys)
+    assert code == 2
+    assert "use --model normal" in err and "or --no-mdd without --difference" in err

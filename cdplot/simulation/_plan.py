@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError, CdplotWarning, check_in_list
+from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ..stats._options import check_alpha
 from ..stats._signal_noise import signal_noise_items, signal_noise_runs
 from ._models import _positive_int
@@ -66,7 +66,8 @@ def _check_difference(difference: Any) -> float | None:
     if not math.isfinite(value) or value == 0.0:
         raise CdplotInputError(
             f"difference must be a non-zero finite score difference (the smallest one worth "
-            f"detecting, in the scores' units, e.g. difference=0.01), got {difference!r}; no "
+            f"detecting, in the scores' units, e.g. {spell('difference', 0.01)}), got "
+            f"{difference!r}; no "
             "number of datasets detects a difference of zero."
         )
     return abs(value)
@@ -79,21 +80,22 @@ def _check_model(model: Any, pilot: Pilot, mdd: bool, difference: float | None) 
         kind = check_in_list(MODELS, model=model)
     if kind == "resample" and pilot.design == "runs":
         raise CdplotInputError(
-            "model='resample' cannot plan runs: the pilot keeps each cell's mean and run-to-run "
-            "standard deviation, not its runs; use model='normal' (normal run noise), or "
-            "design='datasets' to resample the tasks."
+            f"{spell('model', 'resample')} cannot plan runs: the pilot keeps each cell's mean "
+            f"and run-to-run standard deviation, not its runs; use {spell('model', 'normal')} "
+            f"(normal run noise), or {spell('design', 'datasets')} to resample the tasks."
         )
     if kind == "resample" and pilot.binary and (mdd or difference is not None):
         raise CdplotInputError(
-            "model='resample' cannot plant a difference in 0/1 item scores; use "
-            "model='normal' (a threshold model fitted to the pilot), or mdd=False without "
-            "difference= to plan for the pilot's own differences."
+            f"{spell('model', 'resample')} cannot plant a difference in 0/1 item scores; use "
+            f"{spell('model', 'normal')} (a threshold model fitted to the pilot), or "
+            f"{spell('mdd', False)} without {spell('difference')} to plan for the pilot's own "
+            "differences."
         )
     rows = pilot.scores.shape[0]
     if kind == "resample" and rows < MIN_RESAMPLE:
         raise CdplotInputError(
             f"a pilot of {rows} {pilot.design} is too small to resample (at least "
-            f"{MIN_RESAMPLE}); add {pilot.design} to the pilot or use model='normal'."
+            f"{MIN_RESAMPLE}); add {pilot.design} to the pilot or use {spell('model', 'normal')}."
         )
     if rows < MIN_FIT:
         raise CdplotInputError(
@@ -174,8 +176,8 @@ class _Runner:
         if rate != rate:
             raise CdplotInputError(
                 f"{self.procedure.label} does not test the pair "
-                f"({self.pilot.algorithms[a]!r}, {self.pilot.algorithms[b]!r}); pass pair= "
-                "with the control in it."
+                f"({self.pilot.algorithms[a]!r}, {self.pilot.algorithms[b]!r}); pass "
+                f"{spell('pair')} with the control in it."
             )
         return Evaluation(n, difference, rate, _se(rate, self.n_replicates))
 
@@ -382,7 +384,8 @@ def _answer(
         if observed == 0.0:
             raise CdplotInputError(
                 f"{pilot.algorithms[a]!r} and {pilot.algorithms[b]!r} tie in the pilot; pass "
-                "difference= (the smallest difference worth detecting, in score units)."
+                f"{spell('difference')} (the smallest difference worth detecting, in score "
+                "units)."
             )
         difference = observed
     n0 = pilot.n

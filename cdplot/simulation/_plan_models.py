@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, spell
 from ._benchmark_model import BenchmarkModel
 from ._models import NormalModel, ResampleModel
 
@@ -127,9 +127,9 @@ def read_pilot(data: Any, *, higher_is_better: bool, design: str | None, **colum
             "fold column and at least two runs in every cell", "datasets": "a table of "
             "datasets (or tasks) x algorithms"}  # fmt: skip
     raise CdplotInputError(
-        f"design={design!r} needs {what[design]}; this pilot is read as {pilot.design} "
+        f"{spell('design', design)} needs {what[design]}; this pilot is read as {pilot.design} "
         f"({len(pilot.rows)} rows x {len(pilot.algorithms)} algorithms). Pass "
-        f"design={pilot.design!r} or a pilot of that shape."
+        f"{spell('design', pilot.design)} or a pilot of that shape."
     )
 
 
