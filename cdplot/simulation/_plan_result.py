@@ -53,9 +53,9 @@ class PlanResult:
         them (each significantly different from every other model) with probability
         ``power``, ``top_power`` and ``top_power_se`` the simulated probability there.
     tie_classes, tie_classes_se : float or None
-        Expected number of tie classes at ``n_top`` (or ``n_needed``): one plus the
-        expected number of models, in the true order, significantly different from the
-        next better one (see Notes).
+        With ``top``: the expected number of tie classes at ``n_top`` (at the largest N
+        searched when ``n_top`` is None): one plus the expected number of models, in the
+        true order, significantly different from the next better one (see Notes).
     signal_noise : SignalNoise or None
         Each task's signal-to-noise (runs or items pilots).
     evaluations : dict
