@@ -26,7 +26,7 @@ from scipy import stats
 from statsmodels.stats.power import TTestPower
 
 import cdplot
-from cdplot.simulation._plan_search import Evaluation, search_difference, search_n
+from cdplot.simulation._plan_search import Evaluation, crossing_se, search_difference, search_n
 
 REFERENCE = Path(__file__).parent / "reference" / "plan"
 #: tolerance of the checks in Monte Carlo standard errors of the simulated power
@@ -151,6 +151,8 @@ def test_result_frame_json_and_summary():
     text = str(res)
     assert "minimum detectable difference" in text and "separate the top 2" in text
     assert 1.0 <= res.tie_classes <= 4.0
+    assert res.n_needed_se > 0 and doc["n_needed_se"] == pytest.approx(res.n_needed_se)
+    assert f"{res.n_needed} ± " in text
 
 
 def test_tie_classes_count_the_adjacent_rejections():
@@ -330,3 +332,11 @@ def test_plan_on_a_dask_client_equals_the_plan_in_this_process():
     here = cdplot.plan(pilot, **kw)
     assert on_dask.to_dict()["evaluations"] == here.to_dict()["evaluations"]
     assert on_dask.settings["backend"] == "dask"
+
+
+def test_crossing_se_is_the_power_se_over_the_slope():
+    # power 0.01 per dataset around the target: an error of 0.009 in power is 0.9 datasets
+    points = [Evaluation(n, 0.1, 0.01 * n, 0.009) for n in (60, 70, 80, 90, 100)]
+    assert crossing_se(points, 0.8, 0.009, "n") == pytest.approx(0.9)
+    flat = [Evaluation(n, 0.1, 0.5, 0.01) for n in (10, 20)]
+    assert math.isnan(crossing_se(flat, 0.8, 0.01, "n"))

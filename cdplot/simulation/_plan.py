@@ -28,7 +28,7 @@ from ._plan_models import (
     read_pilot,
 )
 from ._plan_result import PlanResult
-from ._plan_search import Evaluation, search_difference, search_n
+from ._plan_search import Evaluation, crossing_se, search_difference, search_n
 from ._procedures import parse_procedures
 from ._runner import simulate
 
@@ -216,10 +216,12 @@ def _top_search(run: _Runner, top: int, start: int, low: int, high: int, target:
         return Evaluation(n, math.nan, p, _se(p, run.n_replicates))
 
     n_top, points = search_n(evaluate, math.nan, start, low, high, target)
+    se_target = _se(target, run.n_replicates)
+    n_top_se = None if n_top is None else crossing_se(points, target, se_target, "n")
     at = n_top if n_top is not None else max(sims)
     ties, ties_se = _tie_classes(sims[at], run.procedure.label, order)
     best = next(e for e in points if e.n == at)
-    return {"n_top": n_top, "top_power": best.power, "top_power_se": best.se,
+    return {"n_top": n_top, "n_top_se": n_top_se, "top_power": best.power, "top_power_se": best.se,
             "tie_classes": ties, "tie_classes_se": ties_se, "points": points}  # fmt: skip
 
 
@@ -402,6 +404,8 @@ def _answer(
     low = MIN_N[pilot.design]
     n_needed, points = search_n(run.pair_power, difference, n0, low, high, target)
     evaluations["n"] = tuple(points)
+    if n_needed is not None:
+        out["n_needed_se"] = crossing_se(points, target, se_target, "n")
     at = next(e for e in points if e.n == (n_needed if n_needed is not None else high))
     if top is not None:
         found_top = _top_search(run, top, n0, low, high, target)

@@ -47,11 +47,14 @@ class PlanResult:
         The difference N is planned for.
     n_needed : int or None
         Smallest N whose simulated power for ``pair`` reaches ``power`` (None: not within
-        ``max_n``); ``n_power`` and ``n_power_se`` its power and standard error.
+        ``max_n``); ``n_needed_se`` its Monte Carlo standard error (the power's over the
+        slope of the power in N near the target, the delta method); ``n_power`` and
+        ``n_power_se`` the power there and its standard error.
     top : int or None
         How many of the best models are to be separated; ``n_top`` the N that separates
         them (each significantly different from every other model) with probability
-        ``power``, ``top_power`` and ``top_power_se`` the simulated probability there.
+        ``power`` (``n_top_se`` its standard error), ``top_power`` and ``top_power_se`` the
+        simulated probability there.
     tie_classes, tie_classes_se : float or None
         With ``top``: the expected number of tie classes at ``n_top`` (at the largest N
         searched when ``n_top`` is None): one plus the expected number of models, in the
@@ -85,6 +88,8 @@ class PlanResult:
     n_needed: int | None
     n_power: float
     n_power_se: float
+    n_needed_se: float | None = None
+    n_top_se: float | None = None
     mdd: float | None = None
     mdd_se: float | None = None
     mdd_effect: float | None = None
@@ -128,9 +133,9 @@ class PlanResult:
         out: dict[str, Any] = {}
         for name in (
             "design", "model", "procedure", "alpha", "power", "pair", "n_current", "pair_sd",
-            "difference", "n_needed", "n_power", "n_power_se", "mdd", "mdd_se", "mdd_effect",
-            "top", "n_top", "top_power", "top_power_se", "tie_classes", "tie_classes_se",
-            "n_replicates",
+            "difference", "n_needed", "n_needed_se", "n_power", "n_power_se", "mdd", "mdd_se",
+            "mdd_effect", "top", "n_top", "n_top_se", "top_power", "top_power_se",
+            "tie_classes", "tie_classes_se", "n_replicates",
         ):  # fmt: skip
             out[name] = _plain(getattr(self, name))
         out["signal_noise"] = None if self.signal_noise is None else [

@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Evaluation", "search_difference", "search_n"]
+__all__ = ["Evaluation", "crossing_se", "search_difference", "search_n"]
 
 #: the difference search stops once its bracket's two powers are within this many Monte
 #: Carlo standard errors (a finer bracket would only follow the noise) ...
@@ -140,20 +140,21 @@ def search_difference(
             hi, p_hi = mid, p_mid
         else:
             lo, p_lo = mid, p_mid
-    return hi, _difference_se(seen, target, se_target), _ordered_d(seen)
+    return hi, crossing_se(seen, target, se_target, "difference"), _ordered_d(seen)
 
 
-def _difference_se(seen: list[Evaluation], target: float, se_target: float) -> float:
-    """Delta-method standard error: the power's standard error over the slope of the power
-    in the difference, by least squares on the points within 0.25 of the target power (at
-    least the two nearest ones)."""
-    points = sorted(seen, key=lambda e: e.difference)
+def crossing_se(seen: list[Evaluation], target: float, se_target: float, along: str) -> float:
+    """Delta-method standard error of where the power crosses ``target``, ``along`` the
+    ``"difference"`` or ``"n"``: the power's standard error over the slope of the power,
+    by least squares on the points within 0.25 of the target power (at least the two
+    nearest ones)."""
+    points = sorted(seen, key=lambda e: getattr(e, along))
     near = [e for e in points if abs(e.power - target) <= 0.25]
     if len(near) < 2:
         near = sorted(points, key=lambda e: abs(e.power - target))[:2]
     if len(near) < 2:
         return math.nan
-    xs = [e.difference for e in near]
+    xs = [float(getattr(e, along)) for e in near]
     ys = [e.power for e in near]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     sxx = sum((x - mx) ** 2 for x in xs)

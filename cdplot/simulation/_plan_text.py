@@ -43,7 +43,8 @@ def plan_text(res: Any) -> str:
         )
     else:
         lines.append(
-            f"{unit} needed to detect {a} - {b} = {res.difference:.3g}: {res.n_needed} "
+            f"{unit} needed to detect {a} - {b} = {res.difference:.3g}: "
+            f"{_pm(res.n_needed, res.n_needed_se, 'd')} "
             f"(power there {_pm(res.n_power, res.n_power_se)})"
         )
     if res.top is not None:
@@ -52,7 +53,8 @@ def plan_text(res: Any) -> str:
                          f"{res.settings.get('max_n')} searched")  # fmt: skip
         else:
             lines.append(
-                f"{unit} needed to separate the top {res.top}: {res.n_top} (probability "
+                f"{unit} needed to separate the top {res.top}: "
+                f"{_pm(res.n_top, res.n_top_se, 'd')} (probability "
                 f"{_pm(res.top_power, res.top_power_se)})"
             )
     if res.tie_classes is not None:
