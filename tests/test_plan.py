@@ -340,3 +340,11 @@ def test_crossing_se_is_the_power_se_over_the_slope():
     assert crossing_se(points, 0.8, 0.009, "n") == pytest.approx(0.9)
     flat = [Evaluation(n, 0.1, 0.5, 0.01) for n in (10, 20)]
     assert math.isnan(crossing_se(flat, 0.8, 0.01, "n"))
+
+
+def test_an_error_column_without_a_direction_warns_as_compare_does():
+    pilot = cdplot.datasets.load("demsar2006")
+    long = (1 - pilot).reset_index().melt(id_vars="dataset", var_name="algorithm",
+                                          value_name="error")  # fmt: skip
+    with pytest.warns(cdplot.CdplotWarning, match=r"'error' says 'error', usually lower"):
+        cdplot.plan(long, n_replicates=50, mdd=False, difference=0.02)

@@ -344,7 +344,8 @@ def plan(
     if design is not None:
         design = check_in_list(DESIGNS, design=design)
     read = read_pilot(pilot, higher_is_better=higher_is_better is not False, design=design,
-                      dataset=dataset, algorithm=algorithm, score=score)  # fmt: skip
+                      warn=higher_is_better is None, dataset=dataset, algorithm=algorithm,
+                      score=score)  # fmt: skip
     kind = _check_model(model, read, bool(mdd), difference)
     k = len(read.algorithms)
     if top is not None:

@@ -78,12 +78,15 @@ class Pilot:
         return int(self.scores.shape[0])
 
 
-def read_pilot(data: Any, *, higher_is_better: bool, design: str | None, **columns: Any) -> Pilot:
+def read_pilot(
+    data: Any, *, higher_is_better: bool, design: str | None, warn: bool = False, **columns: Any
+) -> Pilot:
     """Read ``data`` (any input of :func:`cdplot.compare`) into a :class:`Pilot`.
 
     ``design`` None: items for one benchmark's item table, runs when cells hold several
     runs, else datasets. ``design="datasets"`` on a runs pilot plans the number of tasks
-    from the cell means.
+    from the cell means. ``warn``: warn when a score column is named like an error, loss or
+    time and the direction was not given (as :func:`cdplot.compare` does).
     """
     from ..io import parse_scores, prepare_input
 
@@ -107,6 +110,7 @@ def read_pilot(data: Any, *, higher_is_better: bool, design: str | None, **colum
             algorithm=source.algorithm,
             score=source.score,
             aggregate=aggregate,
+            warn_direction=warn,
         )
         counts = None if table.aggregation is None else np.asarray(table.aggregation.count_array)
         runs = counts is not None and table.score_std is not None and int(counts.min()) >= 2
