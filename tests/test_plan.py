@@ -348,3 +348,19 @@ def test_an_error_column_without_a_direction_warns_as_compare_does():
                                           value_name="error")  # fmt: skip
     with pytest.warns(cdplot.CdplotWarning, match=r"'error' says 'error', usually lower"):
         cdplot.plan(long, n_replicates=50, mdd=False, difference=0.02)
+
+
+def test_continuous_items_resampled_agree_with_paired_t_power():
+    # one benchmark's items with scores in [0, 1]: items resampled, the paired t-test
+    rng = np.random.default_rng(0)
+    n_items = 150
+    base = rng.random(n_items)
+    items = pd.DataFrame({"item": np.arange(n_items), "A": base + rng.normal(0.03, 0.1, n_items),
+                          "B": base})  # fmt: skip
+    res = cdplot.plan(items, correction="none", mdd=False, n_replicates=1000, random_state=0)
+    assert (res.design, res.model, res.procedure) == ("items", "resample", "paired-t+none")
+    d = items.A - items.B
+    effect = d.mean() / d.std(ddof=1)  # statsmodels TTestPower on the pilot's d_z
+    se = math.sqrt(0.8 * 0.2 / 1000)
+    assert TTestPower().power(effect_size=effect, nobs=res.n_needed, alpha=0.05) >= 0.8 - Z * se
+    assert TTestPower().power(effect_size=effect, nobs=res.n_needed - 1, alpha=0.05) <= 0.8 + Z * se
