@@ -61,6 +61,8 @@ __all__ = [
     "effect_sizes",
     "load_result",
     "multi_comparison_matrix",
+    "plan",
+    "PlanResult",
     "pool_sensitivity",
     "pool_sensitivity_plot",
     "posterior_plot",
@@ -97,6 +99,8 @@ _SIMULATION = (
     "ResampleModel",
     "GeneratorModel",
     "BenchmarkModel",
+    "plan",
+    "PlanResult",
 )
 #: Names of the statistics layer: public name -> the module that defines it.
 _STATS = {

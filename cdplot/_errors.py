@@ -204,6 +204,8 @@ CLI_FLAGS: dict[str, str] = {
     "width": "--width",
     "highlight": "--highlight",
     "title": "--title",
+    "mdd": "--no-mdd",  # cdplot plan: --no-mdd is mdd=False
+    "n_replicates": "--replicates",
 }
 
 _CLI_MODE: contextvars.ContextVar[bool] = contextvars.ContextVar("cdplot_cli_mode", default=False)

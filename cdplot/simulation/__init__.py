@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from ._benchmark_model import BenchmarkModel
 from ._models import GeneratorModel, NormalModel, ResampleModel
+from ._plan import plan
+from ._plan_result import PlanResult
 from ._procedures import Procedure, parse_procedures
 from ._result import PowerCurveResult, SimulationResult
 from ._runner import BLOCK, simulate, simulate_grid
@@ -25,11 +27,13 @@ __all__ = [
     "BenchmarkModel",
     "GeneratorModel",
     "NormalModel",
+    "PlanResult",
     "PowerCurveResult",
     "Procedure",
     "ResampleModel",
     "SimulationResult",
     "parse_procedures",
+    "plan",
     "simulate",
     "simulate_grid",
 ]
