@@ -209,6 +209,8 @@ _OUTPUT_FLAGS = {
     "heatmap": "--heatmap",
     "item_tests": "--item-tests",
     "markdown": "--markdown",
+    "methods": "--methods",
+    "bib": "--bib",
 }
 
 
