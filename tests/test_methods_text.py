@@ -157,3 +157,16 @@ def test_the_paragraph_compiles_with_its_bibtex(tmp_path, kind):
     errors = [line for line in done.log.splitlines() if line.startswith("!")]
     assert not errors
     assert "undefined" not in done.log.lower(), re.findall(r".*undefined.*", done.log)
+
+
+def test_tukey_missing_results_and_no_citation_are_worded_from_the_result():
+    table = cdplot.datasets.load("demsar2006").copy()
+    table.iloc[0, 1] = np.nan
+    text = quiet_compare(table, missing="keep").methods_text()
+    assert "1 result was missing." in text
+    assert "Skillings-Mack chi-square test (Skillings & Mack 1981)" in text
+    tukey = quiet_compare(cdplot.datasets.load("demsar2006"), test="tukey").methods_text()
+    assert "Tukey HSD test, whose studentized range keeps the family-wise error rate" in tukey
+    assert "The critical difference diagram shows the mean scores" in tukey
+    paired = quiet_compare(cdplot.datasets.load("demsar2006"), test="paired-t").methods_text()
+    assert "paired t-test and adjusted" in paired  # no gap where no citation is

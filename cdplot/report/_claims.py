@@ -45,6 +45,12 @@ def test_text(verdict: Any) -> str:
     return f"one-sided {title} test"
 
 
+def _p(name: str, p: float) -> str:
+    """``name = 0.012``, or ``name < 0.001``."""
+    shown = format_pvalue(p)
+    return f"{name} < {shown[1:]}" if shown.startswith("<") else f"{name} = {shown}"
+
+
 def _number(x: float) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4g}"
 
@@ -59,8 +65,8 @@ def evidence_text(verdict: Any, label: Any = str) -> str:
         rival = deciding[which]
         up, down = e["rivals"][rival]
         parts = [
-            f"deciding rival {label(rival)}: p({label(claim.subject)} better) = "
-            f"{format_pvalue(up)}, p({label(rival)} better) = {format_pvalue(down)}"
+            f"deciding rival {label(rival)}: {_p(f'p({label(claim.subject)} better)', up)}, "
+            f"{_p(f'p({label(rival)} better)', down)}"
         ]
         if "rank_interval" in e:
             low, high = e["rank_interval"]
@@ -111,7 +117,7 @@ def claims_text(check: Any) -> str:
     lines = [f"claims: {_OUTCOME[check.exit_code]} (exit status {check.exit_code})", ""]
     for v in check.verdicts:
         lines.append(f"{v.verdict.upper():<13}{v.claim.text}")
-        lines.append(f"  adjusted p = {format_pvalue(_deciding_p(v))}; {test_text(v)}")
+        lines.append(f"  {_p('adjusted p', _deciding_p(v))}; {test_text(v)}")
         lines.append(f"  {evidence_text(v, label)}")
     lines += ["", family_text(check)]
     return "\n".join(lines)

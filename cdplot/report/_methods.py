@@ -127,7 +127,8 @@ def _design(result: Any) -> list[str]:
     )
     out = [text]
     if result.n_missing:
-        out.append(f"{_n(result.n_missing, 'result')} were missing.")
+        verb = "was" if result.n_missing == 1 else "were"
+        out.append(f"{_n(result.n_missing, 'result')} {verb} missing.")
     dropped = len(result.dropped_datasets) + len(result.dropped_algorithms)
     if dropped:
         out.append(
@@ -166,8 +167,9 @@ def _posthoc(result: Any) -> list[str]:
     )
     correction = result.correction
     text = f"We compared {against} with the {test} {_cite(*_TEST_CITES.get(result.test, ()))}"
-    if correction == "nemenyi":
-        text += ", whose critical difference keeps the family-wise error rate at [[alpha]]"
+    if correction in ("nemenyi", "tukey"):
+        what = "critical difference" if correction == "nemenyi" else "studentized range"
+        text += f", whose {what} keeps the family-wise error rate at [[alpha]]"
     elif correction == "none":
         text += " at [[alpha]] without a multiplicity correction"
     else:
@@ -179,14 +181,13 @@ def _posthoc(result: Any) -> list[str]:
             f"{what} at [[alpha]]"
         )
     out = [text + "."]
-    if result.critical_difference is not None and result.critical_difference_units == "rank":
-        out.append(
-            f"The critical difference of the average ranks is {result.critical_difference:.3f}."
-        )
+    axis = "mean scores" if result.critical_difference_units == "score" else "average ranks"
+    if result.critical_difference is not None:
+        out.append(f"The critical difference of the {axis} is {result.critical_difference:.3g}.")
     if result.control is None and result.correction not in ("none", "fdr-bh", "fdr-by"):
         out.append(
-            "The critical difference diagram shows the average ranks and joins with a bar "
-            "the algorithms no significant difference separates; it draws no error bars."
+            f"The critical difference diagram shows the {axis} and joins with a bar the "
+            "algorithms no significant difference separates; it draws no error bars."
         )
     return out
 
@@ -362,7 +363,8 @@ def _latex_prose(text: str) -> str:
 
 
 def _render(text: str, fmt: str, alpha: float) -> str:
-    parts = _MARK.split(re.sub(r" +(?=[,.;])", "", text))  # an empty citation leaves no gap
+    text = re.sub(r" {2,}", " ", re.sub(r" +(?=[,.;])", "", text))  # no gap for no citation
+    parts = _MARK.split(text)
     out = []
     for i, part in enumerate(parts):
         if i % 2 == 0:
