@@ -5,7 +5,8 @@ signed-rank p-value of n differences of one sign, 2^-n (the null distribution of
 2^-n on its maximum; R ``wilcox.test(d, alternative = "greater")``); the intersection-union
 and Bonferroni p-values of "is best" and "among the top N" built from them; the paired-t
 non-inferiority boundary, the lower limit of the 95 % t interval (R ``qt(0.975, 15)`` =
-2.131449546); McNemar's score statistic (b - c) / sqrt(b + c), Tango's at margin 0.
+2.131449546); McNemar's score statistic (b - c) / sqrt(b + c), Tango's at margin 0. The R
+values are printed by tests/reference/claims/claims_values.R.
 Consistency only: the benchmark's non-inferiority verdict flips where Tango's interval of
 the result says it should.
 """
