@@ -226,3 +226,18 @@ def test_a_bayesian_comparison_and_empty_claims_are_refused():
         cdplot.check(cdplot.compare(_clear_winner()), [])
     with pytest.raises(CdplotInputError, match=r"options test of compare"):
         cdplot.check(cdplot.compare(_clear_winner()), ["A is best"], test="sign")
+
+
+def test_a_claim_object_naming_another_comparisons_model_is_refused():
+    from cdplot.stats._claim_grammar import Claim
+
+    res = cdplot.compare(_clear_winner())
+    with pytest.raises(CdplotInputError, match=r"names 'Z', which is not a model"):
+        cdplot.check(res, [Claim("Z is best", "best", "Z", top=1)])
+
+
+def test_differences_without_spread_decide_at_the_limit_and_one_dataset_does_not():
+    from cdplot.stats._claims import _constant
+
+    assert _constant(0.02) == (0.0, 1.0) and _constant(-0.02) == (1.0, 0.0)
+    assert _constant(0.0) == (1.0, 1.0)

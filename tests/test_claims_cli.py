@@ -133,3 +133,10 @@ def test_the_help_documents_the_exit_statuses(capsys):
     assert "exit status: 0 every claim supported, 1 a claim contradicted, 3" in " ".join(
         out.split()
     )
+
+
+def test_a_claim_may_name_a_model_by_its_label(tmp_path, capsys):
+    argv = ["check", _board(tmp_path), "--label", "A=Forest", "--claim", "Forest is best"]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    assert "SUPPORTED    Forest is best" in out

@@ -221,8 +221,8 @@ class _Pairs:
         p = float(self.pvalues[self.where[a], self.where[b]])
         if math.isnan(p):
             raise CdplotInputError(
-                f"the comparison has no p-value for {a!r} and {b!r}; compare all pairs "
-                "(leave out control=) to check this claim."
+                f"the comparison has no p-value for {a!r} and {b!r} (no dataset on which both "
+                "have a result); add their missing results, or leave this claim out."
             )
         return min(1.0, p / 2) if self.direction(a, b) > 0 else 1.0 - p / 2
 
@@ -279,9 +279,10 @@ class _Pairs:
             up = stats.binomtest(pos, pos + neg, 0.5, alternative="greater").pvalue
             down = stats.binomtest(pos, pos + neg, 0.5, alternative="less").pvalue
             return float(up), float(down), "sign-shifted"
-        if shifted.size < 2 or np.all(shifted == shifted[0]):
-            up = 0.0 if shifted[0] > 0 else 1.0
-            return up, 1.0 - up if shifted[0] != 0 else 1.0, "t-shifted"
+        if shifted.size < 2:
+            return 1.0, 1.0, "t-shifted"  # no variance to test against: undecided
+        if np.all(shifted == shifted[0]):
+            return (*_constant(float(shifted[0])), "t-shifted")
         up = stats.ttest_1samp(shifted, 0.0, alternative="greater").pvalue
         return float(up), float(1.0 - up), "t-shifted"
 
@@ -309,11 +310,18 @@ class _Pairs:
         se = float(pairs.se[i, j])
         df = None if pairs.df is None else float(pairs.df[i, j])
         if not se > 0:
-            up = 0.0 if shift > 0 else 1.0
-            return up, (1.0 - up if shift != 0 else 1.0), "t-shifted"
+            return (*_constant(shift), "t-shifted")
         dist = stats.norm if df is None else stats.t(df)
         up = float(dist.sf(shift / se))
         return up, 1.0 - up, "t-shifted"
+
+
+def _constant(shift: float) -> tuple[float, float]:
+    """(p_support, p_contradict) of a difference without spread: the limits of the t-test's
+    p-values as the spread vanishes (0 on the side of the shift, 1 on the other)."""
+    if shift == 0:
+        return 1.0, 1.0
+    return (0.0, 1.0) if shift > 0 else (1.0, 0.0)
 
 
 def _top_pvalues(pairs: _Pairs, subject: str, top: int) -> tuple[float, float, dict[str, Any]]:
@@ -481,6 +489,13 @@ def check(
     level = check_alpha(result.alpha if alpha is None else alpha)
     names = [str(a) for a in result.algorithms]
     parsed = [c if isinstance(c, Claim) else parse_claim(c, names, result.labels) for c in given]
+    for claim in parsed:
+        for name in (claim.subject, claim.other):
+            if name is not None and name not in names:
+                raise CdplotInputError(
+                    f"the claim {claim.text!r} names {name!r}, which is not a model of the "
+                    f"comparison; the models are {', '.join(map(repr, names[:20]))}."
+                )
     pairs = _Pairs(result)
     confidence = 1.0 - level
     found = [_evaluate(pairs, claim, confidence) for claim in parsed]
