@@ -20,7 +20,8 @@ _SHIFTED = {
     "wilcoxon-shifted": "one-sided Wilcoxon signed-rank test of the differences shifted by "
     "the margin",
     "sign-shifted": "one-sided sign test of the differences shifted by the margin",
-    "t-shifted": "one-sided paired t-test of the difference shifted by the margin",
+    "t-shifted": "one-sided paired t-test of the difference shifted by the margin "
+    "(cluster-robust when the items come in clusters)",
     "tango": "Tango's score test of the paired proportions at the margin",
 }
 _OUTCOME = {
@@ -36,13 +37,15 @@ def test_text(verdict: Any) -> str:
     kind = verdict.claim.kind
     if verdict.test in _SHIFTED:
         return _SHIFTED[verdict.test]
-    title = TEST_TITLES.get(verdict.test, verdict.test).removesuffix(" test")
+    title = TEST_TITLES.get(verdict.test, verdict.test)
+    if not title.endswith("test"):
+        title += " test"
     if kind in ("best", "top"):
         return (
-            f"intersection-union test over the rivals (one-sided {title} tests, Bonferroni "
+            f"intersection-union test over the rivals (one-sided {title}s, Bonferroni "
             "over the rivals that could displace it)"
         )
-    return f"one-sided {title} test"
+    return f"one-sided {title}"
 
 
 def _p(name: str, p: float) -> str:
