@@ -140,3 +140,14 @@ def test_a_claim_may_name_a_model_by_its_label(tmp_path, capsys):
     code, out, err = run(argv, capsys)
     assert code == 0, err
     assert "SUPPORTED    Forest is best" in out
+
+
+def test_a_saved_comparison_is_checked_as_saved(tmp_path, capsys):
+    saved = tmp_path / "result.json"
+    code, _, err = run(["compare", _board(tmp_path), "--json", saved, "-q"], capsys)
+    assert code == 0, err
+    code, out, err = run(["check", saved, "--claim", "A is best", "--alpha", "0.01"], capsys)
+    assert code == 0, err
+    assert "at alpha = 0.01." in out
+    code, _, err = run(["check", saved, "--claim", "A is best", "--test", "sign"], capsys)
+    assert code == 2 and "is a saved comparison, whose analysis is fixed; drop --test" in err

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import warnings
 from typing import Any, TextIO
 
@@ -22,11 +23,14 @@ __all__ = ["EPILOG", "add_parser", "run"]
 
 #: compare() keywords that read_runs takes (the columns of the logs, missing items)
 _RUN_READER = ("item", "score", "cluster", "sample", "missing")
+#: bytes read to recognise a saved comparison (its format's name comes first)
+_HEAD_BYTES = 256
 
 EPILOG = """\
 claims (one --claim each; keywords in any letter case, a name holding a keyword in quotes):
   NAME is best                         NAME among the top N
   NAME better than NAME                NAME not worse than NAME by MARGIN
+RESULTS may also be a comparison saved by cdplot compare --json (then only --alpha applies).
 MARGIN is the largest loss still accepted, >= 0, in score units (for errors and times
 too: 'B not worse than A by 0.5' means B's error exceeds A's by less than 0.5). A NAME is a
 model (algorithm) of RESULTS, or its --label.
@@ -72,8 +76,8 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         "results",
         metavar="RESULTS",
         nargs="+",
-        help="a results file (as cdplot compare reads it), or two runs of one benchmark "
-        "(BASE NEW) for --no-worse-than",
+        help="a results file (as cdplot compare reads it, or a comparison saved with its "
+        "--json), or two runs of one benchmark (BASE NEW) for --no-worse-than",
     )
     group = parser.add_argument_group("claims")
     group.add_argument(
@@ -139,6 +143,8 @@ def _comparison(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Any,
         from ._compare import _read_stdin
 
         path = args.results[0]
+        if _is_saved_result(path):
+            return _saved_result(path, options), []
         return compare(_read_stdin() if path == STDOUT else path, **options), []
     from ..io._runs import read_runs
     from ..stats._benchmark import compare_benchmark, refuse_board_options
@@ -155,6 +161,31 @@ def _comparison(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Any,
     items = read_runs(args.results, names=names, **reading)
     given = {k: v for k, v in options.items() if k in _COMPARISON}
     return compare_benchmark(items, **given), names
+
+
+def _is_saved_result(path: str) -> bool:
+    """Whether ``path`` is a comparison saved by ``cdplot compare --json`` (its document
+    opens with its format's name)."""
+    if path == STDOUT or not path.lower().endswith(".json") or not os.path.isfile(path):
+        return False
+    with open(path, "rb") as fh:
+        head = fh.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+    return re.match(r'\s*\{\s*"format"\s*:\s*"cdplot-comparison"', head) is not None
+
+
+def _saved_result(path: str, options: dict[str, Any]) -> Any:
+    """The saved comparison; only ``--alpha`` (the claims' level) applies to it."""
+    from .._json_check import load_result
+
+    fixed = sorted(k for k in options if k != "alpha")
+    if fixed:
+        from .._errors import spell
+
+        raise CdplotInputError(
+            f"{path!r} is a saved comparison, whose analysis is fixed; drop "
+            f"{', '.join(spell(k) for k in fixed)} (only --alpha, the claims' level, applies)."
+        )
+    return load_result(path)
 
 
 def _claims(args: argparse.Namespace, runs: list[str]) -> list[str]:
@@ -204,7 +235,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         warnings.simplefilter("always")
         result, runs = _comparison(args, options)
         claims = _claims(args, runs)
-        verdicts = check(result, claims)
+        verdicts = check(result, claims, alpha=options.get("alpha"))
     for w in raised:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     to_stdout = bool(targets) and targets[0].kind == "stdout"
