@@ -170,3 +170,10 @@ def test_tukey_missing_results_and_no_citation_are_worded_from_the_result():
     assert "The critical difference diagram shows the mean scores" in tukey
     paired = quiet_compare(cdplot.datasets.load("demsar2006"), test="paired-t").methods_text()
     assert "paired t-test and adjusted" in paired  # no gap where no citation is
+
+
+def test_the_benchmark_bootstrap_of_the_ranks_resamples_its_clusters():
+    res = _benchmark()
+    intervals = res.rank_intervals("bootstrap", n_boot=200, random_state=0)
+    text = res.methods_text(intervals=intervals)
+    assert "from a paired bootstrap over the clusters of items (200 resamples)" in text

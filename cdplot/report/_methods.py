@@ -249,7 +249,9 @@ def _intervals(result: Any, intervals: Any, effects: Any) -> list[str]:
                 f"({intervals.n_boot} resamples)"
             )
         else:
-            unit = "items" if hasattr(result, "_benchmark") else "datasets"
+            unit = "datasets"
+            if hasattr(result, "_benchmark"):
+                unit = "clusters of items" if result._benchmark.n_clusters else "items"
             how = (
                 f"from a paired bootstrap over the {unit} ({intervals.n_boot} resamples) with "
                 f"max-t critical values {_cite('mogstad2024')}"
