@@ -231,13 +231,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     wanted = [("--markdown", args.markdown)] if args.markdown else []
     targets = plan(wanted, [a for a in args.results if a != STDOUT])
     options = compare_options(args)
-    with warnings.catch_warnings(record=True) as raised:
-        warnings.simplefilter("always")
-        result, runs = _comparison(args, options)
-        claims = _claims(args, runs)
-        verdicts = check(result, claims, alpha=options.get("alpha"))
-    for w in raised:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    raised: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as raised:
+            warnings.simplefilter("always")
+            result, runs = _comparison(args, options)
+            claims = _claims(args, runs)
+            verdicts = check(result, claims, alpha=options.get("alpha"))
+    finally:  # the reading's warnings are said, also before an error
+        for w in raised:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     to_stdout = bool(targets) and targets[0].kind == "stdout"
     if not (args.quiet or to_stdout):
         print(verdicts, file=out)

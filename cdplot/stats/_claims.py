@@ -20,7 +20,9 @@ comparison's test compares):
 * ``a better than b``: the one-sided p-values of the comparison's own test, ``p(a > b) =
   p/2`` when its evidence points to ``a`` (``1 - p/2`` otherwise), ``p`` its two-sided
   p-value (valid for the symmetric null distributions of the rank, sign, Wilcoxon, t,
-  z and exact McNemar tests).
+  z and exact McNemar tests). Nemenyi's and Tukey's p-values come from the studentized
+  range over all k algorithms, already adjusted for the k(k - 1)/2 pairs: valid here, and
+  conservative.
 * ``a not worse than b by d`` (``theta_a - theta_b > -d``, in score units): the same test
   family on the differences shifted by the margin -- Wilcoxon signed-rank, sign or
   one-sample t test of ``x_a - x_b + d`` over the datasets; over one benchmark's items
