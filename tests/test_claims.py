@@ -241,3 +241,14 @@ def test_differences_without_spread_decide_at_the_limit_and_one_dataset_does_not
 
     assert _constant(0.02) == (0.0, 1.0) and _constant(-0.02) == (1.0, 0.0)
     assert _constant(0.0) == (1.0, 1.0)
+
+
+def test_a_margin_on_errors_bounds_how_much_higher_the_error_may_be():
+    rng = np.random.default_rng(5)
+    a = 0.2 + 0.01 * np.arange(20)
+    b = a + 0.005 + rng.normal(0, 0.001, 20)  # B's error is higher by about 0.005
+    res = cdplot.compare(pd.DataFrame({"A": a, "B": b}), test="paired-t", higher_is_better=False)
+    wide, narrow = cdplot.check(
+        res, ["B not worse than A by 0.01", "B not worse than A by 0.001"]
+    ).verdicts
+    assert (wide.verdict, narrow.verdict) == ("supported", "contradicted")
