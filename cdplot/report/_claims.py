@@ -13,7 +13,7 @@ from typing import Any
 from .._labels import TEST_TITLES, format_pvalue
 from ._markdown import escape_markdown
 
-__all__ = ["claims_markdown", "claims_text", "evidence_text", "family_text", "test_text"]
+__all__ = ["claims_markdown", "claims_text", "evidence_text", "family_text", "procedure_text"]
 
 #: the tests of a claim with a margin, in words
 _SHIFTED = {
@@ -32,7 +32,7 @@ _OUTCOME = {
 _MARK = {"supported": "✅", "contradicted": "❌", "undecided": "❔"}
 
 
-def test_text(verdict: Any) -> str:
+def procedure_text(verdict: Any) -> str:
     """The procedure behind one verdict's p-values, in words."""
     kind = verdict.claim.kind
     if verdict.test in _SHIFTED:
@@ -120,7 +120,7 @@ def claims_text(check: Any) -> str:
     lines = [f"claims: {_OUTCOME[check.exit_code]} (exit status {check.exit_code})", ""]
     for v in check.verdicts:
         lines.append(f"{v.verdict.upper():<13}{v.claim.text}")
-        lines.append(f"  {_p('adjusted p', _deciding_p(v))}; {test_text(v)}")
+        lines.append(f"  {_p('adjusted p', _deciding_p(v))}; {procedure_text(v)}")
         lines.append(f"  {evidence_text(v, label)}")
     lines += ["", family_text(check)]
     return "\n".join(lines)
@@ -152,7 +152,7 @@ def claims_markdown(check: Any) -> str:
             escape_markdown(v.claim.text),
             f"{_MARK[v.verdict]} {v.verdict}",
             format_pvalue(_deciding_p(v)),
-            escape_markdown(test_text(v)),
+            escape_markdown(procedure_text(v)),
             escape_markdown(evidence_text(v, label)),
         )
         rows.append("| " + " | ".join(cells) + " |")
