@@ -26,6 +26,7 @@ from ._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover - loaded by __getattr__ on first use
     from .stats._benchmark_result import BenchmarkComparison
+    from .stats._claims import ClaimCheck, check
     from .stats._compare import compare
     from .stats._effects import effect_sizes
     from .stats._intervals import RankIntervals, rank_intervals
@@ -69,6 +70,8 @@ __all__ = [
     "power_plot",
     "rank_plot",
     "choose_figure",
+    "check",
+    "ClaimCheck",
     "rank_intervals",
     "report_figure",
     "results_table",
@@ -105,6 +108,8 @@ _SIMULATION = (
 #: Names of the statistics layer: public name -> the module that defines it.
 _STATS = {
     "compare": ".stats._compare",
+    "check": ".stats._claims",
+    "ClaimCheck": ".stats._claims",
     "effect_sizes": ".stats._effects",
     "RankIntervals": ".stats._intervals",
     "rank_intervals": ".stats._intervals",

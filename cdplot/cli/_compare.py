@@ -30,6 +30,7 @@ from ._figures import (
 )
 from ._items import item_outputs
 from ._labels import LABELS_HELP, add_label_options, labels_from_args
+from ._methods import add_methods_options, methods_contents, methods_wanted
 from ._output import STDOUT, Content, Target, commit, plan
 from ._rank_figure import add_rank_plot_options, check_rank_plot_options, rank_figure
 from ._runs import compare_read_runs, read_runs
@@ -364,6 +365,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
     add_rank_plot_options(cmp_)
     add_label_options(cmp_)
     add_interval_options(cmp_)
+    add_methods_options(cmp_)
     groups: dict[str, Any] = {}
     for flag in COMPARE_FLAGS:
         if flag.group not in groups:
@@ -813,6 +815,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             ("-o", args.output),
             ("--heatmap", args.heatmap),
             ("--item-tests", args.item_tests),
+            *methods_wanted(args),
         )
         if path
     ]
@@ -893,6 +896,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                 render(lambda: _heatmap(result, args), fig_formats["--heatmap"], args.dpi),
             )
         )
+    contents += methods_contents(results, args, targets, given)
     commit(contents)
     if contents and not quiet:
         print("\nwrote " + ", ".join(t.path for t, _ in contents), file=out)

@@ -64,7 +64,7 @@ def _common() -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     """The ``cdplot`` parser: one subparser per subcommand module."""
     from .._version import __version__
-    from . import _compare, _demo, _plan, _simulate
+    from . import _check, _compare, _demo, _plan, _simulate
 
     parser = _Parser(
         prog="cdplot",
@@ -74,23 +74,30 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="commands:\n  demo      the diagram of Demšar (2006) Table 6\n"
         "  compare   analyse results files\n"
         "  simulate  power and error rates of the procedures by simulation\n"
-        "  plan      datasets, items or runs needed, from a pilot\n\n"
-        "exit status: 0 success, 2 bad input or usage, 1 a bug in cdplot, 130 interrupted.\n"
+        "  plan      datasets, items or runs needed, from a pilot\n"
+        "  check     test claims (A is best, A better than B) with an exit status for CI\n\n"
+        "exit status: 0 success, 2 bad input or usage, 1 a bug in cdplot, 130 interrupted;\n"
+        "cdplot check: 0 supported, 1 contradicted, 3 undecided (see its --help).\n"
         "run 'cdplot COMMAND --help' for examples.",
     )
     parser.add_argument("--version", action="version", version=f"cdplot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     common = _common()
-    for module in (_demo, _compare, _simulate, _plan):
+    for module in (_demo, _compare, _simulate, _plan, _check):
         module.add_parser(sub, common)
     return parser
 
 
 def _runner(command: str) -> Any:
-    from . import _compare, _demo, _plan, _simulate
+    from . import _check, _compare, _demo, _plan, _simulate
 
-    runners = {"demo": _demo.run, "compare": _compare.run, "simulate": _simulate.run}
-    return {**runners, "plan": _plan.run}[command]
+    return {
+        "demo": _demo.run,
+        "compare": _compare.run,
+        "simulate": _simulate.run,
+        "plan": _plan.run,
+        "check": _check.run,
+    }[command]
 
 
 def _one_line(text: object) -> str:
@@ -129,6 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in argv
     caught: list[Any] = []
     args = None
+    status = EXIT_OK
     try:
         with _signals(), cli_spelling():
             parser = build_parser()
@@ -155,8 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             with warnings.catch_warnings(record=True) as recorded, _library_log(caught, silent):
                 warnings.simplefilter("ignore" if silent else "always")
                 try:
-                    _runner(args.command)(args, sys.stdout)
+                    returned = _runner(args.command)(args, sys.stdout)
                     raise_pending()
+                    status = returned if isinstance(returned, int) else EXIT_OK
                 finally:
                     caught[:0] = recorded
     except CdplotInputError as exc:
@@ -190,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_BUG
     _print_warnings(caught)
-    return EXIT_OK
+    return status
 
 
 #: Options that name an output file (dest -> flag): an empty value is refused.
@@ -201,6 +210,9 @@ _OUTPUT_FLAGS = {
     "report": "--report",
     "heatmap": "--heatmap",
     "item_tests": "--item-tests",
+    "markdown": "--markdown",
+    "methods": "--methods",
+    "bib": "--bib",
 }
 
 

@@ -11,6 +11,8 @@ statistic is computed and no statistical judgement is made (those come from the 
 ``_html.py``      ``to_html`` (a self-contained page) and the notebook display
 ``_summary.py``   the plain-language ``summary``
 ``_results_table.py``  ``results_table``: the scores per dataset, as papers print them
+``_methods.py``   ``methods_text``/``methods_bibtex``: the paper's methods paragraph and its
+                  BibTeX (``_bibliography.py``); ``_claims.py`` the verdicts of ``check()``
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .._labels import CORRECTION_TITLES, TEST_TITLES, format_pvalue
 from ._html import to_html
 from ._latex import escape_latex, to_latex
 from ._markdown import escape_markdown, to_markdown
+from ._methods import methods_bibtex, methods_text
 from ._model import describe_method
 from ._summary import summary
 from ._text import result_text
@@ -30,6 +33,8 @@ __all__ = [
     "escape_latex",
     "escape_markdown",
     "format_pvalue",
+    "methods_bibtex",
+    "methods_text",
     "result_text",
     "summary",
     "to_html",

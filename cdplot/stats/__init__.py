@@ -12,6 +12,7 @@ from ._benchmark import compare_benchmark, compare_runs, join_runs
 from ._benchmark_pairs import PairStatistics, pair_statistics
 from ._benchmark_ranks import BenchmarkRankIntervals, benchmark_rank_intervals
 from ._benchmark_result import BenchmarkComparison
+from ._claims import ClaimCheck, ClaimVerdict, check
 from ._compare import TESTS, compare
 from ._conover import conover_friedman_test
 from ._durbin import durbin_posthoc, durbin_test
@@ -146,4 +147,7 @@ __all__ = [
     "PairStatistics",
     "benchmark_rank_intervals",
     "pair_statistics",
+    "ClaimCheck",
+    "ClaimVerdict",
+    "check",
 ]

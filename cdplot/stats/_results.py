@@ -513,6 +513,8 @@ class Comparison(ValueEquality):
     summary = Seam("cdplot.report", "summary")
     _repr_html_ = Seam("cdplot.report._html", "notebook_html")
     __str__ = Seam("cdplot.report", "result_text")
+    methods_text = Seam("cdplot.report._methods", "methods_text")
+    methods_bibtex = Seam("cdplot.report._methods", "methods_bibtex")
 
     def rank_intervals(self, method: str = "test", **kwargs: Any) -> Any:
         """Confidence intervals for the ranks; see :func:`cdplot.rank_intervals`.
