@@ -32,20 +32,34 @@ def read_runs(
 
     if STDOUT in args.results:
         return None
+    from ..io._benchmark import OneModelError
+
     reading = {k: v for k, v in options.items() if k in _READER}
-    runs, boards = [], []
+    runs, boards, logs = [], [], []
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         for name, path in zip(names, args.results, strict=True):
-            source = io.prepare_input(path, **reading)
+            try:
+                source = io.prepare_input(path, **reading)
+            except OneModelError:  # one model's log: read with the other logs below
+                logs.append(name)
+                continue
             if source.benchmark is None:
                 boards.append(name)
             else:
                 runs.append(source.benchmark)
-    if not runs:
+        if logs and len(logs) == len(names):
+            runs = [_one_model_logs(args.results, names, reading)]
+    if not runs and not logs:
         return None  # boards: compare() reads each again, and says its warnings then
     for w in said:  # the runs' reading: said once
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if logs and len(logs) < len(names):
+        raise CdplotInputError(
+            f"the RESULTS files mix logs of one model ({', '.join(logs)}) with tables of "
+            "several models or boards of datasets; pass either one log per run (each a "
+            "model's items) or tables that each hold every model."
+        )
     if boards:
         raise CdplotInputError(
             f"the RESULTS files mix runs of one benchmark (item tables with one task) and "
@@ -53,6 +67,16 @@ def read_runs(
             "together, and boards in another run of cdplot compare."
         )
     return runs, names
+
+
+def _one_model_logs(paths: list[str], names: list[str], reading: dict[str, Any]) -> Any:
+    """Logs of one model each, joined on their items as one benchmark (a model per log)."""
+    from ..io._runs import read_runs as read_logs
+
+    columns = {k: reading[k] for k in ("item", "score", "cluster", "sample") if k in reading}
+    if reading.get("missing") is not None:
+        columns["missing"] = reading["missing"]
+    return read_logs(paths, names=names, **columns)
 
 
 def compare_read_runs(read: tuple[list[Any], list[str]], options: dict[str, Any]) -> Any:
@@ -67,6 +91,10 @@ def compare_read_runs(read: tuple[list[Any], list[str]], options: dict[str, Any]
         },
     )
     given = {k: v for k, v in options.items() if k in _COMPARISON}
+    if len(runs) == 1:  # logs of one model each, already joined on their items
+        from ..stats._benchmark import compare_benchmark
+
+        return compare_benchmark(runs[0], **given)
     one_model_each = all(len(run.models) == 1 for run in runs)
     return compare_runs(runs, names if one_model_each else None, **given)
 

@@ -23,6 +23,14 @@ from .._errors import CdplotInputError, spell
 __all__ = ["BenchmarkColumns", "BenchmarkItems", "benchmark_items", "read_benchmark"]
 
 
+class OneModelError(CdplotInputError):
+    """An item table that holds one model: a run of a benchmark, not a comparison.
+
+    Two or more such logs of the same benchmark compare as runs
+    (:func:`cdplot.io.read_runs`, ``cdplot compare base.jsonl new.jsonl``).
+    """
+
+
 @dataclass(frozen=True, eq=False)
 class BenchmarkItems:
     """The item-level scores of one benchmark.
@@ -301,7 +309,7 @@ def benchmark_items(
     }
     if k < 2:
         only = f" ({str(models[0])!r})" if models else ""
-        raise CdplotInputError(
+        raise OneModelError(
             f"the benchmark has {k} model{only}{where}; a comparison needs at least 2 "
             f"models scored on the same items (one column, or one value of the model "
             f"column, per model)."
