@@ -17,11 +17,13 @@ from .._errors import CdplotInputError, in_cli, spell, suggest
 
 __all__ = [
     "ALGORITHM_NAMES",
+    "COST_NAMES",
     "DATASET_NAMES",
     "IDENTIFIER_NAMES",
     "REPETITION_NAMES",
     "Roles",
     "column_key",
+    "is_cost_name",
     "resolve_roles",
 ]
 
@@ -71,6 +73,32 @@ REPETITION_NAMES = (
     "replicate",
     "resample",
 )
+#: Column names read as a cost (lower is better: run time, tokens, price): never proposed as
+#: the score column of a long table that has another numeric column
+COST_NAMES = (
+    "cost",
+    "costs",
+    "price",
+    "tokens",
+    "n_tokens",
+    "num_tokens",
+    "total_tokens",
+    "runtime",
+    "run_time",
+    "wall_time",
+    "wallclock",
+    "seconds",
+    "duration",
+    "latency",
+    "fit_time",
+    "train_time",
+    "training_time",
+    "inference_time",
+    "cost_usd",
+    "usd",
+    "dollars",
+    "total_cost",
+)
 #: Column names of row identifiers: dataset names in the first column of a wide table,
 #: never an algorithm.
 IDENTIFIER_NAMES = ("id", "index", "", "unnamed: 0")
@@ -106,6 +134,12 @@ _ID_SUFFIXES = ("id", "idx", "index", "no", "nr", "number", "num")
 _DATASET = {column_key(n) for n in DATASET_NAMES}
 _ALGORITHM = {column_key(n) for n in ALGORITHM_NAMES}
 _REPETITION = {column_key(n) for n in REPETITION_NAMES}
+_COST = {column_key(n) for n in COST_NAMES}
+
+
+def is_cost_name(name: Any) -> bool:
+    """Whether a column is named like a cost (:data:`COST_NAMES`)."""
+    return column_key(name) in _COST
 
 
 def _run_like(name: Any) -> bool:
@@ -322,6 +356,8 @@ def resolve_roles(
         )
     if not score_cols:
         candidates = [c for c in free if numeric(c)]
+        if len(candidates) > 1:  # a cost column (run time, tokens, price) is no score
+            candidates = [c for c in candidates if not is_cost_name(c)] or candidates
         if len(candidates) == 1:
             score_cols = (candidates[0],)
         elif not candidates:
