@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._heatmap import apv_heatmap
     from ._items import item_wins_plot
     from ._mcm import multi_comparison_matrix
+    from ._pareto_plot import pareto_plot
     from ._pool import pool_sensitivity_plot
     from ._power import power_plot
     from ._rank_plot import rank_plot
@@ -33,6 +34,7 @@ _MODULES = {
     "apv_heatmap": "_heatmap",
     "item_wins_plot": "_items",
     "multi_comparison_matrix": "_mcm",
+    "pareto_plot": "_pareto_plot",
     "pool_sensitivity_plot": "_pool",
     "power_plot": "_power",
     "rank_plot": "_rank_plot",
@@ -50,6 +52,7 @@ __all__ = [
     "cd_diagrams",
     "item_wins_plot",
     "multi_comparison_matrix",
+    "pareto_plot",
     "pool_sensitivity_plot",
     "posterior_plot",
     "power_plot",

@@ -615,7 +615,7 @@ def pareto_frontier(
     >>> cost = {"C4.5": 1.0, "C4.5+m": 1.5, "C4.5+cf": 1.2, "C4.5+m+cf": 2.0}
     >>> fr = cdplot.pareto_frontier(res, cost=cost, random_state=0)
     >>> fr.frontier
-    ('C4.5', 'C4.5+cf', 'C4.5+m+cf')
+    ('C4.5', 'C4.5+cf', 'C4.5+m', 'C4.5+m+cf')
     """
     from ._benchmark_pairs import _check_n_boot
 
