@@ -99,9 +99,9 @@ def place_labels(
     [(0.65, 0.95), (1.25, 0.95)]
     """
     points = np.asarray(points, dtype=float).reshape(-1, 2)
-    taken = [
-        (px - radius, py - radius, px + radius, py + radius) for px, py in points.tolist()
-    ] + [tuple(map(float, b)) for b in obstacles]
+    taken = [(px - radius, py - radius, px + radius, py + radius) for px, py in points.tolist()] + [
+        tuple(map(float, b)) for b in obstacles
+    ]
     x0, y0, x1, y1 = area
     out: list[LabelBox | None] = [None] * len(points)
     for i in order:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator
 
 from .._errors import CdplotInputError
 from ..stats._pareto import ParetoFrontier
@@ -140,9 +140,7 @@ def _draw_labels(ax: Axes, frontier: ParetoFrontier, fontsize: float) -> int:
     if legend is not None:
         lb = legend.get_window_extent()
         obstacles.append((lb.x0 / dpi, lb.y0 / dpi, lb.x1 / dpi, lb.y1 / dpi))
-    boxes = place_labels(
-        xy, sizes, order, area, radius=radius, gap=LABEL_GAP, obstacles=obstacles
-    )
+    boxes = place_labels(xy, sizes, order, area, radius=radius, gap=LABEL_GAP, obstacles=obstacles)
     to_data = ax.transData.inverted()
     for b in boxes:
         if b is None:
@@ -228,6 +226,7 @@ def pareto_plot(
     ax.set_ylabel(_ylabel(frontier), fontsize=8)
     ax.tick_params(which="both", labelsize=7)
     plain = FuncFormatter(lambda v, _: f"{v:g}")
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.xaxis.set_major_formatter(plain)
     ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
     ax.grid(True, which="major", color="0.9", linewidth=0.5, zorder=0)
