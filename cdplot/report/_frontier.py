@@ -11,7 +11,13 @@ from __future__ import annotations
 import html
 from typing import Any
 
-__all__ = ["frontier_html", "frontier_latex", "frontier_markdown", "frontier_method"]
+__all__ = [
+    "frontier_html",
+    "frontier_latex",
+    "frontier_markdown",
+    "frontier_method",
+    "frontier_text",
+]
 
 
 def _number(value: float) -> str:
@@ -65,10 +71,33 @@ def _rows(frontier: Any) -> list[list[str]]:
                 ", ".join(frontier.label(d) for d in frontier.dominated_by(m)),
             ]
         )
+        if frontier.noninferior is not None:
+            over = [frontier.label(o) for o in frontier.cheaper_noninferior_to(m)]
+            rows[-1].append(", ".join(over))
     return rows
 
 
 HEADER = ("model", "cost", "performance", "on frontier", "P(frontier)", "dominated by")
+#: the column of the decision "cheaper and non-inferior" (with a margin)
+NONINFERIOR = "cheaper, non-inferior to"
+
+
+def _header(frontier: Any) -> tuple[str, ...]:
+    return HEADER if frontier.noninferior is None else (*HEADER, NONINFERIOR)
+
+
+def frontier_text(frontier: Any, width: int = 88) -> str:
+    """The frontier as plain text (the command line's summary): method and table."""
+    import textwrap
+
+    header = _header(frontier)
+    rows = [list(header), *_rows(frontier)]
+    widths = [max(len(r[c]) for r in rows) for c in range(len(header))]
+    lines = ["Cost-performance frontier", "", textwrap.fill(frontier_method(frontier), width)]
+    lines.append("")
+    for r in rows:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    return "\n".join(lines) + "\n"
 
 
 def frontier_markdown(frontier: Any, heading: str = "##") -> str:
@@ -86,8 +115,9 @@ def frontier_markdown(frontier: Any, heading: str = "##") -> str:
     from ._markdown import escape_markdown
 
     lines = [f"{heading} Cost-performance frontier", "", frontier_method(frontier), ""]
-    lines.append("| " + " | ".join(HEADER) + " |")
-    lines.append("| --- | ---: | ---: | :---: | ---: | --- |")
+    header = _header(frontier)
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("| --- | ---: | ---: | :---: | ---: | --- |" + " --- |" * (len(header) - 6))
     for row in _rows(frontier):
         lines.append("| " + " | ".join(escape_markdown(c) for c in row) + " |")
     return "\n".join(lines) + "\n"
@@ -101,9 +131,9 @@ def frontier_latex(frontier: Any) -> str:
         r"\begin{table}[t]",
         r"\centering",
         r"\caption{Cost-performance frontier. " + escape_latex(frontier_method(frontier)) + "}",
-        r"\begin{tabular}{lrrcrl}",
+        r"\begin{tabular}{lrrcrl" + "l" * (len(_header(frontier)) - 6) + "}",
         r"\toprule",
-        " & ".join(escape_latex(h) for h in HEADER) + r" \\",
+        " & ".join(escape_latex(h) for h in _header(frontier)) + r" \\",
         r"\midrule",
     ]
     for row in _rows(frontier):
@@ -114,7 +144,7 @@ def frontier_latex(frontier: Any) -> str:
 
 def frontier_table_html(frontier: Any) -> str:
     """The frontier's table as an HTML ``<table>`` (each row ``data-model``)."""
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in HEADER)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in _header(frontier))
     rows = []
     for m, row in zip(frontier.models, _rows(frontier), strict=True):
         cells = "".join(f"<td>{html.escape(c)}</td>" for c in row)

@@ -33,7 +33,7 @@ from ._values import ValueEquality
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["ParetoFrontier", "non_dominated", "pareto_frontier"]
+__all__ = ["ParetoFrontier", "compare_with_costs", "non_dominated", "pareto_frontier"]
 
 DEFAULT_N_BOOT = 2_000
 #: bootstrap replicates of one block (``rows x G`` counts)
@@ -141,6 +141,14 @@ class ParetoFrontier(ValueEquality):
         """The models that confidently dominate ``model``."""
         j = self._position(model)
         return tuple(m for m, d in zip(self.models, self.dominates[:, j], strict=True) if d)
+
+    def cheaper_noninferior_to(self, model: str) -> tuple[str, ...]:
+        """The models ``model`` is confidently cheaper than and non-inferior to (within
+        ``margin``); empty without a margin."""
+        if self.noninferior is None:
+            return ()
+        i = self._position(model)
+        return tuple(m for m, d in zip(self.models, self.noninferior[i], strict=True) if d)
 
     def _position(self, model: str) -> int:
         if model not in self.models:
@@ -362,13 +370,23 @@ def _unit_costs(cost: Any, result: Any) -> np.ndarray:
     return check_costs(values, lambda pos: f"model {models[pos % k]!r} on {rows[pos // k]!r}")
 
 
-def _read_table(data: Any, cost: Any, compare_kwargs: dict[str, Any]) -> tuple[Any, Any, str]:
-    """A table (or file) of scores and costs -> the comparison and its costs."""
+def compare_with_costs(
+    data: Any, *, cost: str | None = None, **compare_kwargs: Any
+) -> tuple[Any, np.ndarray, str]:
+    """Compare a long table with a cost column: the result, its costs and the column.
+
+    The cost column (``cost``, or the one column named like a cost) is read and left out
+    of the table :func:`cdplot.compare` sees; the costs come back as an ``N x k`` array in
+    the order of the result's datasets and algorithms (repeated runs: their mean cost).
+
+    Returns
+    -------
+    (ComparisonResult, numpy.ndarray, str)
+        The result, its costs, the cost column's name.
+    """
     from ..io._cost import read_costs
     from ._compare import compare
 
-    if cost is not None and not isinstance(cost, str):
-        return compare(data, **compare_kwargs), cost, "cost"
     names = {k: compare_kwargs.get(k) for k in ("dataset", "algorithm", "score")}
     table = read_costs(data, cost=cost, **names)
     result = compare(table.scores, **compare_kwargs)
@@ -536,6 +554,7 @@ def pareto_frontier(
     margin: float | None = None,
     n_boot: int = DEFAULT_N_BOOT,
     random_state: Any = None,
+    cost_name: str | None = None,
     **compare_kwargs: Any,
 ) -> ParetoFrontier:
     """The cost-performance Pareto frontier with bootstrap uncertainty.
@@ -566,6 +585,9 @@ def pareto_frontier(
         Bootstrap replicates (100 to 1,000,000).
     random_state : None, int or numpy.random.Generator
         Seed; equal seeds give equal results.
+    cost_name : str, optional
+        What the cost is, for the figure and the reports (e.g. ``"USD per 1k items"``);
+        default the cost column's name, else ``"cost"``.
     **compare_kwargs
         Passed to :func:`cdplot.compare` for a table (``dataset=``, ``algorithm=``,
         ``score=``, ``higher_is_better=``, ``aggregate=``, ...).
@@ -621,7 +643,6 @@ def pareto_frontier(
 
     n_boot = _check_n_boot(n_boot)
     margin = _check_margin(margin)
-    cost_name = cost if isinstance(cost, str) else "cost"
     if _is_result(data):
         if compare_kwargs:
             raise CdplotInputError(
@@ -634,9 +655,14 @@ def pareto_frontier(
                 "costs shaped like the scores, or pass the table itself with its cost "
                 f"column ({spell('cost', 'COLUMN')})."
             )
-        result = data
+        result, column = data, "cost"
+    elif cost is not None and not isinstance(cost, str):  # costs given beside a table
+        from ._compare import compare
+
+        result, column = compare(data, **compare_kwargs), "cost"
     else:
-        result, cost, cost_name = _read_table(data, cost, compare_kwargs)
+        result, cost, column = compare_with_costs(data, cost=cost, **compare_kwargs)
+    cost_name = column if cost_name is None else str(cost_name)
     if len(result.algorithms) < 2:
         raise CdplotInputError("the frontier needs at least 2 models.")
     benchmark = _is_benchmark(result)
