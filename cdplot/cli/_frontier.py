@@ -148,5 +148,5 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     to_stdout = any(t.kind == "stdout" for t in targets.values())
     if not (args.quiet or to_stdout):
         print(frontier_text(frontier), file=out)
-        for option, target in targets.items():
+        for target in targets.values():
             print(f"wrote {target.path}", file=out)

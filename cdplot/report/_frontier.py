@@ -159,14 +159,12 @@ def frontier_table_html(frontier: Any) -> str:
 
 
 def frontier_svg(frontier: Any) -> str:
-    """The frontier figure as an inline ``<svg>``; empty without matplotlib."""
+    """The frontier figure as an inline ``<svg>`` (through its seam ``frontier.plot()``);
+    empty without matplotlib."""
+    from ._html import _figure_svg
+
     try:
-        from importlib import import_module
-
-        from ._html import _figure_svg
-
-        plot = import_module("cdplot.plotting._pareto_plot").pareto_plot
-        return _figure_svg(lambda: plot(frontier))
+        return _figure_svg(frontier.plot)
     except ImportError:  # pragma: no cover - matplotlib is a dependency
         return ""
 
