@@ -6,6 +6,7 @@ Self-contained (its own few CSS rules, no script), appended to the page by
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from ._frontier import frontier_html
@@ -15,8 +16,9 @@ __all__ = ["FRONTIER_CSS", "page_frontier_section"]
 #: the section's own style: the figure scales to the page, the table's numbers align right
 FRONTIER_CSS = (
     ".cdplot-frontier figure svg { width: 100%; max-width: 46rem; height: auto; }\n"
-    ".cdplot-frontier-table td:nth-child(n+2):not(:nth-child(4)):not(:nth-child(6)) "
-    "{ text-align: right; }\n"
+    ".cdplot-frontier-table td:nth-child(2), .cdplot-frontier-table td:nth-child(3), "
+    ".cdplot-frontier-table td:nth-child(5) { text-align: right; }\n"
+    ".cdplot-frontier-table td:nth-child(n+6) { text-align: left; }\n"
     ".cdplot-frontier-table tr[data-on-frontier] td:first-child { font-weight: bold; }\n"
 )
 
@@ -39,8 +41,6 @@ def page_frontier_section(frontier: Any, h: str = "h2") -> str:
     section = frontier_html(frontier, h=h, figure=True)
     for i, m in enumerate(frontier.models):
         if frontier.on_frontier[i]:
-            import html
-
             row = f'<tr data-model="{html.escape(m)}">'
             section = section.replace(row, row[:-1] + " data-on-frontier>", 1)
     return f"<style>{FRONTIER_CSS}</style>\n{section}"
