@@ -140,7 +140,7 @@ def test_the_page_shows_the_frontier_in_chromium(costs_csv, tmp_path):
                 "#cdplot-frontier tr[data-model]",
                 "rows => rows.map(r => [r.dataset.model, r.hasAttribute('data-on-frontier')])",
             )
-            assert rows == [[m, bool(on)] for m, on in zip(fr.models, fr.on_frontier)]
+            assert rows == [[m, bool(on)] for m, on in zip(fr.models, fr.on_frontier, strict=True)]
             section.screenshot(path=str(tmp_path / "frontier.png"))
             assert visit.errors == []
             visit.close()
