@@ -124,9 +124,16 @@ def test_a_long_table_with_a_cost_column_is_read_by_name():
     assert fr.cost_name == "tokens"
     assert fr.models == ("B", "A")
     np.testing.assert_allclose(fr.cost, [3 + 3.5, 10 + 3.5])  # mean of 3..10 and 10..17
-    # compare() itself takes the accuracy as the score: the cost column is no score
-    res = cdplot.compare(frame)
-    assert res.average_ranks.index.tolist() == ["A", "B"]
+    # compare() keeps the costs apart when told (cost=), and says so when it is not
+    res = cdplot.compare(frame, cost="tokens")
+    assert res.average_ranks.index.tolist() == ["A", "B"] and res.cost_name == "tokens"
+    again = cdplot.pareto_frontier(res, on="scores", random_state=0, n_boot=200)
+    assert again == fr
+    with pytest.raises(
+        CdplotInputError,
+        match=r"pass score='accuracy' .*'tokens' is named like a cost.*pass cost='tokens'",
+    ):
+        cdplot.compare(frame)
 
 
 def test_a_wide_table_of_costs_aligns_by_names():
@@ -138,6 +145,21 @@ def test_a_wide_table_of_costs_aligns_by_names():
     fr = cdplot.pareto_frontier(res, cost=costs, on="scores", random_state=0, n_boot=200)
     np.testing.assert_allclose(fr.cost, [0.5, 1.0, 2.0])
     assert fr.models == ("C", "A", "B")
+
+
+def test_compare_keeps_the_costs_through_json():
+    from cdplot._json import result_from_json, result_to_json
+
+    csv = "dataset,model,acc,price\n" + "".join(
+        f"d{d},A,{0.8 + d / 100},{1 + d}\nd{d},B,{0.7 + d / 90},{3 + d}\n" for d in range(6)
+    )
+    res = cdplot.compare(io.StringIO(csv), cost="price")
+    back = result_from_json(result_to_json(res))
+    assert back == res and back.cost_name == "price"
+    np.testing.assert_allclose(back.costs.to_numpy(), res.costs.to_numpy())
+    assert cdplot.pareto_frontier(back, random_state=1, n_boot=200) == cdplot.pareto_frontier(
+        res, random_state=1, n_boot=200
+    )
 
 
 def test_to_frame_and_to_dict():

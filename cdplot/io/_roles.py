@@ -73,8 +73,8 @@ REPETITION_NAMES = (
     "replicate",
     "resample",
 )
-#: Column names read as a cost (lower is better: run time, tokens, price): never proposed as
-#: the score column of a long table that has another numeric column
+#: Column names read as a cost (lower is better: run time, tokens, price): the cost column of
+#: cdplot.pareto_frontier, and never the score column proposed when several could be
 COST_NAMES = (
     "cost",
     "costs",
@@ -356,8 +356,6 @@ def resolve_roles(
         )
     if not score_cols:
         candidates = [c for c in free if numeric(c)]
-        if len(candidates) > 1:  # a cost column (run time, tokens, price) is no score
-            candidates = [c for c in candidates if not is_cost_name(c)] or candidates
         if len(candidates) == 1:
             score_cols = (candidates[0],)
         elif not candidates:
@@ -376,7 +374,8 @@ def _refuse_several_scores(candidates: list[Any]) -> None:
     """Several numeric columns could hold the scores: name them and suggest one that is not
     a run number (a column named like ``resample`` or ``fold_id`` is never proposed)."""
     scores = [str(c) for c in candidates if not _run_like(c)]
-    first = scores[0] if scores else "COLUMN"
+    costs = [c for c in scores if is_cost_name(c)]
+    first = ([c for c in scores if c not in costs] or scores or ["COLUMN"])[0]
     if in_cli():
         each = " ".join(f"--score-col {c}" for c in scores) or "--score-col COLUMN"
         several = (
@@ -388,9 +387,15 @@ def _refuse_several_scores(candidates: list[Any]) -> None:
             f"or compare each with cdplot.compare_metrics(data, metrics={{{first!r}: "
             "'higher', ...})."
         )
+    cost = (
+        f" Column {costs[0]!r} is named like a cost (run time, tokens, price): pass "
+        f"{spell('cost', costs[0])} to keep it apart for the cost-performance frontier."
+        if costs
+        else ""
+    )
     raise CdplotInputError(
         f"several columns could hold the scores: {_listing(candidates)}; pass "
-        f"{spell('score', first)} to compare on one of them, " + several
+        f"{spell('score', first)} to compare on one of them, " + several + cost
     )
 
 

@@ -17,6 +17,7 @@ probability at most ``1 - confidence`` (asymptotically).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from collections.abc import Mapping
@@ -370,6 +371,21 @@ def _unit_costs(cost: Any, result: Any) -> np.ndarray:
     return check_costs(values, lambda pos: f"model {models[pos % k]!r} on {rows[pos // k]!r}")
 
 
+def with_costs(result: Any, table: Any) -> Any:
+    """``result`` with the costs of a :class:`~cdplot.io._cost.CostTable` on its input
+    part (``res.costs``, ``res.cost_name``), in the order of its datasets and algorithms."""
+    d_at = {d: i for i, d in enumerate(table.datasets)}
+    a_at = {a: j for j, a in enumerate(table.algorithms)}
+    values = table.costs[
+        np.ix_(
+            [d_at[str(d)] for d in result.datasets],
+            [a_at[str(a)] for a in result.algorithms],
+        )
+    ]
+    part = dataclasses.replace(result._input, costs=values, cost_name=table.column)
+    return dataclasses.replace(result, _input=part)
+
+
 def compare_with_costs(
     data: Any, *, cost: str | None = None, **compare_kwargs: Any
 ) -> tuple[Any, np.ndarray, str]:
@@ -377,7 +393,8 @@ def compare_with_costs(
 
     The cost column (``cost``, or the one column named like a cost) is read and left out
     of the table :func:`cdplot.compare` sees; the costs come back as an ``N x k`` array in
-    the order of the result's datasets and algorithms (repeated runs: their mean cost).
+    the order of the result's datasets and algorithms (repeated runs: their mean cost),
+    and on the result (``res.costs``).
 
     Returns
     -------
@@ -389,16 +406,8 @@ def compare_with_costs(
 
     names = {k: compare_kwargs.get(k) for k in ("dataset", "algorithm", "score")}
     table = read_costs(data, cost=cost, **names)
-    result = compare(table.scores, **compare_kwargs)
-    d_at = {d: i for i, d in enumerate(table.datasets)}
-    a_at = {a: j for j, a in enumerate(table.algorithms)}
-    values = table.costs[
-        np.ix_(
-            [d_at[str(d)] for d in result.datasets],
-            [a_at[str(a)] for a in result.algorithms],
-        )
-    ]
-    return result, values, table.column
+    result = with_costs(compare(table.scores, **compare_kwargs), table)
+    return result, result._input.costs, table.column
 
 
 def _units(result: Any, cost: Any, on: str) -> _Units:
@@ -649,13 +658,16 @@ def pareto_frontier(
                 f"{', '.join(compare_kwargs)} are options of cdplot.compare(); with a result "
                 "they are already decided: drop them."
             )
-        if cost is None or isinstance(cost, str):
+        column = "cost"
+        if cost is None and data._input.costs is not None:  # compare(..., cost=COLUMN)
+            cost, column = data._input.costs, data._input.cost_name or "cost"
+        elif cost is None or isinstance(cost, str):
             raise CdplotInputError(
                 "a result carries no costs: pass cost= a mapping {model: cost} or a table of "
                 "costs shaped like the scores, or pass the table itself with its cost "
                 f"column ({spell('cost', 'COLUMN')})."
             )
-        result, column = data, "cost"
+        result = data
     elif cost is not None and not isinstance(cost, str):  # costs given beside a table
         from ._compare import compare
 
