@@ -210,3 +210,33 @@ def test_ambiguous_and_absent_cost_columns_name_the_fix():
     csv = "dataset,model,acc,tokens\nd1,A,0.9,-1\nd1,B,0.8,2\n"
     with pytest.raises(CdplotInputError, match=r"negative cost \(-1\) for algorithm 'A'"):
         cdplot.pareto_frontier(io.StringIO(csv))
+
+
+def test_one_benchmark_resamples_its_clusters_like_a_direct_bootstrap():
+    from cdplot.io import BenchmarkItems
+    from cdplot.stats import compare_benchmark
+
+    rng = np.random.default_rng(5)
+    n, models = 40, ("m1", "m2", "m3")
+    x = (rng.uniform(size=(n, 3)) < [0.5, 0.6, 0.65]).astype(float)
+    clusters = np.repeat(np.arange(10), 4)  # 10 clusters of 4 items
+    items = BenchmarkItems(
+        models, tuple(f"q{i}" for i in range(n)), x, True,
+        clusters=clusters, cluster_ids=tuple(f"c{g}" for g in range(10)),
+    )  # fmt: skip
+    res = compare_benchmark(items)
+    item_cost = np.exp(rng.normal(size=(n, 3))) * [1.0, 2.0, 2.2]
+    fr = cdplot.pareto_frontier(res, cost=item_cost, n_boot=300, random_state=4)
+    assert fr.resampled == "clusters" and fr.on == "scores"
+    # the direct bootstrap: draw 10 clusters with replacement, pool their items
+    draw_rng = np.random.default_rng(4)
+    hits, done = np.zeros(3), 0
+    while done < 300:
+        rows = min(BLOCK_ROWS, 300 - done)
+        draws = draw_rng.integers(0, 10, size=(rows, 10), dtype=np.int32)
+        for r in range(rows):
+            pick = np.concatenate([np.flatnonzero(clusters == g) for g in draws[r]])
+            hits += non_dominated(-x[pick].mean(axis=0), item_cost[pick].mean(axis=0))
+        done += rows
+    order = [models.index(m) for m in fr.models]
+    np.testing.assert_allclose(fr.p_frontier, (hits / 300)[order], atol=1e-12)
