@@ -240,3 +240,19 @@ def test_one_benchmark_resamples_its_clusters_like_a_direct_bootstrap():
         done += rows
     order = [models.index(m) for m in fr.models]
     np.testing.assert_allclose(fr.p_frontier, (hits / 300)[order], atol=1e-12)
+
+
+@pytest.mark.slow
+def test_dominance_decisions_keep_the_familywise_error_by_simulation():
+    """Equal performance, distinct fixed costs: every 'dominates' decision is wrong (the
+    cheaper model would need to be confidently better). Its rate over seeded tables stays
+    at most alpha = 0.05 (plus three Monte Carlo standard errors)."""
+    rng = np.random.default_rng(11)
+    reps, wrong = 300, 0
+    for r in range(reps):
+        res = cdplot.compare(pd.DataFrame(rng.normal(size=(12, 5)), columns=list("ABCDE")))
+        cost = {a: 1.0 + j for j, a in enumerate("ABCDE")}
+        fr = cdplot.pareto_frontier(res, cost=cost, on="scores", n_boot=400, random_state=r)
+        wrong += bool(fr.dominates.any())
+    rate = wrong / reps
+    assert rate <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps), rate

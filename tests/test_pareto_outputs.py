@@ -36,7 +36,7 @@ def costs_csv(tmp_path):
         for d in range(12):
             for m, (q, c) in MODELS.items():
                 score = round(q + rng.normal() * 0.03, 4)
-                w.writerow([f"t{d}", m, score, round(c * np.exp(rng.normal() * 0.2), 3)])
+                w.writerow([f"t{d}", m, score, round(c * np.exp(rng.normal() * 0.05), 3)])
     return path
 
 

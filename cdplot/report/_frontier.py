@@ -47,8 +47,9 @@ def frontier_method(frontier: Any) -> str:
         f"Cost: {cost}, lower is better; performance: {_performance_words(frontier)}. "
         f"Intervals, band and P(frontier) from a paired bootstrap over the "
         f"{frontier.resampled} ({frontier.n_boot:,} replicates; intervals {level}, "
-        f"percentile). The decisions 'dominates'{margin} come from one simultaneous max-t "
-        f"confidence set over every pairwise difference of performance and cost (critical value "
+        f"percentile). The decisions 'dominates'{margin} come from one simultaneous "
+        f"studentized max-t confidence set over every pairwise difference of performance "
+        f"and cost (critical value "
         f"{frontier.critical_value:.2f}), so all these decisions together are wrong with "
         f"probability at most {1 - frontier.confidence:.0%}."
     )
