@@ -256,3 +256,21 @@ def test_dominance_decisions_keep_the_familywise_error_by_simulation():
         wrong += bool(fr.dominates.any())
     rate = wrong / reps
     assert rate <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps), rate
+
+
+def test_item_level_costs_of_one_benchmark():
+    rng = np.random.default_rng(0)
+    rows = [
+        (f"q{i}", m, int(rng.uniform() < p), c * np.exp(0.3 * rng.normal()), f"r{i // 6}")
+        for i in range(60)
+        for m, (p, c) in {"a": (0.5, 100), "b": (0.7, 300), "c": (0.65, 500)}.items()
+    ]
+    frame = pd.DataFrame(rows, columns=["item", "model", "correct", "tokens", "repo"])
+    res = cdplot.compare(frame, cost="tokens")
+    assert isinstance(res, cdplot.BenchmarkComparison) and res.cost_name == "tokens"
+    # one cost per item and model, in the result's item order
+    expected = frame.pivot(index="item", columns="model", values="tokens")
+    np.testing.assert_allclose(res.costs.to_numpy(), expected.loc[res.datasets].to_numpy())
+    fr = cdplot.pareto_frontier(res, random_state=0, n_boot=300)
+    assert fr.resampled == "clusters"  # the repo column clusters the items
+    assert fr == cdplot.pareto_frontier(frame, random_state=0, n_boot=300)

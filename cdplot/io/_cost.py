@@ -85,6 +85,21 @@ def cost_column(columns: list[str], cost: Any = None) -> str:
     return named[0]
 
 
+def _item_column(columns: list[str]) -> str | None:
+    """The item column of a table of one benchmark's items (no column named like a
+    dataset or task, one named like an item), else None."""
+    from ._items import ITEM_NAMES
+    from ._roles import DATASET_NAMES, column_key
+
+    keys = [column_key(c) for c in columns]
+    if any(k in {column_key(n) for n in DATASET_NAMES} for k in keys):
+        return None
+    items = [
+        c for c, k in zip(columns, keys, strict=True) if k in {column_key(n) for n in ITEM_NAMES}
+    ]
+    return items[0] if len(items) == 1 else None
+
+
 def check_costs(costs: np.ndarray, where: Any) -> np.ndarray:
     """Costs as float64, refusing a missing, infinite or negative one (``where(i)`` names
     the ``i``-th cell of the flattened array)."""
@@ -121,8 +136,10 @@ def read_costs(
         A long table, or the path of a CSV file holding one.
     cost : str, optional
         The cost column; by default the one column named like a cost.
-    dataset, algorithm, score : str, optional
+    dataset, algorithm : str, optional
         As for :func:`cdplot.compare`.
+    score : str, optional
+        Unused (the scores are :func:`cdplot.compare`'s); accepted with the others.
 
     Returns
     -------
@@ -133,6 +150,11 @@ def read_costs(
     CdplotInputError
         For a table that is not long, an ambiguous or missing cost column, and a negative,
         missing or infinite cost.
+
+    Notes
+    -----
+    The costs are per dataset (task) and algorithm; in a table of one benchmark's items
+    (an item column, no dataset or task column) per item and model.
 
     Examples
     --------
@@ -158,15 +180,19 @@ def read_costs(
         attrs=table.attrs,
         cells=table.text if table.text(column) is not None else None,
     )
-    roles = _roles(rest, dataset, algorithm, score)
+    if dataset is None:  # one benchmark's items: a cost per item and model
+        dataset = _item_column(table.columns)
+    # the cost column in the place of the score: finds the dataset and algorithm columns
+    # whatever the other numeric columns (scores, clusters) are
+    roles = _roles(table, dataset, algorithm, column)
     if roles.kind != "long":
         raise CdplotInputError(
             f"a cost column ({column!r}) needs a long table (one row per dataset, algorithm "
             f"and run, with an algorithm column); for a wide table pass {spell('cost')}= a "
             "mapping {algorithm: cost} or a table of costs shaped like the scores."
         )
-    d_rows = _names(rest, roles.dataset, "dataset")
-    a_rows = _names(rest, roles.algorithm, "algorithm")
+    d_rows = _names(table, roles.dataset, "dataset")
+    a_rows = _names(table, roles.algorithm, "algorithm")
     values = to_scores(
         table[column],
         column,

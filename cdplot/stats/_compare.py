@@ -360,16 +360,11 @@ def compare(
         sample=sample,
     )
     if source.benchmark is not None:  # an item table with one task: one benchmark
-        if costs is not None:
-            raise CdplotInputError(
-                "cost= in compare() reads a cost per dataset and algorithm; for one "
-                "benchmark's items pass the costs to cdplot.pareto_frontier(result, cost=...)."
-            )
         refuse_board_options(
             aggregate=aggregate, decimals=decimals, tie_correction=tie_correction,
             omnibus=omnibus, order=order, test_options=test_options,
         )  # fmt: skip
-        return compare_benchmark(
+        bench = compare_benchmark(
             source.benchmark,
             test=test,
             correction=correction,
@@ -381,6 +376,7 @@ def compare(
             bh_budget=bh_budget,
             fdr_groups=fdr_groups,
         )
+        return bench if costs is None else _with_costs(bench, costs)
     _board_only(proc, cluster, sample, confidence)
     table = parse_scores(
         source.data,
@@ -430,8 +426,11 @@ def compare(
         higher_is_better,
         source,
     )
-    if costs is None:
-        return result
+    return result if costs is None else _with_costs(result, costs)
+
+
+def _with_costs(result: Comparison, costs: Any) -> Comparison:
+    """The result with the costs read apart (``compare(cost=...)``) on its input part."""
     from ._pareto import with_costs
 
     return with_costs(result, costs)
