@@ -19,6 +19,7 @@ from _helpers import run
 import cdplot
 from cdplot.report import to_html
 from cdplot.report._frontier import frontier_latex
+from cdplot.report._latex import to_latex
 from cdplot.report._markdown import to_markdown
 from cdplot.stats._pareto import compare_with_costs
 
@@ -100,11 +101,13 @@ def test_markdown_report_gets_a_frontier_section(costs_csv):
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no pdflatex")
 def test_latex_frontier_table_compiles(costs_csv, tmp_path):
-    _, fr = _frontier(costs_csv, margin=0.02)
+    result, fr = _frontier(costs_csv, margin=0.02)
     doc = (
         "\\documentclass{article}\\usepackage{booktabs}\\usepackage[margin=1cm]{geometry}"
-        "\\begin{document}\n" + frontier_latex(fr) + "\\end{document}\n"
-    )
+        "\\begin{document}\n" + frontier_latex(fr) + to_latex(result, frontier=fr)
+        + "\\end{document}\n"
+    )  # fmt: skip
+    assert to_latex(result).count("frontier") == 0  # only when passed
     (tmp_path / "fr.tex").write_text(doc)
     done = subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "fr.tex"],

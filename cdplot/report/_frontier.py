@@ -38,20 +38,20 @@ def frontier_method(frontier: Any) -> str:
         if frontier.cost_varies
         else f"{frontier.cost_name}, one fixed value per model"
     )
-    margin = (
-        f" and 'cheaper and non-inferior' (confidently cheaper, at most {frontier.margin:g} worse)"
+    noninferior = (
+        f" and non-inferiority (confidently cheaper, at most {frontier.margin:g} worse)"
         if frontier.margin is not None
         else ""
     )
+    differences = "performance and of cost" if frontier.cost_varies else "performance"
     return (
         f"Cost: {cost}, lower is better; performance: {_performance_words(frontier)}. "
         f"Intervals, band and P(frontier) from a paired bootstrap over the "
         f"{frontier.resampled} ({frontier.n_boot:,} replicates; intervals {level}, "
-        f"percentile). The decisions 'dominates'{margin} come from one simultaneous "
-        f"studentized max-t confidence set over every pairwise difference of performance "
-        f"and cost (critical value "
-        f"{frontier.critical_value:.2f}), so all these decisions together are wrong with "
-        f"probability at most {1 - frontier.confidence:.0%}."
+        f"percentile). Dominance{noninferior} decisions come from one simultaneous "
+        f"studentized max-t confidence set over every pairwise difference of {differences} "
+        f"(critical value {frontier.critical_value:.2f}), so all these decisions together "
+        f"are wrong with probability at most {1 - frontier.confidence:.0%}."
     )
 
 
@@ -124,14 +124,15 @@ def frontier_markdown(frontier: Any, heading: str = "##") -> str:
     return "\n".join(lines) + "\n"
 
 
-def frontier_latex(frontier: Any) -> str:
-    """The frontier as a LaTeX table (booktabs) with the method as its caption."""
+def frontier_latex(frontier: Any, environment: bool = True) -> str:
+    """The frontier as a LaTeX table (booktabs) with the method as its caption; the
+    tabular alone with ``environment=False``."""
     from ._latex import escape_latex
 
+    caption = r"\caption{Cost-performance frontier. " + escape_latex(frontier_method(frontier))
+    head = [r"\begin{table}[t]", r"\centering", caption + "}"] if environment else []
     body = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\caption{Cost-performance frontier. " + escape_latex(frontier_method(frontier)) + "}",
+        *head,
         r"\begin{tabular}{lrrcrl" + "l" * (len(_header(frontier)) - 6) + "}",
         r"\toprule",
         " & ".join(escape_latex(h) for h in _header(frontier)) + r" \\",
@@ -139,7 +140,7 @@ def frontier_latex(frontier: Any) -> str:
     ]
     for row in _rows(frontier):
         body.append(" & ".join(escape_latex(c) for c in row) + r" \\")
-    body += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    body += [r"\bottomrule", r"\end{tabular}"] + ([r"\end{table}"] if environment else [])
     return "\n".join(body) + "\n"
 
 
