@@ -29,6 +29,7 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell, suggest
 from ._benchmark_pairs import bootstrap_counts, cluster_sums
+from ._intervals import _one_blas_thread
 from ._options import check_confidence
 from ._values import ValueEquality
 
@@ -44,9 +45,12 @@ BLOCK_ROWS = 256
 DOMINANCE_ELEMENTS = 4_000_000
 #: float64 elements of one block of the replicates' pairwise standard errors
 PAIR_ELEMENTS = 1_000_000
-#: the bootstrap-t (each replicate's own standard errors) costs ``n_boot * G * k^2``
-#: multiply-adds per measure; beyond this work (a few seconds) fixed standard errors
+#: the bootstrap-t (each replicate's own standard errors) costs ``n_boot * G * k(k-1)/2``
+#: multiply-adds per measure (one matrix product per block of replicates); beyond this
+#: work (some seconds), or a table of the units' squared pair differences (``G x
+#: k(k-1)/2``) beyond PAIR_TABLE_ELEMENTS (160 MB), fixed standard errors
 STUDENTIZE_MAX_WORK = 20_000_000_000
+PAIR_TABLE_ELEMENTS = 20_000_000
 #: points of the cost grid the frontier band is given on
 BAND_POINTS = 200
 #: a difference whose bootstrap standard error is below this share of the spread of the
@@ -456,55 +460,69 @@ def _units(result: Any, cost: Any, on: str) -> _Units:
 # --------------------------------------------------------------------------- bootstrap
 
 
-def _pair_errors(units: np.ndarray, sizes: np.ndarray, w: np.ndarray) -> tuple[Any, Any]:
+def _pair_errors(
+    units: np.ndarray,
+    sizes: np.ndarray,
+    w: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
     """Per row of weights ``w`` (``b x G``): the weighted means (``b x k``) and the standard
-    errors of every pairwise difference of means (``b x k x k``).
+    errors of the differences of means of the pairs ``(i, j)`` (``b x pairs``).
 
     With ``u_gij`` unit g's sum of model i minus model j, ``s_g`` its size and ``D_ij``
     the difference of means, ``se_ij^2 = sum_g w_g (u_gij - s_g D_ij)^2 / (sum_g w_g
     s_g)^2`` (the linearised standard error of a difference of ratio means; over datasets,
     the population standard deviation of the per-dataset differences over sqrt(N), as for
-    the rank intervals).
+    the rank intervals). ``pairs`` holds ``i``, ``j`` and the units' squared differences
+    ``u_gij^2`` (``G x pairs``), so that the sums of squares are one matrix product.
     """
+    i, j, squared = pairs
     n_w = w @ sizes
     means = (w @ units) / n_w[:, None]
-    ws = w * sizes
-    b_sum = ws @ units  # sum_g w_g s_g U_gi
-    c_sum = ws @ sizes  # sum_g w_g s_g^2
-    second = np.stack([(units.T * row) @ units for row in w])  # sum_g w_g U_gi U_gj
-    diag = np.diagonal(second, axis1=1, axis2=2)
-    d = means[:, :, None] - means[:, None, :]
-    squares = (
-        diag[:, :, None]
-        + diag[:, None, :]
-        - 2 * second
-        - 2 * d * (b_sum[:, :, None] - b_sum[:, None, :])
-        + d * d * c_sum[:, None, None]
-    )
-    return means, np.sqrt(np.maximum(squares, 0.0)) / n_w[:, None, None]
+    b_sum = (w * sizes) @ units  # sum_g w_g s_g U_gi
+    c_sum = (w * sizes) @ sizes  # sum_g w_g s_g^2
+    d = means[:, i] - means[:, j]
+    squares = w @ squared  # sum_g w_g u_gij^2
+    squares -= 2 * d * (b_sum[:, i] - b_sum[:, j])
+    squares += d * d * c_sum[:, None]
+    np.maximum(squares, 0.0, out=squares)
+    return means, np.sqrt(squares, out=squares) / n_w[:, None]
 
 
 @dataclass(frozen=True)
 class _Measure:
-    """One measure's units (centred), its estimates and full-sample standard errors."""
+    """One measure's units (centred), its estimates and full-sample standard errors
+    (``k x k``), and the pairs ``(i, j)``, ``i < j``, whose difference varies, with the
+    units' squared differences of those pairs."""
 
     units: np.ndarray
     centre: np.ndarray
     se: np.ndarray
-    live: np.ndarray
+    pairs: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _squared_pairs(
+    units: np.ndarray, i: np.ndarray, j: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    diff = units[:, i] - units[:, j]
+    return i, j, diff * diff
 
 
 def _measure(units: np.ndarray, sizes: np.ndarray) -> _Measure:
     """Centre the units on the full-sample means (no cancellation in the squares) and
     find the pairs whose difference varies (se > 0); the others are known exactly."""
+    k = units.shape[1]
     centre = units.sum(axis=0) / sizes.sum()
     centred = units - sizes[:, None] * centre
-    _, se = _pair_errors(centred, sizes, np.ones((1, units.shape[0])))
-    se = se[0]
+    i, j = np.triu_indices(k, 1)
+    pairs = _squared_pairs(centred, i, j)
+    _, pair_se = _pair_errors(centred, sizes, np.ones((1, units.shape[0])), pairs)
     scale = float(np.abs(units).max(initial=0.0)) / max(float(sizes.min()), 1.0)
-    se = np.where(se > EXACT * max(scale, 1.0), se, 0.0)
-    live = np.triu(se > 0, 1)
-    return _Measure(centred, centre, se, live)
+    pair_se = np.where(pair_se[0] > EXACT * max(scale, 1.0), pair_se[0], 0.0)
+    se = np.zeros((k, k))
+    se[i, j] = se[j, i] = pair_se
+    live = pair_se > 0
+    return _Measure(centred, centre, se, (i[live], j[live], pairs[2][:, live]))
 
 
 def _largest_t(
@@ -514,16 +532,16 @@ def _largest_t(
     over the live pairs, with each replicate's own standard errors (``studentize``) or the
     full sample's."""
     if studentize:
-        means, se = _pair_errors(m.units, sizes, w)
+        means, se = _pair_errors(m.units, sizes, w, m.pairs)
     else:
         means = (w @ m.units) / (w @ sizes)[:, None]
-        se = np.broadcast_to(m.se, (w.shape[0], *m.se.shape))
-    if not m.live.any():
+        se = np.broadcast_to(m.se[m.pairs[0], m.pairs[1]], (w.shape[0], m.pairs[0].size))
+    i, j, _ = m.pairs
+    if i.size == 0:
         return means + m.centre, np.zeros(w.shape[0])
-    dev = np.abs(means[:, :, None] - means[:, None, :])[:, m.live]
-    s = se[:, m.live]
+    dev = np.abs(means[:, i] - means[:, j])
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(s > 0, dev / s, np.where(dev > EXACT * (1 + dev.max()), np.inf, 0.0))
+        t = np.where(se > 0, dev / se, np.where(dev > EXACT * (1 + dev.max()), np.inf, 0.0))
     return means + m.centre, t.max(axis=1)
 
 
@@ -539,32 +557,37 @@ def _replicates(
     loss = np.empty((n_boot, k))
     cost = np.empty((n_boot, k))
     largest = np.empty(n_boot)
-    rows = max(1, min(BLOCK_ROWS, PAIR_ELEMENTS // (k * k))) if studentize else BLOCK_ROWS
-    for start in range(0, n_boot, rows):
-        w = bootstrap_counts(rng, min(rows, n_boot - start), g)
-        stop = start + w.shape[0]
-        loss[start:stop], largest[start:stop] = _largest_t(loss_m, units.sizes, w, studentize)
-        if cost_m is None:
-            cost[start:stop] = units.fixed_cost
-        else:
-            cost[start:stop], t_cost = _largest_t(cost_m, units.sizes, w, studentize)
-            largest[start:stop] = np.maximum(largest[start:stop], t_cost)
+    rows = max(1, min(BLOCK_ROWS, PAIR_ELEMENTS // (k * k)))
+    with _one_blas_thread():  # thin products: BLAS threads only oversubscribe the cores
+        for start in range(0, n_boot, rows):
+            w = bootstrap_counts(rng, min(rows, n_boot - start), g)
+            stop = start + w.shape[0]
+            loss[start:stop], largest[start:stop] = _largest_t(loss_m, units.sizes, w, studentize)
+            if cost_m is None:
+                cost[start:stop] = units.fixed_cost
+            else:
+                cost[start:stop], t_cost = _largest_t(cost_m, units.sizes, w, studentize)
+                np.maximum(largest[start:stop], t_cost, out=largest[start:stop])
     return loss, cost, largest, loss_m, cost_m
 
 
 def _studentize(units: _Units, n_boot: int, studentize: bool | None) -> bool:
     """Whether each replicate gets its own standard errors (the bootstrap-t); by default
-    while its work stays within :data:`STUDENTIZE_MAX_WORK`, else fixed ones, warned."""
+    while its work and the units' squared pair differences stay within
+    :data:`STUDENTIZE_MAX_WORK` and :data:`PAIR_TABLE_ELEMENTS`, else fixed ones, warned."""
     g, k = units.loss.shape
-    work = n_boot * g * k * k * (1 if units.cost is None else 2)
+    measures = 1 if units.cost is None else 2
+    table = g * k * (k - 1) // 2
+    work = n_boot * table * measures
     if studentize is None:
-        studentize = work <= STUDENTIZE_MAX_WORK
+        studentize = work <= STUDENTIZE_MAX_WORK and table <= PAIR_TABLE_ELEMENTS
         if not studentize:
             warnings.warn(
                 f"the frontier's decisions use the full sample's standard errors: the "
-                f"bootstrap-t would take n_boot * units * k^2 = {work:.2g} operations; with "
-                "few units their family-wise error may exceed 1 - confidence. Pass "
-                "studentize=True to run it anyway, or a smaller n_boot.",
+                f"bootstrap-t would take n_boot * units * k(k-1)/2 = {work:.2g} operations "
+                f"on a table of {table:.2g} squared differences; with few units their "
+                "family-wise error may exceed 1 - confidence. Pass studentize=True to run "
+                "it anyway, or a smaller n_boot.",
                 CdplotWarning,
                 stacklevel=4,
             )
@@ -683,8 +706,8 @@ def pareto_frontier(
         default the cost column's name, else ``"cost"``.
     studentize : bool, optional
         Bootstrap-t: each replicate's differences divided by their own standard errors
-        (costs ``n_boot * G * k^2`` multiply-adds per measure, G datasets, items or
-        clusters). Default: whenever that work is at most ``STUDENTIZE_MAX_WORK`` (2e10);
+        (costs ``n_boot * G * k(k - 1) / 2`` multiply-adds per measure, G datasets, items
+        or clusters). Default: whenever that work is at most ``STUDENTIZE_MAX_WORK`` (2e10);
         beyond it, and with ``studentize=False``, the full sample's standard errors, with
         a :class:`cdplot.CdplotWarning` (their decisions may err more often than ``1 -
         confidence`` with few units).
