@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover - loaded by __getattr__ on first use
     from .stats._effects import effect_sizes
     from .stats._intervals import RankIntervals, rank_intervals
     from .stats._metrics import compare_metrics
+    from .stats._pareto import ParetoFrontier, pareto_frontier
     from .stats._results import BayesianComparisonResult, Comparison, ComparisonResult
     from .stats._test_results import OmnibusResult
 
@@ -47,6 +48,7 @@ __all__ = [
     "Comparison",
     "ComparisonResult",
     "OmnibusResult",
+    "ParetoFrontier",
     "PoolDependenceWarning",
     "RankIntervals",
     "__version__",
@@ -64,6 +66,8 @@ __all__ = [
     "multi_comparison_matrix",
     "plan",
     "PlanResult",
+    "pareto_frontier",
+    "pareto_plot",
     "pool_sensitivity",
     "pool_sensitivity_plot",
     "posterior_plot",
@@ -94,6 +98,7 @@ _PLOTTING = (
     "rank_plot",
     "choose_figure",
     "aggregation_sensitivity_plot",
+    "pareto_plot",
 )
 _SIMULATION = (
     "simulate",
@@ -119,6 +124,8 @@ _STATS = {
     "Comparison": ".stats._results",
     "ComparisonResult": ".stats._results",
     "OmnibusResult": ".stats._test_results",
+    "ParetoFrontier": ".stats._pareto",
+    "pareto_frontier": ".stats._pareto",
 }
 #: Subpackages reachable as attributes of ``cdplot`` without importing them first, each
 #: imported on first access (``cdplot.plotting`` itself loads no matplotlib, its figures do).

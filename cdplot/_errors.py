@@ -175,6 +175,7 @@ CLI_FLAGS: dict[str, str] = {
     "dataset": "--dataset-col",
     "algorithm": "--algorithm-col",
     "score": "--score-col",
+    "cost": "--cost-col",  # the cost-performance frontier
     "item": "--item-col",
     "cluster": "--cluster-col",  # one benchmark's items: clusters and samples
     "sample": "--sample-col",

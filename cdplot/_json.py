@@ -35,6 +35,8 @@ key                    value
                        with ``counts`` = ``{dataset: {algorithm: runs}}`` (before drops)
 ``score_std``          null, or an N x k matrix like ``scores``: standard deviation
                        (``ddof=1``) of the runs of each cell (null for one run)
+``costs``,             null, or an N x k matrix like ``scores``: the cost of each cell
+``cost_name``          (``compare(..., cost=COLUMN)``: mean over runs) and its column
 ``decimals``           null, or the number of decimals the scores were rounded to
 ``n_per_pair``         null, or a k x k matrix of the datasets both algorithms have
 ``statistics``,        k x k matrices (input order; null on the diagonal)

@@ -833,6 +833,8 @@ FIELDS: tuple[Field, ...] = (
         ),
     ),
     Field("score_std", "_input", default=None, **_matrix("score_std", "nk", optional=True)),
+    Field("costs", "_input", default=None, **_matrix("costs", "nk", optional=True)),
+    Field("cost_name", "_input", default=None, **_plain("cost_name", _check_note)),
     Field("decimals", "_input", default=None, **_plain("decimals", _check_decimals, _int_or_none)),
     Field("n_per_pair", "_pairwise", default=None, **_matrix("n_per_pair", "kk", optional=True)),
     Field(

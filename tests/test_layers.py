@@ -308,6 +308,7 @@ PLOTTING_MAY_IMPORT_FROM_STATS: dict[str, set[str]] = {
     "cdplot.stats._intervals": {"RankIntervals", "RankPlotStatistics"},
     "cdplot.stats._comparison_matrix": {"ComparisonMatrix"},
     "cdplot.stats._items": {"ItemWins"},
+    "cdplot.stats._pareto": {"ParetoFrontier"},
     "cdplot.stats._sensitivity": {"AggregationSensitivity", "AGGREGATIONS"},
     # kinds and vocabulary
     "cdplot.stats._own_ranks": {"OWN_RANK_LABELS"},

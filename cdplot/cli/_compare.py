@@ -270,6 +270,7 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
     ),
     _flag("dataset", _COLS, metavar="COL", help="column with dataset names"),
     _flag("algorithm", _COLS, metavar="COL", help="column with algorithm names"),
+    _flag("cost", _COLS, metavar="COL", help="cost column (kept apart, in --json; see frontier)"),
     _flag(
         "item",
         _COLS,
@@ -441,6 +442,7 @@ def _one(shown: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
 _READING = (
     "dataset",
     "algorithm",
+    "cost",
     "score",
     "item",
     "cluster",

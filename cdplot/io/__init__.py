@@ -11,6 +11,7 @@ hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns 
 - ``_frames.py``: pandas, polars, ``to_pandas()`` and ``__dataframe__`` objects into a
   ``ColumnTable`` (pandas is imported only for input that is not a file);
 - ``_roles.py``: which column holds datasets, algorithms, runs and scores, by name;
+- ``_cost.py``: a cost column (run time, tokens, price) per dataset and algorithm;
 - ``_values.py``: cells -> real numbers, refusing anything else and naming the cell;
 - ``_aggregate.py``: repeated runs -> one exact score per cell;
 - ``_table.py``: missing results, infinities, sizes -> the :class:`ScoreTable`;
@@ -37,6 +38,7 @@ from ._parse import parse_scores, table_roles
 from ._read import read_columns, read_table
 from ._roles import (
     ALGORITHM_NAMES,
+    COST_NAMES,
     DATASET_NAMES,
     REPETITION_NAMES,
     Roles,
@@ -56,6 +58,7 @@ __all__ = [
     "Aggregation",
     "BenchmarkItems",
     "CLUSTER_NAMES",
+    "COST_NAMES",
     "DATASET_NAMES",
     "LOWER_IS_BETTER_WORDS",
     "ITEM_NAMES",

@@ -17,11 +17,13 @@ from .._errors import CdplotInputError, in_cli, spell, suggest
 
 __all__ = [
     "ALGORITHM_NAMES",
+    "COST_NAMES",
     "DATASET_NAMES",
     "IDENTIFIER_NAMES",
     "REPETITION_NAMES",
     "Roles",
     "column_key",
+    "is_cost_name",
     "resolve_roles",
 ]
 
@@ -71,6 +73,32 @@ REPETITION_NAMES = (
     "replicate",
     "resample",
 )
+#: Column names read as a cost (lower is better: run time, tokens, price): the cost column of
+#: cdplot.pareto_frontier, and never the score column proposed when several could be
+COST_NAMES = (
+    "cost",
+    "costs",
+    "price",
+    "tokens",
+    "n_tokens",
+    "num_tokens",
+    "total_tokens",
+    "runtime",
+    "run_time",
+    "wall_time",
+    "wallclock",
+    "seconds",
+    "duration",
+    "latency",
+    "fit_time",
+    "train_time",
+    "training_time",
+    "inference_time",
+    "cost_usd",
+    "usd",
+    "dollars",
+    "total_cost",
+)
 #: Column names of row identifiers: dataset names in the first column of a wide table,
 #: never an algorithm.
 IDENTIFIER_NAMES = ("id", "index", "", "unnamed: 0")
@@ -106,6 +134,12 @@ _ID_SUFFIXES = ("id", "idx", "index", "no", "nr", "number", "num")
 _DATASET = {column_key(n) for n in DATASET_NAMES}
 _ALGORITHM = {column_key(n) for n in ALGORITHM_NAMES}
 _REPETITION = {column_key(n) for n in REPETITION_NAMES}
+_COST = {column_key(n) for n in COST_NAMES}
+
+
+def is_cost_name(name: Any) -> bool:
+    """Whether a column is named like a cost (:data:`COST_NAMES`)."""
+    return column_key(name) in _COST
 
 
 def _run_like(name: Any) -> bool:
@@ -340,7 +374,8 @@ def _refuse_several_scores(candidates: list[Any]) -> None:
     """Several numeric columns could hold the scores: name them and suggest one that is not
     a run number (a column named like ``resample`` or ``fold_id`` is never proposed)."""
     scores = [str(c) for c in candidates if not _run_like(c)]
-    first = scores[0] if scores else "COLUMN"
+    costs = [c for c in scores if is_cost_name(c)]
+    first = ([c for c in scores if c not in costs] or scores or ["COLUMN"])[0]
     if in_cli():
         each = " ".join(f"--score-col {c}" for c in scores) or "--score-col COLUMN"
         several = (
@@ -352,9 +387,15 @@ def _refuse_several_scores(candidates: list[Any]) -> None:
             f"or compare each with cdplot.compare_metrics(data, metrics={{{first!r}: "
             "'higher', ...})."
         )
+    cost = (
+        f" Column {costs[0]!r} is named like a cost (run time, tokens, price): pass "
+        f"{spell('cost', costs[0])} to keep it apart for the cost-performance frontier."
+        if costs
+        else ""
+    )
     raise CdplotInputError(
         f"several columns could hold the scores: {_listing(candidates)}; pass "
-        f"{spell('score', first)} to compare on one of them, " + several
+        f"{spell('score', first)} to compare on one of them, " + several + cost
     )
 
 

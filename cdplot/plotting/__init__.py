@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._heatmap import apv_heatmap
     from ._items import item_wins_plot
     from ._mcm import multi_comparison_matrix
+    from ._pareto_plot import pareto_plot
     from ._plan import plan_plot
     from ._pool import pool_sensitivity_plot
     from ._power import power_plot
@@ -35,6 +36,7 @@ _MODULES = {
     "item_wins_plot": "_items",
     "multi_comparison_matrix": "_mcm",
     "plan_plot": "_plan",
+    "pareto_plot": "_pareto_plot",
     "pool_sensitivity_plot": "_pool",
     "power_plot": "_power",
     "rank_plot": "_rank_plot",
@@ -53,6 +55,7 @@ __all__ = [
     "item_wins_plot",
     "multi_comparison_matrix",
     "plan_plot",
+    "pareto_plot",
     "pool_sensitivity_plot",
     "posterior_plot",
     "power_plot",

@@ -330,6 +330,7 @@ def to_html(
     interactive: bool = True,
     intervals: RankIntervals | None = None,
     effects: pd.DataFrame | None = None,
+    frontier: Any = None,
 ) -> str:
     """HTML report: a self-contained page with the settings, figures, ranks, pairs and groups.
 
@@ -375,6 +376,9 @@ def to_html(
         and ``cdplot.effect_sizes`` computed from ``result``; default none (a result
         remembers nothing computed from it). Those of other algorithms are refused
         (CdplotInputError).
+    frontier : ParetoFrontier, optional
+        A section "Cost-performance frontier" (its figure as inline SVG and its table)
+        of what ``cdplot.pareto_frontier(result, cost=...)`` computed.
 
     Returns
     -------
@@ -401,6 +405,10 @@ def to_html(
         intervals=intervals,
         effects=effects,
     )
+    if frontier is not None:  # cdplot.pareto_frontier(result, cost=...): figure and table
+        from ._page_frontier import page_frontier_section
+
+        parts.append(page_frontier_section(frontier))
     div = '<div class="cdplot-result">\n' + "\n".join(parts) + "\n</div>"
     if not page:
         extra = page_css() if interactive else ""

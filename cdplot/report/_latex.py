@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._errors import check_in_list, renamed_keywords
 from .._labels import TEST_TITLES, correction_title
@@ -157,6 +157,7 @@ def to_latex(
     resize: bool = False,
     intervals: RankIntervals | None = None,
     effects: pd.DataFrame | None = None,
+    frontier: Any = None,
 ) -> str:
     r"""LaTeX table (booktabs) of the average ranks and the adjusted p-values.
 
@@ -216,6 +217,10 @@ def to_latex(
         Tabulars after the main one of what ``cdplot.rank_intervals(result, ...)`` and
         ``cdplot.effect_sizes(result, ...)`` returned; default none (a result remembers
         nothing computed from it).
+    frontier : ParetoFrontier, optional
+        A second table, "Cost-performance frontier", of what
+        ``cdplot.pareto_frontier(result, cost=...)`` computed (a tabular alone with
+        ``environment=False``).
 
     Returns
     -------
@@ -281,16 +286,24 @@ def to_latex(
         body = _tabular(result, table, mark, column_labels, fmt_r, fmt_p, compact=compact)
     body += intervals_latex(result, escape_latex, intervals, effects)  # when given
     body += evidence(result).score_sections("latex")  # one benchmark's, in score units
+    after = ""
+    if frontier is not None:  # cdplot.pareto_frontier(result, cost=...): its own table
+        from ._frontier import frontier_latex
+
+        after = "\n" + frontier_latex(frontier, environment=environment)
     if not environment:
-        return "\n".join(body) + "\n"
+        return "\n".join(body) + "\n" + after
     if caption is True:
         text = (
             _compact_caption(result) if compact and result.control is None else None
         ) or _caption(result, table, mark)
     else:
         text = caption or None
-    return wrap_float(
-        body, env=env, position=position, caption=text, label=label, size=size, resize=resize
+    return (
+        wrap_float(
+            body, env=env, position=position, caption=text, label=label, size=size, resize=resize
+        )
+        + after
     )
 
 

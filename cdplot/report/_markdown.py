@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES
 from ._evidence import evidence
@@ -105,6 +105,7 @@ def to_markdown(
     pvalues: bool | None = None,
     intervals: RankIntervals | None = None,
     effects: pd.DataFrame | None = None,
+    frontier: Any = None,
 ) -> str:
     """Markdown report: the table of ranks and adjusted p-values, the tests, pairs and groups.
 
@@ -134,6 +135,9 @@ def to_markdown(
         Tables "Rank [95 % CI]" and "Δ [95 % CI]" of the objects of
         ``cdplot.rank_intervals(result, ...)`` and ``cdplot.effect_sizes(result, ...)``;
         default none (a result remembers nothing computed from it).
+    frontier : ParetoFrontier, optional
+        A section "Cost-performance frontier" (method and table) of what
+        ``cdplot.pareto_frontier(result, cost=...)`` computed.
 
     Returns
     -------
@@ -202,4 +206,8 @@ def to_markdown(
         )
         lines += ["", f"Not significantly different but in no common group: {pairs_text}."]
     lines += intervals_markdown(result, escape_markdown, intervals, effects)  # when given
+    if frontier is not None:  # cdplot.pareto_frontier(result, cost=...)
+        from ._frontier import frontier_markdown
+
+        lines += ["", frontier_markdown(frontier, heading="###").rstrip("\n")]
     return "\n".join(lines) + "\n"

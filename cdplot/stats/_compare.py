@@ -54,6 +54,7 @@ def compare(
     cluster: str | None = None,
     sample: str | None = None,
     confidence: float = 0.95,
+    cost: str | None = None,
     **test_options: Any,
 ) -> Comparison:
     """Compare k algorithms over N datasets: ranks, omnibus tests, post-hoc tests, groups.
@@ -206,6 +207,11 @@ def compare(
     confidence : float, default 0.95
         One benchmark's items: the confidence level of the intervals of the mean scores
         and of the paired differences.
+    cost : str, optional
+        A cost column of a long table (run time, tokens, price; lower is better): read
+        apart, left out of the scores and kept on the result (``res.costs``, ``N x k``,
+        the mean over repeated runs) for :func:`cdplot.pareto_frontier`. A negative,
+        missing or infinite cost is refused.
     **test_options
         Options of the pairwise test. Wilcoxon: ``zero_method`` ("wilcox",
         "pratt", "zsplit"), ``exact`` (None, True, False), ``continuity``
@@ -335,6 +341,12 @@ def compare(
         True if higher_is_better is None else higher_is_better, "higher_is_better"
     )
     tie_correction = check_bool(tie_correction, "tie_correction")
+    costs = None
+    if cost is not None:  # the cost column, read apart (cdplot.io._cost)
+        from ..io._cost import read_costs
+
+        costs = read_costs(data, cost=cost, dataset=dataset, algorithm=algorithm, score=score)
+        data = costs.scores
     # the readers' and parse_scores's warnings point at the caller of compare(): call them here
     source = prepare_input(
         data,
@@ -352,7 +364,7 @@ def compare(
             aggregate=aggregate, decimals=decimals, tie_correction=tie_correction,
             omnibus=omnibus, order=order, test_options=test_options,
         )  # fmt: skip
-        return compare_benchmark(
+        bench = compare_benchmark(
             source.benchmark,
             test=test,
             correction=correction,
@@ -364,6 +376,7 @@ def compare(
             bh_budget=bh_budget,
             fdr_groups=fdr_groups,
         )
+        return bench if costs is None else _with_costs(bench, costs)
     _board_only(proc, cluster, sample, confidence)
     table = parse_scores(
         source.data,
@@ -402,7 +415,7 @@ def compare(
     )
     if proc.correction in FDR_CORRECTIONS and not fdr_groups:  # groups need FWER control
         post = dataclasses.replace(post, groups=(), uncovered=())
-    return _assemble(
+    result = _assemble(
         table,
         proc,
         shown,
@@ -413,6 +426,14 @@ def compare(
         higher_is_better,
         source,
     )
+    return result if costs is None else _with_costs(result, costs)
+
+
+def _with_costs(result: Comparison, costs: Any) -> Comparison:
+    """The result with the costs read apart (``compare(cost=...)``) on its input part."""
+    from ._pareto import with_costs
+
+    return with_costs(result, costs)
 
 
 def _board_only(proc: Procedure, cluster: Any, sample: Any, confidence: Any) -> None:

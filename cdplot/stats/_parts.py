@@ -62,6 +62,8 @@ class Input(ValueEquality):
     decimals: int | None = None
     items: Any = field(default=None, compare=False)
     source_note: str | None = None
+    costs: np.ndarray | None = None  # N x k: compare(cost=...), for pareto_frontier()
+    cost_name: str | None = None
 
 
 #: twice a rank stored in this type: exact for every half-integer rank up to 32,767.5

@@ -226,6 +226,7 @@ class Comparison(ValueEquality):
     decimals = _Flat("_input")
     items = _Flat("_input")
     source_note = _Flat("_input")
+    cost_name = _Flat("_input")
     friedman = _Flat("_omnibus")
     iman_davenport = _Flat("_omnibus")
     omnibus = _Flat("_omnibus")
@@ -241,6 +242,12 @@ class Comparison(ValueEquality):
     def scores(self) -> pd.DataFrame:
         """The N x k score table analysed (datasets x algorithms)."""
         return _by_dataset(self, self._input.scores)
+
+    @cached_property
+    def costs(self) -> pd.DataFrame | None:
+        """The N x k costs read with ``compare(..., cost=COLUMN)`` (mean over runs), else
+        None; :func:`cdplot.pareto_frontier` reads them."""
+        return _by_dataset(self, self._input.costs)
 
     @cached_property
     def score_std(self) -> pd.DataFrame | None:
