@@ -64,7 +64,7 @@ def _common() -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     """The ``cdplot`` parser: one subparser per subcommand module."""
     from .._version import __version__
-    from . import _compare, _demo, _simulate
+    from . import _compare, _demo, _runs_cmd, _simulate
 
     parser = _Parser(
         prog="cdplot",
@@ -73,22 +73,24 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="commands:\n  demo      the diagram of Demšar (2006) Table 6\n"
         "  compare   analyse results files\n"
-        "  simulate  power and error rates of the procedures by simulation\n\n"
+        "  simulate  power and error rates of the procedures by simulation\n"
+        "  runs      aggregates, probability of improvement and profiles over runs\n\n"
         "exit status: 0 success, 2 bad input or usage, 1 a bug in cdplot, 130 interrupted.\n"
         "run 'cdplot COMMAND --help' for examples.",
     )
     parser.add_argument("--version", action="version", version=f"cdplot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     common = _common()
-    for module in (_demo, _compare, _simulate):
+    for module in (_demo, _compare, _simulate, _runs_cmd):
         module.add_parser(sub, common)
     return parser
 
 
 def _runner(command: str) -> Any:
-    from . import _compare, _demo, _simulate
+    from . import _compare, _demo, _runs_cmd, _simulate
 
-    return {"demo": _demo.run, "compare": _compare.run, "simulate": _simulate.run}[command]
+    runners = {"demo": _demo.run, "compare": _compare.run, "simulate": _simulate.run}
+    return {**runners, "runs": _runs_cmd.run}[command]
 
 
 def _one_line(text: object) -> str:

@@ -42,6 +42,9 @@ DATASET_NAMES = (
     "data_id",
     "openml_id",
     "OpenML ID",
+    "game",  # reinforcement learning: Atari games, environments
+    "environment",
+    "env",
 )
 #: Column names read as the algorithm column (a table with one is a long table).
 ALGORITHM_NAMES = (
@@ -57,6 +60,7 @@ ALGORITHM_NAMES = (
     "algo",
     "clf",
     "framework",
+    "agent",  # reinforcement learning
 )
 #: Column names read as repetition columns (repeated runs of one algorithm on one dataset).
 REPETITION_NAMES = (

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, spell
 
 __all__ = ["RunScores", "normalise_runs", "read_run_scores"]
 
@@ -178,10 +178,12 @@ def _from_table(
     if not runs or (run is not None and run not in table.columns):
         raise CdplotInputError(
             "the table has no run column (run, seed, fold, ...): the run-level analyses need "
-            "one row per run; name it with run= (command line: --run-col)."
+            f"one row per run; name it with {spell('run', 'NAME')}."
         )
     if roles.dataset is None:
-        raise CdplotInputError("the table has no task column; name it with dataset=.")
+        raise CdplotInputError(
+            f"the table has no task column; name it with {spell('dataset', 'NAME')}."
+        )
     task_names, task_codes = _codes(_names(table, roles.dataset, "dataset"))
     cells: dict[tuple[int, int], list[float]] = {}
     if roles.kind == "long":

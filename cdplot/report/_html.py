@@ -33,6 +33,7 @@ from ._model import (
     walk_rows,
 )
 from ._page import page_css
+from ._runs import runs_html
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -330,6 +331,7 @@ def to_html(
     interactive: bool = True,
     intervals: RankIntervals | None = None,
     effects: pd.DataFrame | None = None,
+    runs: Any = None,
 ) -> str:
     """HTML report: a self-contained page with the settings, figures, ranks, pairs and groups.
 
@@ -375,6 +377,8 @@ def to_html(
         and ``cdplot.effect_sizes`` computed from ``result``; default none (a result
         remembers nothing computed from it). Those of other algorithms are refused
         (CdplotInputError).
+    runs : RunAggregates, ImprovementProbabilities or a sequence of them, optional
+        A section "Runs" with the aggregate scores and the probabilities of improvement.
 
     Returns
     -------
@@ -401,6 +405,7 @@ def to_html(
         intervals=intervals,
         effects=effects,
     )
+    parts += runs_html(runs)  # when given
     div = '<div class="cdplot-result">\n' + "\n".join(parts) + "\n</div>"
     if not page:
         extra = page_css() if interactive else ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES
 from ._evidence import evidence
@@ -25,6 +25,7 @@ from ._model import (
     rank_formatter,
     walk_rows,
 )
+from ._runs import runs_markdown
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -105,6 +106,7 @@ def to_markdown(
     pvalues: bool | None = None,
     intervals: RankIntervals | None = None,
     effects: pd.DataFrame | None = None,
+    runs: Any = None,
 ) -> str:
     """Markdown report: the table of ranks and adjusted p-values, the tests, pairs and groups.
 
@@ -134,6 +136,9 @@ def to_markdown(
         Tables "Rank [95 % CI]" and "Δ [95 % CI]" of the objects of
         ``cdplot.rank_intervals(result, ...)`` and ``cdplot.effect_sizes(result, ...)``;
         default none (a result remembers nothing computed from it).
+    runs : RunAggregates, ImprovementProbabilities or a sequence of them, optional
+        A section "Runs" with the aggregate scores and the probabilities of improvement
+        (:func:`cdplot.aggregate_scores`, :func:`cdplot.probability_of_improvement`).
 
     Returns
     -------
@@ -202,4 +207,5 @@ def to_markdown(
         )
         lines += ["", f"Not significantly different but in no common group: {pairs_text}."]
     lines += intervals_markdown(result, escape_markdown, intervals, effects)  # when given
+    lines += runs_markdown(runs)  # when given
     return "\n".join(lines) + "\n"
