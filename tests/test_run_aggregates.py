@@ -178,3 +178,22 @@ def test_table_without_run_column_is_refused(tmp_path):
     path.write_text("task,algorithm,score\nt1,A,1\nt1,B,2\n")
     with pytest.raises(CdplotInputError, match=r"no run column .* run="):
         read_run_scores(path)
+
+
+def test_rank_intervals_of_a_comparison_resample_the_runs(tmp_path):
+    rows = ["task,algorithm,seed,score"]
+    for name, arr in INPUTS.items():
+        for r in range(arr.shape[0]):
+            rows += [f"t{t},{name},{r},{arr[r, t]}" for t in range(arr.shape[1])]
+    path = tmp_path / "runs.csv"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.warns(cdplot.CdplotWarning, match="different numbers of runs"):  # C: 3 runs
+        res = cdplot.compare(path, aggregate="mean")  # the runs averaged per task
+    ri = cdplot.rank_intervals(res, method="runs", runs=path, n_boot=300, random_state=0)
+    direct = cdplot.run_rank_intervals(path, n_boot=300, random_state=0)
+    assert ri.method == "runs" and ri.algorithms == direct.algorithms
+    np.testing.assert_allclose(ri.average_rank, [res.average_ranks[a] for a in ri.algorithms])
+    with pytest.raises(CdplotInputError, match=r"method='runs'\) resamples the runs"):
+        cdplot.rank_intervals(res, method="runs")
+    with pytest.raises(CdplotInputError, match=r"runs= holds other algorithms"):
+        cdplot.rank_intervals(res, method="runs", runs={"A": np.ones((2, 6))})
