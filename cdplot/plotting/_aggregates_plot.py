@@ -21,6 +21,8 @@ __all__ = ["aggregate_plot", "improvement_plot"]
 #: Height (inches) of one algorithm's row, and the margins above and below the rows.
 ROW_HEIGHT = 0.2
 MARGIN_HEIGHT = 0.75
+#: Height (inches) of the baseline of the label under the panels.
+LABEL_FROM_BOTTOM = 0.04
 #: Width (inches) of one metric's panel and of the names at the left.
 PANEL_WIDTH = 1.6
 NAMES_WIDTH = 1.3
@@ -149,8 +151,20 @@ def aggregate_plot(
     axes[0].tick_params(axis="y", length=0, labelsize=fontsize)
     if xlabel is None:
         xlabel = "normalised score" if aggregates.normalised else "score"
-    label_ax = axes[len(axes) // 2]
-    label_ax.set_xlabel(xlabel, fontsize=fontsize)
+    if len(axes) == 1:
+        axes[0].set_xlabel(xlabel, fontsize=fontsize)
+    else:  # one label centred under the panels
+        left, right = axes[0].get_position().x0, axes[-1].get_position().x1
+        fig = axes[0].figure
+        fig.text(
+            (left + right) / 2,
+            LABEL_FROM_BOTTOM / fig.get_figheight(),
+            xlabel,
+            ha="center",
+            va="bottom",
+            fontsize=fontsize,
+            gid="aggregate-xlabel",
+        )
     return axes[0]
 
 
