@@ -197,3 +197,35 @@ def test_rank_intervals_of_a_comparison_resample_the_runs(tmp_path):
         cdplot.rank_intervals(res, method="runs")
     with pytest.raises(CdplotInputError, match=r"runs= holds other algorithms"):
         cdplot.rank_intervals(res, method="runs", runs={"A": np.ones((2, 6))})
+
+
+def test_effect_sizes_of_a_comparison_resample_the_runs(tmp_path):
+    rows = ["task,algorithm,seed,score"]
+    for name, arr in INPUTS.items():
+        for r in range(arr.shape[0]):
+            rows += [f"t{t},{name},{r},{arr[r, t]}" for t in range(arr.shape[1])]
+    path = tmp_path / "runs.csv"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.warns(cdplot.CdplotWarning, match="different numbers of runs"):
+        res = cdplot.compare(path, aggregate="mean")
+    by_datasets = cdplot.effect_sizes(res, measure="mean")
+    by_runs = cdplot.effect_sizes(
+        res, measure="mean", resample="runs", runs=path, n_boot=500, random_state=0
+    )
+    # the same pairs and estimates (mean paired difference of the task means) ...
+    assert by_runs[["a", "b"]].values.tolist() == by_datasets[["a", "b"]].values.tolist()
+    np.testing.assert_allclose(by_runs["estimate"], by_datasets["estimate"], rtol=1e-9)
+    # ... with the intervals of new seeds on the same tasks (other ends than over datasets)
+    assert (by_runs["low"] <= by_runs["estimate"]).all()
+    assert (by_runs["estimate"] <= by_runs["high"]).all()
+    assert not np.allclose(by_runs["low"], by_datasets["low"])
+    assert (by_runs["n"] == 6).all()
+    sup = cdplot.effect_sizes(
+        res, measure="superiority", resample="runs", runs=path, n_boot=200, random_state=0
+    )
+    row = sup.set_index(["a", "b"]).loc[("A", "B")]
+    assert row["estimate"] == pytest.approx(REFERENCE["improvement"]["A,B"], rel=1e-12)
+    with pytest.raises(CdplotInputError, match=r"resample='runs'\) has the measures"):
+        cdplot.effect_sizes(res, measure="cohen-d", resample="runs", runs=path)
+    with pytest.raises(CdplotInputError, match=r"resample='runs'\) resamples the runs"):
+        cdplot.effect_sizes(res, resample="runs")
