@@ -275,6 +275,14 @@ def normalise_runs(runs: RunScores, bounds: Any) -> RunScores:
     ------
     CdplotInputError
         When a task has no bounds, or its ``low`` equals its ``high``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cdplot.io import normalise_runs, read_run_scores
+    >>> runs = read_run_scores({"A": np.array([[10.0], [30.0]])}, tasks=["Pong"])
+    >>> normalise_runs(runs, {"Pong": (10.0, 50.0)}).cell(0, 0).tolist()
+    [0.0, 0.5]
     """
     pairs = _bounds_mapping(bounds)
     missing = [t for t in runs.tasks if t not in pairs]

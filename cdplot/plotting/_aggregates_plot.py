@@ -118,6 +118,16 @@ def aggregate_plot(
     ------
     CdplotInputError
         For a metric the result does not hold, or ``ax`` without ``metric`` for several.
+
+    Examples
+    --------
+    >>> import numpy as np, cdplot
+    >>> rng = np.random.default_rng(0)
+    >>> agg = cdplot.aggregate_scores({"A": rng.random((4, 5)), "B": rng.random((4, 5))},
+    ...                               n_boot=200, random_state=0)
+    >>> ax = cdplot.aggregate_plot(agg)  # one panel per metric
+    >>> [a.get_title() for a in ax.figure.axes]
+    ['Median', 'IQM', 'Mean', 'Optimality gap']
     """
     names = list(aggregates.metrics)
     if metric is not None:
@@ -270,6 +280,15 @@ def improvement_plot(poi: Any, *, control: str | None = None, ax: Any = None) ->
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import numpy as np, cdplot
+    >>> rng = np.random.default_rng(0)
+    >>> poi = cdplot.probability_of_improvement(
+    ...     {"A": rng.random((4, 5)) + 0.5, "B": rng.random((4, 5))}, n_boot=200, random_state=0)
+    >>> ax = cdplot.improvement_plot(poi)  # the matrix P(row > column)
+    >>> ax = cdplot.improvement_plot(poi, control="B")  # P(X > B) with intervals
     """
     k = len(poi.algorithms)
     if control is not None and control not in poi.algorithms:

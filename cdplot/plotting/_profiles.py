@@ -104,6 +104,16 @@ def profile_plot(
     ------
     CdplotInputError
         For ``scale="nonlinear"`` on a profile other than a score distribution.
+
+    Examples
+    --------
+    >>> import numpy as np, cdplot
+    >>> rng = np.random.default_rng(0)
+    >>> prof = cdplot.score_profile({"A": rng.random((4, 5)), "B": rng.random((4, 5))},
+    ...                             n_boot=200, random_state=0)
+    >>> ax = cdplot.profile_plot(prof, scale="nonlinear")
+    >>> len(ax.lines)
+    2
     """
     scale = check_in_list(("linear", "log", "nonlinear"), scale=scale)
     x = _positions(profile, scale)

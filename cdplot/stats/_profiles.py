@@ -136,6 +136,14 @@ def score_profile(
     ------
     CdplotInputError
         For a single run per task and algorithm, or a task without normalisation scores.
+
+    Examples
+    --------
+    >>> import numpy as np, cdplot
+    >>> scores = {"A": np.array([[0.2, 0.9], [0.4, 0.7]]), "B": np.array([[0.1, 0.3], [0.5, 0.2]])}
+    >>> prof = cdplot.score_profile(scores, tau=[0.25, 0.5], n_boot=200, random_state=0)
+    >>> prof.profile.tolist()  # B: 0.5 and 0.3 above 0.25, none above 0.5
+    [[0.75, 0.5], [0.5, 0.0]]
     """
     runs = runs_input(data, normalise, read_kws)
     of = check_in_list(("runs", "tasks"), of=of)
@@ -315,6 +323,15 @@ def data_profile(
     ----------
     More, J. J. & Wild, S. M. (2009). Benchmarking derivative-free optimization
     algorithms. *SIAM Journal on Optimization* 20(1), 172-191.
+
+    Examples
+    --------
+    >>> import numpy as np, cdplot
+    >>> evals = {"A": np.array([[10.0, 40.0]]), "B": np.array([[30.0, np.inf]])}
+    >>> p = cdplot.data_profile(evals, tasks=["p1", "p2"], dimensions={"p1": 1, "p2": 3},
+    ...                         budgets=[5, 10, 15])
+    >>> p.profile.tolist()  # per simplex gradient: A 5 and 10, B 15 and failed
+    [[0.5, 1.0, 1.0], [0.0, 0.0, 0.5]]
     """
     runs = _costs(data, read_kws)
     confidence = check_confidence(confidence)

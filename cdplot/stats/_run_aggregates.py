@@ -278,6 +278,15 @@ def run_rank_intervals(
     ------
     CdplotInputError
         For a single run per task and algorithm.
+
+    Examples
+    --------
+    >>> import numpy as np, cdplot
+    >>> rng = np.random.default_rng(0)
+    >>> runs = {"A": 3 + rng.normal(0, 0.1, (5, 4)), "B": 1 + rng.normal(0, 0.1, (5, 4))}
+    >>> ri = cdplot.run_rank_intervals(runs, n_boot=200, random_state=0)
+    >>> ri.low.tolist(), ri.high.tolist()
+    ([1, 2], [1, 2])
     """
     from ._intervals import RankIntervals
 

@@ -100,6 +100,17 @@ def run_bootstrap(
     CdplotInputError
         When every task and algorithm has a single run (resampling runs would give back the
         data every time: nothing to resample).
+
+    Examples
+    --------
+    >>> import numpy as np, cdplot
+    >>> from cdplot.io import read_run_scores
+    >>> runs = read_run_scores({"A": np.arange(6.0).reshape(3, 2), "B": np.ones((3, 2))})
+    >>> boot = cdplot.run_bootstrap(runs, n_boot=100, random_state=0)
+    >>> a = cdplot.aggregate_scores(runs, bootstrap=boot)
+    >>> b = cdplot.aggregate_scores(runs, bootstrap=boot)  # the same replicates
+    >>> bool((a.low == b.low).all())
+    True
     """
     if int(runs.counts.max()) < 2:
         raise CdplotInputError(
