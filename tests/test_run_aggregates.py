@@ -229,3 +229,11 @@ def test_effect_sizes_of_a_comparison_resample_the_runs(tmp_path):
         cdplot.effect_sizes(res, measure="cohen-d", resample="runs", runs=path)
     with pytest.raises(CdplotInputError, match=r"resample='runs'\) resamples the runs"):
         cdplot.effect_sizes(res, resample="runs")
+
+
+def test_score_profile_weighs_tasks_equally_with_unequal_runs():
+    runs = read_run_scores({"A": [[0.1, 0.9], [0.6, np.nan], [0.8, np.nan]]})
+    prof = cdplot.score_profile(runs, tau=[0.0, 0.5, 0.85], n_boot=100, random_state=0)
+    # task 1 runs 0.1, 0.6, 0.8 and task 2 run 0.9: the mean over tasks of each task's share
+    expected = [(1 + 1) / 2, (2 / 3 + 1) / 2, (0 + 1) / 2]
+    np.testing.assert_allclose(prof.profile[0], expected, rtol=1e-12)

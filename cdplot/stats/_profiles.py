@@ -152,12 +152,11 @@ def score_profile(
     boot = _bootstrap_for(runs, bootstrap, n_boot, random_state)
 
     def statistic(x: np.ndarray) -> np.ndarray:
+        # one threshold at a time: a (b, T, k, R, grid) array would not fit in memory
         if of == "tasks":
-            above = _task_means(x)[..., None] > grid  # (b, T, k, grid)
-            return above.mean(axis=1)
-        valid = ~np.isnan(x)[..., None]
-        above = (x[..., None] > grid) & valid  # (b, T, k, R, grid)
-        return (above.sum(axis=3) / valid.sum(axis=3)).mean(axis=1)
+            means = _task_means(x)  # (b, T, k)
+            return np.stack([(means > t).mean(axis=1) for t in grid], axis=-1)
+        return _share_above(x, grid)
 
     profile = statistic(runs.values[None])[0]
     low, high = percentile_interval(boot.replicate(statistic), confidence)
@@ -172,6 +171,29 @@ def score_profile(
         n_boot=boot.n_boot,
         scaled_tau=1.0 - profile.mean(axis=0),
     )
+
+
+def _share_above(x: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """``(b, k, grid)`` mean over tasks of the share of each task's runs above each ``tau``.
+
+    Each run weighs ``1 / (n_tk T)``; the runs of one replicate and algorithm are sorted once
+    and the weight above each threshold read off the reversed cumulative sums.
+    """
+    b, n_tasks, k, most = x.shape
+    valid = ~np.isnan(x)
+    weight = np.where(valid, 1.0 / (valid.sum(axis=3, keepdims=True) * n_tasks), 0.0)
+    values = x.transpose(0, 2, 1, 3).reshape(b * k, n_tasks * most)
+    weight = weight.transpose(0, 2, 1, 3).reshape(b * k, n_tasks * most)
+    order = np.argsort(values, axis=1, kind="stable")  # NaN padding (weight 0) sorts last
+    values = np.take_along_axis(values, order, axis=1)
+    weight = np.take_along_axis(weight, order, axis=1)
+    above = np.zeros((b * k, n_tasks * most + 1))
+    above[:, :-1] = np.cumsum(weight[:, ::-1], axis=1)[:, ::-1]  # weight at or after each
+    out = np.empty((b * k, grid.size))
+    for row in range(b * k):
+        first_above = np.searchsorted(values[row], grid, side="right")  # NaN sorts last
+        out[row] = above[row, first_above]
+    return out.reshape(b, k, grid.size)
 
 
 def _costs(data: Any, read_kws: dict[str, Any]) -> RunScores:
