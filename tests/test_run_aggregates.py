@@ -193,6 +193,11 @@ def test_rank_intervals_of_a_comparison_resample_the_runs(tmp_path):
     direct = cdplot.run_rank_intervals(path, n_boot=300, random_state=0)
     assert ri.method == "runs" and ri.algorithms == direct.algorithms
     np.testing.assert_allclose(ri.average_rank, [res.average_ranks[a] for a in ri.algorithms])
+    boot = cdplot.run_bootstrap(read_run_scores(path), n_boot=300, random_state=4)
+    shared = cdplot.rank_intervals(res, method="runs", runs=boot)
+    np.testing.assert_array_equal(
+        shared.p_best, cdplot.run_rank_intervals(boot.runs, bootstrap=boot).p_best
+    )
     with pytest.raises(CdplotInputError, match=r"method='runs'\) resamples the runs"):
         cdplot.rank_intervals(res, method="runs")
     with pytest.raises(CdplotInputError, match=r"runs= holds other algorithms"):

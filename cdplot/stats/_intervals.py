@@ -261,9 +261,11 @@ def rank_intervals(
         fixed standard errors of the full sample, with a :class:`cdplot.CdplotWarning`:
         their intervals may cover less than ``confidence``, the more so the more pairs
         and the fewer datasets (see Notes).
-    runs : RunScores, path, data frame or mapping, optional
+    runs : RunScores, RunBootstrap, path, data frame or mapping, optional
         For ``method="runs"``: the scores of every run of the result's algorithms on its
-        datasets (anything :func:`cdplot.io.read_run_scores` reads).
+        datasets (anything :func:`cdplot.io.read_run_scores` reads), or a shared
+        :func:`cdplot.run_bootstrap` of them (the replicates of the aggregates and
+        profiles computed from it).
 
     Returns
     -------
@@ -494,14 +496,24 @@ def _runs_intervals(
             "rank_intervals(method='runs') gives simultaneous intervals only; drop "
             "simultaneous=False."
         )
-    scores = read_run_scores(runs, higher_is_better=result.higher_is_better)
-    scores = dataclasses.replace(scores, higher_is_better=bool(result.higher_is_better))
+    from ._run_bootstrap import RunBootstrap
+
+    shared = runs if isinstance(runs, RunBootstrap) else None  # one bootstrap for all
+    given = shared.runs if shared is not None else runs
+    scores = read_run_scores(given, higher_is_better=result.higher_is_better)
+    if scores.higher_is_better != bool(result.higher_is_better):
+        raise CdplotInputError(
+            "runs= and the result disagree on the direction of the scores; read the runs "
+            "with the result's higher_is_better."
+        )
     if sorted(scores.algorithms) != sorted(str(a) for a in result.algorithms):
         raise CdplotInputError(
             "runs= holds other algorithms than the result's; pass the runs the result was "
             "computed from."
         )
-    found = run_rank_intervals(scores, confidence=confidence, n_boot=n_boot, random_state=rng)
+    found = run_rank_intervals(
+        scores, confidence=confidence, n_boot=n_boot, random_state=rng, bootstrap=shared
+    )
     return dataclasses.replace(found, labels=dict(result.labels))
 
 
