@@ -242,3 +242,15 @@ def test_score_profile_weighs_tasks_equally_with_unequal_runs():
     # task 1 runs 0.1, 0.6, 0.8 and task 2 run 0.9: the mean over tasks of each task's share
     expected = [(1 + 1) / 2, (2 / 3 + 1) / 2, (0 + 1) / 2]
     np.testing.assert_allclose(prof.profile[0], expected, rtol=1e-12)
+
+
+def test_wide_table_with_a_run_column_and_lower_is_better(tmp_path):
+    path = tmp_path / "wide.csv"
+    path.write_text("task,run,fast,slow\nt1,1,1.0,3.0\nt1,2,2.0,4.0\nt2,1,5.0,5.0\nt2,2,6.0,7.0\n")
+    runs = read_run_scores(path, higher_is_better=False)
+    assert runs.algorithms == ("fast", "slow") and runs.counts.tolist() == [[2, 2], [2, 2]]
+    poi = cdplot.probability_of_improvement(runs, n_boot=100, random_state=0)
+    # lower is better: on t1 every run of fast beats slow (1); on t2 fast 5, 6 against slow
+    # 5, 7: wins 6 < 7, 5 < 7, tie 5 = 5, loss 6 > 5 -> (2 + 0.5) / 4
+    assert poi.algorithms[0] == "fast"
+    assert poi.estimate[0, 1] == pytest.approx((1 + 2.5 / 4) / 2, rel=1e-12)
