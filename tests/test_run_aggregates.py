@@ -254,3 +254,20 @@ def test_wide_table_with_a_run_column_and_lower_is_better(tmp_path):
     # 5, 7: wins 6 < 7, 5 < 7, tie 5 = 5, loss 6 > 5 -> (2 + 0.5) / 4
     assert poi.algorithms[0] == "fast"
     assert poi.estimate[0, 1] == pytest.approx((1 + 2.5 / 4) / 2, rel=1e-12)
+
+
+def test_task_bootstrap_draws_tasks_then_runs():
+    runs = read_run_scores({"A": [[1.0, 10.0, 100.0], [2.0, 11.0, 101.0]]})
+    boot = cdplot.run_bootstrap(runs, n_boot=300, random_state=0, tasks=True)
+    (chunk,) = list(boot.chunks())
+    # each drawn task keeps its own runs: a cell holds 1-2, 10-11 or 100-101, never a mix
+    cells = chunk[:, :, 0, :].reshape(-1, 2)
+    assert all(
+        set(c) <= {1.0, 2.0} or set(c) <= {10.0, 11.0} or set(c) <= {100.0, 101.0}
+        for c in cells.tolist()
+    )
+    drawn = [{int(np.log10(row[0])) for row in rep} for rep in chunk[:, :, 0, :].tolist()]
+    assert any(len(d) < 3 for d in drawn)  # some replicates draw a task twice
+    wide = cdplot.aggregate_scores(runs, metrics="mean", bootstrap=boot)
+    narrow = cdplot.aggregate_scores(runs, metrics="mean", n_boot=300, random_state=0)
+    assert wide.high[0, 0] - wide.low[0, 0] > 10 * (narrow.high[0, 0] - narrow.low[0, 0])

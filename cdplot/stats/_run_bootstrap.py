@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import CdplotInputError
+from .._errors import CdplotInputError, check_bool
 from ..io._run_scores import RunScores, normalise_runs, read_run_scores
 
 __all__ = ["RunBootstrap", "percentile_interval", "run_bootstrap", "runs_input"]
@@ -42,11 +42,14 @@ class RunBootstrap:
         Number of replicates.
     seed : numpy.random.SeedSequence
         Seed of the replicates (each read regenerates the same replicates).
+    tasks : bool
+        Whether the tasks are resampled too (rliable's ``task_bootstrap``).
     """
 
     runs: RunScores
     n_boot: int
     seed: np.random.SeedSequence = field(repr=False)
+    tasks: bool = False
 
     def chunks(self, cells: int = CHUNK_CELLS) -> Iterator[np.ndarray]:
         """The replicates in chunks of shape ``(b, tasks, algorithms, runs)`` (NaN padding)."""
@@ -54,12 +57,17 @@ class RunBootstrap:
         n_tasks, k, most = values.shape
         per = max(1, cells // max(1, n_tasks * k * most))
         rng = np.random.default_rng(self.seed)
-        pad = np.arange(most)[None, None, :] >= counts[:, :, None]
+        slots = np.arange(most)
         for start in range(0, self.n_boot, per):
             b = min(per, self.n_boot - start)
-            idx = (rng.random((b, n_tasks, k, most)) * counts[None, :, :, None]).astype(np.intp)
-            out = np.take_along_axis(values[None], idx, axis=3)
-            out[:, pad] = np.nan
+            if self.tasks:  # rliable's task_bootstrap: the tasks drawn too, then their runs
+                drawn = rng.integers(0, n_tasks, (b, n_tasks))
+                base, n = values[drawn], counts[drawn]
+            else:
+                base, n = values[None], np.broadcast_to(counts, (b, n_tasks, k))
+            idx = (rng.random((b, n_tasks, k, most)) * n[..., None]).astype(np.intp)
+            out = np.take_along_axis(base, idx, axis=3)
+            out[slots >= n[..., None]] = np.nan
             yield out
 
     def replicate(self, statistic: Any) -> np.ndarray:
@@ -78,7 +86,11 @@ def _check_n_boot(n_boot: Any) -> int:
 
 
 def run_bootstrap(
-    runs: RunScores, *, n_boot: int = DEFAULT_N_BOOT, random_state: Any = None
+    runs: RunScores,
+    *,
+    n_boot: int = DEFAULT_N_BOOT,
+    random_state: Any = None,
+    tasks: bool = False,
 ) -> RunBootstrap:
     """A stratified bootstrap over the runs within each task.
 
@@ -90,6 +102,10 @@ def run_bootstrap(
         Number of replicates (100 to 1,000,000).
     random_state : None, int or numpy.random.Generator
         Seed; equal seeds give equal replicates.
+    tasks : bool, default False
+        Also resample the tasks (rliable's ``task_bootstrap=True``): each replicate draws
+        the tasks with replacement, then the runs within each drawn task. The intervals then
+        also say how the numbers would change with other tasks of the same kind.
 
     Returns
     -------
@@ -123,7 +139,7 @@ def run_bootstrap(
         seed = np.random.SeedSequence(int(random_state.integers(2**63)))
     else:
         seed = np.random.SeedSequence(random_state)
-    return RunBootstrap(runs=runs, n_boot=n_boot, seed=seed)
+    return RunBootstrap(runs=runs, n_boot=n_boot, seed=seed, tasks=check_bool(tasks, "tasks"))
 
 
 def percentile_interval(reps: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
