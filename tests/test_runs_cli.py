@@ -63,6 +63,22 @@ def test_runs_figure_and_profile(tmp_path, capsys):
     argv = ["runs", str(data), "--profile", "runs", "--scale", "nonlinear", "-o", str(fig)]
     assert main([*argv, "--n-boot", "200"]) == 0
     assert fig.read_bytes()[:4] == b"\x89PNG"
+    table = tmp_path / "agg.csv"
+    argv = ["runs", str(data), "--resample-tasks", "--n-boot", "200", "--csv", str(table)]
+    assert main(argv) == 0
+    assert table.read_text().splitlines()[0] == "algorithm,metric,estimate,low,high"
+
+
+def test_runs_performance_profile_of_costs(tmp_path, capsys):
+    path = tmp_path / "times.csv"
+    path.write_text("problem,solver,seed,time\np1,A,1,1\np1,B,1,2\np2,A,1,4\np2,B,1,2\n")
+    out = tmp_path / "dm.json"
+    argv = ["runs", str(path), "--lower-is-better", "--profile", "performance"]
+    assert main([*argv, "--json", str(out)]) == 0
+    assert "Dolan-More performance profile" in capsys.readouterr().out
+    doc = json.loads(out.read_text())["profile"]
+    assert doc["kind"] == "performance" and doc["low"] is None  # one run: no band
+    assert doc["profile"][0][0] == 0.5  # A best on p1 only
 
 
 def test_runs_cli_errors(tmp_path, capsys):

@@ -73,6 +73,11 @@ def add_parser(subparsers: Any, common: argparse.ArgumentParser) -> argparse.Arg
     a.add_argument("--confidence", type=float, default=0.95, help="interval level (0.95)")
     a.add_argument("--n-boot", type=int, default=2000, help="bootstrap replicates (2000)")
     a.add_argument("--seed", type=int, default=None, help="random seed")
+    a.add_argument(
+        "--resample-tasks",
+        action="store_true",
+        help="also resample the tasks (rliable's task bootstrap)",
+    )
     o = p.add_argument_group("output")
     o.add_argument("--json", metavar="FILE", help="write the results as JSON")
     o.add_argument("--csv", metavar="FILE", help="write the aggregates as CSV")
@@ -125,7 +130,9 @@ def _analyse(args: argparse.Namespace) -> dict[str, Any]:
         return out
     if args.normalise:
         runs = normalise_runs(runs, _bounds(args.normalise))
-    boot = run_bootstrap(runs, n_boot=args.n_boot, random_state=args.seed)  # one, shared
+    boot = run_bootstrap(  # one bootstrap, shared by everything printed and drawn
+        runs, n_boot=args.n_boot, random_state=args.seed, tasks=args.resample_tasks
+    )
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     out["aggregates"] = aggregate_scores(
         runs, metrics=metrics, gamma=args.gamma, bootstrap=boot, **options

@@ -61,6 +61,7 @@ ALGORITHM_NAMES = (
     "clf",
     "framework",
     "agent",  # reinforcement learning
+    "solver",  # optimisation
 )
 #: Column names read as repetition columns (repeated runs of one algorithm on one dataset).
 REPETITION_NAMES = (
