@@ -74,25 +74,22 @@ class ImprovementProbabilities:
         return improvement_plot(self, **kwargs)
 
 
-#: Elements of one broadcast comparison block (replicates x pairs' runs x runs).
-_BLOCK = 4_000_000
-
-
 def _pair_matrix(x: np.ndarray, sign: float) -> np.ndarray:
-    """``(b, k, k)`` mean over tasks of P(run of i beats run of j) for every pair."""
-    b, n_tasks, k, _ = x.shape
+    """``(b, k, k)`` mean over tasks of P(run of i beats run of j) for every pair.
+
+    The runs of ``i`` are compared with the runs of every later algorithm at once; a
+    comparison with the NaN padding is neither a win nor a tie.
+    """
+    b, _, k, _ = x.shape
     y = sign * x
-    out = np.zeros((b, k, k))
-    valid = ~np.isnan(y)
-    n = valid.sum(axis=3)  # (b, T, k): the cell's run count, equal in every replicate
-    filled = np.where(valid, y, 0.0)
-    for i in range(k):
-        for j in range(i + 1, k):
-            xi, xj = filled[:, :, i, :, None], filled[:, :, j, None, :]
-            both = valid[:, :, i, :, None] & valid[:, :, j, None, :]
-            wins = ((xi > xj) & both).sum(axis=(2, 3)) + 0.5 * ((xi == xj) & both).sum(axis=(2, 3))
-            p = (wins / (n[:, :, i] * n[:, :, j])).mean(axis=1)
-            out[:, i, j], out[:, j, i] = p, 1.0 - p
+    n = (~np.isnan(y)).sum(axis=3).astype(float)  # (b, T, k): the cell's run count
+    out = np.empty((b, k, k))
+    for i in range(k - 1):
+        xi = y[:, :, i, :, None, None]  # (b, T, R, 1, 1)
+        rest = y[:, :, None, i + 1 :, :]  # (b, T, 1, k - i - 1, R)
+        wins = (xi > rest).sum(axis=(2, 4)) + 0.5 * (xi == rest).sum(axis=(2, 4))
+        p = (wins / (n[:, :, i, None] * n[:, :, i + 1 :])).mean(axis=1)
+        out[:, i, i + 1 :], out[:, i + 1 :, i] = p, 1.0 - p
     idx = np.arange(k)
     out[:, idx, idx] = np.nan
     return out
