@@ -82,6 +82,21 @@ __all__ = [
     "simplex_plot",
     "simulate",
     "simulate_grid",
+    # runs of each task: stratified bootstrap, aggregates, profiles
+    "ImprovementProbabilities",
+    "Profile",
+    "RunAggregates",
+    "RunBootstrap",
+    "aggregate_plot",
+    "aggregate_scores",
+    "data_profile",
+    "improvement_plot",
+    "performance_profile",
+    "probability_of_improvement",
+    "profile_plot",
+    "run_bootstrap",
+    "run_rank_intervals",
+    "score_profile",
 ]
 
 _PLOTTING = (
@@ -99,6 +114,9 @@ _PLOTTING = (
     "choose_figure",
     "aggregation_sensitivity_plot",
     "pareto_plot",
+    "aggregate_plot",
+    "improvement_plot",
+    "profile_plot",
 )
 _SIMULATION = (
     "simulate",
@@ -126,6 +144,17 @@ _STATS = {
     "OmnibusResult": ".stats._test_results",
     "ParetoFrontier": ".stats._pareto",
     "pareto_frontier": ".stats._pareto",
+    "RunAggregates": ".stats._run_aggregates",
+    "aggregate_scores": ".stats._run_aggregates",
+    "run_rank_intervals": ".stats._run_aggregates",
+    "RunBootstrap": ".stats._run_bootstrap",
+    "run_bootstrap": ".stats._run_bootstrap",
+    "ImprovementProbabilities": ".stats._improvement",
+    "probability_of_improvement": ".stats._improvement",
+    "Profile": ".stats._profiles",
+    "score_profile": ".stats._profiles",
+    "performance_profile": ".stats._profiles",
+    "data_profile": ".stats._profiles",
 }
 #: Subpackages reachable as attributes of ``cdplot`` without importing them first, each
 #: imported on first access (``cdplot.plotting`` itself loads no matplotlib, its figures do).

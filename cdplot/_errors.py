@@ -179,6 +179,7 @@ CLI_FLAGS: dict[str, str] = {
     "item": "--item-col",
     "cluster": "--cluster-col",  # one benchmark's items: clusters and samples
     "sample": "--sample-col",
+    "run": "--run-col",
     "confidence": "--confidence",
     "higher_is_better": "--lower-is-better",
     "test": "--test",

@@ -64,7 +64,7 @@ def _common() -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     """The ``cdplot`` parser: one subparser per subcommand module."""
     from .._version import __version__
-    from . import _check, _compare, _demo, _frontier, _plan, _simulate
+    from . import _check, _compare, _demo, _frontier, _plan, _runs_cmd, _simulate
 
     parser = _Parser(
         prog="cdplot",
@@ -76,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  simulate  power and error rates of the procedures by simulation\n"
         "  plan      datasets, items or runs needed, from a pilot\n"
         "  check     test claims (A is best, A better than B) with an exit status for CI\n"
-        "  frontier  the cost-performance Pareto frontier with uncertainty\n\n"
+        "  frontier  the cost-performance Pareto frontier with uncertainty\n"
+        "  runs      aggregates, probability of improvement and profiles over runs\n\n"
         "exit status: 0 success, 2 bad input or usage, 1 a bug in cdplot, 130 interrupted;\n"
         "cdplot check: 0 supported, 1 contradicted, 3 undecided (see its --help).\n"
         "run 'cdplot COMMAND --help' for examples.",
@@ -84,13 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cdplot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     common = _common()
-    for module in (_demo, _compare, _simulate, _plan, _check, _frontier):
+    for module in (_demo, _compare, _simulate, _plan, _check, _frontier, _runs_cmd):
         module.add_parser(sub, common)
     return parser
 
 
 def _runner(command: str) -> Any:
-    from . import _check, _compare, _demo, _frontier, _plan, _simulate
+    from . import _check, _compare, _demo, _frontier, _plan, _runs_cmd, _simulate
 
     return {
         "demo": _demo.run,
@@ -99,6 +100,7 @@ def _runner(command: str) -> Any:
         "plan": _plan.run,
         "check": _check.run,
         "frontier": _frontier.run,
+        "runs": _runs_cmd.run,
     }[command]
 
 

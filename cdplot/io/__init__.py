@@ -46,6 +46,7 @@ from ._roles import (
     resolve_roles,
 )
 from ._rows import LOWER_IS_BETTER_WORDS, SUMMARY_ROW_NAMES
+from ._run_scores import RunScores, normalise_runs, read_run_scores
 from ._runs import read_runs
 from ._sources import prepare_input
 from ._swebench import read_swebench
@@ -85,6 +86,9 @@ __all__ = [
     "read_openml",
     "read_parquet",
     "read_runs",
+    "RunScores",
+    "normalise_runs",
+    "read_run_scores",
     "read_swebench",
     "read_table",
     "read_wandb",

@@ -44,6 +44,9 @@ DATASET_NAMES = (
     "data_id",
     "openml_id",
     "OpenML ID",
+    "game",  # reinforcement learning: Atari games, environments
+    "environment",
+    "env",
 )
 #: Column names read as the algorithm column (a table with one is a long table).
 ALGORITHM_NAMES = (
@@ -59,6 +62,8 @@ ALGORITHM_NAMES = (
     "algo",
     "clf",
     "framework",
+    "agent",  # reinforcement learning
+    "solver",  # optimisation
 )
 #: Column names read as repetition columns (repeated runs of one algorithm on one dataset).
 REPETITION_NAMES = (

@@ -43,15 +43,20 @@ _MODULES = {
     "choose_figure": "_choose",
     "report_figure": "_report_figure",
     "aggregation_sensitivity_plot": "_sensitivity",
+    "aggregate_plot": "_aggregates_plot",
+    "improvement_plot": "_aggregates_plot",
+    "profile_plot": "_profiles",
 }
 
 __all__ = [
     "CDFigure",
+    "aggregate_plot",
     "aggregation_sensitivity_plot",
     "apv_heatmap",
     "bayes_cd_diagram",
     "cd_diagram",
     "cd_diagrams",
+    "improvement_plot",
     "item_wins_plot",
     "multi_comparison_matrix",
     "plan_plot",
@@ -59,6 +64,7 @@ __all__ = [
     "pool_sensitivity_plot",
     "posterior_plot",
     "power_plot",
+    "profile_plot",
     "rank_plot",
     "choose_figure",
     "report_figure",

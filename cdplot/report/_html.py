@@ -33,6 +33,7 @@ from ._model import (
     walk_rows,
 )
 from ._page import page_css
+from ._runs import runs_html
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -331,6 +332,7 @@ def to_html(
     intervals: RankIntervals | None = None,
     effects: pd.DataFrame | None = None,
     frontier: Any = None,
+    runs: Any = None,
 ) -> str:
     """HTML report: a self-contained page with the settings, figures, ranks, pairs and groups.
 
@@ -379,6 +381,8 @@ def to_html(
     frontier : ParetoFrontier, optional
         A section "Cost-performance frontier" (its figure as inline SVG and its table)
         of what ``cdplot.pareto_frontier(result, cost=...)`` computed.
+    runs : RunAggregates, ImprovementProbabilities or a sequence of them, optional
+        A section "Runs" with the aggregate scores and the probabilities of improvement.
 
     Returns
     -------
@@ -409,6 +413,7 @@ def to_html(
         from ._page_frontier import page_frontier_section
 
         parts.append(page_frontier_section(frontier))
+    parts += runs_html(runs)  # when given
     div = '<div class="cdplot-result">\n' + "\n".join(parts) + "\n</div>"
     if not page:
         extra = page_css() if interactive else ""

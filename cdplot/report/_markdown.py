@@ -25,6 +25,7 @@ from ._model import (
     rank_formatter,
     walk_rows,
 )
+from ._runs import runs_markdown
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -106,6 +107,7 @@ def to_markdown(
     intervals: RankIntervals | None = None,
     effects: pd.DataFrame | None = None,
     frontier: Any = None,
+    runs: Any = None,
 ) -> str:
     """Markdown report: the table of ranks and adjusted p-values, the tests, pairs and groups.
 
@@ -138,6 +140,9 @@ def to_markdown(
     frontier : ParetoFrontier, optional
         A section "Cost-performance frontier" (method and table) of what
         ``cdplot.pareto_frontier(result, cost=...)`` computed.
+    runs : RunAggregates, ImprovementProbabilities or a sequence of them, optional
+        A section "Runs" with the aggregate scores and the probabilities of improvement
+        (:func:`cdplot.aggregate_scores`, :func:`cdplot.probability_of_improvement`).
 
     Returns
     -------
@@ -210,4 +215,5 @@ def to_markdown(
         from ._frontier import frontier_markdown
 
         lines += ["", frontier_markdown(frontier, heading="###").rstrip("\n")]
+    lines += runs_markdown(runs)  # when given
     return "\n".join(lines) + "\n"

@@ -141,6 +141,10 @@ def effect_sizes(
     confidence: float = 0.95,
     rope: float | None = None,
     labels: bool = False,
+    resample: str = "datasets",
+    runs: Any = None,
+    n_boot: int = 2000,
+    random_state: Any = None,
 ) -> pd.DataFrame:
     """Effect size of every pair of algorithms over the datasets, with a confidence interval.
 
@@ -175,6 +179,19 @@ def effect_sizes(
         Add a column ``magnitude``: Cohen's (1988) labels for "cohen-d" (``|d| < 0.2``
         negligible, < 0.5 small, < 0.8 medium, else large), Vargha & Delaney's (2000) for
         "superiority" (``|A - 0.5|`` < 0.06, < 0.14, < 0.21).
+    resample : {"datasets", "runs"}, default "datasets"
+        ``"datasets"``: the intervals above, over the datasets. ``"runs"`` (with ``runs=``,
+        the scores of every run): "mean" is the mean over tasks of the difference of the
+        task means and "superiority" the run-level probability of improvement (Agarwal et
+        al. 2021), each with the percentile interval of the stratified bootstrap over the
+        runs within each task (``n`` then counts tasks; see
+        :func:`cdplot.aggregate_scores`).
+    runs : RunScores, path, data frame or mapping, optional
+        The runs, for ``resample="runs"``.
+    n_boot : int, default 2000
+        Bootstrap replicates of ``resample="runs"``.
+    random_state : None, int or numpy.random.Generator
+        Seed of ``resample="runs"``.
 
     Returns
     -------
@@ -229,7 +246,15 @@ def effect_sizes(
     if rope is None and measure in ("mean", "hodges-lehmann"):
         rope = getattr(result._pairwise, "rope", None)  # a Bayesian test's posterior part
     rope = _check_rope(rope)
-    rows = [_row(result, a, b, measure, confidence) for a, b in _pairs(result)]
+    resample = check_in_list(("datasets", "runs"), resample=resample)
+    if resample == "runs":
+        from ._run_effects import run_effect_rows
+
+        rows = run_effect_rows(
+            result, runs, _pairs(result), measure, confidence, n_boot, random_state
+        )
+    else:
+        rows = [_row(result, a, b, measure, confidence) for a, b in _pairs(result)]
     frame = pd.DataFrame(
         rows, columns=["a", "b", "measure", "estimate", "low", "high", "n", "confidence"]
     )

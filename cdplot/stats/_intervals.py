@@ -52,7 +52,7 @@ __all__ = [
 #: each row non-negative and summing to 1.
 WeightGenerator = Callable[[np.random.Generator, int], np.ndarray]
 
-METHODS = ("test", "bootstrap", "hierarchical")
+METHODS = ("test", "bootstrap", "hierarchical", "runs")
 TARGETS = ("ranks", "scores")
 BACKENDS = ("numpy", "dask")
 #: float32 elements of one block of the pairwise max-t step (1 MB: stays in cache)
@@ -212,6 +212,7 @@ def rank_intervals(
     on: str = "ranks",
     backend: str | None = None,
     studentize: bool | None = None,
+    runs: Any = None,
 ) -> RankIntervals:
     """Confidence intervals for the rank of each algorithm, and the set of the best.
 
@@ -233,7 +234,9 @@ def rank_intervals(
         ``result.items``): the same construction on a hierarchical bootstrap that
         resamples the tasks, then the items within each drawn task, and re-ranks (see
         :func:`cdplot.stats._items.hierarchical_bounds`); ``p_best`` is then the share of
-        those replicates in which each model ranks first.
+        those replicates in which each model ranks first. ``"runs"`` (with ``runs=``, the
+        scores of every run): the bootstrap construction on a stratified bootstrap over
+        the runs within each task, the tasks fixed (:func:`cdplot.run_rank_intervals`).
     confidence : float, optional
         Confidence level. By default ``1 - result.alpha`` for ``method="test"`` (the only level
         its decisions carry: another one is refused), 0.95 for the bootstraps.
@@ -258,6 +261,11 @@ def rank_intervals(
         fixed standard errors of the full sample, with a :class:`cdplot.CdplotWarning`:
         their intervals may cover less than ``confidence``, the more so the more pairs
         and the fewer datasets (see Notes).
+    runs : RunScores, RunBootstrap, path, data frame or mapping, optional
+        For ``method="runs"``: the scores of every run of the result's algorithms on its
+        datasets (anything :func:`cdplot.io.read_run_scores` reads), or a shared
+        :func:`cdplot.run_bootstrap` of them (the replicates of the aggregates and
+        profiles computed from it).
 
     Returns
     -------
@@ -343,6 +351,8 @@ def rank_intervals(
     confidence = check_confidence(confidence)
     n_boot = _check_n_boot(n_boot)
     rng = np.random.default_rng(random_state)
+    if method == "runs":
+        return _runs_intervals(result, runs, confidence, simultaneous, n_boot, rng)
     order, average = _display_order(result)
     if method == "bootstrap" and _is_benchmark(result):
         return _benchmark_bootstrap(
@@ -465,6 +475,46 @@ def _benchmark_bootstrap(
         critical_value=np.array([found.critical_value]),
         labels=dict(result.labels),
     )
+
+
+def _runs_intervals(
+    result: Any, runs: Any, confidence: float, simultaneous: bool, n_boot: int, rng: Any
+) -> RankIntervals:
+    """``method="runs"``: the stratified bootstrap over the runs of each task."""
+    import dataclasses
+
+    from ..io._run_scores import read_run_scores
+    from ._run_aggregates import run_rank_intervals
+
+    if runs is None:
+        raise CdplotInputError(
+            "rank_intervals(method='runs') resamples the runs of each task: pass them, "
+            "e.g. runs='runs.csv' (one row per task, algorithm and run)."
+        )
+    if not simultaneous:
+        raise CdplotInputError(
+            "rank_intervals(method='runs') gives simultaneous intervals only; drop "
+            "simultaneous=False."
+        )
+    from ._run_bootstrap import RunBootstrap
+
+    shared = runs if isinstance(runs, RunBootstrap) else None  # one bootstrap for all
+    given = shared.runs if shared is not None else runs
+    scores = read_run_scores(given, higher_is_better=result.higher_is_better)
+    if scores.higher_is_better != bool(result.higher_is_better):
+        raise CdplotInputError(
+            "runs= and the result disagree on the direction of the scores; read the runs "
+            "with the result's higher_is_better."
+        )
+    if sorted(scores.algorithms) != sorted(str(a) for a in result.algorithms):
+        raise CdplotInputError(
+            "runs= holds other algorithms than the result's; pass the runs the result was "
+            "computed from."
+        )
+    found = run_rank_intervals(
+        scores, confidence=confidence, n_boot=n_boot, random_state=rng, bootstrap=shared
+    )
+    return dataclasses.replace(found, labels=dict(result.labels))
 
 
 def _check_n_boot(n_boot: Any) -> int:
