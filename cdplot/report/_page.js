@@ -416,18 +416,19 @@
         this.a[t] += sign;
         continue;
       }
-      // above |d| every rank moves up one; |d|'s block grows by one (its midrank by 1/2)
-      var abs = d < 0 ? -d : d, ci = i * n, cj = o * n, above = 0, same = 0, samePos = 0;
-      var below = 0;
+      // above |d| every rank moves up one; |d|'s block grows by one (its midrank by 1/2).
+      // Counted without branches: e > |d|, e >= |d|, e < -|d|, e <= -|d|
+      var abs = d < 0 ? -d : d, neg = -abs, ci = i * n, cj = o * n, gt = 0, ge = 0, lt = 0;
+      var le = 0;
       for (q = 0; q < n; q++) {
         var e = near[ci + q] - near[cj + q];
-        above += e > abs ? 1 : 0; // positive and above |d|
-        samePos += e === abs ? 1 : 0;
-        same += e === -abs ? 1 : 0;
-        below += e < abs && e > -abs ? 1 : 0;
+        gt += (e > abs) | 0;
+        ge += (e >= abs) | 0;
+        lt += (e < neg) | 0;
+        le += (e <= neg) | 0;
       }
-      same += samePos;
-      var delta = 2 * above + samePos + (d > 0 ? 2 * (below + 1) + same : 0);
+      var samePos = ge - gt, same = samePos + le - lt, below = n - ge - le;
+      var delta = 2 * gt + samePos + (d > 0 ? 2 * (below + 1) + same : 0);
       if (sign < 0 && d > 0) this.b[t]--;
       this.rank2[t] += sign * delta;
       this.ties[t] += sign * 3 * same * (same + 1);
@@ -640,23 +641,21 @@
     return apv;
   }
 
-  /** The APV of every raw p-value in `p` (any order). */
+  /** The APV of every raw p-value in `p` (any order). The pairs share few distinct
+   * p-values (one per value of their statistic): those are sorted, then spread out by
+   * their counts into the sorted list the corrections read. */
   function adjust(p, name, cfg) {
-    var ps = Float64Array.from(p).sort(), apv = adjustSorted(ps, name, cfg);
-    var out = new Float64Array(p.length);
-    for (var t = 0; t < p.length; t++) {
-      var lo = 0, hi = ps.length - 1, v = p[t];
-      if (v !== v) {
-        out[t] = NaN;
-        continue;
-      }
-      while (lo < hi) { // the first position of v
-        var mid = (lo + hi) >> 1;
-        if (ps[mid] < v) lo = mid + 1;
-        else hi = mid;
-      }
-      out[t] = apv[lo];
+    var counts = new Map(), t, v;
+    for (t = 0; t < p.length; t++) counts.set(p[t], (counts.get(p[t]) || 0) + 1);
+    var values = Float64Array.from(counts.keys()).sort(), ps = new Float64Array(p.length);
+    var at = 0, start = new Map();
+    for (var u = 0; u < values.length; u++) {
+      v = values[u];
+      start.set(v, at);
+      ps.fill(v, at, (at += counts.get(v)));
     }
+    var apv = adjustSorted(ps, name, cfg), out = new Float64Array(p.length);
+    for (t = 0; t < p.length; t++) out[t] = apv[start.get(p[t])];
     return out;
   }
 
