@@ -141,6 +141,15 @@ def test_each_click_matches_compare(browser, tmp_path, kwargs):  # noqa: F811
         visit.close()
 
 
+MODEL = "document.querySelector('.cdplot-explorer').cdplotPage.model"
+
+TICK = """(flags) => {
+    const boxes = [...document.querySelectorAll('input[data-dataset]')];
+    boxes.forEach((b, i) => { b.checked = flags[i] === '1'; });
+    boxes[0].dispatchEvent(new Event('change', {bubbles: true}));
+}"""
+
+
 @pytest.mark.parametrize("test", ["wilcoxon", "sign"])
 def test_sums_after_clicks_equal_sums_from_scratch(browser, tmp_path, test):  # noqa: F811
     data = _coarse(12, n=20, k=7)
@@ -148,24 +157,43 @@ def test_sums_after_clicks_equal_sums_from_scratch(browser, tmp_path, test):  # 
     page = visit.page
     try:
         loaded = page.evaluate(SUMS)  # the wilcoxon test's from the payload
+        # from scratch: no full-table sums to start from, no dataset moved one by one
+        page.evaluate(f"() => {{ {MODEL}.cfg.pairSums = null; {MODEL}.movesMax = 0; }}")
         page.get_by_role("button", name="None").click()
-        page.get_by_role("button", name="All").click()  # every dataset again: from scratch
+        page.get_by_role("button", name="All").click()
         assert page.evaluate(SUMS) == loaded
-        for index in (2, 9, 4, 2, 15):
+        page.evaluate(f"() => {{ {MODEL}.movesMax = 16; }}")
+        for index in (2, 9, 4, 2, 15, 0, 1, 3):  # one dataset a click
             page.evaluate(CLICKS, index)
         by_clicks = page.evaluate(SUMS)
-        ticked = page.evaluate("() => document.querySelector('.cdplot-explorer').cdplotPage"
-                               ".ticked().join('')")  # fmt: skip
+        ticked = page.evaluate(f"() => {MODEL}.ticked.join('')")
+        page.evaluate(f"() => {{ {MODEL}.movesMax = 0; }}")
         page.get_by_role("button", name="None").click()
-        page.evaluate(
-            """(flags) => {
-                const boxes = [...document.querySelectorAll('input[data-dataset]')];
-                boxes.forEach((b, i) => { b.checked = flags[i] === '1'; });
-                boxes[0].dispatchEvent(new Event('change', {bubbles: true}));
-            }""",
-            ticked,
-        )
+        page.evaluate(TICK, ticked)
         assert page.evaluate(SUMS) == by_clicks
+        assert visit.errors == []
+    finally:
+        visit.close()
+
+
+def test_all_after_a_few_clicks_starts_from_the_full_table(browser, tmp_path):  # noqa: F811
+    data = _coarse(13, n=40, k=6)
+    res = quiet_compare(data, test="wilcoxon")
+    visit = _Visit(browser, _write(tmp_path, res, diagram=False))
+    page = visit.page
+    try:
+        loaded = page.evaluate(SUMS)
+        flags = ["1"] * 40
+        for index in range(0, 40, 2):
+            flags[index] = "0"
+        page.evaluate(TICK, "".join(flags))  # 20 datasets out at once: summed afresh
+        half = [i for i in range(40) if flags[i] == "1"]
+        _check_against_compare(visit.state(), quiet_compare(data.iloc[half], test="wilcoxon"))
+        flags[0] = "1"
+        page.evaluate(TICK, "".join(flags))
+        page.get_by_role("button", name="All").click()  # the full table's sums, reloaded
+        assert page.evaluate(SUMS) == loaded
+        _check_against_compare(visit.state(), res)
         assert visit.errors == []
     finally:
         visit.close()

@@ -695,6 +695,7 @@
     this.rows = new Int32Array(0);
     this.pairs = pairList(this.table.k, cfg.controlIndex);
     this.state = null;
+    this.movesMax = MOVES_MAX;
     if (cfg.recompute && (cfg.test === "sign" || cfg.test === "wilcoxon")) {
       this.state = new Pairs(this.table, cfg.test, this.pairs);
       if (cfg.pairSums) { // the page opens with every dataset ticked: cdplot's own sums
@@ -704,8 +705,9 @@
     }
   }
 
-  /** Beyond this many datasets changed at once, the per-pair sums are summed afresh. */
-  var MOVES_MAX = 6;
+  /** Beyond this many datasets changed at once, the per-pair sums are summed afresh (a
+   * move costs O(N) a pair, summing afresh a sort of N differences a pair). */
+  var MOVES_MAX = 16;
 
   function rowsOf(ticked) {
     var rows = [];
@@ -713,21 +715,35 @@
     return Int32Array.from(rows);
   }
 
-  /** Ticks exactly the datasets whose flag in `ticked` is set. */
+  function differ(a, b) {
+    var out = [];
+    for (var r = 0; r < a.length; r++) if (!a[r] !== !b[r]) out.push(r);
+    return out;
+  }
+
+  /** Ticks exactly the datasets whose flag in `ticked` is set: from the sums kept, or from
+   * the full table's (every dataset ticked) when fewer datasets differ from that, moving
+   * the datasets that differ one by one; else summed afresh. */
   Model.prototype.select = function (ticked) {
-    var changed = [];
-    for (var r = 0; r < ticked.length; r++) if (!ticked[r] !== !this.ticked[r]) changed.push(r);
-    if (this.state && changed.length <= MOVES_MAX) {
-      var self = this;
-      changed.forEach(function (r2) {
-        var sign = ticked[r2] ? 1 : -1;
-        self.ticked[r2] = 0;
-        self.state.move(r2, rowsOf(self.ticked), sign);
-        self.ticked[r2] = ticked[r2] ? 1 : 0;
+    var changed = differ(ticked, this.ticked), state = this.state, self = this;
+    if (state && this.cfg.pairSums) {
+      var all = new Uint8Array(ticked.length).fill(1), fromAll = differ(ticked, all);
+      if (fromAll.length < changed.length && fromAll.length <= this.movesMax) {
+        state.load(this.cfg.pairSums);
+        this.ticked = all;
+        changed = fromAll;
+      }
+    }
+    if (state && changed.length <= this.movesMax) {
+      changed.forEach(function (r) {
+        var sign = ticked[r] ? 1 : -1;
+        self.ticked[r] = 0;
+        state.move(r, rowsOf(self.ticked), sign);
+        self.ticked[r] = ticked[r] ? 1 : 0;
       });
     } else {
-      for (r = 0; r < ticked.length; r++) this.ticked[r] = ticked[r] ? 1 : 0;
-      if (this.state) this.state.full(rowsOf(this.ticked));
+      for (var r = 0; r < ticked.length; r++) this.ticked[r] = ticked[r] ? 1 : 0;
+      if (state) state.full(rowsOf(this.ticked));
     }
     this.rows = rowsOf(this.ticked);
   };
