@@ -174,6 +174,7 @@
     if (key in rangeValues) return rangeValues[key];
     var n = k - 1, grid = rangeGrid(Math.max(11, Math.ceil(q / 2) + 11), n, rule), sum = 0;
     for (var t = 0; t < grid.z.length; t++) {
+      if (grid.aPow[t] === 0) continue; // its term is zero (Phi(z)^(k-1) underflows)
       var a = grid.a[t], b = ndtr(grid.z[t] - q);
       var ratio = a > 0 ? b / a : 1;
       var bracket = -grid.aPow[t] * Math.expm1(n * Math.log1p(-Math.min(ratio, 1)));
@@ -309,16 +310,17 @@
   /** The pairs a selection tests: every pair (i < j, row by row), or the control's pairs
    * (each written low index first, as the full matrix holds it). */
   function pairList(k, control) {
-    var first = [], second = [];
+    var m = control === null ? (k * (k - 1)) / 2 : k - 1, t = 0;
+    var first = new Int32Array(m), second = new Int32Array(m);
     for (var i = 0; i < k; i++) {
       for (var j = i + 1; j < k; j++) {
         if (control === null || i === control || j === control) {
-          first.push(i);
-          second.push(j);
+          first[t] = i;
+          second[t++] = j;
         }
       }
     }
-    return { first: Int32Array.from(first), second: Int32Array.from(second) };
+    return { first: first, second: second };
   }
 
   /** Per-pair sums of a test on the scores over the datasets ticked. The sign test counts
