@@ -267,3 +267,40 @@ def test_click_at_k300_is_fast(browser, tmp_path, test):  # noqa: F811
         assert visit.errors == []
     finally:
         visit.close()
+
+
+def test_names_in_the_live_table_stay_text(browser, tmp_path):  # noqa: F811
+    data = _coarse(14, n=10, k=4)
+    data.columns = ['<img src=x onerror="window.hit=1">', "a&b", "c'd", '"e"']
+    visit = _Visit(browser, _write(tmp_path, quiet_compare(data), diagram=False))
+    try:
+        names = visit.page.evaluate(
+            """() => [...document.querySelectorAll('tr[data-algorithm]')].map(
+                (r) => [r.dataset.algorithm, r.querySelector('th').textContent])"""
+        )
+        assert sorted(n for n, _ in names) == sorted(data.columns)
+        assert all(name == shown for name, shown in names)
+        assert visit.page.evaluate("() => document.querySelectorAll('tbody img').length") == 0
+        assert visit.page.evaluate("() => window.hit") is None
+        assert visit.errors == []
+    finally:
+        visit.close()
+
+
+def test_off_screen_parts_wait_on_screen_and_print_whole(browser, tmp_path):  # noqa: F811
+    rng = np.random.default_rng(15)
+    scores = pd.DataFrame(rng.normal(size=(20, 80)) + np.linspace(0, 3, 80))
+    visit = _Visit(browser, _write(tmp_path, quiet_compare(scores)))
+    style = """() => ['.cdplot-scroll', '.cdplot-detail', '#settings'].map(
+        (s) => getComputedStyle(document.querySelector(s)).contentVisibility)"""
+    try:
+        assert visit.page.evaluate(style) == ["auto", "auto", "auto"]
+        visit.page.emulate_media(media="print")
+        assert visit.page.evaluate(style) == ["visible", "visible", "visible"]
+        visit.page.emulate_media(media="screen")
+        # scrolled to, the live table is laid out with every row
+        visit.page.locator(".cdplot-live-table").scroll_into_view_if_needed()
+        rows = visit.page.locator(".cdplot-live-table tbody tr")
+        assert rows.count() == 80 and rows.nth(79).bounding_box()["height"] > 10
+    finally:
+        visit.close()
