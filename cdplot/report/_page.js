@@ -515,12 +515,13 @@
         p[t] = seen.get(key);
       }
     } else if (cfg.test === "wilcoxon") {
-      var plain = new Float64Array(n * (n + 1) + 1).fill(NaN); // no zero, no tie: by rank2
+      var plain = new Map(); // no zero, no tie: by rank2 alone
       for (t = 0; t < m; t++) {
-        var z = state.a[t], pos = state.b[t], r2 = state.rank2[t], ties = state.ties[t];
+        var z = state.a[t], pos = state.b[t], r2 = state.rank2[t], ties = state.ties[t], v;
         if (z === 0 && ties === 0) {
-          if (plain[r2] !== plain[r2]) plain[r2] = wilcoxonFromSums(0, pos, r2, 0, n, cfg.options);
-          p[t] = plain[r2];
+          v = plain.get(r2);
+          if (v === undefined) plain.set(r2, (v = wilcoxonFromSums(0, pos, r2, 0, n, cfg.options)));
+          p[t] = v;
         } else {
           var name = z + " " + pos + " " + r2 + " " + ties;
           if (!seen.has(name)) seen.set(name, wilcoxonFromSums(z, pos, r2, ties, n, cfg.options));
