@@ -4,6 +4,9 @@
  * every change of the dataset selection recomputes the average ranks, Friedman's and
  * Iman-Davenport's tests, the post-hoc test (mean-ranks, Nemenyi, sign, Wilcoxon) with
  * its correction, the groups and the figure, following cdplot.stats formula by formula.
+ * Large boards: each dataset's ranks are computed once (Table), the sign and Wilcoxon
+ * tests' per-pair sums move by one dataset a click (Pairs), the page opens from the full
+ * table's sums cdplot wrote, and a Nemenyi p-value is computed when shown.
  * No framework, no network: plain ES5-style functions, one closure per page section.
  */
 (function () {
