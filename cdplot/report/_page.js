@@ -499,12 +499,29 @@
     return twoSidedNormal(diff / sd);
   }
 
-  /** The raw p-value of every pair of `pairs` (a Float64Array), a value computed once per
-   * distinct statistic. */
+  /** Distinct statistics numbered in order of appearance, each p-value computed once. */
+  function Distinct() {
+    this.ids = new Map();
+    this.values = [];
+  }
+
+  Distinct.prototype.id = function (key, pvalue) {
+    var id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(pvalue());
+      this.ids.set(key, id);
+    }
+    return id;
+  };
+
+  /** The raw p-values of the pairs of `pairs`: `values`, the distinct ones, and `id`, each
+   * pair's index into them (pairs with equal statistics share one). */
   function pairPvalues(cfg, pairs, state, rankSum, n) {
-    var m = pairs.first.length, p = new Float64Array(m), seen = new Map(), t;
+    var m = pairs.first.length, id = new Int32Array(m), seen = new Distinct(), t;
+    var opt = cfg.options;
     if (cfg.test === "sign") {
-      var split = cfg.options.ties === "split";
+      var split = opt.ties === "split";
       for (t = 0; t < m; t++) {
         var wins = state.a[t], losses = state.b[t];
         if (split) {
@@ -512,41 +529,38 @@
           wins += counted / 2;
           losses += counted / 2;
         }
-        var total = wins + losses, low = Math.min(wins, losses), key = low * (n + 1) + total;
-        if (!seen.has(key))
-          seen.set(key, total === 0 ? 1 : Math.min(1, 2 * binomCdfHalf(low, total)));
-        p[t] = seen.get(key);
+        var total = wins + losses, low = Math.min(wins, losses);
+        id[t] = seen.id(low * (n + 1) + total, function () {
+          return total === 0 ? 1 : Math.min(1, 2 * binomCdfHalf(low, total));
+        });
       }
     } else if (cfg.test === "wilcoxon") {
-      var plain = new Map(); // no zero, no tie: by rank2 alone
       for (t = 0; t < m; t++) {
-        var z = state.a[t], pos = state.b[t], r2 = state.rank2[t], ties = state.ties[t], v;
-        if (z === 0 && ties === 0) {
-          v = plain.get(r2);
-          if (v === undefined) plain.set(r2, (v = wilcoxonFromSums(0, pos, r2, 0, n, cfg.options)));
-          p[t] = v;
-        } else {
-          var name = z + " " + pos + " " + r2 + " " + ties;
-          if (!seen.has(name)) seen.set(name, wilcoxonFromSums(z, pos, r2, ties, n, cfg.options));
-          p[t] = seen.get(name);
-        }
+        var z = state.a[t], pos = state.b[t], r2 = state.rank2[t], ties = state.ties[t];
+        // no zero and no tie: the statistic is rank2 alone (a number key), else all four
+        var key = z === 0 && ties === 0 ? r2 : z + " " + pos + " " + r2 + " " + ties;
+        id[t] = seen.id(key, function () {
+          return wilcoxonFromSums(z, pos, r2, ties, n, opt);
+        });
       }
     } else {
-      for (t = 0; t < m; t++) p[t] = meanRanksP(cfg, rankSum, n, pairs.first[t], pairs.second[t], seen);
+      for (t = 0; t < m; t++) {
+        var i = pairs.first[t], o = pairs.second[t];
+        id[t] = seen.id(Math.abs(2 * rankSum[i] - 2 * rankSum[o]), function () {
+          return meanRanksP(cfg, rankSum, n, i, o);
+        });
+      }
     }
-    return p;
+    return { values: Float64Array.from(seen.values), id: id };
   }
 
   /** The mean-ranks (normal) or Nemenyi (studentized range) p-value of one pair, by the
-   * distance of twice their rank sums (an integer; `seen` caches it). */
-  function meanRanksP(cfg, rankSum, n, i, j, seen) {
+   * distance of twice their rank sums (an integer). */
+  function meanRanksP(cfg, rankSum, n, i, j) {
     var k = rankSum.length, dist = Math.abs(2 * rankSum[i] - 2 * rankSum[j]);
-    if (seen && seen.has(dist)) return seen.get(dist);
-    var z = dist / Math.sqrt((2 * n * k * (k + 1)) / 3), p;
-    if (cfg.test === "mean-ranks") p = twoSidedNormal(z);
-    else p = rangeSf(z * Math.SQRT2, k, cfg.quadrature);
-    if (seen) seen.set(dist, p);
-    return p;
+    var z = dist / Math.sqrt((2 * n * k * (k + 1)) / 3);
+    if (cfg.test === "mean-ranks") return twoSidedNormal(z);
+    return rangeSf(z * Math.SQRT2, k, cfg.quadrature);
   }
 
   /* ----------------------------------------------------------- corrections */
@@ -555,6 +569,7 @@
    * that order. Equal raw p-values then get the largest APV among them, so an APV is a
    * function of the raw p-value alone and is looked up by it (cdplot.stats._adjust). */
 
+  /** The indices of `p` by ascending value (equal values by index). */
   function sortedOrder(p) {
     return p
       .map(function (v, i) {
@@ -647,21 +662,20 @@
     return apv;
   }
 
-  /** The APV of every raw p-value in `p` (any order). The pairs share few distinct
-   * p-values (one per value of their statistic): those are sorted, then spread out by
-   * their counts into the sorted list the corrections read. */
-  function adjust(p, name, cfg) {
-    var counts = new Map(), t, v;
-    for (t = 0; t < p.length; t++) counts.set(p[t], (counts.get(p[t]) || 0) + 1);
-    var values = Float64Array.from(counts.keys()).sort(), ps = new Float64Array(p.length);
-    var at = 0, start = new Map();
-    for (var u = 0; u < values.length; u++) {
-      v = values[u];
-      start.set(v, at);
-      ps.fill(v, at, (at += counts.get(v)));
-    }
-    var apv = adjustSorted(ps, name, cfg), out = new Float64Array(p.length);
-    for (t = 0; t < p.length; t++) out[t] = apv[start.get(p[t])];
+  /** The APV of every pair from its raw p-value `values[id[t]]` (see pairPvalues): the
+   * distinct values are sorted, then spread out by their counts into the sorted list of all
+   * m the corrections read; a pair reads the APV at its value's first place. */
+  function adjust(values, id, name, cfg) {
+    var m = id.length, counts = new Int32Array(values.length), t;
+    for (t = 0; t < m; t++) counts[id[t]]++;
+    var order = sortedOrder(Array.from(values)), ps = new Float64Array(m);
+    var start = new Int32Array(values.length), at = 0;
+    order.forEach(function (u) {
+      start[u] = at;
+      ps.fill(values[u], at, (at += counts[u]));
+    });
+    var apv = adjustSorted(ps, name, cfg), out = new Float64Array(m);
+    for (t = 0; t < m; t++) out[t] = apv[start[id[t]]];
     return out;
   }
 
@@ -788,7 +802,8 @@
         sig[a * k + b] = sig[b * k + a] = s ? 1 : 0;
       }
     } else {
-      var adj = adjust(pairPvalues(cfg, pairs, this.state, sums.rankSum, n), cfg.correction, cfg);
+      var raw = pairPvalues(cfg, pairs, this.state, sums.rankSum, n);
+      var adj = adjust(raw.values, raw.id, cfg.correction, cfg);
       for (t = 0; t < m; t++) {
         var i = pairs.first[t], o = pairs.second[t];
         apv[i * k + o] = apv[o * k + i] = adj[t];
