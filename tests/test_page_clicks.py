@@ -304,3 +304,18 @@ def test_off_screen_parts_wait_on_screen_and_print_whole(browser, tmp_path):  # 
         assert rows.count() == 80 and rows.nth(79).bounding_box()["height"] > 10
     finally:
         visit.close()
+
+
+def test_figure_follows_its_box_width(browser, tmp_path):  # noqa: F811
+    visit = _Visit(browser, _write(tmp_path, quiet_compare(cdplot.datasets.load("demsar2006"))))
+    page = visit.page
+    width = "() => document.querySelector('.cdplot-live-figure svg').getAttribute('width')"
+    try:
+        before = float(page.evaluate(width))
+        # the box narrows without a window resize (as a notebook's panel can)
+        page.evaluate("() => { document.querySelector('.cdplot-live').style.width = '420px'; }")
+        page.wait_for_function(f"() => ({width})() !== '{before:g}'", timeout=5000)
+        assert float(page.evaluate(width)) == pytest.approx(420, abs=2)
+        assert visit.errors == []
+    finally:
+        visit.close()

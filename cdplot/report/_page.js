@@ -921,13 +921,20 @@
       });
     });
     var timer = null;
-    window.addEventListener("resize", function () {
+    function redraw() {
       clearTimeout(timer);
       timer = setTimeout(function () {
         self.figureWidth = undefined;
         self.draw();
       }, 100);
-    });
+    }
+    window.addEventListener("resize", redraw);
+    if (window.ResizeObserver) {
+      // the figure's box can change width without the window (a notebook's side panel)
+      new ResizeObserver(function () {
+        if (self.figureWidth !== undefined && self.figure.clientWidth !== self.figureWidth) redraw();
+      }).observe(this.figure);
+    }
   };
 
   /** All or none of the datasets the text filter shows. */
