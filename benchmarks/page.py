@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -75,6 +76,15 @@ window.floorClick = function () {
   body.innerHTML = rows; fig.innerHTML = drawn;
 };
 </script>"""
+
+
+def chromium() -> str:
+    """The system's chromium (Debian's package), as the browser tests find it."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise SystemExit("page.py needs a chromium binary on PATH (Debian: apt install chromium)")
 
 
 def board(k: int, n: int, seed: int = 45) -> pd.DataFrame:
@@ -159,7 +169,7 @@ def run(cases: dict[str, tuple[Path, Path]], empty: Path, rounds: int, clicks: i
     from playwright import sync_api
 
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+        browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
         context = browser.new_context()
         for page, floor in cases.values():
             snapshot(context, page, floor)
