@@ -319,3 +319,19 @@ def test_figure_follows_its_box_width(browser, tmp_path):  # noqa: F811
         assert visit.errors == []
     finally:
         visit.close()
+
+
+@pytest.mark.parametrize("test", ["wilcoxon", "sign"])
+def test_warming_up_leaves_the_sums_as_they_were(browser, tmp_path, test):  # noqa: F811
+    data = _coarse(16, n=12, k=5)
+    visit = _Visit(browser, _write(tmp_path, quiet_compare(data, test=test), diagram=False))
+    page = visit.page
+    try:
+        page.evaluate(CLICKS, 4)  # from a selection that is not every dataset, too
+        before = page.evaluate(SUMS), page.evaluate(f"() => {MODEL}.ticked.join('')")
+        page.evaluate(f"() => {MODEL}.warm()")  # what the page runs once when idle
+        assert (page.evaluate(SUMS), page.evaluate(f"() => {MODEL}.ticked.join('')")) == before
+        _check_against_compare(visit.state(), quiet_compare(data.drop(index=4), test=test))
+        assert visit.errors == []
+    finally:
+        visit.close()
