@@ -4,6 +4,9 @@
  * every change of the dataset selection recomputes the average ranks, Friedman's and
  * Iman-Davenport's tests, the post-hoc test (mean-ranks, Nemenyi, sign, Wilcoxon) with
  * its correction, the groups and the figure, following cdplot.stats formula by formula.
+ * Large boards: each dataset's ranks are computed once (Table), the sign and Wilcoxon
+ * tests' per-pair sums move by one dataset a click (Pairs), the page opens from the full
+ * table's sums cdplot wrote, and a Nemenyi p-value is computed when shown.
  * No framework, no network: plain ES5-style functions, one closure per page section.
  */
 (function () {
@@ -174,6 +177,7 @@
     if (key in rangeValues) return rangeValues[key];
     var n = k - 1, grid = rangeGrid(Math.max(11, Math.ceil(q / 2) + 11), n, rule), sum = 0;
     for (var t = 0; t < grid.z.length; t++) {
+      if (grid.aPow[t] === 0) continue; // its term is zero (Phi(z)^(k-1) underflows)
       var a = grid.a[t], b = ndtr(grid.z[t] - q);
       var ratio = a > 0 ? b / a : 1;
       var bracket = -grid.aPow[t] * Math.expm1(n * Math.log1p(-Math.min(ratio, 1)));
@@ -182,11 +186,44 @@
     return (rangeValues[key] = Math.min(1, Math.max(0, k * sum)));
   }
 
-  /* ----------------------------------------------------------- ranks and omnibus */
+  /* ----------------------------------------------------------- the table, read once */
 
-  /** Ranks of one row (1 = highest value), ties get their average rank. */
-  function rankRow(row) {
-    var k = row.length, idx = [], ranks = new Array(k);
+  /* The scores never change, only the datasets ticked: each dataset's ranks, tie blocks and
+   * tie term are computed once; a selection sums them. Pairwise tests on the scores keep
+   * per-pair sums that a click updates by one dataset (see Pairs). */
+
+  /** The scores, N x k row-major: base64 of little-endian float64 values, or nested lists. */
+  function decodeScores(cfg, n, k) {
+    var flat = new Float64Array(n * k);
+    if (typeof cfg.scores === "string") {
+      var bin = atob(cfg.scores), bytes = new Uint8Array(bin.length);
+      for (var b = 0; b < bin.length; b++) bytes[b] = bin.charCodeAt(b);
+      flat.set(new Float64Array(bytes.buffer));
+    } else {
+      cfg.scores.forEach(function (row, r) {
+        flat.set(row, r * k);
+      });
+    }
+    return flat;
+  }
+
+  var TYPED = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array, 8: Float64Array };
+
+  /** A packed field ({bytes, data}: base64 of little-endian values) as m doubles; zeros
+   * when the field is null. */
+  function unpack(field, m) {
+    var out = new Float64Array(m);
+    if (!field) return out;
+    var bin = atob(field.data), bytes = new Uint8Array(bin.length);
+    for (var b = 0; b < bin.length; b++) bytes[b] = bin.charCodeAt(b);
+    out.set(new TYPED[field.bytes](bytes.buffer));
+    return out;
+  }
+
+  /** Ranks of one row (1 = highest value), ties get their average rank; the size of each
+   * value's tie block goes to `sizes`. Returns the row's sum of t^3 - t over its blocks. */
+  function rankRow(row, ranks, sizes) {
+    var k = row.length, idx = [], ties = 0;
     for (var j = 0; j < k; j++) idx.push(j);
     idx.sort(function (p, q) {
       return row[q] - row[p];
@@ -194,27 +231,63 @@
     for (var s = 0; s < k; ) {
       var e = s;
       while (e + 1 < k && row[idx[e + 1]] === row[idx[s]]) e++;
-      for (var t = s; t <= e; t++) ranks[idx[t]] = (s + e + 2) / 2;
+      var t = e - s + 1;
+      for (var u = s; u <= e; u++) {
+        ranks[idx[u]] = (s + e + 2) / 2;
+        sizes[idx[u]] = t;
+      }
+      ties += t * t * t - t;
       s = e + 1;
     }
-    return ranks;
+    return ties;
   }
 
-  function tieFactor(ranks, k) {
-    var ties = 0;
-    ranks.forEach(function (r) {
-      var sorted = r.slice().sort(function (p, q) {
-        return p - q;
-      });
-      for (var s = 0; s < k; ) {
-        var e = s;
-        while (e + 1 < k && sorted[e + 1] === sorted[s]) e++;
-        var t = e - s + 1;
-        ties += t * t * t - t;
-        s = e + 1;
+  /** The scores oriented (higher is better) by algorithm, and each dataset's ranks. */
+  function Table(cfg) {
+    var n = cfg.datasets.length, k = cfg.algorithms.length, sign = cfg.higherIsBetter ? 1 : -1;
+    var raw = decodeScores(cfg, n, k), row = new Float64Array(k);
+    this.n = n;
+    this.k = k;
+    this.cols = new Float64Array(n * k); // cols[j * n + r]: algorithm j on dataset r
+    this.ranks = new Float64Array(n * k); // ranks[r * k + j]
+    this.sizes = new Float64Array(n * k); // the size of j's tie block on dataset r
+    this.rowTies = new Float64Array(n); // sum of t^3 - t over dataset r's tie blocks
+    for (var r = 0; r < n; r++) {
+      for (var j = 0; j < k; j++) {
+        row[j] = sign * raw[r * k + j] + 0;
+        this.cols[j * n + r] = row[j];
       }
-    });
-    return 1 - ties / (ranks.length * k * (k * k - 1));
+      this.rowTies[r] = rankRow(
+        row, this.ranks.subarray(r * k, (r + 1) * k), this.sizes.subarray(r * k, (r + 1) * k)
+      );
+    }
+  }
+
+  /** Rank sums, tie-block sizes and tie terms summed over the datasets `rows`. */
+  Table.prototype.sums = function (rows) {
+    var k = this.k, rankSum = new Float64Array(k), sizeSum = new Float64Array(k), ties = 0;
+    for (var q = 0; q < rows.length; q++) {
+      var off = rows[q] * k;
+      for (var j = 0; j < k; j++) {
+        rankSum[j] += this.ranks[off + j];
+        sizeSum[j] += this.sizes[off + j];
+      }
+      ties += this.rowTies[rows[q]];
+    }
+    return { rankSum: rankSum, sizeSum: sizeSum, ties: ties };
+  };
+
+  /** Wins, ties and losses over n datasets from the rank and block-size sums: on one dataset
+   * an algorithm of midrank m in a block of t loses to m - (t + 1) / 2 and ties t - 1. */
+  function winsTiesLosses(sums, n, k) {
+    var w = [], t = [], l = [];
+    for (var j = 0; j < k; j++) {
+      var ties = sums.sizeSum[j] - n, losses = sums.rankSum[j] - (sums.sizeSum[j] + n) / 2;
+      w.push((k - 1) * n - ties - losses);
+      t.push(ties);
+      l.push(losses);
+    }
+    return { wins: w, ties: t, losses: l };
   }
 
   function omnibus(avg, n, factor) {
@@ -237,36 +310,136 @@
 
   /* ----------------------------------------------------------- pairwise tests */
 
-  function meanRanksP(avg, n, cfg) {
-    var k = avg.length, scale = Math.sqrt((2 * n * k * (k + 1)) / 3);
-    var twice = avg.map(function (r) {
-      return Math.round(2 * n * r);
-    });
-    return pairMatrix(k, function (i, j) {
-      var z = Math.abs(twice[i] - twice[j]) / scale;
-      if (cfg.test === "mean-ranks") return twoSidedNormal(z);
-      return rangeSf(z * Math.SQRT2, k, cfg.quadrature);
-    });
+  /** The pairs a selection tests: every pair (i < j, row by row), or the control's pairs
+   * (each written low index first, as the full matrix holds it). */
+  function pairList(k, control) {
+    var m = control === null ? (k * (k - 1)) / 2 : k - 1, t = 0;
+    var first = new Int32Array(m), second = new Int32Array(m);
+    for (var i = 0; i < k; i++) {
+      for (var j = i + 1; j < k; j++) {
+        if (control === null || i === control || j === control) {
+          first[t] = i;
+          second[t++] = j;
+        }
+      }
+    }
+    return { first: first, second: second };
   }
 
-  function signP(x, cfg) {
-    var k = x[0].length;
-    return pairMatrix(k, function (i, j) {
-      var wins = 0, losses = 0, n = x.length;
-      for (var r = 0; r < n; r++) {
-        if (x[r][i] > x[r][j]) wins++;
-        else if (x[r][i] < x[r][j]) losses++;
-      }
-      if (cfg.options.ties === "split") {
-        var tied = n - wins - losses, counted = tied - (tied % 2);
-        wins += counted / 2;
-        losses += counted / 2;
-      }
-      var total = wins + losses;
-      if (total === 0) return 1;
-      return Math.min(1, 2 * binomCdfHalf(Math.min(wins, losses), total));
-    });
+  /** Per-pair sums of a test on the scores over the datasets ticked. The sign test counts
+   * wins and losses; the Wilcoxon test keeps the zero differences, the positive ones, twice
+   * the positive ones' rank sum (midranks of |d| among all) and the tie term of the non-zero
+   * |d| blocks. `full` sums a selection from scratch; `add`/`remove` move one dataset in or
+   * out in O(N) per pair (a click), with the same exact sums. */
+  function Pairs(table, test, pairs) {
+    var m = pairs.first.length;
+    this.table = table;
+    this.test = test;
+    this.first = pairs.first;
+    this.second = pairs.second;
+    this.a = new Float64Array(m); // sign: wins of first; wilcoxon: zero differences
+    this.b = new Float64Array(m); // sign: losses of first; wilcoxon: positive differences
+    this.rank2 = new Float64Array(m); // wilcoxon: twice the positives' rank sum
+    this.ties = new Float64Array(m); // wilcoxon: sum of t^3 - t over non-zero |d| blocks
   }
+
+  Pairs.prototype.full = function (rows) {
+    var n = rows.length, N = this.table.n, cols = this.table.cols, buf = new Float64Array(n);
+    for (var t = 0; t < this.first.length; t++) {
+      var ci = this.first[t] * N, cj = this.second[t] * N, q;
+      if (this.test === "sign") {
+        var wins = 0, losses = 0;
+        for (q = 0; q < n; q++) {
+          var d = cols[ci + rows[q]] - cols[cj + rows[q]];
+          if (d > 0) wins++;
+          else if (d < 0) losses++;
+        }
+        this.a[t] = wins;
+        this.b[t] = losses;
+        continue;
+      }
+      for (q = 0; q < n; q++) buf[q] = cols[ci + rows[q]] - cols[cj + rows[q]];
+      buf.sort(); // negatives (largest |d| first), zeros, positives (smallest first)
+      var neg = 0, zeros = 0;
+      while (neg < n && buf[neg] < 0) neg++;
+      while (neg + zeros < n && buf[neg + zeros] === 0) zeros++;
+      var lo = neg - 1, hi = neg + zeros, at = zeros, rank2 = 0, ties = 0;
+      while (lo >= 0 || hi < n) { // merge both sides by |d|, one tie block at a time
+        var v = lo >= 0 ? -buf[lo] : Infinity, w = hi < n ? buf[hi] : Infinity;
+        var x = v < w ? v : w, cn = 0, cp = 0;
+        while (lo >= 0 && -buf[lo] === x) {
+          cn++;
+          lo--;
+        }
+        while (hi < n && buf[hi] === x) {
+          cp++;
+          hi++;
+        }
+        var size = cn + cp;
+        rank2 += cp * (2 * at + size + 1);
+        if (size > 1) ties += size * size * size - size;
+        at += size;
+      }
+      this.a[t] = zeros;
+      this.b[t] = n - neg - zeros;
+      this.rank2[t] = rank2;
+      this.ties[t] = ties;
+    }
+  };
+
+  /** The full table's Wilcoxon sums written by cdplot (every pair, every dataset ticked). */
+  Pairs.prototype.load = function (sums) {
+    var m = this.first.length, n = this.table.n;
+    var minus2 = unpack(sums.rankMinus2, m), neg = unpack(sums.negatives, m);
+    var zeros = unpack(sums.zeros, m), ties = unpack(sums.ties, m);
+    for (var t = 0; t < m; t++) {
+      var z = zeros[t];
+      this.a[t] = z;
+      this.b[t] = n - neg[t] - z;
+      this.rank2[t] = n * (n + 1) - z * (z + 1) - minus2[t]; // the zeros hold ranks 1..z
+      this.ties[t] = ties[t];
+    }
+  };
+
+  /** Moves dataset r in (sign = 1) or out (sign = -1); `rows`: the other datasets ticked. */
+  Pairs.prototype.move = function (r, rows, sign) {
+    var n = rows.length, N = this.table.n, k = this.table.k, cols = this.table.cols;
+    var near = new Float64Array(k * n), at = new Float64Array(k); // the other rows, by column
+    for (var j = 0; j < k; j++) {
+      at[j] = cols[j * N + r];
+      for (var q = 0; q < n; q++) near[j * n + q] = cols[j * N + rows[q]];
+    }
+    for (var t = 0; t < this.first.length; t++) {
+      var i = this.first[t], o = this.second[t], d = at[i] - at[o];
+      if (this.test === "sign") {
+        if (d > 0) this.a[t] += sign;
+        else if (d < 0) this.b[t] += sign;
+        continue;
+      }
+      if (d === 0) { // a zero has the lowest rank: every positive moves one rank up
+        this.rank2[t] += sign * 2 * this.b[t];
+        this.a[t] += sign;
+        continue;
+      }
+      // above |d| every rank moves up one; |d|'s block grows by one (its midrank by 1/2).
+      // Counted without branches: e > |d|, e >= |d|, e < -|d|, e <= -|d|
+      var abs = d < 0 ? -d : d, neg = -abs, ci = i * n, cj = o * n, gt = 0, ge = 0, lt = 0;
+      var le = 0;
+      for (q = 0; q < n; q++) {
+        var e = near[ci + q] - near[cj + q];
+        gt += (e > abs) | 0;
+        ge += (e >= abs) | 0;
+        lt += (e < neg) | 0;
+        le += (e <= neg) | 0;
+      }
+      var samePos = ge - gt, same = samePos + le - lt, below = n - ge - le;
+      var delta = 2 * gt + samePos + (d > 0 ? 2 * (below + 1) + same : 0);
+      if (sign < 0 && d > 0) this.b[t]--;
+      this.rank2[t] += sign * delta;
+      this.ties[t] += sign * 3 * same * (same + 1);
+      if (sign > 0 && d > 0) this.b[t]++;
+    }
+  };
 
   var signedRankCdfCache = {};
 
@@ -292,84 +465,111 @@
     return i < 0 ? 0 : cdf[Math.min(i, cdf.length - 1)];
   }
 
-  /** Signed-rank sums of one pair's differences, as cdplot.stats._pairwise computes them. */
-  function signedRanks(d, zeroMethod) {
-    var n = d.length, order = [], nZero = 0;
-    for (var t = 0; t < n; t++) {
-      order.push(t);
-      if (d[t] === 0) nZero++;
-    }
-    order.sort(function (p, q) {
-      return Math.abs(d[p]) - Math.abs(d[q]);
-    });
-    var rAll = 0, tieSum = 0, hasTies = false; // rAll: positives' ranks among all n
-    for (var s = 0; s < n; ) {
-      var e = s;
-      while (e + 1 < n && Math.abs(d[order[e + 1]]) === Math.abs(d[order[s]])) e++;
-      var size = e - s + 1, rank = (s + e + 2) / 2;
-      if (d[order[s]] !== 0 && size > 1) {
-        tieSum += size * size * size - size;
-        hasTies = true;
-      }
-      for (var u = s; u <= e; u++) if (d[order[u]] > 0) rAll += rank;
-      s = e + 1;
-    }
-    var nPos = d.filter(function (v) {
-      return v > 0;
-    }).length;
-    var zeroRankSum = (nZero * (nZero + 1)) / 2, rPlus;
-    if (zeroMethod === "wilcox") rPlus = rAll - nZero * nPos;
-    else if (zeroMethod === "pratt") rPlus = rAll;
+  /** The Wilcoxon p-value of one pair from its sums over n datasets, as
+   * cdplot.stats._pairwise computes it (zero method, exact or normal, continuity). */
+  function wilcoxonFromSums(nZero, nPos, rank2, tieSum, n, opt) {
+    var rAll = rank2 / 2, hasTies = tieSum > 0, rPlus;
+    if (opt.zeroMethod === "wilcox") rPlus = rAll - nZero * nPos;
+    else if (opt.zeroMethod === "pratt") rPlus = rAll;
     else {
-      rPlus = rAll + zeroRankSum / 2;
+      rPlus = rAll + (nZero * (nZero + 1)) / 4;
       tieSum += nZero * nZero * nZero - nZero;
       hasTies = hasTies || nZero > 1;
     }
-    return { rPlus: rPlus, nZero: nZero, tieSum: tieSum, hasTies: hasTies };
-  }
-
-  function wilcoxonP(x, cfg) {
-    var k = x[0].length, n = x.length, opt = cfg.options;
-    return pairMatrix(k, function (i, j) {
-      var d = x.map(function (row) {
-        return row[i] - row[j];
-      });
-      var s = signedRanks(d, opt.zeroMethod), nz = s.nZero;
-      var count = opt.zeroMethod === "wilcox" ? n - nz : n;
-      var mean = (count * (count + 1)) / 4;
-      var var24 = count * (count + 1) * (2 * count + 1);
-      if (opt.zeroMethod === "pratt") {
-        mean -= (nz * (nz + 1)) / 4;
-        var24 -= nz * (nz + 1) * (2 * nz + 1);
-      }
-      var exact;
-      if (opt.exact === null || opt.exact === undefined) exact = !s.hasTies && nz === 0 && count < 50;
-      else if (opt.exact) exact = !s.hasTies && (nz === 0 || opt.zeroMethod === "wilcox");
-      else exact = false;
-      if (exact) {
-        var cdf = signedRankCdf(count), v = s.rPlus;
-        var tail = v > (count * (count + 1)) / 4 ? 1 - cdfAt(cdf, v - 1) : cdfAt(cdf, v);
-        return Math.min(1, 2 * tail);
-      }
-      var sd = Math.sqrt(Math.max(var24 - s.tieSum / 2, 0) / 24);
-      if (sd === 0) return 1;
-      var diff = s.rPlus - mean;
-      if (opt.continuity) diff -= 0.5 * Math.sign(diff);
-      return twoSidedNormal(diff / sd);
-    });
-  }
-
-  function pairMatrix(k, f) {
-    var m = [];
-    for (var i = 0; i < k; i++) m.push(new Array(k).fill(NaN));
-    for (i = 0; i < k; i++) {
-      for (var j = i + 1; j < k; j++) m[i][j] = m[j][i] = f(i, j);
+    var nz = nZero, count = opt.zeroMethod === "wilcox" ? n - nz : n;
+    var mean = (count * (count + 1)) / 4;
+    var var24 = count * (count + 1) * (2 * count + 1);
+    if (opt.zeroMethod === "pratt") {
+      mean -= (nz * (nz + 1)) / 4;
+      var24 -= nz * (nz + 1) * (2 * nz + 1);
     }
-    return m;
+    var exact;
+    if (opt.exact === null || opt.exact === undefined) exact = !hasTies && nz === 0 && count < 50;
+    else if (opt.exact) exact = !hasTies && (nz === 0 || opt.zeroMethod === "wilcox");
+    else exact = false;
+    if (exact) {
+      var cdf = signedRankCdf(count), v = rPlus;
+      var tail = v > (count * (count + 1)) / 4 ? 1 - cdfAt(cdf, v - 1) : cdfAt(cdf, v);
+      return Math.min(1, 2 * tail);
+    }
+    var sd = Math.sqrt(Math.max(var24 - tieSum / 2, 0) / 24);
+    if (sd === 0) return 1;
+    var diff = rPlus - mean;
+    if (opt.continuity) diff -= 0.5 * Math.sign(diff);
+    return twoSidedNormal(diff / sd);
+  }
+
+  /** Distinct statistics numbered in order of appearance, each p-value computed once. */
+  function Distinct() {
+    this.ids = new Map();
+    this.values = [];
+  }
+
+  Distinct.prototype.id = function (key, pvalue) {
+    var id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(pvalue());
+      this.ids.set(key, id);
+    }
+    return id;
+  };
+
+  /** The raw p-values of the pairs of `pairs`: `values`, the distinct ones, and `id`, each
+   * pair's index into them (pairs with equal statistics share one). */
+  function pairPvalues(cfg, pairs, state, rankSum, n) {
+    var m = pairs.first.length, id = new Int32Array(m), seen = new Distinct(), t;
+    var opt = cfg.options;
+    if (cfg.test === "sign") {
+      var split = opt.ties === "split";
+      for (t = 0; t < m; t++) {
+        var wins = state.a[t], losses = state.b[t];
+        if (split) {
+          var tied = n - wins - losses, counted = tied - (tied % 2);
+          wins += counted / 2;
+          losses += counted / 2;
+        }
+        var total = wins + losses, low = Math.min(wins, losses);
+        id[t] = seen.id(low * (n + 1) + total, function () {
+          return total === 0 ? 1 : Math.min(1, 2 * binomCdfHalf(low, total));
+        });
+      }
+    } else if (cfg.test === "wilcoxon") {
+      for (t = 0; t < m; t++) {
+        var z = state.a[t], pos = state.b[t], r2 = state.rank2[t], ties = state.ties[t];
+        // no zero and no tie: the statistic is rank2 alone (a number key), else all four
+        var key = z === 0 && ties === 0 ? r2 : z + " " + pos + " " + r2 + " " + ties;
+        id[t] = seen.id(key, function () {
+          return wilcoxonFromSums(z, pos, r2, ties, n, opt);
+        });
+      }
+    } else {
+      for (t = 0; t < m; t++) {
+        var i = pairs.first[t], o = pairs.second[t];
+        id[t] = seen.id(Math.abs(2 * rankSum[i] - 2 * rankSum[o]), function () {
+          return meanRanksP(cfg, rankSum, n, i, o);
+        });
+      }
+    }
+    return { values: Float64Array.from(seen.values), id: id };
+  }
+
+  /** The mean-ranks (normal) or Nemenyi (studentized range) p-value of one pair, by the
+   * distance of twice their rank sums (an integer). */
+  function meanRanksP(cfg, rankSum, n, i, j) {
+    var k = rankSum.length, dist = Math.abs(2 * rankSum[i] - 2 * rankSum[j]);
+    var z = dist / Math.sqrt((2 * n * k * (k + 1)) / 3);
+    if (cfg.test === "mean-ranks") return twoSidedNormal(z);
+    return rangeSf(z * Math.SQRT2, k, cfg.quadrature);
   }
 
   /* ----------------------------------------------------------- corrections */
 
+  /* Every correction below reads the raw p-values sorted ascending and returns the APVs in
+   * that order. Equal raw p-values then get the largest APV among them, so an APV is a
+   * function of the raw p-value alone and is looked up by it (cdplot.stats._adjust). */
+
+  /** The indices of `p` by ascending value (equal values by index). */
   function sortedOrder(p) {
     return p
       .map(function (v, i) {
@@ -380,36 +580,33 @@
       });
   }
 
-  /** Step-down max-accumulate of mult(i) * p_(i): Holm, Shaffer (and Finner's form). */
-  function stepDown(p, term) {
-    var order = sortedOrder(p), out = new Array(p.length), run = -Infinity;
-    order.forEach(function (idx, i) {
-      run = Math.max(run, term(p[idx], i));
-      out[idx] = Math.min(1, run);
-    });
+  /** Step-down max-accumulate of term(p_(i), i): Holm, Shaffer (and Finner's form). */
+  function stepDown(ps, term) {
+    var out = new Float64Array(ps.length), run = -Infinity;
+    for (var i = 0; i < ps.length; i++) {
+      run = Math.max(run, term(ps[i], i));
+      out[i] = Math.min(1, run);
+    }
     return out;
   }
 
-  function hochberg(p) {
-    var m = p.length, order = sortedOrder(p), out = new Array(m), run = Infinity;
+  function hochberg(ps) {
+    var m = ps.length, out = new Float64Array(m), run = Infinity;
     for (var i = m - 1; i >= 0; i--) {
-      run = Math.min(run, (m - i) * p[order[i]]);
-      out[order[i]] = Math.min(1, run);
+      run = Math.min(run, (m - i) * ps[i]);
+      out[i] = Math.min(1, run);
     }
     return out;
   }
 
   /** Hommel's procedure as R's p.adjust(p, "hommel"). */
-  function hommel(p) {
-    var m = p.length;
-    if (m === 1) return p.slice();
-    if (m === 2) return hochberg(p);
-    var order = sortedOrder(p), ps = order.map(function (i) {
-      return p[i];
-    });
+  function hommel(ps) {
+    var m = ps.length;
+    if (m === 1) return Float64Array.from(ps);
+    if (m === 2) return hochberg(ps);
     var first = Infinity;
     for (var i = 0; i < m; i++) first = Math.min(first, (m * ps[i]) / (i + 1));
-    var q = new Array(m).fill(first), pa = q.slice();
+    var q = new Float64Array(m).fill(first), pa = Float64Array.from(q);
     for (var size = m - 1; size > 1; size--) {
       var head = m - size + 1, q1 = Infinity;
       for (var t = head; t < m; t++) q1 = Math.min(q1, (size * ps[t]) / (t - head + 2));
@@ -417,71 +614,78 @@
       for (t = head; t < m; t++) q[t] = q[head - 1];
       for (t = 0; t < m; t++) pa[t] = Math.max(pa[t], q[t]);
     }
-    var out = new Array(m);
-    order.forEach(function (idx, r) {
-      out[idx] = Math.min(1, Math.max(pa[r], ps[r]));
-    });
+    var out = new Float64Array(m);
+    for (var r = 0; r < m; r++) out[r] = Math.min(1, Math.max(pa[r], ps[r]));
     return out;
   }
 
-  function li(p) {
-    var pmax = Math.max.apply(null, p);
-    return p.map(function (v) {
+  function li(ps) {
+    var pmax = ps[ps.length - 1];
+    return ps.map(function (v) {
       var denom = v + (1 - pmax);
       return Math.min(1, Math.max(denom > 0 ? v / denom : 0, v));
     });
   }
 
-  function adjust(p, name, cfg) {
-    var m = p.length, apv;
-    if (name === "none" || name === "nemenyi") apv = p.slice();
+  /** The APVs of the ascending raw p-values `ps` (a Float64Array). */
+  function adjustSorted(ps, name, cfg) {
+    var m = ps.length, apv;
+    if (name === "none" || name === "nemenyi") apv = Float64Array.from(ps);
     else if (name === "bonferroni" || name === "bonferroni-dunn")
-      apv = p.map(function (v) {
+      apv = ps.map(function (v) {
         return Math.min(1, m * v);
       });
     else if (name === "holm")
-      apv = stepDown(p, function (v, i) {
+      apv = stepDown(ps, function (v, i) {
         return (m - i) * v;
       });
     else if (name === "shaffer")
-      apv = stepDown(p, function (v, i) {
+      apv = stepDown(ps, function (v, i) {
         return cfg.shaffer[i] * v;
       });
     else if (name === "finner")
-      apv = stepDown(p, function (v, i) {
+      apv = stepDown(ps, function (v, i) {
         return -Math.expm1((m / (i + 1)) * Math.log1p(-v));
       }).map(function (a, i) {
-        return Math.max(a, p[i]);
+        return Math.max(a, ps[i]);
       });
-    else if (name === "hochberg") apv = hochberg(p);
-    else if (name === "hommel") apv = hommel(p);
-    else if (name === "li") apv = li(p);
+    else if (name === "hochberg") apv = hochberg(ps);
+    else if (name === "hommel") apv = hommel(ps);
+    else if (name === "li") apv = li(ps);
     else throw new Error("correction not recomputed in the page: " + name);
-    return equalEvidence(p, apv);
-  }
-
-  /** Equal raw p-values get the largest APV among them (cdplot.stats._adjust). */
-  function equalEvidence(p, apv) {
-    var order = sortedOrder(p), out = apv.slice();
-    for (var s = 0; s < order.length; ) {
-      var e = s, top = apv[order[s]];
-      while (e + 1 < order.length && p[order[e + 1]] === p[order[s]]) {
-        e++;
-        top = Math.max(top, apv[order[e]]);
-      }
-      for (var t = s; t <= e; t++) out[order[t]] = top;
+    for (var s = 0; s < m; ) { // equal raw p-values: the largest APV among them
+      var e = s, top = apv[s];
+      while (e + 1 < m && ps[e + 1] === ps[s]) top = Math.max(top, apv[++e]);
+      for (var t = s; t <= e; t++) apv[t] = top;
       s = e + 1;
     }
+    return apv;
+  }
+
+  /** The APV of every pair from its raw p-value `values[id[t]]` (see pairPvalues): the
+   * distinct values are sorted, then spread out by their counts into the sorted list of all
+   * m the corrections read; a pair reads the APV at its value's first place. */
+  function adjust(values, id, name, cfg) {
+    var m = id.length, counts = new Int32Array(values.length), t;
+    for (t = 0; t < m; t++) counts[id[t]]++;
+    var order = sortedOrder(Array.from(values)), ps = new Float64Array(m);
+    var start = new Int32Array(values.length), at = 0;
+    order.forEach(function (u) {
+      start[u] = at;
+      ps.fill(values[u], at, (at += counts[u]));
+    });
+    var apv = adjustSorted(ps, name, cfg), out = new Float64Array(m);
+    for (t = 0; t < m; t++) out[t] = apv[start[id[t]]];
     return out;
   }
 
   /* ----------------------------------------------------------- groups */
 
   /** Maximal runs in rank order with no significant pair (cdplot.stats._groups). */
-  function findGroups(order, sig) {
-    var k = order.length, end = [], stop = 0, s, t;
+  function findGroups(order, sig, k) {
+    var end = [], stop = 0, s, t;
     function clear(a, b, col) {
-      for (var r = a; r <= b; r++) if (sig[order[r]][order[col]]) return false;
+      for (var r = a; r <= b; r++) if (sig[order[r] * k + order[col]]) return false;
       return true;
     }
     for (s = 0; s < k; s++) {
@@ -502,98 +706,147 @@
 
   /* ----------------------------------------------------------- one comparison */
 
-  /** Everything the page shows, for the datasets whose indices are `rows`. */
-  function analyse(cfg, rows) {
-    var k = cfg.algorithms.length, n = rows.length, sign = cfg.higherIsBetter ? 1 : -1;
-    var x = rows.map(function (r) {
-      return cfg.scores[r].map(function (v) {
-        return sign * v + 0;
+  /** The comparison on the datasets ticked: the table read once, the per-pair sums of a
+   * test on the scores kept up to date click by click. */
+  function Model(cfg) {
+    this.cfg = cfg;
+    this.table = new Table(cfg);
+    this.ticked = new Uint8Array(this.table.n);
+    this.rows = new Int32Array(0);
+    this.pairs = pairList(this.table.k, cfg.controlIndex);
+    this.state = null;
+    this.movesMax = MOVES_MAX;
+    if (cfg.recompute && (cfg.test === "sign" || cfg.test === "wilcoxon")) {
+      this.state = new Pairs(this.table, cfg.test, this.pairs);
+      if (cfg.pairSums) { // the page opens with every dataset ticked: cdplot's own sums
+        this.state.load(cfg.pairSums);
+        this.ticked.fill(1);
+      }
+    }
+  }
+
+  /** Beyond this many datasets changed at once, the per-pair sums are summed afresh (a
+   * move costs O(N) a pair, summing afresh a sort of N differences a pair). */
+  var MOVES_MAX = 16;
+
+  function rowsOf(ticked) {
+    var rows = [];
+    for (var r = 0; r < ticked.length; r++) if (ticked[r]) rows.push(r);
+    return Int32Array.from(rows);
+  }
+
+  function differ(a, b) {
+    var out = [];
+    for (var r = 0; r < a.length; r++) if (!a[r] !== !b[r]) out.push(r);
+    return out;
+  }
+
+  /** Ticks exactly the datasets whose flag in `ticked` is set: from the sums kept, or from
+   * the full table's (every dataset ticked) when fewer datasets differ from that, moving
+   * the datasets that differ one by one; else summed afresh. */
+  Model.prototype.select = function (ticked) {
+    var changed = differ(ticked, this.ticked), state = this.state, self = this;
+    if (state && this.cfg.pairSums) {
+      var all = new Uint8Array(ticked.length).fill(1), fromAll = differ(ticked, all);
+      if (fromAll.length < changed.length && fromAll.length <= this.movesMax) {
+        state.load(this.cfg.pairSums);
+        this.ticked = all;
+        changed = fromAll;
+      }
+    }
+    if (state && changed.length <= this.movesMax) {
+      changed.forEach(function (r) {
+        var sign = ticked[r] ? 1 : -1;
+        self.ticked[r] = 0;
+        state.move(r, rowsOf(self.ticked), sign);
+        self.ticked[r] = ticked[r] ? 1 : 0;
       });
-    });
-    var ranks = x.map(rankRow), avg = new Array(k).fill(0);
-    ranks.forEach(function (r) {
-      for (var j = 0; j < k; j++) avg[j] += r[j];
-    });
-    avg = avg.map(function (s) {
-      return s / n;
-    });
-    var out = { n: n, avg: avg, wtl: winsTiesLosses(x) };
-    out.omnibus = omnibus(avg, n, cfg.tieCorrection ? tieFactor(ranks, k) : 1);
+    } else {
+      for (var r = 0; r < ticked.length; r++) this.ticked[r] = ticked[r] ? 1 : 0;
+      if (state) state.full(rowsOf(this.ticked));
+    }
+    this.rows = rowsOf(this.ticked);
+  };
+
+  /** Moves the first dataset out and back in: the sums are as before (integers, exact),
+   * and the code a click runs has been run. */
+  Model.prototype.warm = function () {
+    var ticked = Uint8Array.from(this.ticked);
+    ticked[0] = ticked[0] ? 0 : 1;
+    var moves = this.movesMax;
+    this.movesMax = Math.max(moves, 1);
+    this.select(ticked);
+    ticked[0] = ticked[0] ? 0 : 1;
+    this.select(ticked);
+    this.movesMax = moves;
+  };
+
+  /** Everything the page shows for the datasets ticked (at least two). */
+  Model.prototype.analyse = function () {
+    var cfg = this.cfg, k = this.table.k, rows = this.rows, n = rows.length;
+    var sums = this.table.sums(rows), avg = [];
+    for (var j = 0; j < k; j++) avg.push(sums.rankSum[j] / n);
+    var factor = cfg.tieCorrection ? 1 - sums.ties / (n * k * (k * k - 1)) : 1;
+    var out = { n: n, avg: avg, wtl: winsTiesLosses(sums, n, k), omnibus: omnibus(avg, n, factor) };
     out.order = avg
-      .map(function (v, j) {
-        return j;
+      .map(function (v, i) {
+        return i;
       })
       .sort(function (a, b) {
         return avg[a] - avg[b] || (cfg.algorithms[a] < cfg.algorithms[b] ? -1 : 1);
       });
     if (!cfg.recompute) return out;
-    var p;
-    if (cfg.test === "sign") p = signP(x, cfg);
-    else if (cfg.test === "wilcoxon") p = wilcoxonP(x, cfg);
-    else p = meanRanksP(avg, n, cfg);
-    var se = Math.sqrt((k * (k + 1)) / (6 * n));
-    out.apv = pairMatrix(k, function () {
-      return NaN;
-    });
-    if (cfg.controlIndex === null) {
-      var pairs = [], raw = [];
-      for (var i = 0; i < k; i++) for (var j = i + 1; j < k; j++) pairs.push([i, j]);
-      pairs.forEach(function (ij) {
-        raw.push(p[ij[0]][ij[1]]);
-      });
-      adjust(raw, cfg.correction, cfg).forEach(function (a, t) {
-        out.apv[pairs[t][0]][pairs[t][1]] = out.apv[pairs[t][1]][pairs[t][0]] = a;
-      });
-      out.cd = cfg.test === "nemenyi" ? cfg.qAlpha * se : null;
+    var se = Math.sqrt((k * (k + 1)) / (6 * n)), pairs = this.pairs, m = pairs.first.length;
+    var apv = (out.apvs = new Float64Array(k * k).fill(NaN)), sig = (out.sig = new Uint8Array(k * k));
+    var lazy = cfg.test === "nemenyi" && (cfg.correction === "nemenyi" || cfg.correction === "none");
+    out.apvAt = function (i, o) {
+      var v = apv[i * k + o];
+      if (lazy && v !== v && i !== o) v = apv[i * k + o] = apv[o * k + i] = meanRanksP(cfg, sums.rankSum, n, i, o);
+      return v;
+    };
+    if (lazy) {
+      // p <= alpha exactly when z >= q_alpha (the p-value falls with z): only a pair within
+      // rounding of the threshold needs its p-value to decide; the others' wait for a reader
+      var scale = Math.sqrt((2 * n * k * (k + 1)) / 3), band = 1e-7 * cfg.qAlpha;
+      for (var t = 0; t < m; t++) {
+        var a = pairs.first[t], b = pairs.second[t];
+        var z = Math.abs(2 * sums.rankSum[a] - 2 * sums.rankSum[b]) / scale;
+        var s = z > cfg.qAlpha + band || (z >= cfg.qAlpha - band && out.apvAt(a, b) <= cfg.alpha);
+        sig[a * k + b] = sig[b * k + a] = s ? 1 : 0;
+      }
     } else {
-      var c = cfg.controlIndex, others = [];
-      for (var o = 0; o < k; o++) if (o !== c) others.push(o);
-      var adj = adjust(
-        others.map(function (o2) {
-          return p[c][o2];
-        }),
-        cfg.correction,
-        cfg
-      );
-      others.forEach(function (o2, t) {
-        out.apv[c][o2] = out.apv[o2][c] = adj[t];
-      });
-      out.cd = cfg.correction === "bonferroni-dunn" && cfg.test === "mean-ranks" ? cfg.zDunn * se : null;
+      var raw = pairPvalues(cfg, pairs, this.state, sums.rankSum, n);
+      var adj = adjust(raw.values, raw.id, cfg.correction, cfg);
+      for (t = 0; t < m; t++) {
+        var i = pairs.first[t], o = pairs.second[t];
+        apv[i * k + o] = apv[o * k + i] = adj[t];
+        sig[i * k + o] = sig[o * k + i] = adj[t] <= cfg.alpha ? 1 : 0;
+      }
     }
-    out.sig = out.apv.map(function (row) {
-      return row.map(function (a) {
-        return a <= cfg.alpha;
-      });
-    });
-    out.groups = cfg.controlIndex === null ? findGroups(out.order, out.sig) : [];
+    if (cfg.controlIndex === null) out.cd = cfg.test === "nemenyi" ? cfg.qAlpha * se : null;
+    else out.cd = cfg.correction === "bonferroni-dunn" && cfg.test === "mean-ranks" ? cfg.zDunn * se : null;
+    out.groups = cfg.controlIndex === null ? findGroups(out.order, sig, k) : [];
+    out.intervals = rankIntervals(out, k);
+    return out;
+  };
+
+  /** Test-based rank intervals: 1 + #significantly better, k - #significantly worse. */
+  function rankIntervals(res, k) {
+    var out = [];
+    for (var j = 0; j < k; j++) {
+      var better = 0, worse = 0;
+      for (var o = 0; o < k; o++) {
+        if (o === j || !res.sig[j * k + o]) continue;
+        if (res.avg[o] < res.avg[j]) better++;
+        else if (res.avg[o] > res.avg[j]) worse++;
+      }
+      out.push([1 + better, k - worse]);
+    }
     return out;
   }
 
-  function winsTiesLosses(x) {
-    var k = x[0].length, w = new Array(k).fill(0), t = new Array(k).fill(0), l = new Array(k).fill(0);
-    x.forEach(function (row) {
-      for (var i = 0; i < k; i++) {
-        for (var j = 0; j < k; j++) {
-          if (i === j) continue;
-          if (row[i] > row[j]) w[i]++;
-          else if (row[i] < row[j]) l[i]++;
-          else t[i]++;
-        }
-      }
-    });
-    return { wins: w, ties: t, losses: l };
-  }
-
-  /** Test-based rank interval: 1 + #significantly better, k - #significantly worse. */
   function rankInterval(res, j) {
-    var k = res.avg.length, better = 0, worse = 0;
-    if (!res.sig) return null;
-    for (var o = 0; o < k; o++) {
-      if (o === j || !res.sig[j][o]) continue;
-      if (res.avg[o] < res.avg[j]) better++;
-      else if (res.avg[o] > res.avg[j]) worse++;
-    }
-    return [1 + better, k - worse];
+    return res.intervals ? res.intervals[j] : null;
   }
 
   /* ----------------------------------------------------------- the page */
@@ -634,18 +887,32 @@
     this.cfg = JSON.parse(root.querySelector("script.cdplot-payload").textContent);
     var cfg = this.cfg;
     cfg.controlIndex = cfg.control === null ? null : cfg.algorithms.indexOf(cfg.control);
+    this.model = new Model(cfg);
     this.boxes = Array.prototype.slice.call(root.querySelectorAll("input[data-dataset]"));
     this.result = root.querySelector("[data-cdplot-result]");
     this.figure = root.querySelector(".cdplot-live-figure");
     this.tbody = root.querySelector(".cdplot-live-table tbody");
     this.detail = root.querySelector(".cdplot-detail");
     this.focus = null;
+    this.index = new Map(
+      cfg.algorithms.map(function (a, j) {
+        return [a, j];
+      })
+    );
     this.bind();
     this.update();
+    var model = this.model;
+    if (model.state) { // a first click then runs code already compiled: warm it when idle
+      (window.requestIdleCallback || setTimeout)(function () {
+        model.warm();
+      }, { timeout: 1000 });
+    }
   }
 
   Page.prototype.bind = function () {
     var self = this, root = this.root;
+    hoverShows(this.tbody, this);
+    hoverShows(this.figure, this);
     this.boxes.forEach(function (box) {
       box.addEventListener("change", function () {
         self.update();
@@ -673,12 +940,20 @@
       });
     });
     var timer = null;
-    window.addEventListener("resize", function () {
+    function redraw() {
       clearTimeout(timer);
       timer = setTimeout(function () {
+        self.figureWidth = undefined;
         self.draw();
       }, 100);
-    });
+    }
+    window.addEventListener("resize", redraw);
+    if (window.ResizeObserver) {
+      // the figure's box can change width without the window (a notebook's side panel)
+      new ResizeObserver(function () {
+        if (self.figureWidth !== undefined && self.figure.clientWidth !== self.figureWidth) redraw();
+      }).observe(this.figure);
+    }
   };
 
   /** All or none of the datasets the text filter shows. */
@@ -689,16 +964,17 @@
     this.update();
   };
 
-  Page.prototype.selected = function () {
-    var rows = [];
-    this.boxes.forEach(function (box, i) {
-      if (box.checked) rows.push(i);
+  /** The datasets ticked, one flag each. */
+  Page.prototype.ticked = function () {
+    return Uint8Array.from(this.boxes, function (box) {
+      return box.checked ? 1 : 0;
     });
-    return rows;
   };
 
   Page.prototype.update = function () {
-    var rows = this.selected(), cfg = this.cfg, el = this.result;
+    var cfg = this.cfg, el = this.result;
+    this.model.select(this.ticked());
+    var rows = this.model.rows;
     this.root.querySelector(".cdplot-count").textContent = rows.length + " of " + this.boxes.length;
     if (rows.length < 2) {
       this.res = null;
@@ -712,7 +988,7 @@
       this.detail.textContent = "Select at least two datasets to see an algorithm's numbers.";
       return;
     }
-    var res = (this.res = analyse(cfg, rows));
+    var res = (this.res = this.model.analyse());
     var names = cfg.algorithms;
     var groups = res.groups
       ? res.groups.map(function (g) {
@@ -742,8 +1018,17 @@
 
   var COLUMNS = ["#", "Algorithm", "Avg. rank", "Rank interval", "W/T/L"];
 
+  var ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return ESCAPES[c];
+    });
+  }
+
+  /** The live table's rows, written as one string (one parse instead of a node per cell). */
   Page.prototype.table = function () {
-    var self = this, cfg = this.cfg, res = this.res, body = this.tbody;
+    var cfg = this.cfg, res = this.res, body = this.tbody;
     if (!body.parentNode.tHead) {
       var row = body.parentNode.createTHead().insertRow();
       COLUMNS.forEach(function (name, c) {
@@ -754,39 +1039,38 @@
         row.appendChild(th);
       });
     }
-    body.textContent = "";
-    res.order.forEach(function (j, pos) {
-      var tr = document.createElement("tr"), iv = rankInterval(res, j);
-      tr.setAttribute("data-algorithm", cfg.algorithms[j]);
-      tr.setAttribute("data-average-rank", String(res.avg[j]));
-      tr.tabIndex = 0;
+    var html = res.order.map(function (j, pos) {
+      var iv = rankInterval(res, j);
       var cells = [
         String(pos + 1),
-        cfg.labels[j],
         res.avg[j].toFixed(3),
         iv ? iv[0] + "–" + iv[1] : "–",
         res.wtl.wins[j] + "/" + res.wtl.ties[j] + "/" + res.wtl.losses[j],
       ];
-      cells.forEach(function (text, c) {
-        var td = document.createElement(c === 1 ? "th" : "td");
-        if (c === 1) td.setAttribute("scope", "row");
-        else td.className = "num";
-        td.textContent = text;
-        tr.appendChild(td);
-      });
-      ["mouseenter", "focus"].forEach(function (ev) {
-        tr.addEventListener(ev, function () {
-          self.show(j);
-        });
-      });
-      body.appendChild(tr);
+      return (
+        '<tr data-algorithm="' + escapeHtml(cfg.algorithms[j]) + '" data-average-rank="' +
+        res.avg[j] + '" tabindex="0"><td class="num">' + cells[0] + '</td><th scope="row">' +
+        escapeHtml(cfg.labels[j]) + '</th><td class="num">' + cells.slice(1).join('</td><td class="num">') +
+        "</td></tr>"
+      );
     });
+    body.innerHTML = html.join("");
   };
+
+  /** The full table's value of j against o (every pair: row j, else column j; against a
+   * control: the control's row), or undefined. */
+  function fullValue(cfg, j, o) {
+    var apv = cfg.full.apv, k = cfg.algorithms.length, c = cfg.controlIndex;
+    if (apv.length === k * k) return apv[j * k + o];
+    if (j === c) return apv[o];
+    return o === c ? apv[j] : undefined;
+  }
 
   /** The hover panel: rank, interval, wins/ties/losses, APVs (or posteriors) vs the others. */
   Page.prototype.show = function (j) {
     var cfg = this.cfg, res = this.res, det = this.detail;
     this.focus = j;
+    this.shown = res;
     if (!res) return;
     var iv = rankInterval(res, j), name = cfg.algorithms[j];
     var head = document.createElement("p");
@@ -803,15 +1087,10 @@
     res.order.forEach(function (o) {
       if (o === j) return;
       var a;
-      if (res.apv) a = res.apv[j][o];
-      else {
-        var full = cfg.full.apv;
-        a = full[name] && full[name][cfg.algorithms[o]];
-        if (a === undefined && full[cfg.algorithms[o]]) a = full[cfg.algorithms[o]][name];
-      }
+      var a = res.apvAt ? res.apvAt(j, o) : fullValue(cfg, j, o);
       if (a === undefined || a === null || isNaN(a)) return;
       var li = document.createElement("li");
-      li.textContent = "vs " + cfg.labels[o] + ": " + fmtP(a) + (res.apv && a <= cfg.alpha ? " *" : "");
+      li.textContent = "vs " + cfg.labels[o] + ": " + fmtP(a) + (res.apvAt && a <= cfg.alpha ? " *" : "");
       list.appendChild(li);
     });
     det.textContent = "";
@@ -827,17 +1106,24 @@
   /* Names are never cut: drawn at NAME_PX or smaller down to NAME_FLOOR_PX, and below the
    * floor wrapped onto more lines (no character dropped); the layout makes their room. */
   var FONT = "sans-serif", NAME_PX = 12, NAME_FLOOR_PX = 10, RANK_PX = 10, LINE_SPACING = 1.2;
-  var measureContext = null;
+  var measureContext = null, measured = new Map();
 
-  /** Width in px of `text` at `px` in the figures' font (measured on a canvas). */
+  /** Width in px of `text` at `px` in the figures' font (measured on a canvas once: the
+   * names and sizes repeat from click to click). */
   function textWidth(text, px) {
+    var key = px + " " + text, width = measured.get(key);
+    if (width !== undefined) return width;
     if (measureContext === null) {
       var canvas = document.createElement("canvas");
       measureContext = (canvas.getContext && canvas.getContext("2d")) || false;
     }
-    if (!measureContext) return text.length * px * 0.65;
-    measureContext.font = px + "px " + FONT;
-    return measureContext.measureText(text).width * 1.03 + 1; // canvas and SVG round apart
+    if (!measureContext) width = text.length * px * 0.65;
+    else {
+      measureContext.font = px + "px " + FONT;
+      width = measureContext.measureText(text).width * 1.03 + 1; // canvas and SVG round apart
+    }
+    measured.set(key, width);
+    return width;
   }
 
   /** A name cut into pieces at its break opportunities: after a space or - _ / . , + ) : ;
@@ -947,7 +1233,9 @@
 
   Page.prototype.draw = function () {
     if (!this.res) return;
-    var width = Math.max(280, Math.min(this.figure.clientWidth || 640, 960));
+    // read once and on a resize: reading it after the table changed would lay out the page
+    if (this.figureWidth === undefined) this.figureWidth = this.figure.clientWidth;
+    var width = Math.max(280, Math.min(this.figureWidth || 640, 960));
     var drawn = this.res.order.length <= CD_MAX_K ? this.cdDiagram(width) : null;
     if (!drawn) drawn = this.rankPlot(width);
     var caption = document.createElement("p");
@@ -963,9 +1251,15 @@
   /** The diagram's rank axis is at least this wide (px, or a quarter of the figure). */
   var CD_MIN_AXIS = 100;
 
-  function hoverShows(el, self, j) {
-    ["mouseenter", "focus"].forEach(function (ev) {
-      el.addEventListener(ev, function () {
+  /** Hovering or focusing an element with data-algorithm inside `el` shows that algorithm
+   * (one listener per container: rows and figures are redrawn at every click). */
+  function hoverShows(el, self) {
+    ["mouseover", "focusin"].forEach(function (ev) {
+      el.addEventListener(ev, function (event) {
+        var target = event.target.closest && event.target.closest("[data-algorithm]");
+        if (!target || !el.contains(target)) return;
+        var j = self.index.get(target.getAttribute("data-algorithm"));
+        if (j === undefined || (j === self.focus && self.shown === self.res)) return;
         self.show(j);
       });
     });
@@ -1055,7 +1349,6 @@
       }
       g.appendChild(label);
       g.appendChild(svgEl("title", {}, cfg.labels[j] + ": " + res.avg[j].toFixed(3)));
-      hoverShows(g, self, j);
       svg.appendChild(g);
     });
     var caption =
@@ -1117,7 +1410,6 @@
       g.appendChild(svgEl("circle", { cx: xr(pos + 1), cy: mid, r: 3.5, fill: "#000", "data-position": pos + 1 }));
       g.appendChild(svgEl("text", { x: width - 2, y: mid + 0.35 * small, "text-anchor": "end", "font-size": small, fill: "#333", class: "cdplot-average-rank" }, res.avg[j].toFixed(2)));
       g.appendChild(svgEl("title", {}, cfg.labels[j] + ": position " + (pos + 1) + ", average rank " + res.avg[j].toFixed(3)));
-      hoverShows(g, self, j);
       svg.appendChild(g);
     });
     var caption =
@@ -1154,7 +1446,7 @@
       var iv = rankInterval(res, j) || ["", ""];
       var row = [cfg.algorithms[j], res.avg[j], iv[0], iv[1], res.wtl.wins[j], res.wtl.ties[j], res.wtl.losses[j]];
       res.order.forEach(function (o) {
-        var a = res.apv ? res.apv[j][o] : NaN;
+        var a = res.apvAt ? res.apvAt(j, o) : NaN;
         row.push(isNaN(a) ? "" : a);
       });
       lines.push(row.map(csvCell).join(","));

@@ -21,6 +21,7 @@ from .._labels import TEST_TITLES, correction_title
 from ..stats._catalogue import entry_of
 from ._evidence import evidence
 from ._model import display_name
+from ._page_encode import pair_sums_field, scores_field
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._results import ComparisonResult
@@ -106,17 +107,20 @@ def _finite(value: float) -> float | None:
 def _full_table(result: ComparisonResult) -> dict[str, Any]:
     """The full-table post-hoc results, shown greyed when the page cannot recompute them.
 
-    ``apv[a][b]`` is the adjusted p-value (or, for a Bayesian test, the posterior
-    probability shown in the static report) of algorithm a against b; against a control
-    only the control's row is filled.
+    ``apv`` lists, in the order of the algorithms, the adjusted p-value (or, for a Bayesian
+    test, the posterior probability shown in the static report) of algorithm a against b at
+    ``a * k + b`` (null on the diagonal); against a control it lists the control's row (k
+    values, null for the control). A flat list in algorithm order keeps the names out of it.
     """
     table, every_pair = evidence(result).page_values()
+    algorithms = list(result.algorithms)
     if every_pair:
-        apv = {
-            a: {b: _finite(table.loc[a, b]) for b in table.columns if b != a} for a in table.index
-        }
+        apv = [None if a == b else _finite(table.loc[a, b]) for a in algorithms for b in algorithms]
     else:
-        apv = {result.control: {b: _finite(v) for b, v in table.items()}}
+        apv = [
+            None if b == result.control or b not in table.index else _finite(table[b])
+            for b in algorithms
+        ]
     return {
         "apv": apv,
         "groups": [list(map(str, g)) for g in result.groups],
@@ -144,7 +148,9 @@ def page_payload(result: ComparisonResult) -> dict[str, Any] | None:
     Returns
     -------
     dict or None
-        JSON-ready: names, display labels, the scores, the settings and constants.
+        JSON-ready: names, display labels, the scores (rows of numbers, or one base64 string
+        of little-endian float64 values row by row when that is shorter), the settings and
+        constants.
 
     Examples
     --------
@@ -168,7 +174,7 @@ def page_payload(result: ComparisonResult) -> dict[str, Any] | None:
         "algorithms": list(map(str, result.algorithms)),
         "labels": [display_name(result, a) for a in result.algorithms],
         "datasets": list(map(str, result.datasets)),
-        "scores": scores.tolist(),
+        "scores": scores_field(scores),
         "higherIsBetter": bool(result.higher_is_better),
         "test": result.test,
         "testTitle": TEST_TITLES.get(result.test, result.test),
@@ -185,6 +191,7 @@ def page_payload(result: ComparisonResult) -> dict[str, Any] | None:
         "recompute": reason is None,
         "note": reason,
         "full": None if reason is None else _full_table(result),
+        "pairSums": pair_sums_field(result) if reason is None else None,
         **_constants(result),
     }
 
