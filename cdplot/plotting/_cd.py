@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -423,6 +424,39 @@ def _layout(
     )
 
 
+#: The rcParams prefixes text measurement reads (fonts, text rendering, mathtext).
+_MEASURED_RC = ("font.", "text.", "mathtext.")
+#: The last layout :func:`_result_layout` computed: (result, options, width, dpi, the
+#: measured rcParams) -> layout. The command line lays a diagram out to judge whether it
+#: reads (:func:`cdplot.choose_figure`), then draws it: the second layout is this one.
+_last_layout: tuple[Any, ...] | None = None
+
+
+def _measured_rc() -> tuple[tuple[str, str], ...]:
+    """The rcParams a layout's text sizes depend on, as a comparable tuple."""
+    return tuple(
+        (key, repr(value)) for key, value in mpl.rcParams.items() if key.startswith(_MEASURED_RC)
+    )
+
+
+def _result_layout(
+    result: ComparisonResult, content: _Content, opts: _Options, width: float, dpi: float
+) -> CDLayout:
+    """``_layout(content, opts, width, dpi)`` of ``result``'s diagram, computed once for the
+    same result (the same object: results are immutable), options, width, dpi and fonts."""
+    global _last_layout
+    key = (opts, float(width), float(dpi), _measured_rc())
+    last = _last_layout
+    if last is not None and last[0]() is result and last[1] == key:
+        return last[2]
+    layout = _layout(content, opts, width, dpi)
+    try:
+        _last_layout = (weakref.ref(result), key, layout)
+    except TypeError:  # not weakly referable: nothing kept
+        _last_layout = None
+    return layout
+
+
 # --------------------------------------------------------------------------- drawing
 
 _MARKER_STYLE = {
@@ -819,7 +853,7 @@ def cd_diagram(
     if ax is None:
         fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
         dpi = float(mpl.rcParams["figure.dpi"])
-        layout = _layout(content, opts, fig_width, dpi)
+        layout = _result_layout(result, content, opts, fig_width, dpi)
         fig = new_figure(fig_width, layout.height)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
@@ -830,7 +864,7 @@ def cd_diagram(
             )
         fig = ax.get_figure(root=True)
         fig_width = ax.get_window_extent().width / fig.dpi
-        layout = _layout(content, opts, fig_width, fig.dpi)
+        layout = _result_layout(result, content, opts, fig_width, fig.dpi)
     _draw(ax, layout, content, opts, fig_width)
     _warn_if_illegible(layout, len(content.names), fig_width)
     return ax

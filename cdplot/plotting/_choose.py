@@ -31,13 +31,14 @@ def cd_legibility(result: ComparisonResult, width: float) -> Legibility | None:
     even at the full width (no layout is computed: large k stays fast). The layout's
     errors (a width too small for the diagram) propagate.
     """
-    from ._cd import _content, _layout, _options
+    from ._cd import _content, _options, _result_layout
 
     k = result.n_algorithms
     if width * _PT / max(k - 1, 1) < MIN_LINE_SPACING:
         return None
     opts = _options(text_kws=None, line_kws=None, bar_kws=None)
-    layout = _layout(_content(result, opts), opts, width, float(mpl.rcParams["figure.dpi"]))
+    dpi = float(mpl.rcParams["figure.dpi"])
+    layout = _result_layout(result, _content(result, opts), opts, width, dpi)
     return layout.legibility
 
 
