@@ -83,3 +83,35 @@ def test_a_reused_layout_draws_the_same_figure(tmp_path, monkeypatch):
     assert [t.get_text() for t in reused.texts] == [t.get_text() for t in fresh.texts]
     assert [t.get_position() for t in reused.texts] == [t.get_position() for t in fresh.texts]
     assert reused.figure.get_size_inches().tolist() == fresh.figure.get_size_inches().tolist()
+
+
+# ------------------------------------------------- the choice reads the axis and the bars
+
+
+def _legibility_cases():
+    for k in (5, 12, 20, 30, 40):
+        for width in (3.3, 7.0):
+            for test in ("wilcoxon", "nemenyi"):
+                yield k, width, test
+
+
+@pytest.mark.parametrize(("k", "width", "test"), list(_legibility_cases()))
+def test_the_axis_legibility_equals_the_whole_layouts(k, width, test):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cdplot.CdplotWarning)
+        res = cdplot.compare(_table(k), test=test)
+    opts = _cd._options(text_kws=None, line_kws=None, bar_kws=None)
+    content = _cd._content(res, opts)
+    whole = _cd._layout(content, opts, width, 100.0).legibility
+    assert _cd._legibility(content, opts, width, 100.0) == whole
+
+
+def test_an_illegible_diagram_is_not_laid_out_to_choose(layout_calls):
+    import pandas as pd
+
+    table = pd.DataFrame(_table(20, n=100), columns=[f"algorithm {j}" for j in range(20)])
+    res = cdplot.compare(table)
+    assert cdplot.choose_figure(res, width=3.3) == "ranks"
+    assert layout_calls == []  # before: one whole layout (title, labels, notes), discarded

@@ -21,7 +21,9 @@ from . import _style
 from ._cd_layout import (
     CDLayout,
     LayoutParams,
+    Legibility,
     LongNames,
+    axis_legibility,
     check_width,
     compute_layout,
     fit_scale,
@@ -389,6 +391,36 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
     )
 
 
+def _layout_arguments(
+    content: _Content, opts: _Options, width: float, min_margins: tuple[float, float]
+) -> dict[str, Any]:
+    """The arguments of :func:`compute_layout` but the measure."""
+    return {
+        "names": content.names,
+        "ranks": content.ranks,
+        "width": width,
+        "groups": content.groups,
+        "critical_difference": content.critical_difference,
+        "control": content.control,
+        "interval": content.interval,
+        "markers": content.markers,
+        "reverse": opts.reverse,
+        "title": content.title,
+        "notes": content.notes,
+        "legend": content.legend,
+        "rank_format": opts.rank_format,
+        "bold": content.highlighted | ({content.control} if content.control else set()),
+        "long_names": opts.long_names,
+        "max_name_width": opts.max_name_width,
+        "min_margins": min_margins,
+        "params": LayoutParams(),
+        "score_axis": content.score_axis,
+        "higher_is_better": content.higher_is_better,
+        "axis_caption": content.axis_caption,
+        "display_names": content.shown,
+    }
+
+
 def _layout(
     content: _Content,
     opts: _Options,
@@ -397,31 +429,14 @@ def _layout(
     min_margins: tuple[float, float] = (0.0, 0.0),
 ) -> CDLayout:
     measure = TextMeasure(dpi, _role_props(opts, width), WIDEST_ROLES)
-    return compute_layout(
-        content.names,
-        content.ranks,
-        width=width,
-        measure=measure,
-        groups=content.groups,
-        critical_difference=content.critical_difference,
-        control=content.control,
-        interval=content.interval,
-        markers=content.markers,
-        reverse=opts.reverse,
-        title=content.title,
-        notes=content.notes,
-        legend=content.legend,
-        rank_format=opts.rank_format,
-        bold=content.highlighted | ({content.control} if content.control else set()),
-        long_names=opts.long_names,
-        max_name_width=opts.max_name_width,
-        min_margins=min_margins,
-        params=LayoutParams(),
-        score_axis=content.score_axis,
-        higher_is_better=content.higher_is_better,
-        axis_caption=content.axis_caption,
-        display_names=content.shown,
-    )
+    return compute_layout(measure=measure, **_layout_arguments(content, opts, width, min_margins))
+
+
+def _legibility(content: _Content, opts: _Options, width: float, dpi: float) -> Legibility:
+    """``_layout(content, opts, width, dpi).legibility``, from the steps across the axis and
+    the group bars only (the notes, whose measure is widened, are not laid out)."""
+    measure = TextMeasure(dpi, _role_props(opts, width))
+    return axis_legibility(measure=measure, **_layout_arguments(content, opts, width, (0.0, 0.0)))
 
 
 #: The rcParams prefixes text measurement reads (fonts, text rendering, mathtext).
