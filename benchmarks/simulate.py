@@ -10,10 +10,14 @@ spread): ``python benchmarks/simulate.py --scaling-only --scaling-replicates 200
    (``n_jobs=1``) and on two loky processes (``n_jobs=2``);
 2. the naive alternative, ``cdplot.compare()`` once per table and procedure, on a few hundred
    tables, extrapolated to 10,000 (what the vectorised kernels save);
-3. scaling on a larger study: in this process, on two loky processes, and on two
-   dask.distributed ``LocalCluster`` s (processes, one thread each) with 1 and 2 workers, all
-   started and warmed up before the clock runs; the four take turns, round after round, and
-   the medians are reported;
+3. scaling on a larger study: in this process, on two loky processes, and on the user's own
+   dask.distributed ``LocalCluster`` s, started as a user starts them
+   (``LocalCluster(n_workers=2, threads_per_worker=1)``, distributed's defaults: its workers
+   run with ``MALLOC_TRIM_THRESHOLD_=65536``) with 1 and 2 workers and passed as
+   ``scheduler=client``, all started and warmed up before the clock runs; the four take
+   turns, round after round, and the medians are reported; with ``--own-cluster``, then
+   ``simulate(backend="dask", n_jobs=2)`` starting its own cluster in each call, taking
+   turns with the in-process run (start-up included);
 
 and prints a table of wall-clock times, the CPU seconds spent in the chunks (summed over the
 processes that ran them: ``result.settings["cpu_s"]``), replicates per second and the
@@ -76,6 +80,13 @@ def naive(n_tables: int, seed: int = 0) -> float:
     return (time.perf_counter() - t0) / n_tables
 
 
+def run(m, n: int, seed: int, kwargs: dict):
+    """simulate() of ``n`` replicates with ``kwargs`` (back end, workers, client)."""
+    return cdplot.simulate(
+        m, procedures=PROCEDURES, n_replicates=n, random_state=seed, progress=False, **kwargs
+    )
+
+
 def ratios(times: dict[str, list[float]], slow: str, fast: str) -> tuple[float, float, float]:
     """min, median, max over the rounds of time[slow] / time[fast] (a speed-up)."""
     per_round = [a / b for a, b in zip(times[slow], times[fast], strict=True)]
@@ -90,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=3, help="interleaved scaling rounds")
     parser.add_argument("--json", metavar="FILE", help="write the numbers as JSON")
+    parser.add_argument(
+        "--own-cluster",
+        action="store_true",
+        help="also time simulate(backend='dask', n_jobs=2) starting its own LocalCluster",
+    )
     parser.add_argument(
         "--scaling-only",
         action="store_true",
@@ -125,47 +141,58 @@ def main(argv: list[str] | None = None) -> int:
 
     # scaling, interleaved: in process / loky 2 / dask 1 worker / dask 2 workers take turns,
     # round after round, so that a busy machine slows all alike; medians over the rounds
-    import dask
     from dask.distributed import Client, LocalCluster
 
-    # loky's reusable workers start first: a LocalCluster's nannies write distributed's
-    # pre-spawn environment (MALLOC_TRIM_THRESHOLD_=65536, ...) into this process's
-    # os.environ, which workers started later would inherit. The clusters leave the trim
-    # threshold out, as cdplot.simulate does for the clusters it starts.
+    # The clusters are the user's own, as a user starts them (distributed's defaults: the
+    # nannies give every worker MALLOC_TRIM_THRESHOLD_=65536); loky's reusable workers
+    # start first, since the nannies also write that variable into this process's
+    # os.environ, which workers started later would inherit. "cdplot's LocalCluster" is
+    # simulate(backend="dask", n_jobs=2) with no client: it starts (and closes) its own
+    # cluster in every call, start-up included in its time.
     cdplot.simulate(
         m, procedures=PROCEDURES, n_replicates=400, random_state=0, n_jobs=2, backend="loky"
     )
-    no_trim = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
     def cluster(workers):
-        with dask.config.set(no_trim):
-            return LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
-            )
+        return LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+        )
 
     with cluster(1) as c1, cluster(2) as c2, Client(c1) as client1, Client(c2) as client2:
+        trim = client2.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
+        print(f"user's cluster workers' MALLOC_TRIM_THRESHOLD_: {sorted(set(trim.values()))}")
         runs = {
             "in process (1 core)": {},
             "loky, n_jobs=2": {"n_jobs": 2, "backend": "loky"},
-            "dask LocalCluster, 1 worker": {"backend": "dask", "scheduler": client1},
-            "dask LocalCluster, 2 workers": {"backend": "dask", "scheduler": client2},
+            "user's LocalCluster, 1 worker": {"backend": "dask", "scheduler": client1},
+            "user's LocalCluster, 2 workers": {"backend": "dask", "scheduler": client2},
         }
         for kwargs in runs.values():  # warm-up: start pools, import in the workers
-            cdplot.simulate(m, procedures=PROCEDURES, n_replicates=400, random_state=0, **kwargs)
+            run(m, 400, 0, kwargs)
         times: dict[str, list[float]] = {name: [] for name in runs}
         cpus: dict[str, list[float]] = {name: [] for name in runs}
         ref_big = None
         for _ in range(args.rounds):
             for name, kwargs in runs.items():
-                t, out = timed(
-                    lambda kwargs=kwargs: cdplot.simulate(
-                        m, procedures=PROCEDURES, n_replicates=scale_n, random_state=2, **kwargs
-                    )
-                )
+                t, out = timed(lambda kwargs=kwargs: run(m, scale_n, 2, kwargs))
                 ref_big = ref_big or out
                 assert same(ref_big, out)
                 times[name].append(t)
                 cpus[name].append(out.settings["cpu_s"])
+    if args.own_cluster:  # no client of this process may be current: a phase of its own
+        own_runs = {
+            "in process (1 core), own-cluster phase": {},
+            "cdplot's LocalCluster, 2 workers (incl. start-up)": {"backend": "dask", "n_jobs": 2},
+        }
+        for name in own_runs:
+            times[name], cpus[name] = [], []
+        for _ in range(args.rounds):
+            for name, kwargs in own_runs.items():
+                t, out = timed(lambda kwargs=kwargs: run(m, scale_n, 2, kwargs))
+                assert same(ref_big, out)
+                times[name].append(t)
+                cpus[name].append(out.settings["cpu_s"])
+        runs.update(own_runs)
     wall = {name: statistics.median(ts) for name, ts in times.items()}
     cpu = {name: statistics.median(cs) for name, cs in cpus.items()}
     for name in runs:
@@ -176,11 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, n, t, c in rows:
         cpu_text = "-" if c is None else f"{c:.2f}"
         print(f"| {name} | {n:,} | {t:.2f} | {cpu_text} | {n / t:,.0f} |")
-    d1, d2 = wall["dask LocalCluster, 1 worker"], wall["dask LocalCluster, 2 workers"]
+    d1, d2 = wall["user's LocalCluster, 1 worker"], wall["user's LocalCluster, 2 workers"]
     loky_speedup = wall["in process (1 core)"] / wall["loky, n_jobs=2"]
     # CPU cost of a replicate on a dask worker (robust to a busy machine: CPU time, not wall)
-    cpu_per_rep = cpu["dask LocalCluster, 2 workers"] / scale_n
-    overhead = cpu["dask LocalCluster, 2 workers"] / cpu["in process (1 core)"]
+    cpu_per_rep = cpu["user's LocalCluster, 2 workers"] / scale_n
+    overhead = cpu["user's LocalCluster, 2 workers"] / cpu["in process (1 core)"]
     projected = 1e6 * cpu_per_rep / 100
     print(
         f"\nwall-clock speed-up 1 -> 2 workers (of the medians): dask {d1 / d2:.2f}x, loky "
@@ -189,15 +216,27 @@ def main(argv: list[str] | None = None) -> int:
     # per-round ratios (the runs of a round took turns, so they shared the machine's load)
     spread = {
         "dask 1 -> 2 workers": ratios(
-            times, "dask LocalCluster, 1 worker", "dask LocalCluster, 2 workers"
+            times, "user's LocalCluster, 1 worker", "user's LocalCluster, 2 workers"
         ),
         "loky n_jobs=2 vs in process": ratios(times, "in process (1 core)", "loky, n_jobs=2"),
         "dask 2 workers vs in process": ratios(
-            times, "in process (1 core)", "dask LocalCluster, 2 workers"
+            times, "in process (1 core)", "user's LocalCluster, 2 workers"
         ),
     }
+    own = "cdplot's LocalCluster, 2 workers (incl. start-up)"
+    if own in times:
+        spread["cdplot's own cluster vs in process"] = ratios(
+            times, "in process (1 core), own-cluster phase", own
+        )
     for name, (lo, med, hi) in spread.items():
         print(f"per-round speed-up, {name}: {med:.2f}x (min {lo:.2f}, max {hi:.2f})")
+    for name in runs:
+        base = "in process (1 core)" + (", own-cluster phase" if name.startswith("cdplot") else "")
+        per_round = [c / b for c, b in zip(cpus[name], cpus[base], strict=True)]
+        print(
+            f"CPU per replicate, {name} / in process: {statistics.median(per_round):.2f} "
+            f"(min {min(per_round):.2f}, max {max(per_round):.2f})"
+        )
     print(
         f"CPU per replicate on a dask worker: {cpu_per_rep * 1e3:.3f} ms "
         f"({overhead:.2f}x the CPU per replicate in process)"

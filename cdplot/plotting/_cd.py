@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,9 @@ from . import _style
 from ._cd_layout import (
     CDLayout,
     LayoutParams,
+    Legibility,
     LongNames,
+    axis_legibility,
     check_width,
     compute_layout,
     fit_scale,
@@ -388,6 +391,36 @@ def _content(result: ComparisonResult, opts: _Options, panel: str | None = None)
     )
 
 
+def _layout_arguments(
+    content: _Content, opts: _Options, width: float, min_margins: tuple[float, float]
+) -> dict[str, Any]:
+    """The arguments of :func:`compute_layout` but the measure."""
+    return {
+        "names": content.names,
+        "ranks": content.ranks,
+        "width": width,
+        "groups": content.groups,
+        "critical_difference": content.critical_difference,
+        "control": content.control,
+        "interval": content.interval,
+        "markers": content.markers,
+        "reverse": opts.reverse,
+        "title": content.title,
+        "notes": content.notes,
+        "legend": content.legend,
+        "rank_format": opts.rank_format,
+        "bold": content.highlighted | ({content.control} if content.control else set()),
+        "long_names": opts.long_names,
+        "max_name_width": opts.max_name_width,
+        "min_margins": min_margins,
+        "params": LayoutParams(),
+        "score_axis": content.score_axis,
+        "higher_is_better": content.higher_is_better,
+        "axis_caption": content.axis_caption,
+        "display_names": content.shown,
+    }
+
+
 def _layout(
     content: _Content,
     opts: _Options,
@@ -396,31 +429,47 @@ def _layout(
     min_margins: tuple[float, float] = (0.0, 0.0),
 ) -> CDLayout:
     measure = TextMeasure(dpi, _role_props(opts, width), WIDEST_ROLES)
-    return compute_layout(
-        content.names,
-        content.ranks,
-        width=width,
-        measure=measure,
-        groups=content.groups,
-        critical_difference=content.critical_difference,
-        control=content.control,
-        interval=content.interval,
-        markers=content.markers,
-        reverse=opts.reverse,
-        title=content.title,
-        notes=content.notes,
-        legend=content.legend,
-        rank_format=opts.rank_format,
-        bold=content.highlighted | ({content.control} if content.control else set()),
-        long_names=opts.long_names,
-        max_name_width=opts.max_name_width,
-        min_margins=min_margins,
-        params=LayoutParams(),
-        score_axis=content.score_axis,
-        higher_is_better=content.higher_is_better,
-        axis_caption=content.axis_caption,
-        display_names=content.shown,
+    return compute_layout(measure=measure, **_layout_arguments(content, opts, width, min_margins))
+
+
+def _legibility(content: _Content, opts: _Options, width: float, dpi: float) -> Legibility:
+    """``_layout(content, opts, width, dpi).legibility``, from the steps across the axis and
+    the group bars only (the notes, whose measure is widened, are not laid out)."""
+    measure = TextMeasure(dpi, _role_props(opts, width))
+    return axis_legibility(measure=measure, **_layout_arguments(content, opts, width, (0.0, 0.0)))
+
+
+#: The rcParams prefixes text measurement reads (fonts, text rendering, mathtext).
+_MEASURED_RC = ("font.", "text.", "mathtext.")
+#: The last layout :func:`_result_layout` computed: (result, options, width, dpi, the
+#: measured rcParams) -> layout. The command line lays a diagram out to judge whether it
+#: reads (:func:`cdplot.choose_figure`), then draws it: the second layout is this one.
+_last_layout: tuple[Any, ...] | None = None
+
+
+def _measured_rc() -> tuple[tuple[str, str], ...]:
+    """The rcParams a layout's text sizes depend on, as a comparable tuple."""
+    return tuple(
+        (key, repr(value)) for key, value in mpl.rcParams.items() if key.startswith(_MEASURED_RC)
     )
+
+
+def _result_layout(
+    result: ComparisonResult, content: _Content, opts: _Options, width: float, dpi: float
+) -> CDLayout:
+    """``_layout(content, opts, width, dpi)`` of ``result``'s diagram, computed once for the
+    same result (the same object: results are immutable), options, width, dpi and fonts."""
+    global _last_layout
+    key = (opts, float(width), float(dpi), _measured_rc())
+    last = _last_layout
+    if last is not None and last[0]() is result and last[1] == key:
+        return last[2]
+    layout = _layout(content, opts, width, dpi)
+    try:
+        _last_layout = (weakref.ref(result), key, layout)
+    except TypeError:  # not weakly referable: nothing kept
+        _last_layout = None
+    return layout
 
 
 # --------------------------------------------------------------------------- drawing
@@ -819,7 +868,7 @@ def cd_diagram(
     if ax is None:
         fig_width = SINGLE_COLUMN_WIDTH if width is None else check_width(width)
         dpi = float(mpl.rcParams["figure.dpi"])
-        layout = _layout(content, opts, fig_width, dpi)
+        layout = _result_layout(result, content, opts, fig_width, dpi)
         fig = new_figure(fig_width, layout.height)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
@@ -830,7 +879,7 @@ def cd_diagram(
             )
         fig = ax.get_figure(root=True)
         fig_width = ax.get_window_extent().width / fig.dpi
-        layout = _layout(content, opts, fig_width, fig.dpi)
+        layout = _result_layout(result, content, opts, fig_width, fig.dpi)
     _draw(ax, layout, content, opts, fig_width)
     _warn_if_illegible(layout, len(content.names), fig_width)
     return ax

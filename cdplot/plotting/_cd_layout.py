@@ -31,7 +31,7 @@ import os
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from .._errors import CdplotInputError, check_in_list, spell
 from ._text_measure import CachedMeasure
@@ -1333,6 +1333,153 @@ def notes_band(
 # --------------------------------------------------------------------------- layout
 
 
+@dataclass(frozen=True)
+class _Across:
+    """The horizontal steps of a CD layout: columns, fitted names, the axis' extent."""
+
+    names: list[str]
+    width: float
+    size: Size
+    rank_of: dict[str, float]
+    rank_texts: dict[str, str]
+    cols: Columns
+    side_of: dict[str, str]
+    fitted: FittedNames
+    fr: Frame
+    scale: Any
+    cd_format: str
+    axis_caption: str | None
+    role_of: Callable[[str], str]
+
+
+def _across(
+    names: Sequence[str],
+    ranks: Sequence[float],
+    *,
+    width: float,
+    measure: Measure,
+    critical_difference: float | None,
+    markers: Mapping[str, str],
+    reverse: bool,
+    rank_format: str | Callable[[float], str] | None,
+    cd_format: str | None,
+    bold: Collection[str],
+    long_names: LongNames,
+    max_name_width: float | None,
+    min_margins: tuple[float, float],
+    params: LayoutParams,
+    score_axis: bool,
+    higher_is_better: bool,
+    axis_caption: str | None,
+    display_names: Mapping[str, str] | None,
+) -> _Across:
+    """The steps across (see :func:`compute_layout`'s notes), up to the axis' extent."""
+    p = params
+    names = list(names)
+    ranks = [float(r) for r in ranks]
+    long_names = check_inputs(names, ranks, long_names)  # type: ignore[assignment]
+    width = check_width(width)
+    markers = dict(markers or {})
+    bold = set(bold)
+    size = cached_measure(measure)
+    if score_axis and not all(math.isfinite(r) for r in ranks):
+        raise CdplotInputError(
+            f"every mean score must be a finite number to place it on the axis, got {ranks}; "
+            "compare tables of finite scores."
+        )
+    if score_axis:
+        decimals = score_decimals(ranks, critical_difference)
+        rank_format = f"{{:.{decimals}f}}" if rank_format is None else rank_format
+        cd_format = f"CD = {{:.{decimals}f}}" if cd_format is None else cd_format
+        if axis_caption is None:
+            axis_caption = SCORE_CAPTION.format(direction="higher" if higher_is_better else "lower")
+    rank_format = "{:.2f}" if rank_format is None else rank_format
+    cd_format = "CD = {:.2f}" if cd_format is None else cd_format
+
+    def role_of(name: str) -> str:
+        return "name_bold" if name in bold else "name"
+
+    rank_of = dict(zip(names, ranks, strict=True))
+    rank_texts = {n: format_rank(r, rank_format) for n, r in rank_of.items()}
+
+    # horizontal: columns beside the axis, names fitted to them, the axis between
+    cols = columns(
+        [rank_texts[n] for n in names],
+        width=width,
+        has_markers=bool(markers),
+        max_name_width=max_name_width,
+        size=size,
+        params=p,
+    )
+    side_of = sides(names, reverse)
+    room = side_limits(
+        names, side_of, cols, max_name_width=max_name_width, role_of=role_of, size=size,
+        shown=display_names,
+    )  # fmt: skip
+    fitted = fit_names(
+        names, limit=cols.name_limit, role_of=role_of, long_names=long_names, size=size, params=p,
+        shown=display_names, limits={n: room[side_of[n]] for n in names},
+    )  # fmt: skip
+    fr = frame(names, side_of, fitted, cols, width=width, reverse=reverse, min_margins=min_margins)
+    scale = None
+    if score_axis:  # the values at the axis' ends need its length
+        scale = score_scale(
+            ranks, critical_difference, length=fr.x1 - fr.x0,
+            higher_is_better=higher_is_better, size=size, params=p,
+        )  # fmt: skip
+        fr = replace(fr, ends=scale.ends)
+    return _Across(
+        names, width, size, rank_of, rank_texts, cols, side_of, fitted, fr, scale, cd_format,
+        axis_caption, role_of,
+    )  # fmt: skip
+
+
+def axis_legibility(
+    names: Sequence[str],
+    ranks: Sequence[float],
+    *,
+    width: float,
+    measure: Measure,
+    groups: Sequence[Sequence[str]] = (),
+    critical_difference: float | None = None,
+    control: str | None = None,
+    interval: bool = False,
+    markers: Mapping[str, str] | None = None,
+    reverse: bool = False,
+    rank_format: str | Callable[[float], str] | None = None,
+    cd_format: str | None = None,
+    bold: Collection[str] = (),
+    long_names: LongNames = "wrap",
+    max_name_width: float | None = None,
+    min_margins: tuple[float, float] = (0.0, 0.0),
+    params: LayoutParams | None = None,
+    score_axis: bool = False,
+    higher_is_better: bool = True,
+    axis_caption: str | None = None,
+    display_names: Mapping[str, str] | None = None,
+    **_vertical: Any,
+) -> Legibility:
+    """The :class:`Legibility` of :func:`compute_layout` with these arguments, computed
+    from the steps across and the group bars only (no title, axis labels, label rows or
+    notes: the texts above and below the axis do not change it), equal to
+    ``compute_layout(...).legibility``. Arguments that only place texts vertically
+    (``title``, ``notes``, ``legend``) are accepted and ignored."""
+    p = params or LayoutParams()
+    a = _across(
+        names, ranks, width=width, measure=measure, critical_difference=critical_difference,
+        markers=dict(markers or {}), reverse=reverse, rank_format=rank_format,
+        cd_format=cd_format, bold=bold, long_names=long_names, max_name_width=max_name_width,
+        min_margins=min_margins, params=p, score_axis=score_axis,
+        higher_is_better=higher_is_better, axis_caption=axis_caption,
+        display_names=display_names,
+    )  # fmt: skip
+    _, bars, _ = bars_band(
+        groups, a.rank_of, 0.0, fr=a.fr, interval_around=control if interval else None,
+        critical_difference=critical_difference, params=p,
+    )  # fmt: skip
+    return legibility(len(a.names), (a.fr.x0, a.fr.x1), bars, p)
+
+
 def compute_layout(
     names: Sequence[str],
     ranks: Sequence[float],
@@ -1457,59 +1604,18 @@ def compute_layout(
     ``s_worst`` at its ends, and the CD bar is ``CD`` score units long.
     """
     p = params or LayoutParams()
-    names = list(names)
-    ranks = [float(r) for r in ranks]
-    long_names = check_inputs(names, ranks, long_names)  # type: ignore[assignment]
-    width = check_width(width)
     markers = dict(markers or {})
-    bold = set(bold)
-    size = cached_measure(measure)
-    if score_axis and not all(math.isfinite(r) for r in ranks):
-        raise CdplotInputError(
-            f"every mean score must be a finite number to place it on the axis, got {ranks}; "
-            "compare tables of finite scores."
-        )
-    if score_axis:
-        decimals = score_decimals(ranks, critical_difference)
-        rank_format = f"{{:.{decimals}f}}" if rank_format is None else rank_format
-        cd_format = f"CD = {{:.{decimals}f}}" if cd_format is None else cd_format
-        if axis_caption is None:
-            axis_caption = SCORE_CAPTION.format(direction="higher" if higher_is_better else "lower")
-    rank_format = "{:.2f}" if rank_format is None else rank_format
-    cd_format = "CD = {:.2f}" if cd_format is None else cd_format
-
-    def role_of(name: str) -> str:
-        return "name_bold" if name in bold else "name"
-
-    rank_of = dict(zip(names, ranks, strict=True))
-    rank_texts = {n: format_rank(r, rank_format) for n, r in rank_of.items()}
-
-    # horizontal: columns beside the axis, names fitted to them, the axis between
-    cols = columns(
-        [rank_texts[n] for n in names],
-        width=width,
-        has_markers=bool(markers),
-        max_name_width=max_name_width,
-        size=size,
-        params=p,
-    )
-    side_of = sides(names, reverse)
-    room = side_limits(
-        names, side_of, cols, max_name_width=max_name_width, role_of=role_of, size=size,
-        shown=display_names,
+    a = _across(
+        names, ranks, width=width, measure=measure, critical_difference=critical_difference,
+        markers=markers, reverse=reverse, rank_format=rank_format, cd_format=cd_format,
+        bold=bold, long_names=long_names, max_name_width=max_name_width,
+        min_margins=min_margins, params=p, score_axis=score_axis,
+        higher_is_better=higher_is_better, axis_caption=axis_caption,
+        display_names=display_names,
     )  # fmt: skip
-    fitted = fit_names(
-        names, limit=cols.name_limit, role_of=role_of, long_names=long_names, size=size, params=p,
-        shown=display_names, limits={n: room[side_of[n]] for n in names},
-    )  # fmt: skip
-    fr = frame(names, side_of, fitted, cols, width=width, reverse=reverse, min_margins=min_margins)
-    scale = None
-    if score_axis:  # the values at the axis' ends need its length
-        scale = score_scale(
-            ranks, critical_difference, length=fr.x1 - fr.x0,
-            higher_is_better=higher_is_better, size=size, params=p,
-        )  # fmt: skip
-        fr = replace(fr, ends=scale.ends)
+    names, width, size, fr, fitted, cols = a.names, a.width, a.size, a.fr, a.fitted, a.cols
+    rank_of, rank_texts, side_of, role_of = a.rank_of, a.rank_texts, a.side_of, a.role_of
+    scale, cd_format, axis_caption = a.scale, a.cd_format, a.axis_caption
 
     # vertical, top down
     title_block, y = title_band(title, p.pad, width=width, size=size, params=p)

@@ -31,14 +31,20 @@ def cd_legibility(result: ComparisonResult, width: float) -> Legibility | None:
     even at the full width (no layout is computed: large k stays fast). The layout's
     errors (a width too small for the diagram) propagate.
     """
-    from ._cd import _content, _layout, _options
+    from ._cd import _content, _legibility, _options, _result_layout
 
     k = result.n_algorithms
     if width * _PT / max(k - 1, 1) < MIN_LINE_SPACING:
         return None
     opts = _options(text_kws=None, line_kws=None, bar_kws=None)
-    layout = _layout(_content(result, opts), opts, width, float(mpl.rcParams["figure.dpi"]))
-    return layout.legibility
+    dpi = float(mpl.rcParams["figure.dpi"])
+    content = _content(result, opts)
+    # the axis and the bars decide; the whole layout only for a diagram that will be drawn
+    # (and then drawn from this one: _result_layout keeps it)
+    legible = _legibility(content, opts, width, dpi)
+    if not legible.legible:
+        return legible
+    return _result_layout(result, content, opts, width, dpi).legibility
 
 
 def figure_reason(result: ComparisonResult, width: float) -> tuple[Choice, str]:

@@ -27,6 +27,7 @@ from ..stats._catalogue import RANKS
 from ..stats._caveats import datasets_needed, min_attainable_pvalue
 from ..stats._exhaustive import _bergmann_hommel
 from ..stats._options import check_alpha
+from ._allocator import chunk_allocator
 from ._bayes_run import bayes_counts, check_bayes
 from ._benchmark_run import benchmark_procedures, clustered_pvalues
 from ._models import as_model
@@ -194,64 +195,66 @@ def _run_chunk(
     to the same numbers however they are cut; a Bayesian procedure's entry is that of
     :func:`~cdplot.simulation._bayes_run.bayes_counts`) and the CPU seconds the chunk took.
     """
-    cpu_start = time.process_time()
-    tables = np.concatenate(
-        [
-            np.asarray(model.draw(np.random.default_rng(s), n), dtype=float)
-            for s, n in zip(seeds, sizes, strict=True)
-        ]
-    )
-    if not np.isfinite(tables).all():
-        raise CdplotInputError("the model drew NaN or infinite scores.")
-    r, n_drawn, k = tables.shape
-    _check_size(k, n_drawn)  # a generator's table size is known once drawn
-    algorithms = model.algorithms
-    edges = np.cumsum([0, *sizes]).tolist()
-    blocks = list(zip(edges[:-1], edges[1:], strict=True))
-    avg = None
-    if any(p.entry.batch is not None and p.entry.reads == RANKS for p in procedures):
-        avg = batch_average_ranks(tables)
-    raw: dict[Any, np.ndarray] = {}
-    bayes = [p for p in procedures if p.bayesian]
-    out: dict[str, tuple[np.ndarray, ...]] = dict(
-        bayes_counts(tables, bayes, seeds, blocks, truth, effects, algorithms)
-    )
-    for proc in procedures:
-        if proc.bayesian:
-            continue
-        key = proc.test_key()
-        if key not in raw:
-            raw[key] = _raw_pvalues(tables, proc, avg, algorithms, getattr(model, "clusters", None))
-        p_all = raw[key]
-        a, b = proc.hypotheses(k, algorithms)
-        if proc.control is None:
-            if proc.single_step:  # Nemenyi's and Tukey's p-values are adjusted already
-                apv = p_all
-            elif proc.correction == "bergmann-hommel":
-                apv = _bergmann_hommel_rows(p_all, k, proc.bh_budget, bh_max_steps)
+    with chunk_allocator():  # glibc reuses the chunk's buffers in a dask worker too
+        cpu_start = time.process_time()
+        tables = np.concatenate(
+            [
+                np.asarray(model.draw(np.random.default_rng(s), n), dtype=float)
+                for s, n in zip(seeds, sizes, strict=True)
+            ]
+        )
+        if not np.isfinite(tables).all():
+            raise CdplotInputError("the model drew NaN or infinite scores.")
+        r, n_drawn, k = tables.shape
+        _check_size(k, n_drawn)  # a generator's table size is known once drawn
+        algorithms = model.algorithms
+        edges = np.cumsum([0, *sizes]).tolist()
+        blocks = list(zip(edges[:-1], edges[1:], strict=True))
+        avg = None
+        if any(p.entry.batch is not None and p.entry.reads == RANKS for p in procedures):
+            avg = batch_average_ranks(tables)
+        raw: dict[Any, np.ndarray] = {}
+        bayes = [p for p in procedures if p.bayesian]
+        out: dict[str, tuple[np.ndarray, ...]] = dict(
+            bayes_counts(tables, bayes, seeds, blocks, truth, effects, algorithms)
+        )
+        for proc in procedures:
+            if proc.bayesian:
+                continue
+            key = proc.test_key()
+            if key not in raw:
+                clusters = getattr(model, "clusters", None)
+                raw[key] = _raw_pvalues(tables, proc, avg, algorithms, clusters)
+            p_all = raw[key]
+            a, b = proc.hypotheses(k, algorithms)
+            if proc.control is None:
+                if proc.single_step:  # Nemenyi's and Tukey's p-values are adjusted already
+                    apv = p_all
+                elif proc.correction == "bergmann-hommel":
+                    apv = _bergmann_hommel_rows(p_all, k, proc.bh_budget, bh_max_steps)
+                else:
+                    apv = batch_adjust_all_pairs(p_all, k, proc.correction)
             else:
-                apv = batch_adjust_all_pairs(p_all, k, proc.correction)
-        else:
-            lookup = np.zeros((k, k), dtype=np.intp)
-            iu, ju = np.triu_indices(k, 1)
-            lookup[iu, ju] = np.arange(iu.size)
-            lookup[ju, iu] = np.arange(iu.size)
-            apv = batch_adjust_control(p_all[:, lookup[a, b]], proc.correction)
-        reject = apv <= alpha
-        counts = reject.sum(axis=0).astype(np.int64)
-        if truth is None:
-            false = np.zeros(r, dtype=np.int32)
-            true = reject.sum(axis=1).astype(np.int32)
-        else:
-            null = truth[a, b]
-            false = reject[:, null].sum(axis=1).astype(np.int32)
-            true = reject[:, ~null].sum(axis=1).astype(np.int32)
-        # sums of the APVs and of their squares per seed block (fixed boundaries: the same
-        # numbers however the blocks are grouped into chunks; combined with math.fsum)
-        sums = np.stack([apv[lo:hi].sum(axis=0) for lo, hi in blocks])
-        squares = np.stack([np.square(apv[lo:hi]).sum(axis=0) for lo, hi in blocks])
-        out[proc.label] = (counts, false, true, sums, squares)
-    return out, time.process_time() - cpu_start
+                lookup = np.zeros((k, k), dtype=np.intp)
+                iu, ju = np.triu_indices(k, 1)
+                lookup[iu, ju] = np.arange(iu.size)
+                lookup[ju, iu] = np.arange(iu.size)
+                apv = batch_adjust_control(p_all[:, lookup[a, b]], proc.correction)
+            reject = apv <= alpha
+            counts = reject.sum(axis=0).astype(np.int64)
+            if truth is None:
+                false = np.zeros(r, dtype=np.int32)
+                true = reject.sum(axis=1).astype(np.int32)
+            else:
+                null = truth[a, b]
+                false = reject[:, null].sum(axis=1).astype(np.int32)
+                true = reject[:, ~null].sum(axis=1).astype(np.int32)
+            # sums of the APVs and of their squares per seed block (fixed boundaries: the same
+            # numbers however the blocks are grouped into chunks; combined with math.fsum)
+            sums = np.stack([apv[lo:hi].sum(axis=0) for lo, hi in blocks])
+            squares = np.stack([np.square(apv[lo:hi]).sum(axis=0) for lo, hi in blocks])
+            out[proc.label] = (counts, false, true, sums, squares)
+        return out, time.process_time() - cpu_start
 
 
 def _raw_pvalues(
