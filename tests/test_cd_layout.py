@@ -17,7 +17,7 @@ import math
 
 import pytest
 from _helpers import FAKE_CHAR, FAKE_LINE, FAKE_SCALES, SLOW_K, assert_clean, fake_measure
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from cdplot import CdplotInputError
@@ -347,6 +347,7 @@ intervals = st.lists(
 
 
 @given(intervals, st.floats(0, 0.5))
+@example([(0.0, 2.0), (1.0, 1.0)], 0.0)  # a point inside a span: two rows
 def test_pack_intervals_fewest_rows_no_overlap(spans, gap):
     rows = pack_intervals(spans, gap)
     for r in set(rows):
@@ -355,13 +356,16 @@ def test_pack_intervals_fewest_rows_no_overlap(spans, gap):
             assert b[0] - a[1] >= gap
     # fewest rows: as many as the largest set of intervals pairwise closer than gap
     # at one point (interval graphs are perfect; the widened intervals' clique number)
-    # (a zero-length interval with gap 0 conflicts with nothing that starts where it ends,
-    # itself included: every non-empty set of spans needs one row at least)
+    # (each span counts at its own start, even a zero-length one with gap 0, which
+    # conflicts with nothing that starts where it ends, but with a span around it)
     depth = max(
-        (sum(1 for t in spans if t[0] <= s[0] and s[0] - t[1] < gap) for s in spans),
+        (
+            sum(1 for j, t in enumerate(spans) if j == i or (t[0] <= s[0] and s[0] - t[1] < gap))
+            for i, s in enumerate(spans)
+        ),
         default=0,
     )
-    assert max(rows, default=-1) + 1 == max(depth, 1 if spans else 0)
+    assert max(rows, default=-1) + 1 == depth
 
 
 def test_pack_intervals_staircase():
