@@ -348,20 +348,22 @@ intervals = st.lists(
 
 @given(intervals, st.floats(0, 0.5))
 @example([(0.0, 2.0), (1.0, 1.0)], 0.0)  # a point inside a span: two rows
+@example([(0.0, 0.0), (0.0, 1.0)], 0.0)  # a point where a span starts: one row
 def test_pack_intervals_fewest_rows_no_overlap(spans, gap):
     rows = pack_intervals(spans, gap)
     for r in set(rows):
         on_row = sorted(s for s, row in zip(spans, rows, strict=True) if row == r)
         for a, b in itertools.pairwise(on_row):
             assert b[0] - a[1] >= gap
-    # fewest rows: as many as the largest set of intervals pairwise closer than gap
-    # at one point (interval graphs are perfect; the widened intervals' clique number)
-    # (each span counts at its own start, even a zero-length one with gap 0, which
-    # conflicts with nothing that starts where it ends, but with a span around it)
+    # fewest rows: the largest clique of conflicting spans. In start order a span
+    # conflicts with an earlier one that ends less than gap before it starts; the spans
+    # before s (s included) that end after s[0] - gap conflict pairwise (a zero-length
+    # span with gap 0 conflicts with a span around it, not with one starting where it is)
+    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], spans[i][1], i))
     depth = max(
         (
-            sum(1 for j, t in enumerate(spans) if j == i or (t[0] <= s[0] and s[0] - t[1] < gap))
-            for i, s in enumerate(spans)
+            1 + sum(1 for j in order[:at] if spans[i][0] - spans[j][1] < gap)
+            for at, i in enumerate(order)
         ),
         default=0,
     )
