@@ -4,7 +4,6 @@ hypothesis profile."""
 from __future__ import annotations
 
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -20,13 +19,6 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("cdplot")
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    if "matplotlib.pyplot" in sys.modules:
-        sys.modules["matplotlib.pyplot"].close("all")
 
 
 @pytest.fixture

@@ -225,7 +225,9 @@ def test_help_states_the_input_rules(capsys):
             "several columns could hold the scores: 'accuracy', 'fit_time'; pass --score-col "
             "accuracy to compare on one of them, or compare each (one diagram per metric) "
             "with --score-col accuracy --score-col fit_time, adding --lower-is-better COL "
-            "for each metric where lower is better.",
+            "for each metric where lower is better. Column 'fit_time' is named like a cost "
+            "(run time, tokens, price): pass --cost-col fit_time to keep it apart for the "
+            "cost-performance frontier.",
         ),
         (
             [*METRICS, "--decimals", "20"],

@@ -9,8 +9,9 @@ cost their mean.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -178,7 +179,9 @@ def read_costs(
         labels=table.labels,
         index_names_datasets=table.index_names_datasets,
         attrs=table.attrs,
-        cells=table.text if table.text(column) is not None else None,
+        cells=cast(Callable[[str], list[str]], table.text)
+        if table.text(column) is not None
+        else None,
     )
     if dataset is None:  # one benchmark's items: a cost per item and model
         dataset = _item_column(table.columns)

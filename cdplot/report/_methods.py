@@ -18,6 +18,7 @@ from typing import Any
 
 from .._errors import check_in_list
 from .._labels import CORRECTION_TITLES, TEST_TITLES
+from ..stats._catalogue import entry_of
 from ._bibliography import bibtex, short_citation
 
 __all__ = ["methods_bibtex", "methods_text"]
@@ -203,9 +204,10 @@ def _assumptions(result: Any) -> list[str]:
         "The tests assume that the datasets are independent; they need neither normality "
         "nor commensurable scores across datasets"
     )
-    if result.test == "wilcoxon":
-        text += ", though the signed-rank test compares the sizes of the differences"
     out = [text + f" {_cite('demsar2006')}."]
+    entry = entry_of(result.test)
+    if entry is not None and entry.on_scores and entry.why:  # the test's own assumptions
+        out.append(entry.why)
     if result.test in _POOL_DEPENDENT:
         out.append(
             f"With the {TEST_TITLES.get(result.test, result.test)} the decision on a pair "
@@ -215,13 +217,13 @@ def _assumptions(result: Any) -> list[str]:
 
 
 def _bayesian(result: Any) -> list[str]:
-    from ..stats._bayes import NSAMPLES, SIGN_PRIOR, SIGNED_RANK_PRIOR
+    from ..stats._bayes import NSAMPLES, check_prior
 
     test = TEST_TITLES.get(result.test, result.test)
     options = dict(result.test_options)
     prior = options.get("prior")
-    if prior is None:
-        prior = SIGN_PRIOR if result.test == "bayes-sign" else SIGNED_RANK_PRIOR
+    if prior is None:  # the family's default strength
+        prior = check_prior(result.test, None, None)[0]
     nsamples = options.get("nsamples") or NSAMPLES
     text = (
         f"We compared every pair of algorithms with the {test} {_cite('benavoli2017')}, "

@@ -12,6 +12,8 @@ import base64
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..stats._catalogue import entry_of
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -67,7 +69,11 @@ def pair_sums_field(result: ComparisonResult) -> dict[str, Any] | None:
     are null when every pair's is zero. None for another test or against a control (the
     page then sums the few pairs it needs itself).
     """
-    if result.test != "wilcoxon" or result.control is not None:
+    entry = entry_of(result.test)
+    signed_ranks = entry is not None and getattr(entry.ordered, "function", None) == (
+        "wilcoxon_columns"
+    )  # the tests whose kernel sums signed ranks
+    if not signed_ranks or result.control is not None:
         return None
     import numpy as np
 

@@ -345,7 +345,14 @@ def compare(
     if cost is not None:  # the cost column, read apart (cdplot.io._cost)
         from ..io._cost import read_costs
 
-        costs = read_costs(data, cost=cost, dataset=dataset, algorithm=algorithm, score=score)
+        # dataset= and algorithm= name columns here (a long table); labels are for arrays
+        costs = read_costs(
+            data,
+            cost=cost,
+            dataset=dataset if isinstance(dataset, str) else None,
+            algorithm=algorithm if isinstance(algorithm, str) else None,
+            score=score,
+        )
         data = costs.scores
     # the readers' and parse_scores's warnings point at the caller of compare(): call them here
     source = prepare_input(

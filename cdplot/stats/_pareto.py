@@ -274,7 +274,7 @@ def non_dominated(loss: np.ndarray, cost: np.ndarray) -> np.ndarray:
     c_i, c_j = cost[..., :, None], cost[..., None, :]
     l_i, l_j = loss[..., :, None], loss[..., None, :]
     beaten = (c_j <= c_i) & (l_j <= l_i) & ((c_j < c_i) | (l_j < l_i))
-    return ~beaten.any(axis=-1)
+    return np.asarray(~beaten.any(axis=-1))
 
 
 def _frontier_share(loss: np.ndarray, cost: np.ndarray) -> np.ndarray:

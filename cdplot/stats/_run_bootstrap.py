@@ -78,6 +78,7 @@ class RunBootstrap:
 def _check_n_boot(n_boot: Any) -> int:
     if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral):
         raise CdplotInputError(f"n_boot must be a whole number, got {n_boot!r}; e.g. 2000.")
+    n_boot = int(n_boot)
     if not MIN_N_BOOT <= n_boot <= MAX_N_BOOT:
         raise CdplotInputError(
             f"n_boot must be between {MIN_N_BOOT} and {MAX_N_BOOT:,}, got {n_boot}."
