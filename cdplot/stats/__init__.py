@@ -16,6 +16,7 @@ from ._compare import TESTS, compare
 from ._conover import conover_friedman_test
 from ._durbin import durbin_posthoc, durbin_test
 from ._effects import effect_sizes
+from ._engine import engine_item_tests, engine_pair_statistics
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel
 from ._groups import find_groups
@@ -117,6 +118,8 @@ __all__ = [
     "hierarchical_rank_intervals",
     "iman_davenport",
     "item_tests",
+    "engine_item_tests",
+    "engine_pair_statistics",
     "item_wins",
     "mcnemar",
     "mcnemar_predictions",
