@@ -32,6 +32,7 @@ from __future__ import annotations
 from ._aggregate import AGGREGATES, Aggregation, exact_mean
 from ._benchmark import BenchmarkItems
 from ._engine import read_parquet_duckdb
+from ._engine_boot import BootstrapReplicates, engine_bootstrap, hashed_poisson
 from ._engine_stats import EngineStatistics, engine_statistics
 from ._frames import as_pandas
 from ._helm import read_helm
@@ -57,7 +58,10 @@ from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, input_notes
 from ._trackers import read_mlflow, read_openml, read_wandb
 
 __all__ = [
+    "BootstrapReplicates",
     "EngineStatistics",
+    "engine_bootstrap",
+    "hashed_poisson",
     "engine_statistics",
     "read_parquet_duckdb",
     "AGGREGATES",
