@@ -146,6 +146,15 @@ def read_parquet_duckdb(path: str | os.PathLike[str]) -> Any:
     ------
     CdplotInputError
         DuckDB not installed (the message names the extra), or no Parquet file there.
+
+    Examples
+    --------
+    >>> import os, tempfile, pandas as pd
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "part0.parquet")
+    ...     pd.DataFrame({"model": ["a", "b"], "score": [1.0, 0.0]}).to_parquet(path)
+    ...     read_parquet_duckdb(folder).aggregate("sum(score)").fetchall()
+    [(1.0,)]
     """
     try:
         import duckdb

@@ -87,6 +87,11 @@ def hashed_poisson(ids: Any, replicate: int, seed: int) -> np.ndarray:
     -------
     numpy.ndarray
         int64 weights.
+
+    Examples
+    --------
+    >>> hashed_poisson([0, 1, 2, 3, 4], replicate=0, seed=1).tolist()
+    [1, 2, 0, 0, 2]
     """
     c1, c2 = _constants(int(replicate), int(seed))
     x = np.asarray(ids, dtype=np.int64)

@@ -103,6 +103,16 @@ def engine_item_tests(
     ------
     CdplotInputError
         ``method="permutation"`` (it needs the rows) or a bad option.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from cdplot.io import engine_statistics
+    >>> rows = pl.LazyFrame({"task": ["t"] * 60, "model": ["A", "B"] * 30,
+    ...     "item": [i // 2 for i in range(60)], "acc": [1, 0] * 20 + [1, 1] * 10})
+    >>> tab = engine_item_tests(engine_statistics(rows, score="acc"))
+    >>> tab.loc[0, ["test", "better"]].tolist()
+    ['McNemar exact', 'A']
     """
     from ._items import _FAMILY_CORRECTIONS, _mcnemar_pair, _tests_frame
 
@@ -178,6 +188,17 @@ def engine_pair_statistics(
     CdplotInputError
         An unknown task, a McNemar test of scores other than 0/1, "clustered-t" without
         clusters, fewer than two clusters or with missing scores.
+
+    Examples
+    --------
+    >>> import duckdb, pandas as pd
+    >>> from cdplot.io import engine_statistics
+    >>> scores = pd.DataFrame({"task": "t", "model": ["a", "b"] * 6,
+    ...     "item": [i // 2 for i in range(12)],
+    ...     "score": [1, 0, 1, 1, 1, 0, 0, 0, 1, 0, 1, 1]})
+    >>> ps = engine_pair_statistics(engine_statistics(duckdb.from_df(scores)))
+    >>> int(ps.wins[0, 1]), round(float(ps.pvalues[0, 1]), 4)
+    (3, 0.25)
     """
     t = _task_index(stats, task)
     confidence = check_confidence(confidence)

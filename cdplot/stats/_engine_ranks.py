@@ -123,6 +123,17 @@ def engine_rank_intervals(
     ------
     CdplotInputError
         Replicates of other statistics, or a bad confidence.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from cdplot.io import engine_bootstrap, engine_statistics
+    >>> rows = pl.LazyFrame({"task": ["t"] * 200, "model": ["A", "B"] * 100,
+    ...     "item": [i // 2 for i in range(200)], "score": [1.0, 0.0] * 70 + [1.0] * 60})
+    >>> stats = engine_statistics(rows)
+    >>> ri = engine_rank_intervals(stats, engine_bootstrap(stats, n_boot=50, level="item"))
+    >>> ri.rank.tolist(), ri.p_best.tolist()
+    ([1, 2], [1.0, 0.0])
     """
     confidence = check_confidence(confidence)
     _check_same(stats, boot)
@@ -162,6 +173,17 @@ def engine_mean_intervals(
     Returns
     -------
     tuple of numpy.ndarray
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from cdplot.io import engine_bootstrap, engine_statistics
+    >>> rows = pl.LazyFrame({"task": ["t"] * 200, "model": ["A", "B"] * 100,
+    ...     "item": [i // 2 for i in range(200)], "score": [1.0, 0.0] * 70 + [1.0] * 60})
+    >>> boot = engine_bootstrap(engine_statistics(rows), n_boot=50, level="item")
+    >>> low, high = engine_mean_intervals(boot)
+    >>> float(low[0, 0]), float(high[0, 0]), bool(low[0, 1] < 0.3 < high[0, 1])
+    (1.0, 1.0, True)
     """
     confidence = check_confidence(confidence)
     alpha = 1 - confidence
