@@ -141,7 +141,7 @@ class EngineStatistics:
         new = engine_frame(new_rows)
         nw = narwhals()
         cols = self.columns
-        clash = set(_distinct(new, cols["model"])) & set(self.models)
+        clash = set(_distinct(new, str(cols["model"]))) & set(self.models)
         if clash:
             raise CdplotInputError(
                 f"model(s) {', '.join(map(repr, sorted(clash)))} are already in the "
@@ -340,7 +340,7 @@ def _pivot(frame: Any, cols: dict[str, str | None], tasks: Any, models: Any) -> 
 
 
 def _pair_expressions(
-    k: int, continuous: bool, new: range | None
+    k: int, continuous: bool, new: set[int] | None
 ) -> list[tuple[str, str, int, int, Any]]:
     """(kind, name, i, j, expression) of every pair statistic to compute.
 
