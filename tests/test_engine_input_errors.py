@@ -45,7 +45,7 @@ def test_a_score_column_of_text_is_refused():
 def test_a_model_scored_twice_on_an_item_is_refused():
     df = rows()
     lazy = pl.from_pandas(pd.concat([df, df.iloc[:1]])).lazy()
-    with pytest.raises(cdplot.CdplotInputError, match=r"up to 2 scores of one item"):
+    with pytest.raises(cdplot.CdplotInputError, match=r"two or more scores of one item"):
         engine_statistics(lazy)
 
 

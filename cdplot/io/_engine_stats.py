@@ -1,18 +1,18 @@
 """Sufficient statistics of item scores, computed in the frame's own engine.
 
-:func:`engine_statistics` runs three grouped passes written once as Narwhals expressions
+:func:`engine_statistics` runs grouped passes written once as Narwhals expressions
 (:mod:`cdplot.io._engine`), so Polars, DuckDB, Dask, PySpark and pandas run the same
 statistics where the rows live; the client receives ``O(k^2 * tasks)`` numbers, never the
 rows:
 
 1. per task and model: rows, scores, their sums and sums of squares, scores other than 0/1
    (the task x model table, and the engine's plain group-by);
-2. per task and item: each model's score in a column of its own (the items x models pivot,
-   kept in the engine);
-3. per task: for every pair of models the items both scored, the cross products
-   ``sum x_i x_j`` (co-success counts of 0/1 scores), ``sum x_i [j scored]``, ``sum x_i^2 [j
-   scored]`` and, for scores other than 0/1, the items on which ``x_i > x_j``; with clusters,
-   per task and cluster each model's score sums and the cluster's items.
+2. per task and ordered pair of models, by one join of the item cells on (task, item) and one
+   group-by (a handful of expressions for any number of models): the items both scored, the
+   cross products ``sum x_i x_j`` (co-success counts of 0/1 scores), ``sum x_i [j scored]``,
+   ``sum x_i^2 [j scored]`` and, for scores other than 0/1, the items on which ``x_i > x_j``;
+   and the items of each task;
+3. with clusters, per task and cluster each model's score sums and the cluster's items.
 
 Item tests, paired differences, the one-benchmark pairs and the task-level analysis follow
 from these (:mod:`cdplot.stats._engine`).
@@ -30,9 +30,6 @@ from .._errors import CdplotInputError
 from ._engine import check_engine_columns, engine_failure, engine_frame, engine_name, narwhals
 
 __all__ = ["EngineStatistics", "engine_statistics"]
-
-#: pair expressions of one grouped pass (bounded width of one engine query)
-PAIR_BLOCK = 2_000
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -230,10 +227,10 @@ def _compute(
             cells = _cells(frame, cols)
             bar.update()
             tasks, models = cells["tasks"], cells["models"]
-            wide = _pivot(frame, cols, tasks, models)
+            pairs = _pairs(frame, cols, tasks, models, cells["binary"], old)
+            _refuse_duplicates(cells["n"], pairs["both"], cols)
             bar.update()
-            pairs = _pairs(wide, cols, tasks, models, cells["binary"], old)
-            clusters = _clusters(wide, cols, tasks, models) if cols["cluster"] else None
+            clusters = _clusters(frame, cols, tasks, models) if cols["cluster"] else None
             bar.update()
         except (CdplotInputError, AttributeError, NameError, KeyError, IndexError):
             raise
@@ -317,134 +314,139 @@ def _cells(frame: Any, cols: dict[str, str | None]) -> dict[str, Any]:
     }
 
 
-def _pivot(frame: Any, cols: dict[str, str | None], tasks: Any, models: Any) -> Any:
-    """Pass 2 (lazy): one row per task and item, a score and a count column per model."""
+def _item_cells(frame: Any, cols: dict[str, str | None]) -> Any:
+    """Lazy: one row per task, item and model: the score sum ``_x`` (0 if missing) and the
+    scores ``_c`` (more than 1: duplicates), the model as ``_m``."""
     nw = narwhals()
-    m, s = cols["model"], cols["score"]
-    x = nw.col(s).cast(nw.Float64)
-    made = []
-    for j, name in enumerate(models):
-        here = nw.col(m) == name
-        made.append(nw.when(here).then(x).otherwise(None).alias(f"_x{j}"))
-        made.append(nw.when(here & ~x.is_null()).then(1).otherwise(0).alias(f"_c{j}"))
-    keys = [cols["task"], cols["item"]] + ([cols["cluster"]] if cols["cluster"] else [])
-    aggs = []
-    for j in range(len(models)):
-        aggs.append(nw.col(f"_x{j}").sum().alias(f"_x{j}"))
-        aggs.append(nw.col(f"_c{j}").sum().alias(f"_c{j}"))
-    wide = frame.select(*keys, *made).group_by(*keys).agg(*aggs)
-    return wide.with_columns(
-        *(nw.col(f"_x{j}").fill_null(0.0) for j in range(len(models))),
-        *(nw.col(f"_c{j}").cast(nw.Int64) for j in range(len(models))),
+    x = nw.col(str(cols["score"])).cast(nw.Float64)
+    keys = [str(cols["task"]), str(cols["item"])]
+    return (
+        frame.select(
+            *keys,
+            nw.col(str(cols["model"])).alias("_m"),
+            x.fill_null(0.0).alias("_x"),
+            (~x.is_null()).cast(nw.Int64).alias("_c"),
+        )
+        .group_by(*keys, "_m")
+        .agg(nw.col("_x").sum(), nw.col("_c").sum())
     )
 
 
-def _pair_expressions(
-    k: int, continuous: bool, new: set[int] | None
-) -> list[tuple[str, str, int, int, Any]]:
-    """(kind, name, i, j, expression) of every pair statistic to compute.
-
-    With ``new`` (the new models of :meth:`EngineStatistics.extend`), only pairs with one.
-    """
+def _pair_join(left: Any, right: Any, cols: dict[str, str | None], continuous: bool) -> Any:
+    """Per task and ordered pair of models (``_m``, ``_n``), the pair sums: one join of the
+    item cells on (task, item) and one group-by, a handful of expressions for any k."""
     nw = narwhals()
-    out = []
-    for i in range(k):
-        xi, ci = nw.col(f"_x{i}"), nw.col(f"_c{i}")
-        for j in range(k):
-            if new is not None and i not in new and j not in new:
-                continue
-            xj, cj = nw.col(f"_x{j}"), nw.col(f"_c{j}")
-            if i <= j:
-                out.append(("cross", f"_a{i}_{j}", i, j, xi * xj))
-                out.append(("both", f"_b{i}_{j}", i, j, ci * cj))
-            out.append(("hits", f"_h{i}_{j}", i, j, xi * cj))
-            out.append(("hit_squares", f"_s{i}_{j}", i, j, xi * xi * cj))
-            if continuous and i != j:
-                win = nw.when((ci * cj > 0) & (xi > xj)).then(1).otherwise(0)
-                out.append(("wins", f"_w{i}_{j}", i, j, win))
-    return out
+    t, i = str(cols["task"]), str(cols["item"])
+    right = right.select(
+        t, i, nw.col("_m").alias("_n"), nw.col("_x").alias("_y"), nw.col("_c").alias("_d")
+    )
+    x, y, c, d = nw.col("_x"), nw.col("_y"), nw.col("_c"), nw.col("_d")
+    made = [
+        (x * y).alias("cross"),
+        (c * d).alias("both"),
+        (x * d).alias("hits"),
+        (x * x * d).alias("hit_squares"),
+    ]
+    if continuous:
+        made.append(nw.when((c * d > 0) & (x > y)).then(1).otherwise(0).alias("wins"))
+    names = ["cross", "both", "hits", "hit_squares", "wins"][: len(made)]
+    joined = left.join(right, on=[t, i], how="inner")
+    return (
+        joined.select(t, "_m", "_n", *made)
+        .group_by(t, "_m", "_n")
+        .agg(*(nw.col(n).sum() for n in names))
+        .collect()
+    )
 
 
 def _pairs(
-    wide: Any,
+    frame: Any,
     cols: dict[str, str | None],
     tasks: tuple[str, ...],
     models: tuple[str, ...],
     binary: np.ndarray,
     old: EngineStatistics | None,
 ) -> dict[str, np.ndarray]:
-    """Pass 3: per task, every pair's statistics, in blocks of :data:`PAIR_BLOCK` sums."""
+    """Pass 2: per task, every pair's statistics (only pairs with a new model when
+    extending ``old``), and the items of each task."""
     nw = narwhals()
-    t = cols["task"]
+    t = str(cols["task"])
     k, n_tasks = len(models), len(tasks)
-    new = None
-    out = {key: np.zeros((n_tasks, k, k)) for key in ("cross", "both", "hits", "hit_squares")}
-    out["wins"] = np.zeros((n_tasks, k, k))
-    if old is not None:
+    keys = ("cross", "both", "hits", "hit_squares", "wins")
+    out = {key: np.zeros((n_tasks, k, k)) for key in keys}
+    continuous = not bool(binary.all())
+    cells = _item_cells(frame, cols)
+    if old is None:
+        results = [_pair_join(cells, cells, cols, continuous)]
+    else:
         place = _index(list(old.models), models)
-        new = [j for j in range(k) if models[j] not in set(old.models)]
-        for key in out:
+        for key in keys:
             out[key][np.ix_(_index(list(old.tasks), tasks), place, place)] = getattr(old, key)
-    exprs = _pair_expressions(k, not bool(binary.all()), None if new is None else set(new))
-    exprs.append(("n_items", "_len", 0, 0, None))
+        new = [name for name in models if name not in set(old.models)]
+        fresh = cells.filter(nw.col("_m").is_in(new))
+        results = [
+            _pair_join(fresh, cells, cols, continuous),
+            _pair_join(cells, fresh, cols, continuous),
+        ]
+    for res in results:
+        ti = _index(res.get_column(t).to_list(), tasks)
+        mi = _index(res.get_column("_m").to_list(), models)
+        ni = _index(res.get_column("_n").to_list(), models)
+        for key in keys:
+            if key in res.columns:
+                out[key][ti, mi, ni] = np.nan_to_num(res.get_column(key).to_numpy().astype(float))
+    items = frame.select(t, str(cols["item"])).unique().group_by(t).agg(nw.len().alias("_len"))
+    items = items.collect()
     n_items = np.zeros(n_tasks, dtype=np.int64)
-    for start in range(0, len(exprs), PAIR_BLOCK):
-        block = exprs[start : start + PAIR_BLOCK]
-        made = [e.alias(name) for _, name, _, _, e in block if e is not None]
-        aggs = [nw.col(name).sum().alias(name) for _, name, _, _, e in block if e is not None]
-        extra = []
-        if start == 0:
-            # a model's most scores of one item (more than 1: duplicates)
-            extra = [nw.len().alias("_len")]
-            extra += [nw.col(f"_c{j}").max().alias(f"_m{j}") for j in range(k)]
-        counts = [nw.col(f"_c{j}") for j in range(k)] if start == 0 else []
-        frame = wide.select(t, *counts, *made).group_by(t).agg(*aggs, *extra).collect()
-        ti = _index(frame.get_column(t).to_list(), tasks)
-        if start == 0:
-            most = [frame.get_column(f"_m{j}").to_numpy().astype(float) for j in range(k)]
-            _refuse_duplicates(np.column_stack(most), cols)
-            n_items[ti] = frame.get_column("_len").to_numpy()
-        for kind, name, i, j, e in block:
-            if e is None:
-                continue
-            values = np.nan_to_num(frame.get_column(name).to_numpy().astype(float))
-            out[kind][ti, i, j] = values
-            if kind in ("cross", "both"):
-                out[kind][ti, j, i] = values
-    binary_tasks = binary[:, None, None]
-    out["wins"] = np.where(binary_tasks, out["hits"] - out["cross"], out["wins"])
-    for i in range(k):
-        out["wins"][:, i, i] = 0.0
+    n_items[_index(items.get_column(t).to_list(), tasks)] = items.get_column("_len").to_numpy()
+    for key in ("cross", "both"):  # symmetric: the two orders of a join sum alike
+        out[key] = (out[key] + out[key].transpose(0, 2, 1)) / 2
+    out["wins"] = np.where(binary[:, None, None], out["hits"] - out["cross"], out["wins"])
+    for j in range(k):
+        out["wins"][:, j, j] = 0.0
     return {**out, "n_items": n_items}
 
 
-def _refuse_duplicates(dup: np.ndarray, cols: dict[str, str | None]) -> None:
-    if dup.size and np.nanmax(dup.astype(float)) > 1:
+def _refuse_duplicates(n: np.ndarray, both: np.ndarray, cols: dict[str, str | None]) -> None:
+    """A model scored twice on an item makes ``sum c^2`` (the diagonal) exceed ``sum c``."""
+    diagonal = np.diagonal(both, axis1=1, axis2=2)
+    if (diagonal > n).any():
         raise CdplotInputError(
-            f"a model has up to {int(np.nanmax(dup.astype(float)))} scores of one item of a "
-            f"task (column {cols['item']!r}); keep one row per model and item (average the "
-            "samples first, e.g. a group-by mean over the sample column)."
+            f"a model has two or more scores of one item of a task (column "
+            f"{cols['item']!r}); keep one row per model and item (average the samples first, "
+            "e.g. a group-by mean over the sample column)."
         )
 
 
 def _clusters(
-    wide: Any, cols: dict[str, str | None], tasks: tuple[str, ...], models: tuple[str, ...]
+    frame: Any, cols: dict[str, str | None], tasks: tuple[str, ...], models: tuple[str, ...]
 ) -> tuple[tuple[tuple[Any, ...], ...], tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
     """Per task and cluster: each model's score sum and the cluster's items."""
     nw = narwhals()
-    t, c = cols["task"], cols["cluster"]
-    k = len(models)
-    aggs = [nw.col(f"_x{j}").sum().alias(f"_x{j}") for j in range(k)]
-    frame = wide.group_by(t, c).agg(*aggs, nw.len().alias("_len")).collect()
-    task_v = frame.get_column(t).to_list()
-    cluster_v = frame.get_column(c).to_list()
-    x = np.column_stack([frame.get_column(f"_x{j}").to_numpy().astype(float) for j in range(k)])
-    size = frame.get_column("_len").to_numpy().astype(float)
-    ids, sums, sizes = [], [], []
+    t, c, m = str(cols["task"]), str(cols["cluster"]), str(cols["model"])
+    x = nw.col(str(cols["score"])).cast(nw.Float64).fill_null(0.0)
+    sums = frame.select(t, c, m, x.alias("_x")).group_by(t, c, m).agg(nw.col("_x").sum())
+    sums = sums.collect()
+    sizes = frame.select(t, c, str(cols["item"])).unique()
+    sizes = sizes.group_by(t, c).agg(nw.len().alias("_len"))
+    sizes = sizes.collect()
+    ids, out_sums, out_sizes = [], [], []
+    task_s, cl_s = sizes.get_column(t).to_list(), sizes.get_column(c).to_list()
+    task_x, cl_x = sums.get_column(t).to_list(), sums.get_column(c).to_list()
+    model_x = _index(sums.get_column(m).to_list(), models)
+    x_values = np.nan_to_num(sums.get_column("_x").to_numpy().astype(float))
+    size_values = sizes.get_column("_len").to_numpy().astype(float)
     for name in tasks:
-        rows = [r for r, v in enumerate(task_v) if str(v) == name]
-        order = sorted(rows, key=lambda r: str(cluster_v[r]))
-        ids.append(tuple(cluster_v[r] for r in order))
-        sums.append(x[order])
-        sizes.append(size[order])
-    return tuple(ids), tuple(sums), tuple(sizes)
+        here = sorted({cl_s[r] for r in range(len(cl_s)) if str(task_s[r]) == name}, key=str)
+        where = {v: g for g, v in enumerate(here)}
+        block, size = np.zeros((len(here), len(models))), np.zeros(len(here))
+        for r in range(len(cl_s)):
+            if str(task_s[r]) == name:
+                size[where[cl_s[r]]] = size_values[r]
+        for r in range(len(cl_x)):
+            if str(task_x[r]) == name:
+                block[where[cl_x[r]], model_x[r]] = x_values[r]
+        ids.append(tuple(here))
+        out_sums.append(block)
+        out_sizes.append(size)
+    return tuple(ids), tuple(out_sums), tuple(out_sizes)
