@@ -37,7 +37,8 @@ def test_extend_equals_a_fresh_computation(binary, monkeypatch):
 
     def spy(left, right, cols, continuous):
         out = original(left, right, cols, continuous)
-        seen.extend(zip(out.get_column("_m").to_list(), out.get_column("_n").to_list()))
+        pairs = zip(out.get_column("_m").to_list(), out.get_column("_n").to_list(), strict=True)
+        seen.extend(pairs)
         return out
 
     monkeypatch.setattr(_engine_stats, "_pair_join", spy)
