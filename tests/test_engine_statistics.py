@@ -165,3 +165,14 @@ def test_compare_of_a_lazy_frame_with_missing_scores_names_the_options():
     kept = cdplot.compare(pl.from_pandas(df).lazy(), missing="keep")
     expected = cdplot.compare(df, missing="keep")
     np.testing.assert_allclose(kept.scores.to_numpy(), expected.scores.to_numpy(), rtol=1e-15)
+
+
+def test_a_dask_frame_of_many_partitions_gives_the_same_statistics(dask_client):
+    # many partitions make Dask shuffle its group-bys, a path of its own
+    import dask.dataframe as dd
+
+    df = item_rows(True, missing=25)
+    expected = engine_statistics(df)
+    got = engine_statistics(dd.from_pandas(df, npartitions=16))
+    for key in ARRAYS:
+        np.testing.assert_array_equal(getattr(got, key), getattr(expected, key), err_msg=key)

@@ -315,20 +315,17 @@ def _cells(frame: Any, cols: dict[str, str | None]) -> dict[str, Any]:
 
 
 def _item_cells(frame: Any, cols: dict[str, str | None]) -> Any:
-    """Lazy: one row per task, item and model: the score sum ``_x`` (0 if missing) and the
-    scores ``_c`` (more than 1: duplicates), the model as ``_m``."""
+    """Lazy: the rows as item cells: task, item, the model as ``_m``, the score ``_x`` (0 if
+    missing) and ``_c`` (1 if scored). No group-by: a model with two rows of an item makes
+    the join's ``sum c_i c_i`` exceed its scores, which :func:`_refuse_duplicates` reads."""
     nw = narwhals()
     x = nw.col(str(cols["score"])).cast(nw.Float64)
-    keys = [str(cols["task"]), str(cols["item"])]
-    return (
-        frame.select(
-            *keys,
-            nw.col(str(cols["model"])).alias("_m"),
-            x.fill_null(0.0).alias("_x"),
-            (~x.is_null()).cast(nw.Int64).alias("_c"),
-        )
-        .group_by(*keys, "_m")
-        .agg(nw.col("_x").sum(), nw.col("_c").sum())
+    return frame.select(
+        str(cols["task"]),
+        str(cols["item"]),
+        nw.col(str(cols["model"])).alias("_m"),
+        x.fill_null(0.0).alias("_x"),
+        (~x.is_null()).cast(nw.Int64).alias("_c"),
     )
 
 
@@ -337,10 +334,9 @@ def _pair_join(left: Any, right: Any, cols: dict[str, str | None], continuous: b
     item cells on (task, item) and one group-by, a handful of expressions for any k."""
     nw = narwhals()
     t, i = str(cols["task"]), str(cols["item"])
-    right = right.select(
-        t, i, nw.col("_m").alias("_n"), nw.col("_x").alias("_y"), nw.col("_c").alias("_d")
-    )
-    x, y, c, d = nw.col("_x"), nw.col("_y"), nw.col("_c"), nw.col("_d")
+    # the right side's columns take the join's suffix (a rename before the join trips Dask's
+    # optimizer after a shuffled group-by)
+    x, y, c, d = nw.col("_x"), nw.col("_x_r"), nw.col("_c"), nw.col("_c_r")
     made = [
         (x * y).alias("cross"),
         (c * d).alias("both"),
@@ -350,9 +346,9 @@ def _pair_join(left: Any, right: Any, cols: dict[str, str | None], continuous: b
     if continuous:
         made.append(nw.when((c * d > 0) & (x > y)).then(1).otherwise(0).alias("wins"))
     names = ["cross", "both", "hits", "hit_squares", "wins"][: len(made)]
-    joined = left.join(right, on=[t, i], how="inner")
+    joined = left.join(right, on=[t, i], how="inner", suffix="_r")
     return (
-        joined.select(t, "_m", "_n", *made)
+        joined.select(t, "_m", nw.col("_m_r").alias("_n"), *made)
         .group_by(t, "_m", "_n")
         .agg(*(nw.col(n).sum() for n in names))
         .collect()
