@@ -79,6 +79,9 @@ def engine_source(path: Any, engine: str) -> Any:
         return path
     if engine == "auto" and size * BYTES_PER_PARQUET_BYTE <= available_memory():
         return path
+    import duckdb
+
     from ..io._engine import read_parquet_duckdb
 
+    duckdb.execute("SET enable_progress_bar = false")  # the CLI's output stays its own
     return read_parquet_duckdb(path)
