@@ -79,9 +79,10 @@ def engine_source(path: Any, engine: str) -> Any:
         return path
     if engine == "auto" and size * BYTES_PER_PARQUET_BYTE <= available_memory():
         return path
-    import duckdb
-
     from ..io._engine import read_parquet_duckdb
 
+    relation = read_parquet_duckdb(path)  # refuses, naming the extra, without DuckDB
+    import duckdb
+
     duckdb.execute("SET enable_progress_bar = false")  # the CLI's output stays its own
-    return read_parquet_duckdb(path)
+    return relation
