@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from .._errors import CLI_FLAGS, CdplotInputError, PoolDependenceWarning, suggest
 from ..io import ALGORITHM_NAMES, DATASET_NAMES, REPETITION_NAMES
+from ._engine import add_engine_option, engine_source
 from ._figures import (
     FIGURE_KINDS,
     add_figure_options,
@@ -320,6 +321,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> argparse.ArgumentPa
         help="CSV/TSV file(s), or - for stdin; also Parquet or JSON Lines files or folders, "
         "lm-evaluation-harness output folders, MLflow, W&B or OpenML CSV exports",
     )
+    add_engine_option(cmp_)
     out = cmp_.add_argument_group("outputs (FILE or - for standard output)")
     out.add_argument(
         "-o", "--output", metavar="FIGURE", help="CD diagram file (.pdf, .svg, .png, .pgf, .eps)"
@@ -766,7 +768,7 @@ def _compute(
             check_highlight(args.highlight, result.algorithms, repr(path))
         return
     for name, path in zip(names, args.results, strict=True):
-        source = _read_stdin() if path == STDOUT else path
+        source = _read_stdin() if path == STDOUT else engine_source(path, args.engine)
         results[name] = compare(source, **options)
         check_highlight(args.highlight, results[name].algorithms, repr(path))
 

@@ -22,12 +22,19 @@ hand to :func:`cdplot.compare` goes through :func:`parse_scores`, which returns 
   ``_trackers.py`` MLflow, W&B and OpenML exports), item-level tables (``_items.py``), one
   benchmark's items (``_benchmark.py``: ``BenchmarkItems``) and Dask DataFrames, before
   parsing; ``_runs.py`` two or more logs of one benchmark, one run each.
+- ``_engine.py``: lazy and distributed frames (Polars lazy, DuckDB, Dask, PySpark) through
+  one front end (Narwhals); ``_engine_stats.py`` the sufficient statistics of item scores
+  computed in their engine, ``_engine_boot.py`` hashed Poisson bootstrap replicates there,
+  ``_engine_input.py`` what ``compare()`` reads of such a frame.
 """
 
 from __future__ import annotations
 
 from ._aggregate import AGGREGATES, Aggregation, exact_mean
 from ._benchmark import BenchmarkItems
+from ._engine import read_parquet_duckdb
+from ._engine_boot import BootstrapReplicates, engine_bootstrap, hashed_poisson
+from ._engine_stats import EngineStatistics, engine_statistics
 from ._frames import as_pandas
 from ._helm import read_helm
 from ._inspect import read_inspect
@@ -54,6 +61,12 @@ from ._table import MISSING_OPTIONS, ScoreTable, check_decimals, input_notes
 from ._trackers import read_mlflow, read_openml, read_wandb
 
 __all__ = [
+    "BootstrapReplicates",
+    "EngineStatistics",
+    "engine_bootstrap",
+    "hashed_poisson",
+    "engine_statistics",
+    "read_parquet_duckdb",
     "AGGREGATES",
     "ALGORITHM_NAMES",
     "Aggregation",

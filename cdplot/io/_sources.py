@@ -219,8 +219,22 @@ def prepare_input(
         return _benchmark_prepared(data, ("task", "model", "score"), aggregate, data.note, None, {})
     if _is_dask(data):
         return _dask_cells(data, dataset, algorithm, score, item, aggregate)
-    if _is_polars(data, "LazyFrame"):  # refused by parse_scores (collect it first)
-        return Prepared(data, dataset, algorithm, score, aggregate)
+    from ._engine import is_engine_frame
+
+    if is_engine_frame(data):  # Polars lazy, DuckDB, PySpark: statistics in the engine
+        from ._engine_input import engine_input
+
+        done, data = engine_input(
+            data,
+            dataset=dataset,
+            algorithm=algorithm,
+            score=score,
+            item=item,
+            aggregate=aggregate,
+            missing=missing,
+        )
+        if done is not None:
+            return done
     data, dataset, algorithm, score, note = read_source(
         data, dataset=dataset, algorithm=algorithm, score=score
     )

@@ -17,6 +17,8 @@ from ._compare import TESTS, compare
 from ._conover import conover_friedman_test
 from ._durbin import durbin_posthoc, durbin_test
 from ._effects import effect_sizes
+from ._engine import engine_item_tests, engine_pair_statistics
+from ._engine_ranks import EngineRankIntervals, engine_mean_intervals, engine_rank_intervals
 from ._exact_ranksum import exact_rank_sum_test, rank_sum_pvalue
 from ._exhaustive import bergmann_hommel
 from ._groups import find_groups
@@ -118,6 +120,11 @@ __all__ = [
     "hierarchical_rank_intervals",
     "iman_davenport",
     "item_tests",
+    "engine_item_tests",
+    "engine_pair_statistics",
+    "engine_mean_intervals",
+    "engine_rank_intervals",
+    "EngineRankIntervals",
     "item_wins",
     "mcnemar",
     "mcnemar_predictions",

@@ -20,7 +20,14 @@ from ._benchmark_models import observed
 from ._options import check_confidence
 from ._values import ValueEquality
 
-__all__ = ["PAIR_INTERVALS", "PAIR_TESTS", "PairStatistics", "pair_statistics"]
+__all__ = [
+    "PAIR_INTERVALS",
+    "PAIR_TESTS",
+    "PairStatistics",
+    "mcnemar_counts",
+    "pair_statistics",
+    "paired_t_sums",
+]
 
 #: values of ``pair_statistics(test=...)``
 PAIR_TESTS = ("mcnemar", "mcnemar-asymptotic", "paired-t", "paired-bootstrap", "clustered-t")
@@ -319,10 +326,21 @@ def _mcnemar(
 ) -> dict[str, Any]:
     """McNemar's tests and the interval of the difference of paired proportions, from the
     co-success counts ``a = X.T @ X`` and the discordant counts ``b = X.T @ (seen - X)``."""
+    return mcnemar_counts(seen.T @ seen, x.T @ x, b, test, confidence, interval)
+
+
+def mcnemar_counts(
+    n: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    test: str,
+    confidence: float,
+    interval: str | None,
+) -> dict[str, Any]:
+    """McNemar's tests and the interval of every pair from its counts (k x k): items both
+    scored ``n``, co-successes ``a`` and discordant items ``b`` (i right, j wrong)."""
     from scipy import stats
 
-    n = seen.T @ seen
-    a = x.T @ x
     c = b.T
     d = n - a - b - c
     m = b + c
@@ -441,12 +459,17 @@ def tango_interval(
 
 def _paired_t(x: np.ndarray, seen: np.ndarray, confidence: float) -> dict[str, Any]:
     """R's ``t.test(x, y, paired = TRUE)`` for every pair, over the items both scored."""
+    # n: items both scored; sums[i, j]: sum of i's scores over the items j also scored
+    return paired_t_sums(seen.T @ seen, x.T @ seen, x.T @ x, (x * x).T @ seen, confidence)
+
+
+def paired_t_sums(
+    n: np.ndarray, sums: np.ndarray, cross: np.ndarray, squares: np.ndarray, confidence: float
+) -> dict[str, Any]:
+    """The paired t of every pair from its sums (k x k): items both scored ``n``, ``sum x_i
+    [j scored]``, ``sum x_i x_j`` and ``sum x_i^2 [j scored]``."""
     from scipy import stats
 
-    n = seen.T @ seen  # items both scored
-    sums = x.T @ seen  # [i, j]: sum of i's scores over the items j also scored
-    cross = x.T @ x
-    squares = (x * x).T @ seen
     with np.errstate(invalid="ignore", divide="ignore"):
         diff = (sums - sums.T) / n
         # sum of squared differences over common items: sum x_i^2 + sum x_j^2 - 2 sum x_i x_j

@@ -1,0 +1,158 @@
+"""Item-level statistics computed in DuckDB and Dask, against the engine's plain group-by floor.
+
+Writes binary item scores (``--models`` x ``--tasks`` x ``--items`` rows, Parquet written by
+DuckDB) into a temporary folder, then runs, each in a fresh process (peak client RSS from
+``ru_maxrss``), interleaved:
+
+1. floor: DuckDB's plain ``GROUP BY task, model`` (count, sum) over the Parquet;
+2. ``engine_statistics`` through DuckDB (the task x model pass, the pair self-join, the items);
+3. ``engine_item_tests`` on those statistics (client only);
+4. ``engine_bootstrap(level="hierarchical")`` of ``--n-boot`` replicates through DuckDB, and
+   the floor of as many plain group-by passes as it makes (one per 32 replicates);
+5. in memory: ``cdplot.compare(path)`` and ``item_tests(res)`` (today's path);
+6. with ``--dask``: ``engine_statistics`` of the Parquet read by Dask on a LocalCluster of 1,
+   then 2 worker processes (one thread each).
+
+Ratios, not absolute times, are the result (the machine is shared; see README.md).
+
+    python benchmarks/engines.py --items 200            # 1e6 rows, about 1 min
+    python benchmarks/engines.py --items 2000 --dask    # 1e7 rows
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHILD = r"""
+import json, resource, sys, time, warnings
+warnings.simplefilter("ignore")
+if __name__ == "__main__":  # Dask's worker processes re-import this
+    path, step, n_boot = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    out = {}
+    t0 = time.perf_counter()
+    if step == "floor":
+        import duckdb
+        duckdb.sql(f"SELECT task, model, count(*), sum(score) FROM "
+                   f"read_parquet('{path}/*.parquet') GROUP BY ALL").fetchall()
+    elif step == "floor-boot":
+        import duckdb
+        for _ in range((n_boot + 31) // 32):
+            duckdb.sql(f"SELECT task, model, count(*), sum(score) FROM "
+                       f"read_parquet('{path}/*.parquet') GROUP BY ALL").fetchall()
+    elif step in ("stats", "boot"):
+        from cdplot.io import engine_bootstrap, engine_statistics, read_parquet_duckdb
+        from cdplot.stats import engine_item_tests
+        stats = engine_statistics(read_parquet_duckdb(path))
+        out["stats_s"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        tab = engine_item_tests(stats)
+        out["item_tests_s"] = time.perf_counter() - t1
+        if step == "boot":
+            t2 = time.perf_counter()
+            engine_bootstrap(stats, n_boot=n_boot, seed=0, level="hierarchical")
+            out["boot_s"] = time.perf_counter() - t2
+    elif step == "memory":
+        import cdplot
+        from cdplot.stats import item_tests
+        res = cdplot.compare(path)
+        out["compare_s"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        item_tests(res)
+        out["item_tests_s"] = time.perf_counter() - t1
+    elif step.startswith("dask"):
+        import dask.dataframe as dd
+        from distributed import Client, LocalCluster
+        from cdplot.io import engine_statistics
+        workers = int(step[4:])
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster):
+            ddf = dd.read_parquet(path)
+            t0 = time.perf_counter()
+            engine_statistics(ddf)
+    out["total_s"] = time.perf_counter() - t0
+    out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(out))
+"""
+
+
+def write(folder: Path, models: int, tasks: int, items: int) -> float:
+    """Binary scores, model m right with probability 0.45 + 0.3 m / models, by DuckDB."""
+    import duckdb
+
+    folder.mkdir()
+    t0 = time.perf_counter()
+    per = models * items
+    for t in range(tasks):
+        duckdb.sql(
+            f"COPY (SELECT 't{t:03d}' AS task, 'm' || lpad(((r // {items}) % {models})::VARCHAR, "
+            f"3, '0') AS model, (r % {items})::BIGINT AS item, CASE WHEN hash(r, {t}) % 10000 "
+            f"< 4500 + 3000 * ((r // {items}) % {models}) // {models} THEN 1.0 ELSE 0.0 END "
+            f"AS score FROM range({per}) t(r)) TO '{folder}/part{t:03d}.parquet'"
+        )
+    return time.perf_counter() - t0
+
+
+def run(folder: Path, step: str, n_boot: int) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(folder), step, str(n_boot)],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode:
+        raise SystemExit(f"{step} failed:\n" + "\n".join(done.stderr.splitlines()[-8:]))
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=int, default=100)
+    parser.add_argument("--tasks", type=int, default=50)
+    parser.add_argument("--items", type=int, default=200)
+    parser.add_argument("--n-boot", type=int, default=64)
+    parser.add_argument("--dask", action="store_true")
+    parser.add_argument("--no-memory", action="store_true")
+    args = parser.parse_args()
+    rows = args.models * args.tasks * args.items
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "items"
+        print(f"writing {rows:,} rows: {write(folder, args.models, args.tasks, args.items):.1f} s")
+        size = sum(p.stat().st_size for p in folder.glob("*.parquet"))
+        print(f"Parquet: {size / 2**20:.1f} MiB")
+        steps = ["floor", "stats", "floor-boot", "boot"]
+        steps += [] if args.no_memory else ["memory"]
+        steps += ["dask1", "dask2"] if args.dask else []
+        results = {}
+        for step in steps:
+            results[step] = run(folder, step, args.n_boot)
+            print(step, json.dumps(results[step]), flush=True)
+        floor = results["floor"]["total_s"]
+        print(f"engine_statistics / floor group-by: {results['stats']['stats_s'] / floor:.1f}x")
+        boot = results["boot"]["boot_s"]
+        print(
+            f"bootstrap {args.n_boot} replicates: {boot:.1f} s, / its floor "
+            f"({(args.n_boot + 31) // 32} group-by passes): "
+            f"{boot / results['floor-boot']['total_s']:.1f}x"
+        )
+        if "memory" in results:
+            mem = results["memory"]
+            engine = results["stats"]["stats_s"] + results["stats"]["item_tests_s"]
+            print(
+                f"in memory compare + item_tests {mem['total_s']:.1f} s, peak "
+                f"{mem['peak_rss_mib']:.0f} MiB ({mem['peak_rss_mib'] * 2**20 / rows:.1f} B/row); "
+                f"DuckDB statistics + item tests {engine:.1f} s, client peak "
+                f"{results['stats']['peak_rss_mib']:.0f} MiB"
+            )
+        if args.dask:
+            speedup = results["dask1"]["total_s"] / results["dask2"]["total_s"]
+            print(f"Dask LocalCluster 2 workers vs 1: {speedup:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
