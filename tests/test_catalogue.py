@@ -165,6 +165,8 @@ FAMILY_MODULES = {
     # the margin-shifted versions of each family's test that decide a claim
     "stats/_claims.py",
     "stats/_compare.py",
+    # the same paired tests of one benchmark's items from sums computed in a data engine
+    "stats/_engine.py",
     "stats/_results.py",
 }
 
