@@ -30,6 +30,7 @@ __all__ = [
     "check_folds",
     "fit_pairs",
     "HierarchicalSettings",
+    "hierarchical_comparison",
 ]
 
 #: R-hat above this is a convergence failure (Vehtari et al. 2021)
@@ -357,3 +358,43 @@ def bayes_hierarchical(
     (result,) = fit_pairs((xa - ya)[None], settings)
     report_convergence([result], ["a vs b"], settings.strict)
     return result
+
+
+def hierarchical_comparison(
+    test: str, folds: np.ndarray, names: list[str], options: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The Bayesian step of :func:`cdplot.compare` for the hierarchical test.
+
+    ``folds`` is ``datasets x algorithms x folds``, oriented (higher is better). Returns,
+    as :func:`~cdplot.stats._bayes.bayes_comparison`, P(row practically better) (k x k),
+    the pairs decided different and the fields of the result's ``Posterior`` part.
+    """
+    from ._bayes import check_threshold, decide
+
+    n, k, f = folds.shape
+    settings = HierarchicalSettings(options, f)
+    threshold = check_threshold(options.get("threshold", 0.95))
+    iu, ju = np.triu_indices(k, 1)
+    better = np.full((k, k), np.nan)
+    equivalent = np.full((k, k), np.nan)
+    if len(iu):
+        for p in range(len(iu)):
+            check_folds(folds[:, iu[p]], folds[:, ju[p]])
+        diffs = np.stack([folds[:, i] - folds[:, j] for i, j in zip(iu, ju, strict=True)])
+        results = fit_pairs(diffs, settings)
+        pairs = [f"{names[i]} vs {names[j]}" for i, j in zip(iu, ju, strict=True)]
+        report_convergence(results, pairs, settings.strict)
+        better[iu, ju] = [r.left for r in results]
+        better[ju, iu] = [r.right for r in results]
+        equivalent[iu, ju] = equivalent[ju, iu] = [r.rope for r in results]
+    decisions = decide(better, equivalent, threshold)
+    different = (better >= threshold) | (threshold <= better.T)
+    np.fill_diagonal(different, False)
+    fields = {
+        "rope": settings.rope,
+        "threshold": threshold,
+        "posterior_better": better,
+        "posterior_equivalent": equivalent,
+        "decisions": decisions,
+    }
+    return better, different, fields
