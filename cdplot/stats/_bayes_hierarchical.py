@@ -340,6 +340,20 @@ def bayes_hierarchical(
     ----------
     G. Corani, A. Benavoli, J. Demšar, F. Mangili and M. Zaffalon, "Statistical comparison
     of classifiers through Bayesian hierarchical modelling", Machine Learning 106 (2017).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from cdplot.stats import bayes_hierarchical
+    >>> rng = np.random.default_rng(0)
+    >>> b = 0.8 + rng.normal(0.0, 0.02, (8, 10))  # 8 datasets x 10 folds
+    >>> a = b + 0.05 + rng.normal(0.0, 0.02, (8, 10))
+    >>> with warnings.catch_warnings():  # a short run: its diagnostics may fall short
+    ...     warnings.simplefilter("ignore")
+    ...     res = bayes_hierarchical(a, b, 0.01, nsamples=800, warmup=300, random_state=1)
+    >>> res.left > 0.9
+    True
     """
     xa, ya = check_folds(a, b)
     settings = HierarchicalSettings(

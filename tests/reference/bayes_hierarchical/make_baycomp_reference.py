@@ -31,6 +31,11 @@ def simulated_folds():
 
 
 def main():
+    import aiohttp.client
+
+    # compiling the Stan program takes longer than aiohttp's default 5-minute limit on a
+    # loaded machine: no limit on the build request
+    aiohttp.client.DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=None)
     import baycomp
 
     a, b, truth = simulated_folds()
