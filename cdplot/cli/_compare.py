@@ -172,7 +172,7 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         _STATS,
         type=int,
         metavar="N",
-        help="Bayesian tests: posterior samples per pair (default 50000)",
+        help="Bayesian tests: posterior samples per pair (default 50000; bayes-hierarchical: 4000)",
     ),
     _flag("random_state", _STATS, type=int, metavar="SEED", help="Bayesian tests: random seed"),
     _flag(
