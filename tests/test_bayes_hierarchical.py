@@ -68,7 +68,7 @@ def test_missing_sampler_names_the_extra(monkeypatch):
 
 
 @SHORT_FIT
-def test_known_differences_are_covered_and_seeded_runs_repeat():
+def test_known_differences_are_covered_and_seeded_runs_repeat(tmp_path):
     # eight datasets where a is better than b by 0.03 to 0.06 (noise sd 0.02 per fold)
     shift = np.linspace(0.03, 0.06, 8)
     a, b = _table(shift)
@@ -87,6 +87,12 @@ def test_known_differences_are_covered_and_seeded_runs_repeat():
     assert res.samples.shape == (res.nsamples, 3)
     assert res.nsamples == FAST["nsamples"]
     assert np.isfinite(res.rhat) and res.ess > 0 and res.divergences >= 0
+    # the simplex plot of a pair reads its region draws as those of the other tests
+    from cdplot.plotting import simplex_plot
+
+    ax = simplex_plot(res, names=("a", "b"))
+    ax.figure.savefig(tmp_path / "simplex.png")
+    assert (tmp_path / "simplex.png").stat().st_size > 0
 
 
 @SHORT_FIT
