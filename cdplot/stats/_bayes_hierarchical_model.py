@@ -25,10 +25,10 @@ explores ``delta0, std0, nu, alpha, beta`` and the ``delta_i`` (non-centred:
 the published model's with half the dimensions and none of the ``(delta_i, sigma_i)``
 funnels.
 
-Each pair is one NUTS run (``numpyro.infer.MCMC``) of its chains, vectorised
-(``chain_method="vectorized"``, each chain with its own step size and mass matrix); the
-compiled sampler is kept per shape for the process (``jit_model_args``), so the pairs after
-the first cost no compilation. numpyro and jax are imported on
+All pairs and all their chains are sampled at once: one NUTS kernel
+(``numpyro.infer.hmc``, numpyro's own kernel, as its ``chain_method="vectorized"`` uses it)
+mapped with ``jax.vmap`` over (pair, chain), each run with its own data, step size and mass
+matrix, compiled once per shape and kept for the process. numpyro and jax are imported on
 first use only (the optional extra ``cdplot[bayes]``).
 """
 
@@ -105,23 +105,68 @@ def _folds_loglik(d: Any, ss: Any, n: Any, rho: Any, top: Any) -> Any:
     return integral - 0.5 * log_det - 0.5 * n * math.log(2 * math.pi)
 
 
-@functools.lru_cache(maxsize=8)
-def _mcmc(chains: int, warmup: int, draws: int) -> Any:
-    """One NUTS run of ``chains`` vectorised chains, kept for the process: with
-    ``jit_model_args`` its compiled sampler is reused for every pair of the same shape."""
-    _, numpyro, _ = load_sampler()
-    from numpyro.infer import MCMC, NUTS
+def _potential_gen(*args: Any) -> Any:
+    """The potential energy of the model with these data (numpyro's ``potential_fn_gen``)."""
+    from numpyro.infer.util import potential_energy
 
-    kernel = NUTS(_model, target_accept_prob=0.9, max_tree_depth=MAX_TREE_DEPTH)
-    return MCMC(
-        kernel,
-        num_warmup=warmup,
-        num_samples=draws,
-        num_chains=chains,
-        chain_method="vectorized",
-        progress_bar=False,
-        jit_model_args=True,
-    )
+    return functools.partial(potential_energy, _model, args, {})
+
+
+def _start(key: Any, data: tuple[Any, ...]) -> dict[str, Any]:
+    """A chain's start in unconstrained space: near the data, ``z_i`` jittered."""
+    import jax
+    import jax.numpy as jnp
+    from numpyro.infer.util import unconstrain_fn
+
+    mean, _, _, _, bounds = data
+    spread = jnp.clip(jnp.std(mean) + 0.1, 1e-3, 0.9 * bounds[1])
+    params = {
+        "delta0": jnp.clip(jnp.mean(mean), -0.9 * bounds[0], 0.9 * bounds[0]),
+        "std0": spread,
+        "gamma_alpha": jnp.asarray(1.5),
+        "gamma_beta": jnp.asarray(0.05),
+        "nu_minus_one": jnp.asarray(10.0),
+        "delta_z": jax.random.uniform(key, mean.shape, minval=-1.0, maxval=1.0),
+    }
+    return unconstrain_fn(_model, data, {}, params)
+
+
+@functools.lru_cache(maxsize=8)
+def _compiled(warmup: int, draws: int) -> Any:
+    """All (pair, chain) runs at once: one NUTS kernel (``numpyro.infer.hmc``) mapped with
+    ``jax.vmap`` (each run its own data, step size and mass matrix), jitted; jax keeps the
+    compilation per shape for the process."""
+    jax, _, _ = load_sampler()
+    import jax.numpy as jnp
+    from numpyro.infer.hmc import hmc
+    from numpyro.infer.util import constrain_fn
+
+    init_kernel, sample_kernel = hmc(potential_fn_gen=_potential_gen, algo="NUTS")
+
+    def one(key: Any, *data: Any) -> Any:
+        k_start, k_run = jax.random.split(key)
+        state = init_kernel(
+            _start(k_start, data),
+            warmup,
+            target_accept_prob=0.9,
+            max_tree_depth=MAX_TREE_DEPTH,
+            model_args=data,
+            rng_key=k_run,
+        )
+
+        def step(carry: Any, _: Any) -> Any:
+            carry = sample_kernel(carry, model_args=data)
+            return carry, (carry.z, carry.diverging)
+
+        state, _ = jax.lax.scan(step, state, None, length=warmup)
+        _, (zs, diverging) = jax.lax.scan(step, state, None, length=draws)
+        values = jax.vmap(lambda z: constrain_fn(_model, data, {}, z, return_deterministic=True))(
+            zs
+        )
+        nu = 1.0 + values["nu_minus_one"]
+        return values["delta0"], values["std0"], nu, values["delta"], jnp.sum(diverging)
+
+    return jax.jit(jax.vmap(one))
 
 
 def sample_pairs(
@@ -136,9 +181,9 @@ def sample_pairs(
     rho : float
         The correlation of the folds.
     chains, warmup, draws : int
-        Chains per pair (sampled vectorised), warm-up iterations and kept draws per chain.
+        Chains per pair, warm-up iterations and kept draws per chain.
     seed : int
-        Seed of the whole run (pair ``p`` gets the key ``fold_in(key(seed), p)``).
+        Seed of the whole run (each (pair, chain) run gets its own key from it).
 
     Returns
     -------
@@ -157,26 +202,24 @@ def sample_pairs(
     among = np.where(among > 0, among, within)
     top = np.abs(diffs).max(axis=(1, 2))
     bounds = np.stack([top, among * PRIOR["upper_sigma"], within * PRIOR["upper_sigma"]], 1)
-    mcmc = _mcmc(int(chains), int(warmup), int(draws))
-    key = jax.random.PRNGKey(seed)
-    out: dict[str, list[np.ndarray]] = {k: [] for k in ("delta0", "std0", "nu", "delta")}
-    divergences = np.zeros(p, dtype=np.int64)
-    for pair in range(p):
-        mcmc.run(
-            jax.random.fold_in(key, pair),
-            jnp.asarray(mean[pair], dtype=jnp.float32),
-            jnp.asarray(ss[pair], dtype=jnp.float32),
-            jnp.float32(n),
-            jnp.float32(rho),
-            jnp.asarray(bounds[pair], dtype=jnp.float32),
-            extra_fields=("diverging",),
-        )
-        draws_ = mcmc.get_samples(group_by_chain=True)
-        out["delta0"].append(np.asarray(draws_["delta0"], dtype=float))
-        out["std0"].append(np.asarray(draws_["std0"], dtype=float))
-        out["nu"].append(1.0 + np.asarray(draws_["nu_minus_one"], dtype=float))
-        out["delta"].append(np.asarray(draws_["delta"], dtype=float))
-        divergences[pair] = int(np.sum(mcmc.get_extra_fields()["diverging"]))
-    result = {k: np.stack(v) for k, v in out.items()}
-    result["divergences"] = divergences
-    return result
+    keys = jax.random.split(jax.random.PRNGKey(seed), p * chains)
+
+    def tiled(a: np.ndarray) -> Any:
+        return jnp.asarray(np.repeat(a, chains, axis=0), dtype=jnp.float32)
+
+    out = _compiled(int(warmup), int(draws))(
+        keys,
+        tiled(mean),
+        tiled(ss),
+        jnp.full(p * chains, float(n), dtype=jnp.float32),
+        jnp.full(p * chains, float(rho), dtype=jnp.float32),
+        tiled(bounds),
+    )
+    delta0, std0, nu, delta, div = (np.asarray(a, dtype=float) for a in out)
+    return {
+        "delta0": delta0.reshape(p, chains, draws),
+        "std0": std0.reshape(p, chains, draws),
+        "nu": nu.reshape(p, chains, draws),
+        "delta": delta.reshape(p, chains, draws, q),
+        "divergences": div.reshape(p, chains).sum(axis=1).astype(np.int64),
+    }
