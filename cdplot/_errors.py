@@ -199,6 +199,11 @@ CLI_FLAGS: dict[str, str] = {
     "nsamples": "--nsamples",
     "random_state": "--seed",
     "prior": "--prior",  # the Dirichlet prior of the Bayesian tests
+    "test_train_ratio": "--test-train-ratio",  # the hierarchical test's fold correlation
+    "runs": "--runs",
+    "warmup": "--warmup",
+    "chains": "--chains",
+    "strict": "--strict",
     "order": "--order",  # Page's test: the expected order
     "fdr_groups": "--fdr-groups",
     "method": "--quade-method",

@@ -141,7 +141,8 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         metavar="TEST",
         help="wilcoxon (default), sign, mean-ranks, nemenyi, aligned-ranks, quade, "
         "exact-rank-sum, paired-t, tukey, conover, durbin (balanced incomplete designs), "
-        "bayes-signed-rank or bayes-sign; one benchmark's items: mcnemar (default for 0/1 "
+        "bayes-signed-rank, bayes-sign or bayes-hierarchical (per-fold scores); one "
+        "benchmark's items: mcnemar (default for 0/1 "
         "scores), paired-t (default otherwise) or cluster-t (default with --cluster-col)",
     ),
     _flag(
@@ -173,7 +174,7 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         _STATS,
         type=int,
         metavar="N",
-        help="Bayesian tests: posterior samples per pair (default 50000)",
+        help="Bayesian tests: posterior samples per pair (default 50000; bayes-hierarchical: 4000)",
     ),
     _flag("random_state", _STATS, type=int, metavar="SEED", help="Bayesian tests: random seed"),
     _flag(
@@ -183,6 +184,23 @@ COMPARE_FLAGS: tuple[Flag, ...] = (
         metavar="S",
         help="Bayesian tests: strength of the prior pseudo-observation (default 1 for "
         "bayes-sign, 0.5 for bayes-signed-rank)",
+    ),
+    _flag(
+        "test_train_ratio",
+        _STATS,
+        type=float,
+        metavar="R",
+        help="bayes-hierarchical: n_test / n_train of a fold (default: 1 / (folds per run - 1))",
+    ),
+    _flag("runs", _STATS, type=int, help="bayes-hierarchical: repetitions of the CV"),
+    _flag("warmup", _STATS, type=int, help="bayes-hierarchical: NUTS warm-up iterations"),
+    _flag("chains", _STATS, type=int, help="bayes-hierarchical: NUTS chains (default 4)"),
+    _flag(
+        "strict",
+        _STATS,
+        action="store_const",
+        const=True,
+        help="bayes-hierarchical: fail (exit 2) when the sampler does not converge",
     ),
     _flag(
         "method",

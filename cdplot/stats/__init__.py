@@ -8,6 +8,7 @@ from .._errors import renamed_function as _renamed_function
 from ._adjust import ALL_PAIRS_CORRECTIONS, CONTROL_CORRECTIONS, adjust_all_pairs, adjust_control
 from ._aligned import aligned_ranks, aligned_ranks_posthoc, aligned_ranks_test
 from ._bayes import BayesianResult, bayes_correlated_t, bayes_sign, bayes_signed_rank
+from ._bayes_hierarchical import HierarchicalResult, SamplerConvergenceError, bayes_hierarchical
 from ._benchmark import compare_benchmark, compare_runs, join_runs
 from ._benchmark_pairs import PairStatistics, pair_statistics
 from ._benchmark_ranks import BenchmarkRankIntervals, benchmark_rank_intervals
@@ -93,6 +94,9 @@ __all__ = [
     "adjust_all_pairs",
     "adjust_control",
     "bayes_correlated_t",
+    "bayes_hierarchical",
+    "HierarchicalResult",
+    "SamplerConvergenceError",
     "bayes_sign",
     "bayes_signed_rank",
     "aligned_ranks",

@@ -29,12 +29,15 @@ def run_bayes(
     *,
     higher_is_better: bool,
     order: list[int],
+    folds: np.ndarray | None = None,
 ) -> Posthoc:
     """The Bayesian step on a complete table (input order), with the arguments of
-    :func:`~cdplot.stats._posthoc.run_posthoc`; ``datasets`` is not read."""
+    :func:`~cdplot.stats._posthoc.run_posthoc`; ``datasets`` is not read. A test of folds
+    reads ``folds`` (``datasets x algorithms x folds``, oriented: higher is better)."""
     n, k = oriented.shape
     kernel = proc.entry.all_pairs.load()
-    better, decided, fields = kernel(proc.test, oriented.array, names, proc.options)
+    data = oriented.array if folds is None else folds
+    better, decided, fields = kernel(proc.test, data, names, proc.options)
     no_pvalues = np.full((k, k), np.nan)
     means, by_mean = best_first_means(proc, scores, names, higher_is_better)
     if proc.control is None:

@@ -93,6 +93,8 @@ REFUSED, EACH_PAIR, DESIGN = "refused", "each pair", "design"
 #: alone (``f(average ranks, N)``; the table is not read) or the table and the dataset names
 #: (``f(table, datasets=names)``)
 TABLE, RANKS, TABLE_AND_DATASETS = "table", "ranks", "table and datasets"
+#: the per-fold scores (``datasets x algorithms x folds``) of a Bayesian test of folds
+FOLDS = "folds"
 #: the kinds of test: p-values to adjust, or posterior probabilities (no correction)
 FREQUENTIST, BAYESIAN = "frequentist", "bayesian"
 
@@ -250,6 +252,24 @@ _BAYES_OPTIONS = MappingProxyType(
     dict.fromkeys(("rope", "threshold", "nsamples", "random_state", "prior"), None)
 )
 
+#: the hierarchical test's options (``_bayes_hierarchical.HierarchicalSettings``)
+_HIERARCHICAL_OPTIONS = MappingProxyType(
+    dict.fromkeys(
+        (
+            "rope",
+            "threshold",
+            "nsamples",
+            "random_state",
+            "chains",
+            "warmup",
+            "runs",
+            "test_train_ratio",
+            "strict",
+        ),
+        None,
+    )
+)
+
 _ENTRIES = (
     PairwiseTest(
         "wilcoxon",
@@ -393,6 +413,16 @@ _ENTRIES = (
         options=_BAYES_OPTIONS,
         kind=BAYESIAN,
         default_correction="none",
+    ),
+    PairwiseTest(
+        "bayes-hierarchical",
+        "Bayesian hierarchical test",
+        Kernel("_bayes_hierarchical", "hierarchical_comparison"),  # the per-fold scores
+        aliases=("bayesian-hierarchical", "hierarchical"),
+        options=_HIERARCHICAL_OPTIONS,
+        kind=BAYESIAN,
+        default_correction="none",
+        reads=FOLDS,
     ),
     PairwiseTest(
         "conover",

@@ -11,10 +11,12 @@ import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_bool, check_in_list, spell
 from ..io import ScoreTable, parse_scores, prepare_input
+from ..io._folds import read_folds
 from ..io._table import all_finite, count_missing
 from . import _parts
 from ._bayes_step import run_bayes
 from ._benchmark import compare_benchmark, refuse_board_options
+from ._catalogue import FOLDS
 from ._design import DESIGN_OMNIBUS, design_omnibus
 from ._fdr import FDR_CORRECTIONS
 from ._omnibus import OMNIBUS_TESTS, friedman, iman_davenport, tie_correction_factor
@@ -354,6 +356,8 @@ def compare(
             score=score,
         )
         data = costs.scores
+    if proc.entry.reads == FOLDS and aggregate is None:  # the folds' means rank the table
+        aggregate = "mean"
     # the readers' and parse_scores's warnings point at the caller of compare(): call them here
     source = prepare_input(
         data,
@@ -410,6 +414,7 @@ def compare(
     # best first; equal average ranks (equal rank sums) in name order, not input order
     best_first = sorted(range(len(names)), key=lambda j: (shown[1][j], names[j]))
     step = run_bayes if proc.bayesian else run_posthoc  # by the kind of the test
+    folds = _folds(proc, source, table, higher_is_better)
     post = step(
         proc,
         table.scores,
@@ -419,6 +424,7 @@ def compare(
         table.datasets,
         higher_is_better=higher_is_better,
         order=best_first,
+        **({} if folds is None else {"folds": folds}),
     )
     if proc.correction in FDR_CORRECTIONS and not fdr_groups:  # groups need FWER control
         post = dataclasses.replace(post, groups=(), uncovered=())
@@ -441,6 +447,18 @@ def _with_costs(result: Comparison, costs: Any) -> Comparison:
     from ._pareto import with_costs
 
     return with_costs(result, costs)
+
+
+def _folds(
+    proc: Procedure, source: Any, table: ScoreTable, higher_is_better: bool
+) -> np.ndarray | None:
+    """The per-fold scores of a test that reads them (higher is better), else None."""
+    if proc.entry.reads != FOLDS:
+        return None
+    folds = read_folds(
+        source.data, dataset=source.dataset, algorithm=source.algorithm, score=source.score
+    ).select(list(table.datasets), list(table.algorithms))
+    return folds if higher_is_better else -folds
 
 
 def _board_only(proc: Procedure, cluster: Any, sample: Any, confidence: Any) -> None:
