@@ -45,8 +45,11 @@ from .._errors import CdplotInputError
 __all__ = ["MAX_TREE_DEPTH", "PRIOR", "load_sampler", "sample_pairs"]
 
 #: the published hyperpriors (Corani et al. 2017; baycomp's defaults): bounds of the
-#: Gamma prior's shape and rate, and the factor of the upper bounds of the scales
-PRIOR = {"alpha": (1.0, 2.0), "beta": (0.01, 0.1), "upper_sigma": 1000.0}
+#: uniform priors of the Gamma prior's shape and rate, and the factor of the upper bounds
+#: of the scales
+PRIOR_ALPHA = (1.0, 2.0)
+PRIOR_BETA = (0.01, 0.1)
+PRIOR = {"alpha": PRIOR_ALPHA, "beta": PRIOR_BETA, "upper_sigma": 1000.0}
 #: deepest NUTS tree (2**8 - 1 leapfrog steps per draw at most)
 MAX_TREE_DEPTH = 8
 
@@ -72,8 +75,8 @@ def _model(mean: Any, ss: Any, n: Any, rho: Any, bounds: Any) -> None:
     _, numpyro, dist = load_sampler()
     delta0 = numpyro.sample("delta0", dist.Uniform(-bounds[0], bounds[0]))
     std0 = numpyro.sample("std0", dist.Uniform(0.0, bounds[1]))
-    alpha = numpyro.sample("gamma_alpha", dist.Uniform(*PRIOR["alpha"]))
-    beta = numpyro.sample("gamma_beta", dist.Uniform(*PRIOR["beta"]))
+    alpha = numpyro.sample("gamma_alpha", dist.Uniform(*PRIOR_ALPHA))
+    beta = numpyro.sample("gamma_beta", dist.Uniform(*PRIOR_BETA))
     nu = 1.0 + numpyro.sample("nu_minus_one", dist.Gamma(alpha, beta))
     with numpyro.plate("datasets", mean.shape[0]):
         # delta_i ~ t(nu, delta0, std0), written as delta0 + std0 z_i with z_i ~ t(nu, 0, 1)
