@@ -54,6 +54,10 @@ key                    value
 ``posterior_equivalent``  better than column; practically equivalent); else null
 ``decisions``          Bayesian tests: k x k strings ("A better", "B better",
                        "equivalent", "undecided", "" on the diagonal); else null
+``diagnostics``        a test sampled by MCMC (``bayes-hierarchical``): one object per pair
+                       fitted, ``{algorithm_1, algorithm_2, rhat, ess, divergences}``
+                       (largest split R-hat, smallest bulk effective sample size, divergent
+                       transitions); else null (other tests, and files written before)
 ``rank_intervals``     only when given (``intervals=``): ``method``, ``confidence``,
                        ``simultaneous``, ``on``, ``n_boot``, ``critical_value``,
                        ``algorithms``, ``low``, ``high``, ``p_best``, ``best_set``

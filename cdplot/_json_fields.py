@@ -648,6 +648,63 @@ def _spec(name: str, write: Callable, read: Callable, check: Callable) -> dict:
     return {"names": (name,), "write": write, "read": read, "check": check}
 
 
+# --------------------------------------------------------------------------- sampler
+#: the keys of one pair's fit in ``diagnostics`` (its layers of the part's ``3 x k x k``)
+_DIAGNOSTIC_KEYS = ("rhat", "ess", "divergences")
+
+
+def _write_diagnostics(part: Any, layout: Layout) -> list[dict[str, Any]] | None:
+    """One object per pair fitted (input order): its names, R-hat, ESS and divergences."""
+    values = part.diagnostics
+    if values is None:
+        return None
+    names = layout.algorithms
+    iu, ju = np.triu_indices(len(names), 1)
+    out = []
+    for i, j in zip(iu.tolist(), ju.tolist(), strict=True):
+        rhat, ess, div = (float(values[layer, i, j]) for layer in range(len(_DIAGNOSTIC_KEYS)))
+        if math.isfinite(ess):  # a pair fitted (every fit has an ESS)
+            out.append(
+                {"algorithm_1": names[i], "algorithm_2": names[j], "rhat": number(rhat),
+                 "ess": number(ess), "divergences": int(div)}
+            )  # fmt: skip
+    return out
+
+
+def _read_diagnostics(value: Any, layout: Layout) -> dict[str, Any]:
+    if value is None:
+        return {"diagnostics": None}
+    index = {a: i for i, a in enumerate(layout.algorithms)}
+    k = len(index)
+    values = np.full((len(_DIAGNOSTIC_KEYS), k, k), np.nan)
+    for fit in value:
+        i, j = index[fit["algorithm_1"]], index[fit["algorithm_2"]]
+        cells = [unnumber(fit["rhat"]), unnumber(fit["ess"]), float(fit["divergences"])]
+        values[:, i, j] = values[:, j, i] = cells
+    return {"diagnostics": values}
+
+
+def _check_diagnostics(value: Any, key: str, layout: Layout) -> None:
+    if value is MISSING or value is None:  # another test, or a document written before
+        return
+    known = set(layout.algorithms)
+    if not isinstance(value, list) or not all(
+        isinstance(fit, dict)
+        and fit.get("algorithm_1") in known
+        and fit.get("algorithm_2") in known
+        and fit["algorithm_1"] != fit["algorithm_2"]
+        and is_number(fit.get("rhat", "missing"))
+        and is_number(fit.get("ess", "missing"))
+        and _whole(fit.get("divergences"), 0, None)
+        for fit in value
+    ):
+        raise fail(
+            key,
+            "must be null or a list of objects with algorithm_1 and algorithm_2 (two names "
+            "from 'algorithms'), numbers rhat and ess, and an int divergences >= 0",
+        )
+
+
 # --------------------------------------------------------------------------- one benchmark
 #: the design facts of the ``benchmark`` object (fields of the Benchmark part)
 _DESIGN_KEYS = (
@@ -898,6 +955,12 @@ FIELDS: tuple[Field, ...] = (
         **_bayes("posterior_equivalent", _matrix("posterior_equivalent", "kk")),
     ),
     Field("decisions", "_pairwise", default=None, **_bayes("decisions", _strings("decisions"))),
+    Field(
+        "diagnostics",
+        "_pairwise",
+        default=None,
+        **_spec("diagnostics", _write_diagnostics, _read_diagnostics, _check_diagnostics),
+    ),
     Field(
         "benchmark",
         "_benchmark",

@@ -382,9 +382,10 @@ class PosteriorEvidence(Evidence):
         return ""  # no p-values to correct: the notes say how the posteriors read
 
     def notes(self, limit: int | None = None) -> list[str]:
-        from ._notes import bayes_note
+        from ._notes import bayes_note, convergence_note
 
-        return [bayes_note(self.result, limit)]
+        sampler = convergence_note(self.result)  # a test fitted by MCMC
+        return [bayes_note(self.result, limit), *([sampler] if sampler else [])]
 
     def summary_pairs(
         self, name: Callable[[str], str], rejects: bool, limit: int = MAX_PAIRS_LISTED

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._labels import TEST_TITLES
 from ..stats._bayes import NSAMPLES, bayes_frame, decided_pairs
+from ..stats._bayes_hierarchical import HIERARCHICAL_NSAMPLES
 from ..stats._caveats import Caveat, caveat_facts
 from ..stats._pool import depending_pairs
 
@@ -14,7 +15,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..stats._results import Comparison, ComparisonResult
 
-__all__ = ["bayes_note", "caveat_sentence", "caveats", "pool_sensitivity_note"]
+__all__ = [
+    "bayes_note",
+    "caveat_sentence",
+    "caveats",
+    "convergence_note",
+    "pool_sensitivity_note",
+]
 
 _FRIEDMAN_ROUGH = (
     "only {n} datasets: Friedman's chi-square approximation is rough below about 10 "
@@ -154,7 +161,8 @@ def bayes_note(result: ComparisonResult, limit: int | None = None) -> str:
     settle them at this threshold.
     """
     frame = bayes_frame(result)
-    nsamples = result.test_options.get("nsamples", NSAMPLES)
+    sampled = result.test == "bayes-hierarchical"  # its own default number of draws
+    nsamples = result.test_options.get("nsamples", HIERARCHICAL_NSAMPLES if sampled else NSAMPLES)
     text = [
         f"Post-hoc: {TEST_TITLES.get(result.test, result.test)} on every pair (rope = "
         f"{result.rope:g}, decisions at posterior probability >= {result.threshold:g}, "
@@ -174,3 +182,52 @@ def bayes_note(result: ComparisonResult, limit: int | None = None) -> str:
             "them at this threshold."
         )
     return " ".join(text)
+
+
+def convergence_note(result: Comparison) -> str | None:
+    """One sentence on the sampler's convergence of a Bayesian test fitted by MCMC.
+
+    Parameters
+    ----------
+    result : Comparison
+        A :class:`~cdplot.stats.BayesianComparisonResult`.
+
+    Returns
+    -------
+    str or None
+        The worst split R-hat and the lowest bulk effective sample size over the pairs
+        fitted (with their pairs), the divergent transitions, and whether every fit
+        converged (naming those that did not); None for a test without a sampler.
+    """
+    from ..stats._bayes_hierarchical import ESS_LIMIT, RHAT_LIMIT
+
+    frame = getattr(result, "diagnostics", None)
+    if frame is None or frame.empty:
+        return None
+    name = result.label
+
+    def pair(row: Any) -> str:
+        return f"{name(row.algorithm_1)} vs {name(row.algorithm_2)}"
+
+    text = "Sampler convergence: "
+    if frame.rhat.notna().any():
+        worst = frame.loc[frame.rhat.idxmax()]
+        text += f"worst split R-hat {worst.rhat:.3f} ({pair(worst)}), "
+    else:
+        text += "no R-hat (one chain), "
+    low = frame.loc[frame.ess.idxmin()]
+    fits = f"{len(frame)} fit" + ("s" if len(frame) > 1 else "")
+    text += (
+        f"lowest bulk effective sample size {low.ess:.0f} ({pair(low)}), "
+        f"{int(frame.divergences.sum())} divergent transitions in {fits}; "
+    )
+    failed = frame[~frame.converged]
+    limits = f"R-hat < {RHAT_LIMIT:g}, ESS >= {ESS_LIMIT:.0f}, no divergence"
+    if failed.empty:
+        return text + f"every fit converged ({limits})."
+    named = ", ".join(pair(row) for row in failed.head(5).itertuples())
+    more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+    return text + (
+        f"{len(failed)} of {len(frame)} did not converge ({limits}): {named}{more}; read their "
+        "probabilities with care, or fit again with more warmup and nsamples."
+    )

@@ -24,10 +24,13 @@ from .._errors import CdplotInputError, CdplotWarning, check_bool, spell
 from ._bayes import BayesianResult, check_nsamples, check_ratio, check_rope, seed_of
 
 __all__ = [
+    "DIAGNOSTICS",
+    "HIERARCHICAL_NSAMPLES",
     "HierarchicalResult",
     "SamplerConvergenceError",
     "bayes_hierarchical",
     "check_folds",
+    "diagnostics_frame",
     "fit_pairs",
     "HierarchicalSettings",
     "hierarchical_comparison",
@@ -37,6 +40,10 @@ __all__ = [
 RHAT_LIMIT = 1.01
 #: bulk effective sample size below this (over all chains) is a failure (Vehtari et al. 2021)
 ESS_LIMIT = 400.0
+#: posterior draws kept (over all chains) unless ``nsamples`` says otherwise
+HIERARCHICAL_NSAMPLES = 4000
+#: the layers of a comparison's ``diagnostics`` array (``3 x k x k``), in order
+DIAGNOSTICS = ("rhat", "ess", "divergences")
 #: probability of the central intervals of the shrunken per-dataset differences
 INTERVAL = 0.95
 
@@ -91,7 +98,7 @@ class HierarchicalSettings:
         self.rope = check_rope(options.get("rope", 0.0))
         self.chains = _positive_int(options.get("chains", 4), "chains")
         self.warmup = _positive_int(options.get("warmup", 1000), "warmup")
-        total = check_nsamples(options.get("nsamples", 4000))
+        total = check_nsamples(options.get("nsamples", HIERARCHICAL_NSAMPLES))
         self.draws = max(1, -(-total // self.chains))
         self.seed = seed_of(options.get("random_state"))
         self.strict = check_bool(options.get("strict", False), "strict")
@@ -391,6 +398,7 @@ def hierarchical_comparison(
     iu, ju = np.triu_indices(k, 1)
     better = np.full((k, k), np.nan)
     equivalent = np.full((k, k), np.nan)
+    diagnostics = np.full((len(DIAGNOSTICS), k, k), np.nan)
     if len(iu):
         for p in range(len(iu)):
             check_folds(folds[:, iu[p]], folds[:, ju[p]])
@@ -401,6 +409,8 @@ def hierarchical_comparison(
         better[iu, ju] = [r.left for r in results]
         better[ju, iu] = [r.right for r in results]
         equivalent[iu, ju] = equivalent[ju, iu] = [r.rope for r in results]
+        fits = np.array([[r.rhat, r.ess, r.divergences] for r in results], dtype=float)
+        diagnostics[:, iu, ju] = diagnostics[:, ju, iu] = fits.T
     decisions = decide(better, equivalent, threshold)
     different = (better >= threshold) | (threshold <= better.T)
     np.fill_diagonal(different, False)
@@ -410,5 +420,37 @@ def hierarchical_comparison(
         "posterior_better": better,
         "posterior_equivalent": equivalent,
         "decisions": decisions,
+        "diagnostics": diagnostics,
     }
     return better, different, fields
+
+
+def diagnostics_frame(diagnostics: np.ndarray | None, names: list[str]) -> Any:
+    """The sampler's convergence per pair, a table (None without a sampler).
+
+    ``diagnostics`` is ``3 x k x k`` (:data:`DIAGNOSTICS`: split R-hat, bulk effective
+    sample size, divergent transitions of the fit of each pair; symmetric, NaN where no
+    model was fitted). One row per pair fitted, input order: ``algorithm_1``,
+    ``algorithm_2``, ``rhat``, ``ess``, ``divergences`` and ``converged`` (R-hat below
+    :data:`RHAT_LIMIT`, ESS at least :data:`ESS_LIMIT`, no divergence).
+    """
+    import pandas as pd
+
+    if diagnostics is None:
+        return None
+    values = np.asarray(diagnostics, dtype=float)
+    iu, ju = np.triu_indices(len(names), 1)
+    fitted = np.isfinite(values[1, iu, ju])  # every fit has an ESS (R-hat needs 2 chains)
+    iu, ju = iu[fitted], ju[fitted]
+    rhat, ess, div = (values[layer, iu, ju] for layer in range(len(DIAGNOSTICS)))
+    return pd.DataFrame(
+        {
+            "algorithm_1": pd.Series([names[i] for i in iu], dtype=object),
+            "algorithm_2": pd.Series([names[j] for j in ju], dtype=object),
+            "rhat": rhat,
+            "ess": ess,
+            "divergences": div.astype(np.int64),
+            # as HierarchicalResult.converged: a NaN R-hat (one chain) is not a pass
+            "converged": (rhat < RHAT_LIMIT) & (ess >= ESS_LIMIT) & (div == 0),
+        }
+    )

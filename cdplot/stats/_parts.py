@@ -179,6 +179,9 @@ class Posterior(ValueEquality):
 
     ``posterior_better[a, b]`` is P(a practically better than b); ``significant`` marks the
     pairs decided different (k x k, or against a control a vector over the others).
+    ``diagnostics`` is the convergence of a test sampled by MCMC (``3 x k x k``: split R-hat,
+    bulk effective sample size and divergent transitions of each pair's fit, symmetric,
+    NaN where no model was fitted); None for a test without a sampler.
     """
 
     test: str
@@ -193,6 +196,7 @@ class Posterior(ValueEquality):
     significant: np.ndarray
     test_options: dict[str, Any] = field(default_factory=dict)
     n_per_pair: np.ndarray | None = None
+    diagnostics: np.ndarray | None = None
     #: the Procedure that was run (None: rebuilt from the names); not compared
     procedure: Procedure | None = field(default=None, compare=False)
 

@@ -60,6 +60,7 @@ _NOT_FREQUENTIST = (
     "posterior_equivalent",
     "posterior_worse",
     "decisions",
+    "diagnostics",
 )
 
 #: what is computed from a result, not kept in it -> the error saying how to report it
@@ -775,6 +776,12 @@ class BayesianComparisonResult(Comparison):
         "undecided" at ``threshold``; "" on the diagonal.
     significant : pandas.DataFrame or pandas.Series
         The pairs decided different (one of the two practically better at ``threshold``).
+    diagnostics : pandas.DataFrame or None
+        The sampler's convergence for a test fitted by MCMC (``"bayes-hierarchical"``):
+        one row per pair fitted with ``algorithm_1``, ``algorithm_2``, ``rhat`` (largest
+        split R-hat over the parameters), ``ess`` (smallest bulk effective sample size),
+        ``divergences`` and ``converged``; None for the other Bayesian tests, which draw
+        their posterior samples directly.
     groups : tuple of tuple of str
         Maximal runs, consecutive in average-rank order, with no pair decided different.
     algorithms, datasets, scores, ranks, average_ranks, friedman, iman_davenport, omnibus
@@ -836,6 +843,14 @@ class BayesianComparisonResult(Comparison):
     def decisions(self) -> pd.DataFrame:
         """k x k "A better" (row), "B better" (column), "equivalent" or "undecided"."""
         return _square(self, self._pairwise.decisions)
+
+    @cached_property
+    def diagnostics(self) -> pd.DataFrame | None:
+        """The sampler's convergence per pair (``rhat``, ``ess``, ``divergences``,
+        ``converged``) for a test fitted by MCMC; None for the other Bayesian tests."""
+        from ._bayes_hierarchical import diagnostics_frame
+
+        return diagnostics_frame(self._pairwise.diagnostics, list(self.algorithms))
 
     def _headline(self) -> str:
         return f"decided={self._decided()}, threshold={self.threshold:g}"
