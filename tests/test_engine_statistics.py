@@ -3,7 +3,7 @@
 The same small item tables (0/1 and continuous scores, missing scores, clusters) go through
 pandas, Polars eager and lazy, DuckDB and Dask on a real ``distributed`` LocalCluster
 (in-process workers, ``processes=False``: the tasks still go through the distributed
-scheduler); PySpark is not installed in this environment. The in-memory references are
+scheduler); PySpark runs the same tables in ``test_engine_spark.py``. The in-memory references are
 cdplot's own ``item_tests`` / ``pair_statistics`` / ``compare`` on the same rows.
 """
 
