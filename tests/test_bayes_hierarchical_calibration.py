@@ -6,7 +6,7 @@ the posterior draws is uniform (Talts, Betancourt, Simpson, Vehtari & Gelman 201
 "Validating Bayesian inference algorithms with simulation-based calibration",
 arXiv:1804.06788, Theorem 1). Checked here:
 
-- the slow test: 100 replicates drawn from the model's prior with fixed bounds (the
+- the slow test: 200 replicates drawn from the model's prior with fixed bounds (the
   published bounds depend on the data, which a prior for simulation cannot), folds
   simulated with the correlation ``rho`` of cross-validation, all replicates fitted in one
   vectorised call of the sampler the public test uses (``sample_pairs``, one chain each),
@@ -34,18 +34,18 @@ from cdplot.stats._bayes_hierarchical_model import PRIOR_ALPHA, PRIOR_BETA, samp
 pytest.importorskip("numpyro")
 
 #: replicates (each one table of datasets x folds drawn from the prior)
-REPLICATES = 100
+REPLICATES = 200
 DATASETS = 5
 FOLDS = 10
 #: the correlation of the folds of one 10-fold cross-validation (Nadeau & Bengio 2003)
 RHO = 1.0 / FOLDS
 #: fixed prior bounds: |delta0| <= 1, std0 <= 1, sigma_i <= 2 (units of the differences)
 BOUNDS = (1.0, 1.0, 2.0)
-WARMUP = 150
-DRAWS = 200
+WARMUP = 100
+DRAWS = 100
 #: every THIN-th draw is kept (NUTS draws are autocorrelated; SBC wants nearly independent
 #: ones): 19 draws, ranks 0..19, 20 values in BINS bins of four
-THIN = 10
+THIN = 5
 BINS = 5
 #: each parameter's uniformity p-value must exceed this (five parameters: family level
 #: at most 0.005); the broken fits score below 1e-6
@@ -165,19 +165,20 @@ def test_ranks_of_the_true_parameters_among_posterior_draws_are_uniform():
 
 def test_uniformity_test_rejects_ranks_that_are_not_uniform():
     rng = np.random.default_rng(0)
-    uniform = rng.integers(0, 20, (REPLICATES, DATASETS))
+    n = 100  # replicates
+    uniform = rng.integers(0, 20, (n, DATASETS))
     assert _uniformity_pvalue(uniform, 20) > 0.01
     # posteriors too narrow: the truth falls outside the draws, ranks pile up at the ends
-    u_shaped = np.where(rng.random((REPLICATES, DATASETS)) < 0.5, 0, 19)
+    u_shaped = np.where(rng.random((n, DATASETS)) < 0.5, 0, 19)
     u_shaped[::3] = uniform[::3]
     assert _uniformity_pvalue(u_shaped, 20) < 1e-6
     # posteriors biased upwards: the truth ranks low
-    low = rng.integers(0, 12, (REPLICATES, 1))
+    low = rng.integers(0, 12, (n, 1))
     assert _uniformity_pvalue(low, 20) < 1e-6
     # one rank repeated for every dataset of a replicate weighs as one rank, not five: the
     # design effect (5) brings the statistic back to that of the single ranks, which the
     # plain chi-square test of the pooled ranks would overstate
-    tilted = np.minimum(np.random.default_rng(0).integers(0, 24, (REPLICATES, 1)), 19)
+    tilted = np.minimum(np.random.default_rng(0).integers(0, 24, (n, 1)), 19)
     single = _uniformity_pvalue(tilted, 20)
     assert 1e-4 < single < 0.01
     repeated = _uniformity_pvalue(np.repeat(tilted, DATASETS, axis=1), 20)
