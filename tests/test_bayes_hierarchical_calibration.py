@@ -47,8 +47,9 @@ DRAWS = 100
 #: ones): 19 draws, ranks 0..19, 20 values in BINS bins of four
 THIN = 5
 BINS = 5
-#: each parameter's uniformity p-value must exceed this (five parameters: family level
-#: at most 0.005); the broken fits score below 1e-6
+#: each parameter's uniformity p-value must exceed this (five parameters: a calibrated
+#: sampler fails with probability at most 0.005 on a platform whose draws differ); fits
+#: with rho = 0 (delta 6e-12) or the bound of std0 doubled (std0 3e-6) fail it
 LEVEL = 0.001
 SEED = 2018
 
@@ -158,6 +159,8 @@ def calibration_pvalues(
 
 @pytest.mark.slow
 def test_ranks_of_the_true_parameters_among_posterior_draws_are_uniform():
+    # with SEED, numpyro 0.22.0 and jax 0.10.2 on x86-64: delta0 0.116, std0 0.303,
+    # nu 0.386, delta 0.541, sigma 0.839
     pvalues = calibration_pvalues()
     assert set(pvalues) == {"delta0", "std0", "nu", "delta", "sigma"}
     assert min(pvalues.values()) > LEVEL, pvalues
