@@ -42,7 +42,7 @@ import numpy as np
 
 from .._errors import CdplotInputError
 
-__all__ = ["MAX_TREE_DEPTH", "PRIOR", "load_sampler", "sample_pairs"]
+__all__ = ["MAX_TREE_DEPTH", "PRIOR", "load_sampler", "prior_bounds", "sample_pairs"]
 
 #: the published hyperpriors (Corani et al. 2017; baycomp's defaults): bounds of the
 #: uniform priors of the Gamma prior's shape and rate, and the factor of the upper bounds
@@ -172,8 +172,33 @@ def _compiled(warmup: int, draws: int) -> Any:
     return jax.jit(jax.vmap(one))
 
 
+def prior_bounds(diffs: np.ndarray) -> np.ndarray:
+    """The published, data-dependent prior bounds of every pair (``pairs x 3``).
+
+    ``diffs`` is ``pairs x datasets x folds``. Per pair: ``max |x|`` (the bound of
+    ``|delta0|``), ``1000 s_a`` (of ``std0``) and ``1000 s_w`` (of each ``sigma_i``), with
+    ``s_w`` the mean within-dataset standard deviation and ``s_a`` the standard deviation of
+    the datasets' means (``s_w`` when that is 0 or there is one dataset), as baycomp.
+    """
+    n, q = diffs.shape[2], diffs.shape[1]
+    mean = diffs.mean(axis=2)
+    ss = ((diffs - mean[..., None]) ** 2).sum(axis=2)
+    within = np.sqrt(ss / n).mean(axis=1)  # baycomp's s_w: population sd, mean over datasets
+    among = mean.std(axis=1) if q > 1 else within
+    among = np.where(among > 0, among, within)
+    top = np.abs(diffs).max(axis=(1, 2))
+    return np.stack([top, among * PRIOR["upper_sigma"], within * PRIOR["upper_sigma"]], 1)
+
+
 def sample_pairs(
-    diffs: np.ndarray, rho: float, *, chains: int, warmup: int, draws: int, seed: int
+    diffs: np.ndarray,
+    rho: float,
+    *,
+    chains: int,
+    warmup: int,
+    draws: int,
+    seed: int,
+    bounds: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Posterior draws of every pair's model.
 
@@ -187,6 +212,13 @@ def sample_pairs(
         Chains per pair, warm-up iterations and kept draws per chain.
     seed : int
         Seed of the whole run (each (pair, chain) run gets its own key from it).
+    bounds : numpy.ndarray, optional
+        ``pairs x 3`` fixed prior bounds in the units of ``diffs``: the largest ``|delta0|``,
+        the upper bound of ``std0`` and that of each ``sigma_i``. By default they are the
+        published ones, computed from each pair's differences (:func:`prior_bounds`). Fixed
+        bounds make the prior independent of the data, as simulation-based calibration
+        needs (it draws the parameters from the prior before the data exist); the public
+        test never passes them.
 
     Returns
     -------
@@ -200,11 +232,9 @@ def sample_pairs(
     p, q, n = diffs.shape
     mean = diffs.mean(axis=2)
     ss = ((diffs - mean[..., None]) ** 2).sum(axis=2)
-    within = np.sqrt(ss / n).mean(axis=1)  # baycomp's s_w: population sd, mean over datasets
-    among = mean.std(axis=1) if q > 1 else within
-    among = np.where(among > 0, among, within)
-    top = np.abs(diffs).max(axis=(1, 2))
-    bounds = np.stack([top, among * PRIOR["upper_sigma"], within * PRIOR["upper_sigma"]], 1)
+    bounds = prior_bounds(diffs) if bounds is None else np.asarray(bounds, dtype=float)
+    if bounds.shape != (p, 3):
+        raise CdplotInputError(f"the prior bounds must be pairs x 3, got shape {bounds.shape}.")
     keys = jax.random.split(jax.random.PRNGKey(seed), p * chains)
 
     def tiled(a: np.ndarray) -> Any:
