@@ -8,11 +8,14 @@ below; the profile of the scores equals the profile of the costs ``1 / f_ps`` (D
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 import cdplot
 from cdplot._errors import CdplotInputError
+from cdplot.cli import main
 from cdplot.io import read_run_scores
 
 # three problems: A finds 10, 8, 0; B finds 5, 8, 6
@@ -61,3 +64,14 @@ def test_a_negative_or_infinite_score_is_refused(bad):
 def test_a_data_profile_of_scores_is_refused():
     with pytest.raises(CdplotInputError, match="data profiles read costs"):
         cdplot.data_profile(SCORES, higher_is_better=True)
+
+
+def test_the_command_line_profiles_scores_without_lower_is_better(tmp_path, capsys):
+    path = tmp_path / "sizes.csv"
+    path.write_text("problem,solver,seed,size\np1,A,1,10\np1,B,1,5\np2,A,1,8\np2,B,1,8\n")
+    out = tmp_path / "dm.json"
+    assert main(["runs", str(path), "--profile", "performance", "--json", str(out)]) == 0
+    assert "Dolan-More performance profile" in capsys.readouterr().out
+    doc = json.loads(out.read_text())["profile"]
+    # B: ratios 10 / 5 = 2 on p1 and 1 on p2; A best on both
+    assert doc["profile"][0][0] == 1.0 and doc["profile"][1][0] == 0.5
