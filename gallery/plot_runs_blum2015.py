@@ -3,8 +3,8 @@ Runs and profiles on published optimisation results
 ====================================================
 
 Blum, Calvo & Blesa (2015, Swarm Intelligence 9:205-227) ran eight decentralised
-algorithms for large independent sets (FruitFly, Shukla, Ikeda, Turau, Rand1, Rand2, and
-their FrogCOL and FrogMIS) on random geometric graphs: 30 graph classes (100, 1000 or 5000
+algorithms for large independent sets (FruitFly, Shukla, Ikeda, Turau, Rand1, Rand2 and the
+authors' FrogCOL and FrogMIS) on random geometric graphs: 30 graph classes (100, 1000 or 5000
 nodes and a connection radius), 30 graphs of each. The bundled ``blum2015`` table holds
 the size of the set each algorithm found on each graph, as distributed in the R package
 scmamp. Each class is a task and its 30 graphs are its runs: the stratified bootstrap
@@ -35,7 +35,7 @@ share = cdplot.io.normalise_runs(runs, {task: (0.0, float(b)) for task, b in bes
 
 # One bootstrap (2,000 replicates of the graphs within each class) for every interval.
 boot = cdplot.run_bootstrap(share, n_boot=2000, random_state=0)
-agg = cdplot.aggregate_scores(share, bootstrap=boot)  # optimality gap below gamma = 1
+agg = cdplot.aggregate_scores(share, bootstrap=boot)  # gap: 1 - mean share (gamma = 1)
 print(agg.to_frame().query("metric in ['iqm', 'optimality-gap']").round(3).to_string())
 ax = cdplot.aggregate_plot(agg, xlabel="share of the best known set size")
 ax.figure.savefig(out / "blum2015_aggregates.png", dpi=150)
