@@ -75,3 +75,16 @@ def test_the_command_line_profiles_scores_without_lower_is_better(tmp_path, caps
     doc = json.loads(out.read_text())["profile"]
     # B: ratios 10 / 5 = 2 on p1 and 1 on p2; A best on both
     assert doc["profile"][0][0] == 1.0 and doc["profile"][1][0] == 0.5
+
+
+@pytest.mark.mpl_image_compare(filename="runs_performance_profile_blum2015.png")
+def test_image_performance_profile_of_the_bundled_independent_sets():
+    # the 900 graphs of blum2015 as problems, maximised set sizes, Dolan and More's log axis
+    sizes = cdplot.datasets.load("blum2015")
+    per_graph = {
+        alg: group["score"].to_numpy(dtype=float)[None, :]
+        for alg, group in sizes.groupby("algorithm", sort=False)
+    }
+    tau = np.geomspace(1.0, 2.0, 101)
+    profile = cdplot.performance_profile(per_graph, higher_is_better=True, tau=tau)
+    return cdplot.profile_plot(profile, scale="log").figure
