@@ -116,7 +116,7 @@ def test_letters_of_every_bundled_table():
     warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
     for name in cdplot.datasets.names():
         table = cdplot.datasets.load(name)
-        if len(table) < 2 or table.index.name == "item":  # one benchmark's items: no rank tests
+        if len(table) < 2 or table.index.name != "dataset":  # items or runs: boards only
             continue
         for test in ("nemenyi", "wilcoxon", "sign"):
             res = cdplot.compare(table, test=test)

@@ -30,6 +30,8 @@ examples:
   cdplot runs runs.csv --profile runs --figure profile --scale nonlinear -o profile.png
   # Dolan-More performance profile of solvers' times (lower is better)
   cdplot runs times.csv --lower-is-better --profile performance -o profile.pdf
+  # ... of scores to maximise (sizes found): the ratio is the best score over each one's
+  cdplot runs sizes.csv --profile performance -o profile.pdf
 
 The table is long (task, algorithm, run and score columns) or wide (task and run columns,
 one column per algorithm). --normalise FILE is a table with columns task, low (or min) and

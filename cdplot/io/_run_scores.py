@@ -166,16 +166,25 @@ def _from_table(
     higher_is_better: bool,
     failures: bool,
 ) -> RunScores:
-    from ._parse import _names, table_roles
+    from ._parse import _as_table, _names, table_roles
 
-    table, roles = table_roles(data, dataset=dataset, algorithm=algorithm, score=score)
-    if table is None:
+    prepared = _as_table(data)
+    if prepared is None:
         raise CdplotInputError(
             f"read_run_scores reads a table of runs (a file or a data frame) or a mapping "
             f"algorithm -> (runs, tasks) array; got {type(data).__name__}."
         )
+    if run is not None and str(run) not in prepared.columns:
+        raise CdplotInputError(
+            f"the table has no run column {run!s}; its columns are "
+            f"{', '.join(map(str, prepared.columns))}: name the run column with "
+            f"{spell('run', 'NAME')}."
+        )
+    if run is not None:  # a named run column is neither a score nor an algorithm column
+        prepared = _without_column(prepared, str(run))
+    table, roles = table_roles(prepared, dataset=dataset, algorithm=algorithm, score=score)
     runs = (run,) if run is not None else roles.repetitions
-    if not runs or (run is not None and run not in table.columns):
+    if not runs:
         raise CdplotInputError(
             "the table has no run column (run, seed, fold, ...): the run-level analyses need "
             f"one row per run; name it with {spell('run', 'NAME')}."
@@ -203,6 +212,20 @@ def _from_table(
                 if not np.isnan(v):
                     cells.setdefault((int(t), a), []).append(float(v))
     return _from_cells(cells, task_names, alg_names, higher_is_better, failures)
+
+
+def _without_column(table: Any, name: str) -> Any:
+    """``table`` (a :class:`ColumnTable`) without the column ``name``."""
+    from ._columns import ColumnTable
+
+    return ColumnTable(
+        {c: table[c] for c in table.columns if c != name},
+        table.nrows,
+        labels=table.labels,
+        index_names_datasets=table.index_names_datasets,
+        attrs=table.attrs,
+        cells=table.text if table.text(name) is not None else None,
+    )
 
 
 def read_run_scores(

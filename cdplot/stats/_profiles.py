@@ -196,13 +196,21 @@ def _share_above(x: np.ndarray, grid: np.ndarray) -> np.ndarray:
     return out.reshape(b, k, grid.size)
 
 
-def _costs(data: Any, read_kws: dict[str, Any]) -> RunScores:
+def _costs(data: Any, read_kws: dict[str, Any], kind: str) -> RunScores:
     runs = runs_input(data, None, {"higher_is_better": False, "failures": True, **read_kws})
     if runs.higher_is_better:
-        raise CdplotInputError(
-            "performance and data profiles read costs (lower is better: time, evaluations); "
-            "pass higher_is_better=False or costs."
-        )
+        if kind == "data":
+            raise CdplotInputError(
+                "data profiles read costs (lower is better: evaluations to solve a problem); "
+                "pass higher_is_better=False or costs."
+            )
+        if np.any(np.isinf(runs.values)) or np.nanmin(runs.values) < 0:
+            raise CdplotInputError(
+                "a performance profile of scores (higher is better) divides the best score "
+                "of each problem by each solver's; every score must be finite and at least "
+                "0 (0 counts as a failure). Pass costs with higher_is_better=False otherwise."
+            )
+        return runs
     finite = runs.values[np.isfinite(runs.values)]
     if np.any(finite <= 0):
         raise CdplotInputError(
@@ -212,14 +220,27 @@ def _costs(data: Any, read_kws: dict[str, Any]) -> RunScores:
     return runs
 
 
-def _ratio_statistic(grid: np.ndarray, scale: np.ndarray | None) -> Any:
+def _ratios(mean: np.ndarray, maximise: bool) -> np.ndarray:
+    """Dolan-More ratios of ``(..., problems, solvers)`` mean costs or scores: a cost over the
+    problem's least cost, or the problem's best score over a score; ``inf`` for a failure."""
+    if maximise:  # best / score; a score of 0 is never within a factor of the best
+        best = np.broadcast_to(mean.max(axis=-1, keepdims=True), mean.shape)
+        return np.divide(best, mean, out=np.full(mean.shape, np.inf), where=mean > 0)
+    with np.errstate(invalid="ignore"):  # inf / inf: every solver failed the problem
+        value = mean / mean.min(axis=-1, keepdims=True)
+    return np.where(np.isfinite(value), value, np.inf)
+
+
+def _ratio_statistic(grid: np.ndarray, scale: np.ndarray | None, maximise: bool) -> Any:
     """``(b, k, grid)`` fraction of problems with ratio (or cost per unit) at most ``tau``."""
 
     def statistic(x: np.ndarray) -> np.ndarray:
         cost = np.nanmean(x, axis=3)  # a failed run (inf) fails the cell
-        with np.errstate(invalid="ignore"):  # inf / inf: every solver failed the problem
-            value = cost / (cost.min(axis=2, keepdims=True) if scale is None else scale[:, None])
-        value = np.where(np.isfinite(value), value, np.inf)
+        if scale is None:
+            value = _ratios(cost, maximise)
+        else:
+            value = cost / scale[:, None]
+            value = np.where(np.isfinite(value), value, np.inf)
         return (value[..., None] <= grid).mean(axis=1)
 
     return statistic
@@ -234,7 +255,7 @@ def _profile_of_costs(
     n_boot: int,
     random_state: Any,
 ) -> Profile:
-    statistic = _ratio_statistic(grid, scale)
+    statistic = _ratio_statistic(grid, scale, runs.higher_is_better)
     profile = statistic(runs.values[None])[0]
     low = high = None
     used = 0
@@ -261,7 +282,10 @@ def performance_profile(
     data : RunScores, path, data frame or mapping
         Costs (lower is better; ``inf`` or a missing cost a failure) of each solver on each
         problem, with or without runs (read as by :func:`cdplot.io.read_run_scores` with
-        ``higher_is_better=False``).
+        ``higher_is_better=False``). Scores of a maximisation (the size of the set found,
+        an objective value to maximise) with ``higher_is_better=True`` (or a
+        :class:`~cdplot.io.RunScores` read so): finite and at least 0, the ratio is then the
+        best score over the solver's, and a score of 0 a failure.
     tau : sequence of float, optional
         Ratios; default 101 points from 1 to the largest finite ratio.
     confidence, n_boot, random_state
@@ -271,13 +295,20 @@ def performance_profile(
     -------
     Profile
         ``kind="performance"``; ``profile[s, i]`` is the fraction of problems ``p`` with
-        ``t_ps / min_s t_ps <= tau[i]``.
+        ``t_ps / min_s t_ps <= tau[i]`` (scores: ``max_s f_ps / f_ps <= tau[i]``).
+
+    Raises
+    ------
+    CdplotInputError
+        For a cost that is not positive, or a score that is negative or infinite.
 
     Notes
     -----
     ``rho_s(tau) = |{p : r_ps <= tau}| / n_p`` with ``r_ps = t_ps / min_s t_ps`` and ``r_ps =
     inf`` for a failure (Dolan & More 2002, eq. 1 and 2); with runs, ``t_ps`` is the mean
-    cost over the runs (a failed run fails the problem).
+    cost over the runs (a failed run fails the problem). For scores ``f_ps`` to maximise,
+    ``r_ps = max_s f_ps / f_ps`` (the ratio of costs ``1 / f_ps``), with ``f_ps`` the mean
+    score over the runs and ``r_ps = inf`` when it is 0.
 
     References
     ----------
@@ -291,14 +322,15 @@ def performance_profile(
     >>> p = cdplot.performance_profile(costs, tau=[1, 2])
     >>> p.profile.tolist()  # A best on all 3 problems; B within 2x on 2
     [[1.0, 1.0], [0.3333333333333333, 0.6666666666666666]]
+    >>> sizes = {"A": np.array([[10.0, 8.0]]), "B": np.array([[5.0, 8.0]])}  # maximised
+    >>> cdplot.performance_profile(sizes, higher_is_better=True, tau=[1, 2]).profile.tolist()
+    [[1.0, 1.0], [0.5, 1.0]]
     """
-    runs = _costs(data, read_kws)
+    runs = _costs(data, read_kws, "performance")
     confidence = check_confidence(confidence)
     if tau is None:
-        cost = np.nanmean(runs.values, axis=2)
-        with np.errstate(invalid="ignore"):
-            r = cost / cost.min(axis=1, keepdims=True)
-        top = float(np.max(r[np.isfinite(r)]))
+        r = _ratios(np.nanmean(runs.values, axis=2), runs.higher_is_better)
+        top = float(np.max(r[np.isfinite(r)], initial=1.0))
         grid = np.linspace(1.0, max(top, 1.0) * 1.05, GRID_POINTS)
     else:
         grid = _grid(tau, runs.values, "tau")
@@ -355,7 +387,7 @@ def data_profile(
     >>> p.profile.tolist()  # per simplex gradient: A 5 and 10, B 15 and failed
     [[0.5, 1.0, 1.0], [0.0, 0.0, 0.5]]
     """
-    runs = _costs(data, read_kws)
+    runs = _costs(data, read_kws, "data")
     confidence = check_confidence(confidence)
     scale = None
     if dimensions is not None:

@@ -15,7 +15,7 @@ warnings.simplefilter("ignore", cdplot.PoolDependenceWarning)
 print("case,k,names,separated")
 for name in cdplot.datasets.names():
     table = cdplot.datasets.load(name)
-    if len(table) < 2 or table.index.name == "item":  # boards only (rank tests)
+    if len(table) < 2 or table.index.name != "dataset":  # boards only (rank tests)
         continue
     for test in ("nemenyi", "wilcoxon", "sign", "mean-ranks"):
         res = cdplot.compare(table, test=test)
