@@ -43,3 +43,108 @@ def test_item_analysis_is_bit_identical_to_the_recorded_values(name, how, tmp_pa
     assert sorted(got) == sorted(expected)
     for key in expected:
         assert got[key] == expected[key], key
+
+
+def _parquet_items(path, models=40, tasks=10, items=500, seed=0):
+    import numpy as np
+    import polars as pl
+
+    rng = np.random.default_rng(seed)
+    n = models * tasks * items
+    pl.DataFrame(
+        {
+            "task": np.repeat([f"t{t}" for t in range(tasks)], models * items),
+            "model": np.tile(np.repeat([f"m{m}" for m in range(models)], items), tasks),
+            "doc_id": np.tile(np.arange(items), models * tasks),
+            "acc": (rng.random(n) < 0.6).astype(float),
+        }
+    ).write_parquet(path)
+    return n
+
+
+def test_item_level_parquet_is_read_in_bounded_memory(tmp_path, monkeypatch):
+    """Reading 0/1 item scores from Parquet into per-task matrices holds about 10 bytes a
+    row at its peak (numpy's buffers, as tracemalloc counts them), in chunks of 16,384 rows
+    here so that the chunks' working arrays are small beside the table; the read through
+    one wide pandas frame with int64 keys and float64 matrices held about 39."""
+    import tracemalloc
+
+    import cdplot.io._item_matrix as item_matrix
+    import cdplot.io._parquet_compact as parquet_compact
+    import cdplot.io._parse as parse
+    import cdplot.io._sources as sources
+    from cdplot.io import prepare_input
+
+    for module, name in (
+        (parquet_compact, "BATCH_ROWS"),
+        (item_matrix, "CHUNK_ROWS"),
+        (parse, "_COUNT_CHUNK"),
+        (sources, "_DISTINCT_CHUNK"),
+    ):
+        monkeypatch.setattr(module, name, 1 << 14, raising=False)
+    path = tmp_path / "items.parquet"
+    n = _parquet_items(path)
+    prepare_input(path)  # imports and caches first
+    tracemalloc.start()
+    try:
+        prepared = prepare_input(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert prepared.items.n_items.tolist() == [500] * 10
+    assert peak / n < 16, f"{peak / n:.1f} bytes per row"
+
+
+def test_binary_item_matrices_read_as_float_with_nan(tmp_path):
+    """0/1 scores are kept compact but read as the float64 matrices they were, NaN where a
+    model has no score (missing="keep"); the columns in another order on request."""
+    import numpy as np
+    import pandas as pd
+
+    import cdplot
+
+    rows = pd.DataFrame(
+        {
+            "task": ["t1"] * 6 + ["t2"] * 4,
+            "model": ["A", "B", "A", "B", "A", "B", "A", "B", "A", "B"],
+            "doc_id": [0, 0, 1, 1, 2, 2, 0, 0, 1, 1],
+            "acc": [1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+        }
+    ).drop(index=[5])
+    items = cdplot.io.prepare_input(rows, missing="keep").items
+    first = items.matrix("t1")
+    assert first.dtype == np.float64 and not first.flags.writeable
+    np.testing.assert_array_equal(first, [[1.0, 0.0], [1.0, 1.0], [0.0, np.nan]])
+    np.testing.assert_array_equal(items.matrix(0, ["B", "A"]), first[:, ::-1])
+    np.testing.assert_array_equal(items.matrices[1], [[1.0, 0.0], [0.0, 0.0]])
+    assert items.frame("t1").iloc[2].isna().tolist() == [False, True]
+
+
+def test_scores_like_counts_whole_numbers_without_sorting_the_same_way():
+    """Whether some value occurs once, by chunked counts, against numpy's sort-based
+    ``np.unique(..., return_counts=True)`` on the finite values as floats."""
+    import numpy as np
+
+    from cdplot.io._parse import _scores_like
+
+    rng = np.random.default_rng(3)
+    cases = [
+        np.array([0, 1, 1, 0], np.uint8),
+        np.array([0, 1, 2, 2, 1, 0]),
+        np.array([0.0, 1.0, np.nan, 1.0, 0.0]),
+        np.array([0.5, 0.5]),
+        np.array([0.0, -0.0, 1.0, 1.0]),
+        np.array([np.inf, 1.0, 1.0]),
+        np.array([], float),
+        np.array([np.nan]),
+        np.array([3, 3, 10**15, 10**15]),
+        np.array([-5, -5, -4]),
+        np.array([2**62, 2**62 + 1, 2**62 + 1]),
+        rng.integers(0, 50, 1000).astype(float),
+        rng.integers(0, 5000, 1000),
+        rng.random(100),
+    ]
+    for values in cases:
+        floats = values.astype(float)
+        _, counts = np.unique(floats[np.isfinite(floats)], return_counts=True)
+        assert _scores_like(values) == bool((counts == 1).any()), values
