@@ -147,3 +147,41 @@ def test_scores_like_counts_whole_numbers_without_sorting_the_same_way():
         floats = values.astype(float)
         _, counts = np.unique(floats[np.isfinite(floats)], return_counts=True)
         assert _scores_like(values) == bool((counts == 1).any()), values
+
+
+def test_item_scores_pickle_and_read_an_object_pickled_with_plain_matrices():
+    """A pickled ItemScores reads back with the same matrices; so does the state of one
+    pickled when ``matrices`` was a plain field (its float arrays kept as they are)."""
+    import pickle
+
+    import numpy as np
+    import pandas as pd
+
+    import cdplot
+    from cdplot.io import ItemScores
+
+    rows = pd.DataFrame(
+        {
+            "task": ["t1"] * 4 + ["t2"] * 4,
+            "model": ["A", "B"] * 4,
+            "doc_id": [0, 0, 1, 1] * 2,
+            "acc": [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+        }
+    )
+    items = cdplot.io.prepare_input(rows).items
+    again = pickle.loads(pickle.dumps(items))
+    for a, b in zip(items.matrices, again.matrices, strict=True):
+        np.testing.assert_array_equal(a, b)
+    old = ItemScores.__new__(ItemScores)
+    old.__setstate__(
+        {
+            "tasks": ("t1",),
+            "models": ("A", "B"),
+            "item": "doc_id",
+            "matrices": (np.array([[0.25, np.nan]]),),
+            "item_ids": (np.array([7], dtype=object),),
+            "function": "mean",
+        }
+    )
+    np.testing.assert_array_equal(old.matrix("t1"), [[0.25, np.nan]])
+    assert old.n_items.tolist() == [1]

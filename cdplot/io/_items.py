@@ -154,6 +154,14 @@ class ItemScores:
         ):
             object.__setattr__(self, name, value)
 
+    def __setstate__(self, state: dict) -> None:
+        """Unpickle, also an object pickled when the matrices were a plain field."""
+        state = dict(state)
+        if "matrices" in state:
+            state["_stored"] = tuple(state.pop("matrices"))
+        state.setdefault("function", "mean")
+        self.__dict__.update(state)
+
     @property
     def matrices(self) -> tuple[np.ndarray, ...]:
         """Every task's ``n_items x k`` float matrix (see the class docstring)."""
