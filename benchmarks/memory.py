@@ -9,14 +9,14 @@ the dataset names); the peak minus that is the call's temporaries.
 
 Run from the repository root: ``python benchmarks/memory.py`` (about a minute).
 
-``--items ROWS_PER_TASK`` measures instead the in-memory item-level analysis of a Parquet
-file of binary item scores (``--models`` x ``--tasks`` x ROWS_PER_TASK rows, written by
-polars into a temporary folder): ``cdplot.compare(path)``, ``item_tests(res)`` and
-``hierarchical_rank_intervals(res, n_boot=200)``, each run in a fresh process whose peak
-resident memory (``ru_maxrss``) and wall time are reported, for this checkout and for the
-code of ``--baseline`` (a git ref, exported with ``git archive`` into a temporary folder),
-interleaved ``--repeat`` times (the machine is shared: the ratios are the result; ``uptime``
-is printed beside them)::
+``--items ITEMS_PER_TASK`` measures instead the in-memory item-level analysis of a folder of
+Parquet files of binary item scores (``--models`` x ``--tasks`` x ITEMS_PER_TASK rows, one
+file per task written by polars into a temporary folder): ``cdplot.compare(path)``,
+``item_tests(res)`` and ``hierarchical_rank_intervals(res, n_boot=200)``, each run in a fresh
+process whose peak resident memory (``VmHWM``) and wall time are reported, for this
+checkout and for the code of ``--baseline`` (a git ref, exported with ``git archive`` into
+a temporary folder), interleaved ``--repeat`` times (the machine is shared: the ratios are
+the result; ``uptime`` is printed beside them)::
 
     python benchmarks/memory.py --items 2000 --repeat 2     # 1e7 rows
     python benchmarks/memory.py --items 20000 --repeat 1    # 1e8 rows, several minutes
@@ -108,29 +108,30 @@ hierarchical_rank_intervals(res, n_boot=200, random_state=0)
 t4 = time.perf_counter()
 print(json.dumps({"import_s": t1 - t0, "compare_s": t2 - t1, "item_tests_s": t3 - t2,
                   "bootstrap_s": t4 - t3, "analysis_s": t4 - t1, "tests": len(tab),
-                  "peak_mib": peak_mib()}))
+                  "peak_mib": peak_mib(), "cdplot": cdplot.__file__}))
 """
 
 
-def write_items(path: Path, models: int, tasks: int, items: int) -> int:
-    """Binary item scores, model m right with probability 0.45 + 0.3 m / models."""
+def write_items(folder: Path, models: int, tasks: int, items: int) -> int:
+    """Binary item scores, model m right with probability 0.45 + 0.3 m / models: one
+    Parquet file per task in ``folder`` (the writer holds one task at a time)."""
     import polars as pl
 
     rng = np.random.default_rng(29)
     skill = np.linspace(0.45, 0.75, models)
-    n = models * tasks * items
-    model = np.repeat(np.tile(np.arange(models, dtype=np.int32), tasks), items)
-    pl.DataFrame(
-        {
-            "task": pl.Series(np.repeat(np.arange(tasks), models * items)).cast(pl.String),
-            "model": pl.Series(model).cast(pl.String),
-            "doc_id": np.tile(np.arange(items), models * tasks),
-            "acc": (rng.random(n) < skill[model]).astype(np.float64),
-        }
-    ).with_columns(
-        ("task" + pl.col("task")).alias("task"), ("m" + pl.col("model")).alias("model")
-    ).write_parquet(path)
-    return n
+    folder.mkdir()
+    model = np.repeat(np.arange(models, dtype=np.int32), items)
+    names = pl.Series([f"m{m:03d}" for m in range(models)])
+    for t in range(tasks):
+        pl.DataFrame(
+            {
+                "task": pl.Series([f"task{t:03d}"]).gather(np.zeros(models * items, np.int32)),
+                "model": names.gather(model),
+                "doc_id": np.tile(np.arange(items), models),
+                "acc": (rng.random(models * items) < skill[model]).astype(np.float64),
+            }
+        ).write_parquet(folder / f"part{t:03d}.parquet")
+    return models * tasks * items
 
 
 def run_items(code: Path, path: Path) -> dict[str, Any]:
@@ -142,11 +143,14 @@ def run_items(code: Path, path: Path) -> dict[str, Any]:
         capture_output=True,
         text=True,
         env=env,
+        cwd=path.parent,  # not the checkout: "-c" puts the working folder first on the path
         check=False,
     )
     if done.returncode:
         raise SystemExit(f"{code} failed:\n" + "\n".join(done.stderr.splitlines()[-8:]))
     out = json.loads(done.stdout.strip().splitlines()[-1])
+    if Path(out.pop("cdplot")).resolve() != (code / "cdplot" / "__init__.py").resolve():
+        raise SystemExit(f"the child imported cdplot from elsewhere than {code}")
     out["process_s"] = time.perf_counter() - start
     return out
 
@@ -166,7 +170,7 @@ def items_main(args: argparse.Namespace) -> int:
             check=True,
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(baseline)], input=archive, check=True)
-        path = Path(tmp) / "items.parquet"
+        path = Path(tmp) / "items"
         rows = write_items(path, args.models, args.tasks, args.items)
         print(f"{rows:,} rows ({args.models} models x {args.tasks} tasks x {args.items} items)")
         print(uptime())

@@ -185,3 +185,55 @@ def test_item_scores_pickle_and_read_an_object_pickled_with_plain_matrices():
     )
     np.testing.assert_array_equal(old.matrix("t1"), [[0.25, np.nan]])
     assert old.n_items.tolist() == [1]
+
+
+@pytest.mark.parametrize("item_kind", ["int", "text"])
+def test_batched_parquet_read_gives_the_values_of_the_whole_read(tmp_path, monkeypatch, item_kind):
+    """Read in batches of 64 rows, with names and items first seen in later batches, a
+    missing model name and non-binary scores in one batch only: the same codes, labels and
+    values as read_parquet's one-piece read."""
+    import numpy as np
+    import polars as pl
+
+    import cdplot.io._parquet_compact as parquet_compact
+    from cdplot.io import read_parquet
+    from cdplot.io._parquet import read_parquet_items
+
+    monkeypatch.setattr(parquet_compact, "BATCH_ROWS", 64)
+    rng = np.random.default_rng(8)
+    n = 1000
+    items = rng.integers(0, 300, n) * 3 + np.arange(n) // 200
+    acc = (rng.random(n) < 0.5).astype(float)
+    model = [f"m{(i // 150) + (i % 4)}" for i in range(n)]
+    model[500] = None
+    path = tmp_path / "items.parquet"
+    pl.DataFrame(
+        {
+            "task": [f"t{i // 333}" for i in range(n)],
+            "model": model,
+            "doc_id": items if item_kind == "int" else [f"q{v}" for v in items],
+            "acc": acc,
+        }
+    ).write_parquet(path, row_group_size=100)
+    whole = read_parquet(path)
+    batched = read_parquet_items(path)
+    assert list(batched.columns) == list(whole.columns)
+    assert batched["acc"].dtype == np.uint8
+    np.testing.assert_array_equal(batched["acc"].to_numpy(), whole["acc"].to_numpy())
+    for col in ("task", "model", "doc_id"):
+        a, b = pd_factorize(batched[col]), pd_factorize(whole[col])
+        np.testing.assert_array_equal(a[0], b[0])
+        assert list(a[1]) == list(b[1])
+    acc[700] = 0.5  # one batch not 0/1: the whole column stays float
+    pl.DataFrame({"task": ["t"] * n, "model": model, "doc_id": items, "acc": acc}).write_parquet(
+        path
+    )
+    batched = read_parquet_items(path)
+    assert batched["acc"].dtype == np.float64
+    np.testing.assert_array_equal(batched["acc"].to_numpy(), acc)
+
+
+def pd_factorize(values):
+    import pandas as pd
+
+    return pd.factorize(values, use_na_sentinel=True)

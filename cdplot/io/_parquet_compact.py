@@ -62,6 +62,20 @@ def _is_binary(values: np.ndarray) -> bool:
     return bool(((values == 0.0) | (values == 1.0)).all()) and not np.signbit(values).any()
 
 
+def _batch_codes(series: Any) -> tuple[np.ndarray, list[str]]:
+    """Codes (first appearance in the batch) and names of a categorical batch without
+    missing values: its physical codes factorized, each name looked up once."""
+    import pandas as pd
+
+    from ._parquet import _polars
+
+    local, _ = pd.factorize(series.to_physical().to_numpy())
+    # factorized codes count up in order of first appearance: where the running maximum rises
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(local), prepend=-1) > 0)
+    names = series.gather(first).cast(_polars().String).to_list()
+    return local, names
+
+
 class _Column:
     """One column's compact batches."""
 
@@ -79,7 +93,7 @@ class _Column:
 
         pl = _polars()
         if self.kind == "text":
-            local, names = _text_codes(series)
+            local, names = _text_codes(series) if series.null_count() else _batch_codes(series)
             self.parts.append(self.labels.codes(local, np.array(names, dtype=object)))
             return True
         if series.null_count() and self.kind == "item":
