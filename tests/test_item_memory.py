@@ -237,3 +237,28 @@ def pd_factorize(values):
     import pandas as pd
 
     return pd.factorize(values, use_na_sentinel=True)
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (63, 5), (64, 5), (65, 5), (1001, 37)])
+def test_mcnemar_counts_from_packed_bits_equal_the_float64_products(shape, monkeypatch):
+    """b, both and hits of a complete 0/1 task, from bits counted a few models at a time,
+    against the three float64 products ``right.T @ (1 - right)``, ``1.T @ 1``,
+    ``right.T @ 1``; and with one score missing, through the products."""
+    import numpy as np
+
+    from cdplot.stats import _items
+
+    monkeypatch.setattr(_items, "_BIT_WORDS", 40)
+    rng = np.random.default_rng(shape[0])
+    right = (rng.random(shape) < 0.6).astype(float)
+    ones = np.ones_like(right)
+    b, both, hits = _items._binary_counts(right)
+    np.testing.assert_array_equal(b, right.T @ (ones - right))
+    np.testing.assert_array_equal(both, ones.T @ ones)
+    np.testing.assert_array_equal(hits, right.T @ ones)
+    right[0, 0] = np.nan
+    present = ~np.isnan(right)
+    scored = np.where(present, right, 0.0)
+    b, both, hits = _items._binary_counts(right)
+    np.testing.assert_array_equal(b, scored.T @ (present - scored))
+    np.testing.assert_array_equal(both, present.T.astype(float) @ present)

@@ -343,23 +343,47 @@ def _binary_task(
     }
 
 
+#: uint64 words of bit-packed items held at once by :func:`_both_right` (128 MB)
+_BIT_WORDS = 1 << 24
+
+
+def _both_right(right: np.ndarray) -> np.ndarray:
+    """``[i, j]``: items on which both models i and j are right, of a complete 0/1 task
+    (``items x k`` booleans), as float64: each model's answers packed into 64-bit words,
+    then the bits both have counted (``np.bitwise_count``) a block of models at a time.
+    Whole numbers, exact: the numbers of ``right.T @ right``, without BLAS."""
+    k = right.shape[1]
+    packed = np.packbits(right.T, axis=1)  # k x ceil(items / 8) bytes
+    pad = (-packed.shape[1]) % 8
+    if pad:
+        packed = np.pad(packed, ((0, 0), (0, pad)))
+    words = np.ascontiguousarray(packed).view(np.uint64)  # k x w
+    agree = np.empty((k, k))
+    step = max(1, _BIT_WORDS // max(1, k * words.shape[1]))
+    for start in range(0, k, step):
+        block = words[start : start + step, None, :] & words[None, :, :]
+        agree[start : start + step] = np.bitwise_count(block).sum(axis=2, dtype=np.int64)
+    return agree
+
+
 def _binary_counts(mat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``b[i, j]`` (items both have, i right and j wrong), ``both[i, j]`` (items both have)
     and ``hits[i, j]`` (i's right answers on them) of one 0/1 task (NaN: no score).
 
-    Every entry is a count of 0/1 products, a whole number computed exactly in any order of
-    summation, so float32 products (exact below 2**24 items) and, when every model has
-    every item, the one product ``right.T @ right`` (``b = hits - right.T @ right``) give
-    the very numbers of the three float64 products.
+    Every entry is a count, a whole number: computed exactly in any order of summation,
+    so float32 products (exact below 2**24 items) and, when every model has every item,
+    the counts of both-right items from packed bits (:func:`_both_right`;
+    ``b = hits - both right``) give the very numbers of the three float64 products.
     """
     present = ~np.isnan(mat)
-    kind = np.float32 if mat.shape[0] < 2**24 else np.float64
-    right = np.where(present, mat, 0.0).astype(kind)
     if present.all():
         n = mat.shape[0]
-        agree = (right.T @ right).astype(float)
-        hits = np.broadcast_to(right.sum(axis=0, dtype=np.float64)[:, None], agree.shape)
+        right = mat == 1.0
+        agree = _both_right(right)
+        hits = np.broadcast_to(right.sum(axis=0).astype(float)[:, None], agree.shape)
         return hits - agree, np.full(agree.shape, float(n)), hits
+    kind = np.float32 if mat.shape[0] < 2**24 else np.float64
+    right = np.where(present, mat, 0.0).astype(kind)
     p = present.astype(kind)
     b = (right.T @ (p - right)).astype(float)
     return b, (p.T @ p).astype(float), (right.T @ p).astype(float)
