@@ -30,13 +30,17 @@ def present(block: np.ndarray) -> np.ndarray:
 
 def _first_appearance(codes: np.ndarray, n: int) -> bool:
     """Whether codes 0..n-1 all occur, each first after every smaller one: the running
-    maximum starts at 0 and never steps by more than 1."""
+    maximum (sorted) takes every value from 0 up, none skipped."""
     top = -1
     for start in range(0, codes.size, CHUNK_ROWS):
         run = np.maximum.accumulate(codes[start : start + CHUNK_ROWS])
-        if int(run[0]) > top + 1 or (np.diff(run) > 1).any():
+        low, high = int(run[0]), int(run[-1])
+        if low > top + 1:
             return False
-        top = max(top, int(run[-1]))
+        wanted = np.arange(max(low, top + 1), high + 1)
+        if wanted.size and (run[np.searchsorted(run, wanted)] != wanted).any():
+            return False
+        top = max(top, high)
     return top == n - 1
 
 

@@ -69,9 +69,10 @@ def _batch_codes(series: Any) -> tuple[np.ndarray, list[str]]:
 
     from ._parquet import _polars
 
-    local, _ = pd.factorize(series.to_physical().to_numpy())
-    # factorized codes count up in order of first appearance: where the running maximum rises
-    first = np.flatnonzero(np.diff(np.maximum.accumulate(local), prepend=-1) > 0)
+    local, uniques = pd.factorize(series.to_physical().to_numpy())
+    # factorized codes count up in order of first appearance: code c first appears where
+    # the (sorted) running maximum first reaches c
+    first = np.searchsorted(np.maximum.accumulate(local), np.arange(len(uniques)))
     names = series.gather(first).cast(_polars().String).to_list()
     return local, names
 
