@@ -510,14 +510,7 @@ def _resampled_means(
     n = mat.shape[0]
     present = ~np.isnan(mat)
     values = np.where(present, mat, 0.0)
-    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=draws)
-    if present.all() and n < 2**24 and _is_binary(mat):
-        # counts times 0/1 scores: whole numbers up to n, exact in float32 in any order of
-        # summation, so the float32 product is the float64 one, at half the work
-        total = (counts.astype(np.float32) @ values.astype(np.float32)).astype(float)
-        return total / float(n)
-    weights = counts.astype(float)
-    del counts
+    weights = rng.multinomial(n, np.full(n, 1.0 / n), size=draws).astype(float)
     total = weights @ values
     if present.all():  # every count is n, exactly (whole numbers): one product, not two
         return total / float(n)
