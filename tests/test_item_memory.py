@@ -262,3 +262,32 @@ def test_mcnemar_counts_from_packed_bits_equal_the_float64_products(shape, monke
     b, both, hits = _items._binary_counts(right)
     np.testing.assert_array_equal(b, scored.T @ (present - scored))
     np.testing.assert_array_equal(both, present.T.astype(float) @ present)
+
+
+def test_one_benchmark_from_compact_parquet_equals_the_data_frame(tmp_path):
+    """One benchmark (no task column) of 50 models x 2,000 items read from Parquet in
+    compact columns (int16 item codes: items x models beyond int16) gives the result of
+    the same rows passed as a pandas DataFrame."""
+    import numpy as np
+    import pandas as pd
+    import polars
+
+    import cdplot
+
+    rng = np.random.default_rng(4)
+    items, k = 2000, 50
+    rows = pd.DataFrame(
+        {
+            "model": np.repeat([f"m{j}" for j in range(k)], items),
+            "item_id": np.tile(np.arange(items) * 5, k),
+            "correct": (rng.random(items * k) < np.repeat(np.linspace(0.5, 0.7, k), items)).astype(
+                float
+            ),
+        }
+    )
+    path = tmp_path / "one.parquet"
+    polars.from_pandas(rows).write_parquet(path)
+    a, b = cdplot.compare(path), cdplot.compare(rows)
+    np.testing.assert_array_equal(a.average_ranks.to_numpy(), b.average_ranks.to_numpy())
+    assert list(a.average_ranks.index) == list(b.average_ranks.index)
+    np.testing.assert_array_equal(a.pvalues.to_numpy(), b.pvalues.to_numpy())

@@ -237,14 +237,15 @@ def find_sample_column(columns: list[str], sample: str | None, taken: set) -> st
 
 
 def _codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:
-    """Integer codes (first appearance order) and the distinct values of a column."""
+    """Integer codes (first appearance order, int32 unless there are 2**31 values or more)
+    and the distinct values of a column."""
     import pandas as pd
 
     from ._item_matrix import categorical_codes
 
     ready = categorical_codes(values)
     if ready is not None:
-        return ready
+        return ready[0].astype(np.int32), ready[1]
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
     if (codes < 0).any():
         pos = int(np.flatnonzero(codes < 0)[0])
@@ -253,6 +254,16 @@ def _codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:
         )
     small = np.int32 if len(uniques) < 2**31 else np.int64
     return codes.astype(small), list(uniques)
+
+
+def _compact_codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:
+    """:func:`_codes`, but a ``Categorical`` column's own codes (one or two bytes a row, no
+    copy) when its categories are in order of first appearance: for :func:`item_matrix`,
+    which widens them chunk by chunk."""
+    from ._item_matrix import categorical_codes
+
+    ready = categorical_codes(values)
+    return ready if ready is not None else _codes(values, column, what)
 
 
 def _score_values(values: Any, column: str) -> np.ndarray:
@@ -354,9 +365,9 @@ def item_scores(
     is :func:`~cdplot.io._aggregate.check_aggregate`'s answer (None: the mean).
     """
     how, func = agg if agg is not None else ("mean", None)
-    task, tasks = _codes(table[dataset], dataset, "dataset")
-    model, models = _codes(table[algorithm], algorithm, "algorithm")
-    item_code, items = _codes(table[item], item, "item")
+    task, tasks = _compact_codes(table[dataset], dataset, "dataset")
+    model, models = _compact_codes(table[algorithm], algorithm, "algorithm")
+    item_code, items = _compact_codes(table[item], item, "item")
     values = _score_values(table[score], score)
     if values.dtype.kind == "f" and np.isinf(values).any():
         pos = int(np.flatnonzero(np.isinf(values))[0])
