@@ -25,6 +25,8 @@ __all__ = ["BATCH_ROWS", "read_item_parquet"]
 
 #: rows of one batch read from the Parquet file: about 30 MB of wide values at a time
 BATCH_ROWS = 1 << 20
+#: integer item labels below this are coded through a lookup table indexed by value
+_DENSE_LABELS = 1 << 26
 
 
 class _Labels:
@@ -33,6 +35,31 @@ class _Labels:
     def __init__(self) -> None:
         self.labels: list[Any] = []
         self._index: Any = None
+        self._dense: np.ndarray | None = np.zeros(0, dtype=np.int64)  # value -> code
+
+    def integer_codes(self, values: np.ndarray) -> np.ndarray | None:
+        """The codes of a batch of integer labels by a lookup table indexed by value (no
+        hashing), new labels numbered in the order they appear; None (from then on) for
+        labels outside ``0 .. 2**26``: :meth:`codes` of their factorization then."""
+        import pandas as pd
+
+        top = int(values.max(initial=0))
+        if self._dense is None or values.min(initial=0) < 0 or top >= _DENSE_LABELS:
+            self._dense = None
+            return None
+        if top >= self._dense.size:
+            self._dense = np.concatenate(
+                [self._dense, np.full(top + 1 - self._dense.size, -1, dtype=np.int64)]
+            )
+        out = self._dense[values]
+        unseen = out < 0
+        if unseen.any():
+            new = pd.unique(values[unseen])  # in order of appearance
+            self._dense[new] = len(self.labels) + np.arange(new.size)
+            self.labels.extend(new)
+            self._index = None
+            out = self._dense[values]
+        return out.astype(_code_type(len(self.labels)))
 
     def codes(self, local: np.ndarray, uniques: Any) -> np.ndarray:
         """The codes of a batch from its own codes (-1: missing) and labels (first
@@ -40,6 +67,9 @@ class _Labels:
         in the order they appear."""
         import pandas as pd
 
+        self._dense = None  # labels from here on are not in the lookup table
+        if self._index is None and self.labels:
+            self._index = pd.Index(self.labels)
         known = self._index.get_indexer(uniques) if self._index is not None else None
         if known is None:
             known = np.full(len(uniques), -1, dtype=np.int64)
@@ -101,8 +131,10 @@ class _Column:
             return False
         values = series.cast(pl.Float64).to_numpy() if series.null_count() else series.to_numpy()
         if self.kind == "item":
-            local, uniques = pd.factorize(values)
-            self.parts.append(self.labels.codes(local, uniques))
+            codes = self.labels.integer_codes(values)
+            if codes is None:
+                codes = self.labels.codes(*pd.factorize(values))
+            self.parts.append(codes)
         elif self.kind == "float" and self.binary and _is_binary(values):
             self.parts.append(values.astype(np.uint8))
         else:
