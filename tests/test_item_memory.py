@@ -187,7 +187,7 @@ def test_item_scores_pickle_and_read_an_object_pickled_with_plain_matrices():
     assert old.n_items.tolist() == [1]
 
 
-@pytest.mark.parametrize("item_kind", ["int", "text"])
+@pytest.mark.parametrize("item_kind", ["int", "int-negative-late", "text"])
 def test_batched_parquet_read_gives_the_values_of_the_whole_read(tmp_path, monkeypatch, item_kind):
     """Read in batches of 64 rows, with names and items first seen in later batches, a
     missing model name and non-binary scores in one batch only: the same codes, labels and
@@ -203,6 +203,8 @@ def test_batched_parquet_read_gives_the_values_of_the_whole_read(tmp_path, monke
     rng = np.random.default_rng(8)
     n = 1000
     items = rng.integers(0, 300, n) * 3 + np.arange(n) // 200
+    if item_kind == "int-negative-late":  # labels no lookup table holds, from row 600 on
+        items[600:] -= 500
     acc = (rng.random(n) < 0.5).astype(float)
     model = [f"m{(i // 150) + (i % 4)}" for i in range(n)]
     model[500] = None
@@ -211,7 +213,7 @@ def test_batched_parquet_read_gives_the_values_of_the_whole_read(tmp_path, monke
         {
             "task": [f"t{i // 333}" for i in range(n)],
             "model": model,
-            "doc_id": items if item_kind == "int" else [f"q{v}" for v in items],
+            "doc_id": [f"q{v}" for v in items] if item_kind == "text" else items,
             "acc": acc,
         }
     ).write_parquet(path, row_group_size=100)
