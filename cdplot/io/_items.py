@@ -15,7 +15,7 @@ of a task is a missing task score, as in any table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ import numpy as np
 from .._errors import CdplotInputError, spell
 from ._aggregate import Aggregation
 from ._columns import ColumnTable
+from ._item_matrix import item_matrix
 from ._roles import _by_name, _find, column_key
 
 __all__ = [
@@ -78,7 +79,22 @@ _CLUSTER = {column_key(n) for n in CLUSTER_NAMES}
 _SAMPLE = {column_key(n) for n in SAMPLE_NAMES}
 
 
-@dataclass(frozen=True, eq=False)
+#: the code of a missing score in a compact (``uint8``) item matrix of 0/1 scores
+MISSING_CODE = 255
+
+
+def _as_float(matrix: np.ndarray) -> np.ndarray:
+    """A stored item matrix as read-only float64 (a compact 0/1 matrix expanded, NaN where
+    missing; a float matrix as it is)."""
+    if matrix.dtype != np.uint8:
+        return matrix
+    out = matrix.astype(float)
+    out[matrix == MISSING_CODE] = np.nan
+    out.flags.writeable = False
+    return out
+
+
+@dataclass(frozen=True, eq=False, init=False)
 class ItemScores:
     """Per-task item-level scores kept beside the aggregated table.
 
@@ -90,7 +106,10 @@ class ItemScores:
         The item column's name.
     matrices : tuple of numpy.ndarray
         One read-only ``n_items x k`` float array per task (rows in item order, columns in
-        ``models`` order), NaN where a model has no score on the item.
+        ``models`` order), NaN where a model has no score on the item. Scores that are all 0
+        or 1 are kept in one byte each and expanded to float64 when read (each read makes
+        new arrays: to go through the tasks in bounded memory, read them one at a time
+        with :meth:`matrix`).
     item_ids : tuple of numpy.ndarray
         The item labels of each matrix's rows.
     function : str
@@ -112,9 +131,58 @@ class ItemScores:
     tasks: tuple[str, ...]
     models: tuple[str, ...]
     item: str
-    matrices: tuple[np.ndarray, ...]
     item_ids: tuple[np.ndarray, ...]
-    function: str = "mean"
+    function: str
+    _stored: tuple[np.ndarray, ...] = field(repr=False)
+
+    def __init__(
+        self,
+        tasks: tuple[str, ...],
+        models: tuple[str, ...],
+        item: str,
+        matrices: tuple[np.ndarray, ...],
+        item_ids: tuple[np.ndarray, ...],
+        function: str = "mean",
+    ) -> None:
+        for name, value in (
+            ("tasks", tasks),
+            ("models", models),
+            ("item", item),
+            ("item_ids", item_ids),
+            ("function", function),
+            ("_stored", tuple(matrices)),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickle, also an object pickled when the matrices were a plain field."""
+        state = dict(state)
+        if "matrices" in state:
+            state["_stored"] = tuple(state.pop("matrices"))
+        state.setdefault("function", "mean")
+        self.__dict__.update(state)
+
+    @property
+    def matrices(self) -> tuple[np.ndarray, ...]:
+        """Every task's ``n_items x k`` float matrix (see the class docstring)."""
+        return tuple(_as_float(m) for m in self._stored)
+
+    def matrix(self, task: int | str, models: list[str] | None = None) -> np.ndarray:
+        """The ``n_items x k`` float matrix of one task (its name or position), read-only;
+        with ``models``, its columns in that order."""
+        stored = self._stored[self._position(task)]
+        if models is not None and list(models) != list(self.models):
+            stored = stored[:, [self.models.index(m) for m in models]]
+        return _as_float(stored)
+
+    def _position(self, task: int | str) -> int:
+        if isinstance(task, (int, np.integer)) and not isinstance(task, bool):
+            return int(task)
+        if task not in self.tasks:
+            raise CdplotInputError(
+                f"no task {task!r}; the tasks are {', '.join(map(repr, self.tasks))}."
+            )
+        return self.tasks.index(task)
 
     def frame(self, task: str) -> Any:
         """The items x models matrix of ``task`` as a pandas DataFrame."""
@@ -126,7 +194,7 @@ class ItemScores:
             )
         t = self.tasks.index(task)
         return pd.DataFrame(
-            self.matrices[t],
+            self.matrix(t),
             index=pd.Index(self.item_ids[t], name=self.item),
             columns=pd.Index(list(self.models), name="model"),
         )
@@ -134,7 +202,7 @@ class ItemScores:
     @property
     def n_items(self) -> np.ndarray:
         """Number of rows (items) of each task's matrix."""
-        return np.array([m.shape[0] for m in self.matrices], dtype=np.int64)
+        return np.array([m.shape[0] for m in self._stored], dtype=np.int64)
 
     def __repr__(self) -> str:
         n = self.n_items
@@ -169,9 +237,15 @@ def find_sample_column(columns: list[str], sample: str | None, taken: set) -> st
 
 
 def _codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:
-    """Integer codes (first appearance order) and the distinct values of a column."""
+    """Integer codes (first appearance order, int32 unless there are 2**31 values or more)
+    and the distinct values of a column."""
     import pandas as pd
 
+    from ._item_matrix import categorical_codes
+
+    ready = categorical_codes(values)
+    if ready is not None:
+        return ready[0].astype(np.int32), ready[1]
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
     if (codes < 0).any():
         pos = int(np.flatnonzero(codes < 0)[0])
@@ -182,9 +256,21 @@ def _codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:
     return codes.astype(small), list(uniques)
 
 
+def _compact_codes(values: Any, column: str, what: str) -> tuple[np.ndarray, list[Any]]:
+    """:func:`_codes`, but a ``Categorical`` column's own codes (one or two bytes a row, no
+    copy) when its categories are in order of first appearance: for :func:`item_matrix`,
+    which widens them chunk by chunk."""
+    from ._item_matrix import categorical_codes
+
+    ready = categorical_codes(values)
+    return ready if ready is not None else _codes(values, column, what)
+
+
 def _score_values(values: Any, column: str) -> np.ndarray:
     from ._values import to_scores
 
+    if isinstance(values, np.ndarray) and values.dtype == np.uint8 and values.max(initial=0) <= 1:
+        return values  # 0/1 scores in one byte each (read_parquet_items)
     if isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
         return values.astype(float, copy=False)
     if getattr(values, "dtype", None) is not None and getattr(values.dtype, "kind", "") in "iuf":
@@ -192,41 +278,10 @@ def _score_values(values: Any, column: str) -> np.ndarray:
     return to_scores(values, column, lambda pos: f"row {pos}")
 
 
-def _dense(
-    task: np.ndarray, model: np.ndarray, item: np.ndarray, n_items: int, k: int, score: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The (task, item) rows sorted by task: their task and item codes, the items x models
-    matrix, and each row's cell (row * k + model) in input order."""
-    key = task.astype(np.int64) * n_items + item
-    n_tasks = int(task.max()) + 1 if task.size else 0
-    if n_tasks * n_items <= 4 * key.size + 1024:  # a dense lookup beats sorting
-        seen = np.zeros(n_tasks * n_items, dtype=bool)
-        seen[key] = True
-        keys = np.flatnonzero(seen)
-        lookup = np.cumsum(seen, dtype=np.int64) - 1
-        del seen
-        cell = lookup[key]
-        del lookup
-    else:
-        keys, cell = np.unique(key, return_inverse=True)
-        cell = cell.reshape(-1)
-    del key
-    cell *= k
-    cell += model
-    matrix = np.full((keys.size, k), np.nan)
-    matrix.reshape(-1)[cell] = score
-    return keys // n_items, keys % n_items, matrix, cell
-
-
 def _refuse_duplicates(
-    cell: np.ndarray, k: int, row_task: np.ndarray, row_item: np.ndarray, names: dict
+    counts: np.ndarray, k: int, row_task: np.ndarray, row_item: np.ndarray, names: dict
 ) -> None:
-    """Refuse two rows of one model on one item of one task (counted only if there are)."""
-    written = np.zeros(row_task.size * k, dtype=bool)
-    written[cell] = True
-    if int(np.count_nonzero(written)) == cell.size:
-        return
-    counts = np.bincount(cell, minlength=written.size)
+    """Refuse two rows of one model on one item of one task (``counts``: rows per cell)."""
     dup = np.flatnonzero(counts > 1)
     r, m = divmod(int(dup[0]), k)
     raise CdplotInputError(
@@ -241,11 +296,12 @@ def _apply_missing(
     matrix: np.ndarray, bounds: np.ndarray, missing: str, names: dict
 ) -> tuple[np.ndarray, np.ndarray]:
     """Rows kept and the task x model cells made missing, by the item-level policy."""
-    present = ~np.isnan(matrix)
+    from ._item_matrix import present
+
     keep = np.ones(matrix.shape[0], dtype=bool)
     blank = np.zeros((len(bounds) - 1, matrix.shape[1]), dtype=bool)
     for t in range(len(bounds) - 1):
-        block = present[bounds[t] : bounds[t + 1]]
+        block = present(matrix[bounds[t] : bounds[t + 1]])
         has = block.any(axis=0)  # models run on the task
         partial = has.copy()
         partial[has] = ~block[:, has].all(axis=0)
@@ -272,7 +328,8 @@ def _task_scores(matrices: list[np.ndarray], how: str, func: Any) -> tuple[np.nd
     k = matrices[0].shape[1] if matrices else 0
     scores = np.full((len(matrices), k), np.nan)
     counts = np.zeros((len(matrices), k), dtype=np.int64)
-    for t, mat in enumerate(matrices):
+    for t, stored in enumerate(matrices):
+        mat = _as_float(stored)  # one task at a time
         present = ~np.isnan(mat)
         n = present.sum(axis=0)
         counts[t] = n
@@ -308,21 +365,25 @@ def item_scores(
     is :func:`~cdplot.io._aggregate.check_aggregate`'s answer (None: the mean).
     """
     how, func = agg if agg is not None else ("mean", None)
-    task, tasks = _codes(table[dataset], dataset, "dataset")
-    model, models = _codes(table[algorithm], algorithm, "algorithm")
-    item_code, items = _codes(table[item], item, "item")
+    task, tasks = _compact_codes(table[dataset], dataset, "dataset")
+    model, models = _compact_codes(table[algorithm], algorithm, "algorithm")
+    item_code, items = _compact_codes(table[item], item, "item")
     values = _score_values(table[score], score)
-    if np.isinf(values).any():
+    if values.dtype.kind == "f" and np.isinf(values).any():
         pos = int(np.flatnonzero(np.isinf(values))[0])
         raise CdplotInputError(f"infinite score ({values[pos]}) in row {pos} of column {score!r}.")
     source = table.attrs.get("cdplot_source")
     where = f" in {str(source)!r}" if source else ""
     names = {"task": tasks, "model": models, "item": items, "where": where}
     k = len(models)
-    row_task, row_item, matrix, cell = _dense(task, model, item_code, len(items), k, values)
-    del task, model, item_code
-    _refuse_duplicates(cell, k, row_task, row_item, names)
-    del cell
+    row_task, row_item, matrix = item_matrix(
+        (task, model, item_code),
+        len(items),
+        k,
+        values,
+        lambda counts, rows, ids: _refuse_duplicates(counts, k, rows, ids, names),
+    )
+    del task, model, item_code, values
     bounds = np.r_[0, np.flatnonzero(np.diff(row_task)) + 1, row_task.size]
     keep, blank = _apply_missing(matrix, bounds, missing, names)
     matrices, ids = [], []
@@ -330,8 +391,11 @@ def item_scores(
     items_arr[:] = items
     for t in range(len(tasks)):
         rows = np.arange(bounds[t], bounds[t + 1])
-        rows = rows[keep[rows]]
-        mat = np.ascontiguousarray(matrix[rows])
+        if keep[rows].all():  # every item kept: a view of the rows, no copy
+            mat = matrix[bounds[t] : bounds[t + 1]]
+        else:
+            rows = rows[keep[rows]]
+            mat = np.ascontiguousarray(matrix[rows])
         mat.flags.writeable = False
         matrices.append(mat)
         ids.append(items_arr[row_item[rows]])

@@ -156,6 +156,27 @@ def read_parquet(source: str | os.PathLike[str], *, columns: list[str] | None = 
     return _finish(frame, source)
 
 
+def read_parquet_items(source: str | os.PathLike[str], item: str | None = None) -> Any:
+    """:func:`read_parquet` for :func:`cdplot.compare`: a file with an item column (named as
+    items, or ``item``) read in bounded batches into compact columns
+    (:mod:`cdplot.io._parquet_compact`); any other file as :func:`read_parquet` reads it."""
+    from ._items import find_item_column
+    from ._parquet_compact import read_item_parquet
+
+    pl = _polars()
+    files = _files(source, ".parquet")
+    try:
+        names = list(pl.scan_parquet([str(f) for f in files]).collect_schema())
+        item_col = find_item_column(names, item)
+        frame = None if item_col is None else read_item_parquet(files, item_col)
+    except Exception:  # noqa: BLE001 - read_parquet reads it again and names the problem
+        frame = None
+    if frame is None:
+        return read_parquet(source)
+    frame.attrs["cdplot_source"] = str(source)
+    return frame
+
+
 @renamed_keywords(path="source")
 def read_jsonl(source: str | os.PathLike[str]) -> Any:
     """Read a JSON Lines file (one JSON object per line) into a long pandas table.

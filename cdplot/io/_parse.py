@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import math
 import os
 from collections.abc import Sequence
 from typing import Any, overload
@@ -160,6 +162,7 @@ def _as_table(data: Any) -> ColumnTable | None:
 
 
 def _roles(table: ColumnTable, dataset: Any, algorithm: Any, score: Any) -> Roles:
+    scores_like = functools.lru_cache(maxsize=None)(lambda c: _scores_like(table[c]))
     return resolve_roles(
         table,
         dataset=dataset,
@@ -167,7 +170,7 @@ def _roles(table: ColumnTable, dataset: Any, algorithm: Any, score: Any) -> Role
         score=score,
         numeric=lambda c: _numeric_like(table[c]),
         textual=lambda c: _textual(table[c]),
-        scores_like=lambda c: _scores_like(table[c]),
+        scores_like=scores_like,
         numbers=lambda c: _whole(table[c]) is not None,
         distinct_ids=lambda c: _distinct_ids(table[c]),
         index_names_datasets=table.index_names_datasets,
@@ -192,9 +195,45 @@ def _fractional(col: Any) -> bool:
     return bool(finite.size) and bool((finite != np.round(finite)).any())
 
 
+#: rows of one chunk of a column's value counts (:func:`_single_value`)
+_COUNT_CHUNK = 1 << 22
+
+
+def _single_value(col: Any) -> bool | None:
+    """Whether some value of a column of whole numbers in a narrow range occurs exactly
+    once, counted chunk by chunk (no float copy, no sort of the column); None for any other
+    column (then :func:`_scores_like` sorts it)."""
+    kind = getattr(col.dtype, "kind", "O")
+    if kind not in "iuf":
+        return None
+    values = np.asarray(col)
+
+    def chunks() -> Any:
+        for start in range(0, values.size, _COUNT_CHUNK):
+            chunk = values[start : start + _COUNT_CHUNK]
+            yield chunk[np.isfinite(chunk)] if kind == "f" else chunk
+
+    low, high = math.inf, -math.inf
+    for chunk in chunks():
+        if not chunk.size:
+            continue
+        if kind == "f" and (chunk != np.round(chunk)).any():
+            return None
+        low, high = min(low, float(chunk.min())), max(high, float(chunk.max()))
+    if not math.isfinite(low) or high - low > 4 * values.size + 1024 or abs(low) > 2**52:
+        return None
+    counts = np.zeros(int(high - low) + 1, dtype=np.int64)
+    for chunk in chunks():
+        counts += np.bincount((chunk - int(low)).astype(np.intp), minlength=counts.size)
+    return bool((counts == 1).any())
+
+
 def _scores_like(col: Any) -> bool:
     """Numbers, some of them only once: scores, not a long table's names (which repeat,
     once per dataset or algorithm)."""
+    single = _single_value(col)
+    if single is not None:
+        return single
     values = _whole(col)
     if values is None:
         return False

@@ -69,9 +69,17 @@ def _tracker(columns: list[str]) -> str | None:
 
 
 def read_source(
-    data: Any, *, dataset: Any = None, algorithm: Any = None, score: Any = None
+    data: Any,
+    *,
+    dataset: Any = None,
+    algorithm: Any = None,
+    score: Any = None,
+    item: str | None = None,
 ) -> tuple[Any, Any, Any, Any, str | None]:
     """Read a recognised source; ``(data, dataset, algorithm, score, note)``.
+
+    ``item`` names the item column of a Parquet file (else one named as items is looked
+    for): such a file is read in compact batches.
 
     ``note`` is None (and everything is returned as given) for input that is no such source
     (the ``attrs["cdplot_note"]`` of a data frame one of cdplot's readers returned).
@@ -90,7 +98,7 @@ def read_source(
             score = frame.columns[-1]
             return frame, dataset, algorithm, score, frame.attrs["cdplot_note"]
         if suffix == ".parquet" or (path.is_dir() and any(path.rglob("*.parquet"))):
-            frame, kind = _parquet.read_parquet(path), "Parquet"
+            frame, kind = _parquet.read_parquet_items(path, item), "Parquet"
         elif suffix in (".jsonl", ".ndjson") or (path.is_dir() and any(path.rglob("*.jsonl"))):
             frame, kind = _parquet.read_jsonl(path), "JSON Lines"
         elif path.is_file():
@@ -236,7 +244,7 @@ def prepare_input(
         if done is not None:
             return done
     data, dataset, algorithm, score, note = read_source(
-        data, dataset=dataset, algorithm=algorithm, score=score
+        data, dataset=dataset, algorithm=algorithm, score=score, item=item
     )
     from ._parse import _as_table
 
@@ -416,11 +424,22 @@ def _refuse_missing_names(grouped: Any, d: str, a: str) -> None:
 
 
 def _distinct(values: Any, limit: int = 2) -> list[Any]:
-    """Up to ``limit`` distinct values of a column, column-wise (no per-row Python)."""
+    """Up to ``limit`` distinct values of a column, in order of first appearance,
+    column-wise (no per-row Python) in chunks: it stops at the chunk where it has them."""
     import pandas as pd
 
-    _, uniques = pd.factorize(values, use_na_sentinel=True)
-    return list(uniques[:limit])
+    found: list[Any] = []
+    rows = getattr(values, "iloc", values)
+    for start in range(0, len(values), _DISTINCT_CHUNK):
+        _, uniques = pd.factorize(rows[start : start + _DISTINCT_CHUNK], use_na_sentinel=True)
+        found += [u for u in uniques[: limit + len(found)] if u not in found]
+        if len(found) >= limit:
+            break
+    return found[:limit]
+
+
+#: rows of one chunk of :func:`_distinct`
+_DISTINCT_CHUNK = 1 << 20
 
 
 def _roles_found(

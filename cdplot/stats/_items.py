@@ -17,13 +17,14 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .._errors import CdplotInputError, CdplotWarning, check_in_list, spell
 from ._adjust import adjust_control
-from ._onedataset import mcnemar, paired_t
+from ._onedataset import paired_t
 from ._options import check_alpha, check_confidence
 
 __all__ = [
@@ -87,7 +88,25 @@ def _generator(random_state: Any) -> np.random.Generator:
     )
 
 
-def _matrices(data: Any) -> tuple[list[str], list[str], list[np.ndarray], bool]:
+class _TaskMatrices(Sequence):
+    """Each task's float items x models matrix, made when it is read (one task at a time:
+    the items keep 0/1 scores in one byte each)."""
+
+    def __init__(self, items: Any, tasks: list[str], models: list[str]) -> None:
+        self._items, self._models = items, models
+        self._positions = [items.tasks.index(t) for t in tasks]
+        self.sizes = [int(items.n_items[p]) for p in self._positions]
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __getitem__(self, t: Any) -> Any:
+        if isinstance(t, slice):
+            return [self[i] for i in range(*t.indices(len(self)))]
+        return self._items.matrix(self._positions[t], self._models)
+
+
+def _matrices(data: Any) -> tuple[list[str], list[str], _TaskMatrices, bool]:
     """Tasks, models, item matrices (restricted to the result's tasks and models), direction."""
     from ..io import ItemScores
 
@@ -105,9 +124,7 @@ def _matrices(data: Any) -> tuple[list[str], list[str], list[np.ndarray], bool]:
                 f"...; name it with {spell('item', 'COLUMN')}), or its .items."
             )
         tasks, models, higher = list(data.datasets), list(data.algorithms), data.higher_is_better
-    cols = [items.models.index(m) for m in models]
-    mats = [items.matrices[items.tasks.index(t)][:, cols] for t in tasks]
-    return tasks, models, mats, bool(higher)
+    return tasks, models, _TaskMatrices(items, tasks, models), bool(higher)
 
 
 def _is_binary(x: np.ndarray) -> bool:
@@ -244,13 +261,12 @@ def item_tests(
     if method == "permutation":
         _check_permutation_work(mats, n_resamples)
     options = {"n_resamples": n_resamples, "rng": rng}
-    rows: list[tuple] = []
-    memo: dict[tuple[int, int], tuple[str, float, float]] = {}
+    parts: list[dict[str, np.ndarray]] = []
     for task, mat in zip(tasks, mats, strict=True):
-        binary = method != "paired-t" and _is_binary(mat)
-        if binary:
-            rows += _binary_task(task, mat, models, exact_below, memo)
+        if method != "paired-t" and _is_binary(mat):
+            parts.append(_binary_task(task, mat, models, exact_below))
             continue
+        rows = []
         for i, j in itertools.combinations(range(len(models)), 2):
             both = ~np.isnan(mat[:, i]) & ~np.isnan(mat[:, j])
             x, y = mat[both, i], mat[both, j]
@@ -261,79 +277,166 @@ def item_tests(
             rows.append(
                 (task, models[i], models[j], int(x.size), _mean(x), _mean(y), name, stat, p)
             )
-    return _tests_frame(rows, correction, alpha, higher)
+        parts.append(_row_columns(rows))
+    return _tests_frame(parts, correction, alpha, higher)
+
+
+#: the columns of the table of :func:`item_tests` before the adjustment, and their dtypes
+_TEST_COLUMNS = {
+    "task": object,
+    "algorithm_1": object,
+    "algorithm_2": object,
+    "n_items": np.int64,
+    "mean_1": float,
+    "mean_2": float,
+    "test": object,
+    "statistic": float,
+    "pvalue": float,
+}
+
+
+def _row_columns(rows: list[tuple]) -> dict[str, np.ndarray]:
+    """One task's rows of tests as columns."""
+    columns = zip(*rows, strict=True) if rows else [()] * len(_TEST_COLUMNS)
+    return {
+        name: np.array(list(values), dtype=dtype)
+        for (name, dtype), values in zip(_TEST_COLUMNS.items(), columns, strict=True)
+    }
 
 
 def _binary_task(
-    task: str, mat: np.ndarray, models: list[str], exact_below: int, memo: dict
-) -> list[tuple]:
+    task: str, mat: np.ndarray, models: list[str], exact_below: int
+) -> dict[str, np.ndarray]:
     """McNemar's test of every pair of one 0/1 task, the counts from two matrix products.
 
-    ``b[i, j]`` = items both have where i is right and j wrong; each distinct ``(b, c)`` is
-    tested once (:func:`cdplot.stats.mcnemar`), so a large task costs a few products.
+    ``b[i, j]`` = items both have where i is right and j wrong; the tests of all pairs are
+    computed at once, with the arithmetic of :func:`cdplot.stats.mcnemar` (the same
+    floating-point operations, element-wise), so a large task costs a few products.
+    """
+    b, both, hits = _binary_counts(mat)
+    first, second = np.triu_indices(len(models), 1)  # itertools.combinations' order
+    n = both[first, second].astype(np.int64)
+    names = np.empty(len(models), dtype=object)
+    names[:] = models
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_1 = hits[first, second] / n
+        mean_2 = hits[second, first] / n
+    name, stat, pvalue = _mcnemar_pairs(
+        b[first, second].astype(np.int64), b[second, first].astype(np.int64), exact_below
+    )
+    few = n < 2
+    name[few] = "too few common items"
+    for col in (mean_1, mean_2, stat, pvalue):
+        col[few] = math.nan
+    task_col = np.empty(n.size, dtype=object)
+    task_col[:] = task
+    return {
+        "task": task_col,
+        "algorithm_1": names[first],
+        "algorithm_2": names[second],
+        "n_items": n,
+        "mean_1": mean_1,
+        "mean_2": mean_2,
+        "test": name,
+        "statistic": stat,
+        "pvalue": pvalue,
+    }
+
+
+#: uint64 words of bit-packed items held at once by :func:`_both_right` (128 MB)
+_BIT_WORDS = 1 << 24
+
+
+def _both_right(right: np.ndarray) -> np.ndarray:
+    """``[i, j]``: items on which both models i and j are right, of a complete 0/1 task
+    (``items x k`` booleans), as float64: each model's answers packed into 64-bit words,
+    then the bits both have counted (``np.bitwise_count``) a block of models at a time.
+    Whole numbers, exact: the numbers of ``right.T @ right``, without BLAS."""
+    k = right.shape[1]
+    packed = np.packbits(right.T, axis=1)  # k x ceil(items / 8) bytes
+    pad = (-packed.shape[1]) % 8
+    if pad:
+        packed = np.pad(packed, ((0, 0), (0, pad)))
+    words = np.ascontiguousarray(packed).view(np.uint64)  # k x w
+    agree = np.empty((k, k))
+    step = max(1, _BIT_WORDS // max(1, k * words.shape[1]))
+    for start in range(0, k, step):
+        block = words[start : start + step, None, :] & words[None, :, :]
+        agree[start : start + step] = np.bitwise_count(block).sum(axis=2, dtype=np.int64)
+    return agree
+
+
+def _binary_counts(mat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``b[i, j]`` (items both have, i right and j wrong), ``both[i, j]`` (items both have)
+    and ``hits[i, j]`` (i's right answers on them) of one 0/1 task (NaN: no score).
+
+    Every entry is a count, a whole number: computed exactly in any order of summation,
+    so float32 products (exact below 2**24 items) and, when every model has every item,
+    the counts of both-right items from packed bits (:func:`_both_right`;
+    ``b = hits - both right``) give the very numbers of the three float64 products.
     """
     present = ~np.isnan(mat)
-    p = present.astype(float)
-    right = np.where(present, mat, 0.0)
-    b = right.T @ (p - right)  # i right, j wrong, both present
-    both = p.T @ p
-    hits = right.T @ p  # i's right answers on the items both have
-    rows = []
-    for i, j in itertools.combinations(range(len(models)), 2):
-        n = int(both[i, j])
-        if n < 2:
-            rows.append(
-                (
-                    task,
-                    models[i],
-                    models[j],
-                    n,
-                    math.nan,
-                    math.nan,
-                    "too few common items",
-                    math.nan,
-                    math.nan,
-                )
-            )
-            continue
-        key = (int(b[i, j]), int(b[j, i]))
-        if key not in memo:
-            memo[key] = _mcnemar_pair(*key, exact_below)
-        name, stat, pvalue = memo[key]
-        rows.append(
-            (task, models[i], models[j], n, hits[i, j] / n, hits[j, i] / n, name, stat, pvalue)
-        )
-    return rows
+    if present.all():
+        n = mat.shape[0]
+        right = mat == 1.0
+        agree = _both_right(right)
+        hits = np.broadcast_to(right.sum(axis=0).astype(float)[:, None], agree.shape)
+        return hits - agree, np.full(agree.shape, float(n)), hits
+    kind = np.float32 if mat.shape[0] < 2**24 else np.float64
+    right = np.where(present, mat, 0.0).astype(kind)
+    p = present.astype(kind)
+    b = (right.T @ (p - right)).astype(float)
+    return b, (p.T @ p).astype(float), (right.T @ p).astype(float)
+
+
+def _mcnemar_pairs(
+    b: np.ndarray, c: np.ndarray, exact_below: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Test names, statistics and two-sided p-values of McNemar's test of many pairs.
+
+    The exact binomial test below ``exact_below`` discordant items, else the
+    continuity-corrected chi-square: :func:`cdplot.stats.mcnemar`'s formulas, element-wise
+    (``min(1, 2 I_1/2(n - x, x + 1))`` with ``x = min(b, c)``; ``max(|b - c| - 1, 0)^2 / n``
+    and its chi-square tail), so every value is the one it returns.
+    """
+    from ._special import special
+
+    total = b + c
+    none = total == 0
+    exact = ~none & (total < exact_below)
+    name = np.full(b.size, "McNemar chi-square (corrected)", dtype=object)
+    name[exact] = "McNemar exact"
+    name[none] = "McNemar (no discordant item)"
+    diff = np.maximum(np.abs(b - c) - 1, 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stat = (diff * diff).astype(float) / total.astype(float)
+    pvalue = special.chdtrc(1.0, stat)
+    low = np.minimum(b, c)[exact]
+    pvalue[exact] = np.minimum(1.0, 2.0 * special.betainc(total[exact] - low, low + 1, 0.5))
+    stat[exact] = b[exact].astype(float)
+    stat[none], pvalue[none] = 0.0, 1.0
+    return name, stat, pvalue
 
 
 def _mcnemar_pair(b: int, c: int, exact_below: int) -> tuple[str, float, float]:
-    if b + c == 0:
-        return "McNemar (no discordant item)", 0.0, 1.0
-    how = "exact" if b + c < exact_below else "corrected"
-    res = mcnemar(b, c, method=how)
-    name = "McNemar exact" if how == "exact" else "McNemar chi-square (corrected)"
-    return name, float(res.statistic), float(res.pvalue)
+    """(test name, statistic, p-value) of McNemar's test of one pair, as in :func:`item_tests`."""
+    name, stat, pvalue = _mcnemar_pairs(np.array([b]), np.array([c]), exact_below)
+    return str(name[0]), float(stat[0]), float(pvalue[0])
 
 
 def _mean(x: np.ndarray) -> float:
     return float(x.mean()) if x.size else math.nan
 
 
-def _tests_frame(rows: list[tuple], correction: str, alpha: float, higher: bool) -> Any:
+def _tests_frame(parts: list[Any], correction: str, alpha: float, higher: bool) -> Any:
+    """The table of :func:`item_tests` from its tasks' columns (or from row tuples)."""
     import pandas as pd
 
-    columns = [
-        "task",
-        "algorithm_1",
-        "algorithm_2",
-        "n_items",
-        "mean_1",
-        "mean_2",
-        "test",
-        "statistic",
-        "pvalue",
-    ]
-    frame = pd.DataFrame(rows, columns=columns)
+    if not parts or isinstance(parts[0], tuple):
+        parts = [_row_columns(parts)]
+    frame = pd.DataFrame(
+        {name: np.concatenate([part[name] for part in parts]) for name in _TEST_COLUMNS}
+    )
     p = frame["pvalue"].to_numpy(dtype=float)
     adjusted = np.full(p.size, np.nan)
     ok = ~np.isnan(p)
@@ -426,7 +529,7 @@ def _task_means(mat: np.ndarray) -> np.ndarray:
         return np.where(n > 0, total / np.maximum(n, 1), np.nan)
 
 
-def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int) -> None:
+def _check_hierarchical_size(n_boot: int, mats: _TaskMatrices, k: int) -> None:
     """Refuse, before drawing, a hierarchical bootstrap whose arrays exceed the bound.
 
     Held at once: the drawn tasks (``n_boot x tasks``), the replicates' average ranks
@@ -434,7 +537,7 @@ def _check_hierarchical_size(n_boot: int, mats: list[np.ndarray], k: int) -> Non
     the pairs of :func:`hierarchical_bounds` go in chunks of replicates
     (:data:`_STUDENT_CHUNK_CELLS`), within these.
     """
-    items = max((m.shape[0] for m in mats), default=0)
+    items = max(mats.sizes, default=0)
     cells = n_boot * (len(mats) + k + items)
     if cells > MAX_HIERARCHICAL_CELLS:
         fewer = max(1, MAX_HIERARCHICAL_CELLS // max(1, cells // n_boot))
@@ -562,7 +665,7 @@ def hierarchical_bounds(
     k, n_tasks = len(models), len(mats)
     _check_hierarchical_size(n_boot, mats, k)
     cols = [models.index(a) for a in order]
-    mats = [m[:, cols] for m in mats]
+    mats = [m[:, cols] for m in mats]  # every task's floats: read in each chunk below
     sign = 1.0 if higher else -1.0
     task_means = np.array([_task_means(m) for m in mats]).reshape(n_tasks, k)
     observed = _average_ranks(sign * task_means)
