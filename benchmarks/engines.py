@@ -4,7 +4,9 @@ Writes binary item scores (``--models`` x ``--tasks`` x ``--items`` rows, Parque
 DuckDB) into a temporary folder, then runs, each in a fresh process (peak client RSS from
 ``ru_maxrss``), interleaved:
 
-1. floor: DuckDB's plain ``GROUP BY task, model`` (count, sum) over the Parquet;
+1. floor: DuckDB's plain ``GROUP BY task, model`` (count, sum) over the Parquet, and the
+   pair floor: the same self-join on (task, item) grouped by (task, model, model) with the
+   pair counts and cross sums, written by hand in SQL (the pass the k x k statistics need);
 2. ``engine_statistics`` through DuckDB (the task x model pass, the pair self-join, the items);
 3. ``engine_item_tests`` on those statistics (client only);
 4. ``engine_bootstrap(level="hierarchical")`` of ``--n-boot`` replicates through DuckDB, and
@@ -40,6 +42,13 @@ if __name__ == "__main__":  # Dask's worker processes re-import this
         import duckdb
         duckdb.sql(f"SELECT task, model, count(*), sum(score) FROM "
                    f"read_parquet('{path}/*.parquet') GROUP BY ALL").fetchall()
+    elif step == "floor-join":
+        import duckdb
+        src = f"read_parquet('{path}/*.parquet')"
+        duckdb.sql(f"SELECT a.task, a.model, b.model, count(*), sum(a.score * b.score), "
+                   f"sum(a.score), sum(b.score) FROM {src} a JOIN {src} b "
+                   f"ON a.task = b.task AND a.item = b.item AND a.model < b.model "
+                   f"GROUP BY ALL").fetchall()
     elif step == "floor-boot":
         import duckdb
         for _ in range((n_boot + 31) // 32):
@@ -125,7 +134,7 @@ def main() -> None:
         print(f"writing {rows:,} rows: {write(folder, args.models, args.tasks, args.items):.1f} s")
         size = sum(p.stat().st_size for p in folder.glob("*.parquet"))
         print(f"Parquet: {size / 2**20:.1f} MiB")
-        steps = ["floor", "stats", "floor-boot", "boot"]
+        steps = ["floor", "floor-join", "stats", "floor-boot", "boot"]
         steps += [] if args.no_memory else ["memory"]
         steps += ["dask1", "dask2"] if args.dask else []
         results = {}
@@ -134,6 +143,11 @@ def main() -> None:
             print(step, json.dumps(results[step]), flush=True)
         floor = results["floor"]["total_s"]
         print(f"engine_statistics / floor group-by: {results['stats']['stats_s'] / floor:.1f}x")
+        join = results["floor-join"]["total_s"]
+        print(
+            f"engine_statistics / pair floor (hand-written self-join): "
+            f"{results['stats']['stats_s'] / join:.1f}x"
+        )
         boot = results["boot"]["boot_s"]
         print(
             f"bootstrap {args.n_boot} replicates: {boot:.1f} s, / its floor "
