@@ -151,7 +151,7 @@ def _sign_flip(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> tup
     return float(d.mean()), (1 + hits) / (1 + n_resamples)
 
 
-def _check_permutation_work(mats: list[np.ndarray], n_resamples: int) -> None:
+def _check_permutation_work(mats: Sequence[np.ndarray], n_resamples: int) -> None:
     """Refuse, before anything runs, a permutation test whose pairs draw too many signs."""
     most = 0
     for mat in mats:
@@ -578,7 +578,7 @@ def _replicates(
 
 
 def _replicate_ranks(
-    mats: list[np.ndarray],
+    mats: Sequence[np.ndarray],
     task_means: np.ndarray,
     sign: float,
     draws: int,
@@ -665,17 +665,17 @@ def hierarchical_bounds(
     k, n_tasks = len(models), len(mats)
     _check_hierarchical_size(n_boot, mats, k)
     cols = [models.index(a) for a in order]
-    mats = [m[:, cols] for m in mats]  # every task's floats: read in each chunk below
+    ordered = [m[:, cols] for m in mats]  # every task's floats: read in each chunk below
     sign = 1.0 if higher else -1.0
-    task_means = np.array([_task_means(m) for m in mats]).reshape(n_tasks, k)
+    task_means = np.array([_task_means(m) for m in ordered]).reshape(n_tasks, k)
     observed = _average_ranks(sign * task_means)
     theta = observed.mean(axis=0)
     se = _pair_spread(observed)
-    items = max((m.shape[0] for m in mats), default=0)  # item weights of a task's draws
+    items = max((m.shape[0] for m in ordered), default=0)  # item weights of a task's draws
     step = max(1, _STUDENT_CHUNK_CELLS // (k * k + n_tasks * k + items))
     stats, boot = [], np.empty((n_boot, k))
     for start in range(0, n_boot, step):
-        ranks = _replicate_ranks(mats, task_means, sign, min(step, n_boot - start), rng)
+        ranks = _replicate_ranks(ordered, task_means, sign, min(step, n_boot - start), rng)
         chunk, average = _studentized_chunk(ranks, theta, se, simultaneous)
         stats.append(chunk)
         boot[start : start + len(average)] = average
