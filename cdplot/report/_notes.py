@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .._labels import TEST_TITLES
 from ..stats._bayes import NSAMPLES, bayes_frame, decided_pairs
 from ..stats._bayes_hierarchical import HIERARCHICAL_NSAMPLES
+from ..stats._catalogue import FOLDS, entry_of
 from ..stats._caveats import Caveat, caveat_facts
 from ..stats._pool import depending_pairs
 
@@ -161,7 +162,8 @@ def bayes_note(result: ComparisonResult, limit: int | None = None) -> str:
     settle them at this threshold.
     """
     frame = bayes_frame(result)
-    sampled = result.test == "bayes-hierarchical"  # its own default number of draws
+    entry = entry_of(result.test)
+    sampled = entry is not None and entry.reads == FOLDS  # the sampler's own default draws
     nsamples = result.test_options.get("nsamples", HIERARCHICAL_NSAMPLES if sampled else NSAMPLES)
     text = [
         f"Post-hoc: {TEST_TITLES.get(result.test, result.test)} on every pair (rope = "
