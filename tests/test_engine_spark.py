@@ -12,6 +12,8 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
+from test_engine_statistics import ARRAYS
+from test_engine_statistics import item_rows as shared_item_rows
 
 import cdplot
 from cdplot.io import engine_bootstrap, engine_statistics, hashed_poisson
@@ -26,8 +28,6 @@ if shutil.which("java") is None:
 # PySpark 4 warns that it does not yet fully support pandas 3 when it converts a pandas
 # frame; the conversions these tests make are of plain numbers and strings.
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
-
-ARRAYS = ("n", "sums", "squares", "n_items", "both", "cross", "hits", "hit_squares", "wins")
 
 
 @pytest.fixture(scope="module")
@@ -45,19 +45,11 @@ def spark():
     session.stop()
 
 
-def item_rows(binary: bool, seed: int = 3, missing: int = 0) -> pd.DataFrame:
-    """Tasks t1..t3, models A..D, 40 items in 6 clusters, some scores missing."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for t in ("t1", "t2", "t3"):
-        for i in range(40):
-            for j, m in enumerate("ABCD"):
-                x = float(rng.random() < 0.4 + 0.1 * j) if binary else round(rng.normal(j), 3)
-                rows.append((t, m, i, x, i % 6))
-    df = pd.DataFrame(rows, columns=["task", "model", "item", "score", "passage"])
-    if missing:
-        df = df.drop(index=rng.choice(len(df), missing, replace=False)).reset_index(drop=True)
-    return df
+def item_rows(binary: bool, missing: int = 0) -> pd.DataFrame:
+    """The other engine tests' table (tasks t1..t3, models A..D, 40 items, some scores
+    missing) with integer cluster ids, which the cluster bootstrap needs."""
+    df = shared_item_rows(binary, missing=missing)
+    return df.assign(passage=df["passage"].str[1:].astype(int))
 
 
 @pytest.mark.parametrize("binary", [True, False])
