@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from test_bayes_hierarchical_compare import _long_table  # the same folds table
 
 import cdplot
 from cdplot.report._notes import convergence_note
@@ -29,20 +30,6 @@ pytest.importorskip("numpyro")
 #: a small fit: 2 chains x 500 draws (the compiled sampler is shared by the fits of this shape)
 OPTIONS = {"rope": 0.01, "nsamples": 1000, "warmup": 300, "chains": 2, "random_state": 1}
 NAMES = ["A", "B", "C"]
-
-
-def _long_table(seed: int = 0) -> pd.DataFrame:
-    """Three algorithms on six datasets, five folds each; A is 0.05 better than B and C."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for d in range(6):
-        base = rng.normal(0.8, 0.05)
-        for fold in range(5):
-            split = rng.normal(0.0, 0.02)  # the fold's split, shared by the algorithms
-            for name, shift in zip(NAMES, (0.05, 0.0, 0.002), strict=True):
-                score = base + shift + split + rng.normal(0.0, 0.01)
-                rows.append((f"d{d}", name, fold, score))
-    return pd.DataFrame(rows, columns=["dataset", "algorithm", "fold", "accuracy"])
 
 
 @pytest.fixture(scope="module")
