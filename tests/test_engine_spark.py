@@ -8,6 +8,7 @@ Java runtime is missing (CI installs both: the test extra and ``.ci/run``).
 from __future__ import annotations
 
 import shutil
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -32,14 +33,18 @@ pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully suppo
 
 @pytest.fixture(scope="module")
 def spark():
-    session = (
+    builder = (
         pyspark_sql.SparkSession.builder.master("local[2]")
         .appName("cdplot-tests")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
     )
+    with warnings.catch_warnings():
+        # PySpark starts its JVM with fork and exec; when JAX was imported by an earlier
+        # test, JAX's fork hook warns of threads, which do not matter to a child that execs
+        warnings.filterwarnings("ignore", r"os\.fork\(\) was called", RuntimeWarning)
+        session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
