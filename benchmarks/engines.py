@@ -7,7 +7,9 @@ DuckDB) into a temporary folder, then runs, each in a fresh process (peak client
 1. floor: DuckDB's plain ``GROUP BY task, model`` (count, sum) over the Parquet, and the
    pair floor: the same self-join on (task, item) grouped by (task, model, model) with the
    pair counts and cross sums, written by hand in SQL (the pass the k x k statistics need);
-2. ``engine_statistics`` through DuckDB (the task x model pass, the pair self-join, the items);
+2. ``engine_statistics`` through DuckDB (the task x model pass and, for these 0/1 scores, the
+   pass that builds each task and model's item bitsets, whose pairs are counted by
+   ``bit_count``);
 3. ``engine_item_tests`` on those statistics (client only);
 4. ``engine_bootstrap(level="hierarchical")`` of ``--n-boot`` replicates through DuckDB, and
    the floor of as many plain group-by passes as it makes (one per 32 replicates);
@@ -19,6 +21,11 @@ Ratios, not absolute times, are the result (the machine is shared; see README.md
 
     python benchmarks/engines.py --items 200            # 1e6 rows, about 1 min
     python benchmarks/engines.py --items 2000 --dask    # 1e7 rows
+    python benchmarks/engines.py --items 200000 --no-join --no-memory --n-boot 1000 \
+        --folder /big/disk/items                        # 1e9 rows (3.6 GB of Parquet)
+
+The last line compares the whole DuckDB analysis (statistics, item tests, bootstrap) with as
+many plain group-bys as it scans the rows: two for the statistics, one per 32 replicates.
 """
 
 from __future__ import annotations
@@ -35,7 +42,10 @@ CHILD = r"""
 import json, resource, sys, time, warnings
 warnings.simplefilter("ignore")
 if __name__ == "__main__":  # Dask's worker processes re-import this
-    path, step, n_boot = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    path, step, n_boot, limit = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    if limit:
+        import duckdb
+        duckdb.execute(f"SET memory_limit = '{limit}'")  # the default connection's cap
     out = {}
     t0 = time.perf_counter()
     if step == "floor":
@@ -107,9 +117,9 @@ def write(folder: Path, models: int, tasks: int, items: int) -> float:
     return time.perf_counter() - t0
 
 
-def run(folder: Path, step: str, n_boot: int) -> dict:
+def run(folder: Path, step: str, n_boot: int, limit: str = "") -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(folder), step, str(n_boot)],
+        [sys.executable, "-c", CHILD, str(folder), step, str(n_boot), limit],
         check=False,
         capture_output=True,
         text=True,
@@ -124,36 +134,60 @@ def main() -> None:
     parser.add_argument("--models", type=int, default=100)
     parser.add_argument("--tasks", type=int, default=50)
     parser.add_argument("--items", type=int, default=200)
-    parser.add_argument("--n-boot", type=int, default=64)
+    parser.add_argument("--n-boot", type=int, default=64, help="0: no bootstrap")
     parser.add_argument("--dask", action="store_true")
     parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument(
+        "--no-join", action="store_true", help="skip the self-join floor (hours at 10^9 rows)"
+    )
+    parser.add_argument(
+        "--folder",
+        type=Path,
+        help="keep the Parquet here (written when missing, reused when present)",
+    )
+    parser.add_argument(
+        "--duckdb-memory",
+        default="",
+        help="DuckDB's memory_limit in every step (e.g. 1200MB; it spills beyond it)",
+    )
+    parser.add_argument(
+        "--steps", help="comma-separated steps to run (default: all that the options ask for)"
+    )
     args = parser.parse_args()
     rows = args.models * args.tasks * args.items
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "items"
-        print(f"writing {rows:,} rows: {write(folder, args.models, args.tasks, args.items):.1f} s")
+        folder = args.folder or Path(tmp) / "items"
+        if folder.exists():
+            print(f"reusing {folder}")
+        else:
+            seconds = write(folder, args.models, args.tasks, args.items)
+            print(f"writing {rows:,} rows: {seconds:.1f} s")
         size = sum(p.stat().st_size for p in folder.glob("*.parquet"))
         print(f"Parquet: {size / 2**20:.1f} MiB")
-        steps = ["floor", "floor-join", "stats", "floor-boot", "boot"]
+        steps = ["floor"] + ([] if args.no_join else ["floor-join"])
+        steps += ["stats"] + (["floor-boot", "boot"] if args.n_boot else [])
         steps += [] if args.no_memory else ["memory"]
         steps += ["dask1", "dask2"] if args.dask else []
+        if args.steps:
+            steps = args.steps.split(",")
         results = {}
         for step in steps:
-            results[step] = run(folder, step, args.n_boot)
+            results[step] = run(folder, step, args.n_boot, args.duckdb_memory)
             print(step, json.dumps(results[step]), flush=True)
         floor = results["floor"]["total_s"]
         print(f"engine_statistics / floor group-by: {results['stats']['stats_s'] / floor:.1f}x")
-        join = results["floor-join"]["total_s"]
+        stats = results["stats"]
         print(
-            f"engine_statistics / pair floor (hand-written self-join): "
-            f"{results['stats']['stats_s'] / join:.1f}x"
+            f"statistics + item tests {stats['total_s']:.1f} s, client peak "
+            f"{stats['peak_rss_mib']:.0f} MiB; / two plain group-bys (the passes over the "
+            f"rows): {stats['total_s'] / (2 * floor):.2f}x"
         )
-        boot = results["boot"]["boot_s"]
-        print(
-            f"bootstrap {args.n_boot} replicates: {boot:.1f} s, / its floor "
-            f"({(args.n_boot + 31) // 32} group-by passes): "
-            f"{boot / results['floor-boot']['total_s']:.1f}x"
-        )
+        if "floor-join" in results:
+            join = results["floor-join"]["total_s"]
+            print(
+                f"engine_statistics / pair floor (hand-written self-join): "
+                f"{results['stats']['stats_s'] / join:.1f}x"
+            )
         if "memory" in results:
             mem = results["memory"]
             engine = results["stats"]["stats_s"] + results["stats"]["item_tests_s"]
@@ -166,6 +200,20 @@ def main() -> None:
         if args.dask:
             speedup = results["dask1"]["total_s"] / results["dask2"]["total_s"]
             print(f"Dask LocalCluster 2 workers vs 1: {speedup:.2f}x")
+        if not args.n_boot:
+            return
+        boot = results["boot"]["boot_s"]
+        passes = (args.n_boot + 31) // 32
+        print(
+            f"bootstrap {args.n_boot} replicates: {boot:.1f} s, / its floor "
+            f"({passes} group-by passes): {boot / results['floor-boot']['total_s']:.1f}x"
+        )
+        whole = results["boot"]["total_s"]
+        print(
+            f"statistics + item tests + bootstrap: {whole:.1f} s, client peak "
+            f"{results['boot']['peak_rss_mib']:.0f} MiB; / as many plain group-bys as it "
+            f"scans the rows ({passes + 2}): {whole / (floor * (passes + 2)):.2f}x"
+        )
 
 
 if __name__ == "__main__":

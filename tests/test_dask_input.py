@@ -17,7 +17,7 @@ from cdplot import CdplotInputError
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(
-        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0"
     )
     with distributed.Client(cluster) as c:
         yield c

@@ -62,7 +62,7 @@ def test_a_cluster_that_goes_away_mid_run_is_a_clear_error():
     import dask.dataframe as dd
 
     cluster = distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
     )
     client = distributed.Client(cluster)
     try:

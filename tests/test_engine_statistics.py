@@ -43,7 +43,7 @@ def item_rows(binary: bool, seed: int = 3, missing: int = 0) -> pd.DataFrame:
 def dask_client():
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     )
     client = distributed.Client(cluster)
     yield client

@@ -2,9 +2,11 @@
 
 With ``--engine auto`` (the default) a Parquet input whose rows would not fit in memory is
 read through DuckDB: the statistics are computed where the files are and only the task x
-model table comes back. In memory cdplot needs about 45 bytes per row of item scores and a
-binary item row takes about 1 byte of Parquet, so an input is read through DuckDB when
-:data:`BYTES_PER_PARQUET_BYTE` times its size on disk exceeds the memory available.
+model table comes back. In memory cdplot's Parquet reader peaks at about 12 bytes per row of
+0/1 item scores (``benchmarks/memory.py``) and the most compact files hold a 0/1 row in
+about 0.8 byte of Parquet, so an input is read through DuckDB when
+:data:`BYTES_PER_PARQUET_BYTE` times its size on disk exceeds the memory available (files
+with more bytes per row are sent to DuckDB earlier than they need to be, never later).
 ``--engine duckdb`` forces it; ``--engine memory`` never uses it.
 """
 
@@ -20,9 +22,9 @@ __all__ = ["ENGINES", "add_engine_option", "engine_source"]
 
 #: values of ``--engine``
 ENGINES = ("auto", "duckdb", "memory")
-#: memory in bytes an in-memory analysis takes per byte of Parquet (45 bytes per row of
-#: item scores, about 1 byte of Parquet per binary row)
-BYTES_PER_PARQUET_BYTE = 50
+#: memory in bytes an in-memory analysis takes per byte of Parquet (12.4 bytes per row of
+#: 0/1 item scores at 10^8 rows, about 0.8 byte of Parquet per row in the most compact files)
+BYTES_PER_PARQUET_BYTE = 16
 
 
 def add_engine_option(parser: argparse.ArgumentParser) -> None:

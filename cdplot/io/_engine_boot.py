@@ -19,6 +19,7 @@ import functools
 import math
 import operator
 import time
+import uuid
 from typing import Any
 
 import numpy as np
@@ -105,11 +106,14 @@ def hashed_poisson(ids: Any, replicate: int, seed: int) -> np.ndarray:
     return (h[..., None] >= poisson_thresholds()).sum(axis=-1).astype(np.int64)
 
 
-def _hashed_weights(frame: Any, reps: range, seed: int) -> Any:
+def _hashed_weights(frame: Any, reps: range, seed: int, barrier: Any = None) -> Any:
     """Columns ``_w{r}``: :func:`hashed_poisson` of the Int64 column ``_id``, one round of
     the hash per ``with_columns`` (a round reads the previous one's column, so no engine
-    expands a shared sub-expression)."""
+    expands a shared sub-expression). ``barrier`` (a frame to frame function) is applied
+    after each round that reads its input more than once: an engine that inlines the rounds
+    into one expression (DuckDB) would otherwise repeat the earlier rounds 15 x 12 times."""
     nw = narwhals()
+    barrier = barrier or (lambda f: f)
     consts = {r: _constants(int(r), int(seed)) for r in reps}
 
     def step(make: Any) -> Any:
@@ -117,18 +121,19 @@ def _hashed_weights(frame: Any, reps: range, seed: int) -> Any:
 
     first = (nw.col("_id") % P + P) % P * _M[0] % P
     frame = frame.with_columns(*[((first + consts[r][0]) % P).alias(f"_h{r}") for r in reps])
-    frame = frame.with_columns(*step(lambda h, c1, c2: (h * h % P + _M[1]) % P))
+    frame = barrier(frame.with_columns(*step(lambda h, c1, c2: (h * h % P + _M[1]) % P)))
     frame = frame.with_columns(*step(lambda h, c1, c2: (h * _M[2] % P + c2) % P))
-    frame = frame.with_columns(*step(lambda h, c1, c2: (h * h % P + h) % P))
+    frame = barrier(frame.with_columns(*step(lambda h, c1, c2: (h * h % P + h) % P)))
     frame = frame.with_columns(*step(lambda h, c1, c2: (h * _M[3] % P + c1) % P))
-    frame = frame.with_columns(*step(lambda h, c1, c2: (h * h % P + _M[4]) % P))
-    # [h >= T] as (h + P - T) // P (h and T in [0, P]): integer arithmetic, no branch
-    limits = [P - int(t) for t in poisson_thresholds()]
+    frame = barrier(frame.with_columns(*step(lambda h, c1, c2: (h * h % P + _M[4]) % P)))
+    # [h >= T] as a comparison cast to an integer (a floor division is written with
+    # branches for negative operands by some engines' translations, several times slower)
+    limits = [int(t) for t in poisson_thresholds()]
     return frame.with_columns(
         *[
-            functools.reduce(operator.add, [(nw.col(f"_h{r}") + lim) // P for lim in limits]).alias(
-                f"_w{r}"
-            )
+            functools.reduce(
+                operator.add, [(nw.col(f"_h{r}") >= lim).cast(nw.Int64) for lim in limits]
+            ).alias(f"_w{r}")
             for r in reps
         ]
     )
@@ -167,6 +172,69 @@ def _weighted_rows(base: Any, reps: range, seed: int, t: str, m: str) -> Any:
         w = nw.col(f"_w{r}")
         made += [(w * nw.col("_x")).alias(f"_ws{r}"), (w * nw.col("_s")).alias(f"_wn{r}")]
     return base.select(t, m, *made)
+
+
+class _TempTables:
+    """DuckDB temporary tables that hold a frame's rows between hash rounds (a frame to
+    frame function), dropped on exit; other engines pass frames through unchanged."""
+
+    def __init__(self, source: Any) -> None:
+        self.native = narwhals().to_native(source) if engine_name(source) == "duckdb" else None
+        self.names: list[str] = []
+
+    def __call__(self, frame: Any) -> Any:
+        if self.native is None:
+            return frame
+        name = f"cdplot_hash_{uuid.uuid4().hex}"
+        narwhals().to_native(frame).query(
+            "cdplot_rows", f"CREATE TEMP TABLE {name} AS SELECT * FROM cdplot_rows"
+        )
+        self.names.append(name)
+        return engine_frame(self.native.query("cdplot_rows", f"SELECT * FROM {name}"))
+
+    def __enter__(self) -> _TempTables:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.native is None:
+            return
+        for name in self.names:
+            self.native.query("cdplot_rows", f"DROP TABLE IF EXISTS {name}")
+
+
+def _weighted_units(
+    source: Any,
+    unit: str,
+    ident: Any,
+    reps: range,
+    seed: int,
+    cols: dict[str, str | None],
+    barrier: Any,
+) -> Any:
+    """Columns ``_ws{r}``, ``_wn{r}`` for the engines of expressions: the weights hashed once
+    per distinct (task, unit), not per row (a unit's rows share its weight, and the hash's
+    integer divisions cost more than a join), then joined to the rows on (task, unit)."""
+    nw = narwhals()
+    t, m, x = str(cols["task"]), str(cols["model"]), nw.col("_x")
+    # a grouped count, not unique(): some engines find distinct rows by a window over all rows
+    units = source.group_by(t, unit).agg(nw.len().alias("_rows")).select(t, unit)
+    units = units.with_columns(ident.alias("_id"))
+    units = _hashed_weights(units, reps, seed, barrier)
+    units = units.select(t, unit, *[f"_w{r}" for r in reps])
+    score = nw.col(str(cols["score"])).cast(nw.Float64)
+    rows = source.select(
+        nw.col(t),
+        nw.col(m),
+        nw.col(unit),
+        score.fill_null(0.0).alias("_x"),
+        (~score.is_null()).cast(nw.Int64).alias("_s"),
+    )
+    joined = rows.join(units, on=[t, unit], how="inner")
+    made = []
+    for r in reps:
+        w = nw.col(f"_w{r}")
+        made += [(w * x).alias(f"_ws{r}"), (w * nw.col("_s")).alias(f"_wn{r}")]
+    return joined.select(t, m, *made)
 
 
 def _task_code(column: str, tasks: tuple[str, ...]) -> Any:
@@ -362,8 +430,12 @@ def _block(
         ident.alias("_id"),
     )
     aggs = [nw.col(f"_w{kind}{r}").sum() for r in reps for kind in ("s", "n")]
-    weighted = _weighted_rows(base, reps, seed, t, m)
-    frame = weighted.group_by(t, m).agg(*aggs).collect()
+    with _TempTables(stats.source) as barrier:
+        if engine_name(stats.source) in ("pandas", "dask"):
+            weighted = _weighted_rows(base, reps, seed, t, m)
+        else:
+            weighted = _weighted_units(stats.source, unit, ident, reps, seed, cols, barrier)
+        frame = weighted.group_by(t, m).agg(*aggs).collect()
     where_t = {name: i for i, name in enumerate(stats.tasks)}
     where_m = {name: i for i, name in enumerate(stats.models)}
     ti = np.array([where_t[str(v)] for v in frame.get_column(t).to_list()], dtype=np.int64)

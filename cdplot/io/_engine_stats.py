@@ -7,11 +7,12 @@ rows:
 
 1. per task and model: rows, scores, their sums and sums of squares, scores other than 0/1
    (the task x model table, and the engine's plain group-by);
-2. per task and ordered pair of models, by one join of the item cells on (task, item) and one
-   group-by (a handful of expressions for any number of models): the items both scored, the
-   cross products ``sum x_i x_j`` (co-success counts of 0/1 scores), ``sum x_i [j scored]``,
-   ``sum x_i^2 [j scored]`` and, for scores other than 0/1, the items on which ``x_i > x_j``;
-   and the items of each task;
+2. per task and ordered pair of models (for 0/1 scores in DuckDB, by counting the common bits
+   of per-model item bitsets, :mod:`cdplot.io._engine_bits`; otherwise) by one join of the
+   item cells on (task, item) and one group-by (a handful of expressions for any number of
+   models): the items both scored, the cross products ``sum x_i x_j`` (co-success counts
+   of 0/1 scores), ``sum x_i [j scored]``, ``sum x_i^2 [j scored]`` and, for scores other
+   than 0/1, the items on which ``x_i > x_j``; and the items of each task;
 3. with clusters, per task and cluster each model's score sums and the cluster's items.
 
 Item tests, paired differences, the one-benchmark pairs and the task-level analysis follow
@@ -28,6 +29,7 @@ import numpy as np
 
 from .._errors import CdplotInputError
 from ._engine import check_engine_columns, engine_failure, engine_frame, engine_name, narwhals
+from ._engine_bits import duckdb_binary_pairs
 
 __all__ = ["EngineStatistics", "engine_statistics"]
 
@@ -371,6 +373,12 @@ def _pairs(
     keys = ("cross", "both", "hits", "hit_squares", "wins")
     out = {key: np.zeros((n_tasks, k, k)) for key in keys}
     continuous = not bool(binary.all())
+    if old is None and not continuous and engine_name(frame) == "duckdb":
+        counted = duckdb_binary_pairs(nw.to_native(frame), cols, tasks, models)
+        if counted is not None:
+            out.update(counted)
+            out["hit_squares"] = out["hits"].copy()
+            return _finish(out, binary, counted["n_items"])
     cells = _item_cells(frame, cols)
     if old is None:
         results = [_pair_join(cells, cells, cols, continuous)]
@@ -391,22 +399,32 @@ def _pairs(
         for key in keys:
             if key in res.columns:
                 out[key][ti, mi, ni] = np.nan_to_num(res.get_column(key).to_numpy().astype(float))
-    items = frame.select(t, str(cols["item"])).unique().group_by(t).agg(nw.len().alias("_len"))
+    # grouped counts, not unique(): some engines find distinct rows by a window over all rows
+    items = frame.group_by(t, str(cols["item"])).agg(nw.len().alias("_rows"))
+    items = items.group_by(t).agg(nw.len().alias("_len"))
     items = items.collect()
     n_items = np.zeros(n_tasks, dtype=np.int64)
     n_items[_index(items.get_column(t).to_list(), tasks)] = items.get_column("_len").to_numpy()
+    return _finish(out, binary, n_items)
+
+
+def _finish(
+    out: dict[str, np.ndarray], binary: np.ndarray, n_items: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Symmetric pair sums averaged over both orders; wins of 0/1 tasks from the counts."""
     for key in ("cross", "both"):  # symmetric: the two orders of a join sum alike
         out[key] = (out[key] + out[key].transpose(0, 2, 1)) / 2
     out["wins"] = np.where(binary[:, None, None], out["hits"] - out["cross"], out["wins"])
-    for j in range(k):
+    for j in range(out["wins"].shape[1]):
         out["wins"][:, j, j] = 0.0
     return {**out, "n_items": n_items}
 
 
 def _refuse_duplicates(n: np.ndarray, both: np.ndarray, cols: dict[str, str | None]) -> None:
-    """A model scored twice on an item makes ``sum c^2`` (the diagonal) exceed ``sum c``."""
+    """A model scored twice on an item makes ``sum c^2`` (the diagonal) differ from ``sum c``
+    (the join counts the item's rows squared, the bitsets count it once)."""
     diagonal = np.diagonal(both, axis1=1, axis2=2)
-    if (diagonal > n).any():
+    if (diagonal != n).any():
         raise CdplotInputError(
             f"a model has two or more scores of one item of a task (column "
             f"{cols['item']!r}); keep one row per model and item (average the samples first, "
@@ -423,7 +441,7 @@ def _clusters(
     x = nw.col(str(cols["score"])).cast(nw.Float64).fill_null(0.0)
     sums = frame.select(t, c, m, x.alias("_x")).group_by(t, c, m).agg(nw.col("_x").sum())
     sums = sums.collect()
-    sizes = frame.select(t, c, str(cols["item"])).unique()
+    sizes = frame.group_by(t, c, str(cols["item"])).agg(nw.len().alias("_rows"))
     sizes = sizes.group_by(t, c).agg(nw.len().alias("_len"))
     sizes = sizes.collect()
     ids, out_sums, out_sizes = [], [], []

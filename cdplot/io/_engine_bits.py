@@ -1,0 +1,142 @@
+"""Pair counts of 0/1 item scores as bitsets, in DuckDB.
+
+For 0/1 scores every pair statistic is a count of items: the co-successes ``sum x_i x_j``,
+the items both models scored ``sum c_i c_j`` and ``sum x_i c_j``. DuckDB builds, in one
+grouped pass over the rows, three bitsets per task and model (the items it got right, the
+items it scored, the items it has a row for; bit ``p`` is the task's ``p``-th item) and
+counts each pair's common bits (``bit_count(a & b)``) over the small task x model table.
+The work of the pairs is ``k^2 * items / 64`` word operations instead of the self-join's
+``k^2 * items`` joined rows, and DuckDB holds ``3 * tasks * k`` bitsets instead of a join's
+hash table: the same integers, so the results equal the self-join's exactly.
+
+Items are placed by their integer id minus the smallest id when the ids are integers and
+that span fits, else by their rank within the task (a window over the distinct items). When
+the bitsets would not fit :data:`BITSET_BYTES` the caller falls back to the self-join.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["BITSET_BYTES", "duckdb_binary_pairs"]
+
+#: the most bytes the bitsets of one computation may take (else the self-join is used)
+BITSET_BYTES = 2**30
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _positions(relation: Any, task: str, item: str, budget: int) -> tuple[str, int] | None:
+    """The item positions: SQL of the rows with a ``_p`` column and the bitset length.
+
+    Integer ids are placed by ``id - min(id)`` when that span fits the ``budget`` bits of
+    one bitset (the minimum and maximum come from the Parquet statistics: no pass over the
+    rows); other ids by their rank within the task. ``None`` when there are no items or
+    the ranks would not fit either."""
+    t, i = _quote(task), _quote(item)
+    dtype = str(relation.query("cdplot_rows", f"SELECT {i} FROM cdplot_rows").types[0])
+    if dtype in {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER"}:
+        low, high = relation.query(
+            "cdplot_rows", f"SELECT min({i})::BIGINT, max({i})::BIGINT FROM cdplot_rows"
+        ).fetchall()[0]
+        if low is None:
+            return None
+        span = int(high) - int(low) + 1
+        if span <= budget:
+            return f"SELECT *, ({i}::BIGINT - ({int(low)})) AS _p FROM cdplot_rows", span
+    per_task = relation.query(
+        "cdplot_rows",
+        f"SELECT max(n) FROM (SELECT count(DISTINCT {i}) AS n FROM cdplot_rows GROUP BY {t})",
+    ).fetchall()[0][0]
+    if not per_task or int(per_task) > budget:
+        return None
+    ranks = (
+        f"SELECT {t} AS _t, {i} AS _i, (row_number() OVER (PARTITION BY {t} ORDER BY {i}) - 1)"
+        f"::BIGINT AS _p FROM (SELECT DISTINCT {t}, {i} FROM cdplot_rows)"
+    )
+    rows = (
+        f"SELECT r.*, q._p FROM cdplot_rows r JOIN ({ranks}) q "
+        f"ON r.{t} IS NOT DISTINCT FROM q._t AND r.{i} IS NOT DISTINCT FROM q._i"
+    )
+    return rows, int(per_task)
+
+
+def duckdb_binary_pairs(
+    relation: Any, cols: dict[str, str | None], tasks: tuple[str, ...], models: tuple[str, ...]
+) -> dict[str, np.ndarray] | None:
+    """Per task and ordered pair of models, the pair counts of 0/1 scores, from bitsets.
+
+    Parameters
+    ----------
+    relation : duckdb.DuckDBPyRelation
+        The rows (every score 0, 1 or missing).
+    cols : dict
+        The roles' columns (``task``, ``model``, ``item``, ``score``).
+    tasks, models : tuple of str
+        The sorted names the arrays are indexed by.
+
+    Returns
+    -------
+    dict or None
+        ``cross``, ``both`` and ``hits`` (``T x k x k``) and ``n_items`` (``T``); ``None``
+        when the bitsets would exceed :data:`BITSET_BYTES`. A model scored twice on an item
+        counts it once, so the diagonal of ``both`` falls below its scores.
+    """
+    task, model, score = str(cols["task"]), str(cols["model"]), str(cols["score"])
+    bits = 8 * BITSET_BYTES // (3 * len(tasks) * len(models))  # the longest bitset allowed
+    placed = _positions(relation, task, str(cols["item"]), bits - 64)
+    if placed is None:
+        return None
+    rows, length = placed
+    t, m, x = _quote(task), _quote(model), f"{_quote(score)}::DOUBLE"
+    agg = f"bitstring_agg(_p, 0, {length - 1})"
+    # each unordered pair once (a < b, and each model with itself): both orders of the
+    # asymmetric count come from the same row
+    sql = f"""
+        WITH bits AS (
+            SELECT {t} AS _t, {m} AS _m,
+                {agg} FILTER (WHERE {x} = 1) AS _x,
+                {agg} FILTER (WHERE {x} IS NOT NULL) AS _c,
+                {agg} AS _r
+            FROM ({rows}) GROUP BY {t}, {m}
+        ),
+        items AS (SELECT _t, bit_count(bit_or(_r)) AS _items FROM bits GROUP BY _t)
+        SELECT a._t AS _t, a._m AS _a, b._m AS _b,
+            coalesce(bit_count(a._x & b._x), 0) AS _cross,
+            coalesce(bit_count(a._c & b._c), 0) AS _both,
+            coalesce(bit_count(a._x & b._c), 0) AS _hits_ab,
+            coalesce(bit_count(b._x & a._c), 0) AS _hits_ba,
+            items._items AS _items
+        FROM bits a JOIN bits b ON a._t IS NOT DISTINCT FROM b._t AND a._m <= b._m
+        JOIN items ON a._t IS NOT DISTINCT FROM items._t
+    """
+    table = relation.query("cdplot_rows", sql).to_arrow_table()
+    found = {name: table.column(name) for name in table.column_names}
+    try:  # names as the task x model pass read them (Arrow values, Python's str)
+        ti = _codes(found["_t"].to_pylist(), tasks)
+        ai, bi = _codes(found["_a"].to_pylist(), models), _codes(found["_b"].to_pylist(), models)
+    except KeyError:  # a value whose text differs between the passes: use the join
+        return None
+    shape = (len(tasks), len(models), len(models))
+    out = {key: np.zeros(shape) for key in ("cross", "both", "hits")}
+    for key, column in (("cross", "_cross"), ("both", "_both")):
+        values = found[column].to_numpy().astype(float)
+        out[key][ti, ai, bi] = values
+        out[key][ti, bi, ai] = values
+    out["hits"][ti, ai, bi] = found["_hits_ab"].to_numpy().astype(float)
+    out["hits"][ti, bi, ai] = found["_hits_ba"].to_numpy().astype(float)
+    n_items = np.zeros(len(tasks), dtype=np.int64)
+    n_items[ti] = found["_items"].to_numpy().astype(np.int64)
+    return {**out, "n_items": n_items}
+
+
+def _codes(values: list[Any], names: tuple[str, ...]) -> np.ndarray:
+    """Each value's index in the sorted ``names`` (``KeyError`` for a value not there)."""
+    where = {name: i for i, name in enumerate(names)}
+    text = np.array([str(v) for v in values], dtype=object)
+    distinct, inverse = np.unique(text, return_inverse=True)
+    return np.array([where[v] for v in distinct], dtype=np.int64)[inverse]
