@@ -2,12 +2,13 @@
 
 For 0/1 scores every pair statistic is a count of items: the co-successes ``sum x_i x_j``,
 the items both models scored ``sum c_i c_j`` and ``sum x_i c_j``. DuckDB builds, in one
-grouped pass over the rows, three bitsets per task and model (the items it got right, the
-items it scored, the items it has a row for; bit ``p`` is the task's ``p``-th item) and
-counts each pair's common bits (``bit_count(a & b)``) over the small task x model table.
-The work of the pairs is ``k^2 * items / 64`` word operations instead of the self-join's
-``k^2 * items`` joined rows, and DuckDB holds ``3 * tasks * k`` bitsets instead of a join's
-hash table: the same integers, so the results equal the self-join's exactly.
+grouped pass over the rows, up to three bitsets per task and model (the items it got right,
+the items it scored and, unless every row has a score, the items it has a row for; bit ``p``
+is the task's ``p``-th item) and counts each pair's common bits (``bit_count(a & b)``) over
+the small task x model table. The work of the pairs is ``k^2 * items / 64`` word operations
+instead of the self-join's ``k^2 * items`` joined rows, and DuckDB holds ``3 * tasks * k``
+bitsets at most instead of a join's hash table: the same integers, so the results equal the
+self-join's exactly.
 
 Items are placed by their integer id minus the smallest id when the ids are integers and
 that span fits, else by their rank within the task (a window over the distinct items). When
@@ -66,7 +67,11 @@ def _positions(relation: Any, task: str, item: str, budget: int) -> tuple[str, i
 
 
 def duckdb_binary_pairs(
-    relation: Any, cols: dict[str, str | None], tasks: tuple[str, ...], models: tuple[str, ...]
+    relation: Any,
+    cols: dict[str, str | None],
+    tasks: tuple[str, ...],
+    models: tuple[str, ...],
+    scored: bool = False,
 ) -> dict[str, np.ndarray] | None:
     """Per task and ordered pair of models, the pair counts of 0/1 scores, from bitsets.
 
@@ -78,6 +83,9 @@ def duckdb_binary_pairs(
         The roles' columns (``task``, ``model``, ``item``, ``score``).
     tasks, models : tuple of str
         The sorted names the arrays are indexed by.
+    scored : bool, default False
+        Every row has a score: the items a model scored are the items it has a row for,
+        and the third bitset is not built (a third less memory).
 
     Returns
     -------
@@ -87,7 +95,8 @@ def duckdb_binary_pairs(
         counts it once, so the diagonal of ``both`` falls below its scores.
     """
     task, model, score = str(cols["task"]), str(cols["model"]), str(cols["score"])
-    bits = 8 * BITSET_BYTES // (3 * len(tasks) * len(models))  # the longest bitset allowed
+    kinds = 2 if scored else 3
+    bits = 8 * BITSET_BYTES // (kinds * len(tasks) * len(models))  # the longest bitset allowed
     placed = _positions(relation, task, str(cols["item"]), bits - 64)
     if placed is None:
         return None
@@ -100,11 +109,11 @@ def duckdb_binary_pairs(
         WITH bits AS (
             SELECT {t} AS _t, {m} AS _m,
                 {agg} FILTER (WHERE {x} = 1) AS _x,
-                {agg} FILTER (WHERE {x} IS NOT NULL) AS _c,
-                {agg} AS _r
+                {agg} FILTER (WHERE {x} IS NOT NULL) AS _c{"" if scored else f", {agg} AS _r"}
             FROM ({rows}) GROUP BY {t}, {m}
         ),
-        items AS (SELECT _t, bit_count(bit_or(_r)) AS _items FROM bits GROUP BY _t)
+        items AS (SELECT _t, bit_count(bit_or({"_c" if scored else "_r"})) AS _items
+            FROM bits GROUP BY _t)
         SELECT a._t AS _t, a._m AS _a, b._m AS _b,
             coalesce(bit_count(a._x & b._x), 0) AS _cross,
             coalesce(bit_count(a._c & b._c), 0) AS _both,

@@ -229,7 +229,8 @@ def _compute(
             cells = _cells(frame, cols)
             bar.update()
             tasks, models = cells["tasks"], cells["models"]
-            pairs = _pairs(frame, cols, tasks, models, cells["binary"], old)
+            scored = cells["rows"] == int(cells["n"].sum())  # no row without a score
+            pairs = _pairs(frame, cols, tasks, models, cells["binary"], old, scored)
             _refuse_duplicates(cells["n"], pairs["both"], cols)
             bar.update()
             clusters = _clusters(frame, cols, tasks, models) if cols["cluster"] else None
@@ -364,9 +365,10 @@ def _pairs(
     models: tuple[str, ...],
     binary: np.ndarray,
     old: EngineStatistics | None,
+    scored: bool = False,
 ) -> dict[str, np.ndarray]:
     """Pass 2: per task, every pair's statistics (only pairs with a new model when
-    extending ``old``), and the items of each task."""
+    extending ``old``), and the items of each task (``scored``: every row has a score)."""
     nw = narwhals()
     t = str(cols["task"])
     k, n_tasks = len(models), len(tasks)
@@ -374,7 +376,7 @@ def _pairs(
     out = {key: np.zeros((n_tasks, k, k)) for key in keys}
     continuous = not bool(binary.all())
     if old is None and not continuous and engine_name(frame) == "duckdb":
-        counted = duckdb_binary_pairs(nw.to_native(frame), cols, tasks, models)
+        counted = duckdb_binary_pairs(nw.to_native(frame), cols, tasks, models, scored)
         if counted is not None:
             out.update(counted)
             out["hit_squares"] = out["hits"].copy()
