@@ -114,7 +114,7 @@ def engine_item_tests(
     >>> tab.loc[0, ["test", "better"]].tolist()
     ['McNemar exact', 'A']
     """
-    from ._items import _FAMILY_CORRECTIONS, _mcnemar_pair, _tests_frame
+    from ._items import _FAMILY_CORRECTIONS, _mcnemar_columns, _row_columns, _tests_frame
 
     if method == "permutation":
         raise CdplotInputError(
@@ -126,11 +126,14 @@ def engine_item_tests(
     correction = check_in_list(_FAMILY_CORRECTIONS, correction=correction)
     alpha = check_alpha(alpha)
     models = stats.models
-    rows: list[tuple] = []
-    memo: dict[tuple[int, int], tuple[str, float, float]] = {}
+    parts: list[dict[str, np.ndarray]] = []
     for t, task in enumerate(stats.tasks):
-        binary = method != "paired-t" and bool(stats.binary[t])
         both, hits, cross, sq = stats.both[t], stats.hits[t], stats.cross[t], stats.hit_squares[t]
+        if method != "paired-t" and bool(stats.binary[t]):  # McNemar, every pair at once
+            b = (hits - cross).astype(np.int64)
+            parts.append(_mcnemar_columns(task, models, b, both, hits, exact_below))
+            continue
+        rows: list[tuple] = []
         for i, j in itertools.combinations(range(len(models)), 2):
             n = int(both[i, j])
             if n < 2:
@@ -139,19 +142,13 @@ def engine_item_tests(
                     (task, models[i], models[j], n, nan, nan, "too few common items", nan, nan)
                 )
                 continue
-            if binary:
-                key = (int(hits[i, j] - cross[i, j]), int(hits[j, i] - cross[i, j]))
-                if key not in memo:
-                    memo[key] = _mcnemar_pair(*key, exact_below)
-                name, stat, p = memo[key]
-            else:
-                name, stat, p = _paired_t_row(
-                    n, hits[i, j], hits[j, i], sq[i, j], sq[j, i], cross[i, j]
-                )
+            pair = (hits[i, j], hits[j, i], sq[i, j], sq[j, i], cross[i, j])
+            name, stat, p = _paired_t_row(n, *pair)
             rows.append(
                 (task, models[i], models[j], n, hits[i, j] / n, hits[j, i] / n, name, stat, p)
             )
-    return _tests_frame(rows, correction, alpha, bool(higher_is_better))
+        parts.append(_row_columns(rows))
+    return _tests_frame(parts, correction, alpha, bool(higher_is_better))
 
 
 def engine_pair_statistics(

@@ -314,6 +314,20 @@ def _binary_task(
     floating-point operations, element-wise), so a large task costs a few products.
     """
     b, both, hits = _binary_counts(mat)
+    return _mcnemar_columns(task, models, b, both, hits, exact_below)
+
+
+def _mcnemar_columns(
+    task: str,
+    models: list[str] | tuple[str, ...],
+    b: np.ndarray,
+    both: np.ndarray,
+    hits: np.ndarray,
+    exact_below: int,
+) -> dict[str, np.ndarray]:
+    """One 0/1 task's columns of tests from its ``k x k`` counts: ``b[i, j]`` items where i
+    is right and j wrong, ``both`` items both scored, ``hits[i, j]`` items i got right of
+    those j scored. Every pair at once, in ``itertools.combinations`` order."""
     first, second = np.triu_indices(len(models), 1)  # itertools.combinations' order
     n = both[first, second].astype(np.int64)
     names = np.empty(len(models), dtype=object)
@@ -416,12 +430,6 @@ def _mcnemar_pairs(
     stat[exact] = b[exact].astype(float)
     stat[none], pvalue[none] = 0.0, 1.0
     return name, stat, pvalue
-
-
-def _mcnemar_pair(b: int, c: int, exact_below: int) -> tuple[str, float, float]:
-    """(test name, statistic, p-value) of McNemar's test of one pair, as in :func:`item_tests`."""
-    name, stat, pvalue = _mcnemar_pairs(np.array([b]), np.array([c]), exact_below)
-    return str(name[0]), float(stat[0]), float(pvalue[0])
 
 
 def _mean(x: np.ndarray) -> float:
