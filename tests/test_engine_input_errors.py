@@ -49,6 +49,19 @@ def test_a_model_scored_twice_on_an_item_is_refused():
         engine_statistics(lazy)
 
 
+@pytest.mark.parametrize("engine", ["polars", "duckdb", "pandas"])
+def test_rows_without_an_item_id_are_refused_by_count(engine):
+    df = rows().astype({"item": "Int64"})
+    df.loc[[4, 5, 9], "item"] = pd.NA
+    frame = {
+        "polars": lambda: pl.from_pandas(df).lazy(),
+        "duckdb": lambda: pytest.importorskip("duckdb").from_df(df),
+        "pandas": lambda: df,
+    }[engine]()
+    with pytest.raises(cdplot.CdplotInputError, match=r"'item' is empty in 3 row\(s\)"):
+        engine_statistics(frame)
+
+
 def test_an_engine_without_its_front_end_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "narwhals", None)  # import narwhals fails
     with pytest.raises(cdplot.CdplotInputError, match=r"pip install 'cdplot\[engines\]'"):

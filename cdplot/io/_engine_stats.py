@@ -274,6 +274,7 @@ def _cells(frame: Any, cols: dict[str, str | None]) -> dict[str, Any]:
             _x=x,
             _q=x * x,
             _odd=nw.when(x.is_null() | (x == 0.0) | (x == 1.0)).then(0).otherwise(1),
+            _noid=nw.col(str(cols["item"])).is_null().cast(nw.Int64),
         )
         .group_by(t, m)
         .agg(
@@ -282,6 +283,7 @@ def _cells(frame: Any, cols: dict[str, str | None]) -> dict[str, Any]:
             nw.col("_x").sum().alias("_s"),
             nw.col("_q").sum().alias("_q"),
             nw.col("_odd").sum().alias("_odd"),
+            nw.col("_noid").sum().alias("_noid"),
         )
         .collect()
     )
@@ -292,6 +294,13 @@ def _cells(frame: Any, cols: dict[str, str | None]) -> dict[str, Any]:
                 f"the {what} column {column!r} is empty in some rows; every row needs a "
                 f"{what} name (fill them in, or filter those rows out)."
             )
+    no_id = int(np.nan_to_num(out.get_column("_noid").to_numpy().astype(float)).sum())
+    if no_id:
+        raise CdplotInputError(
+            f"the item column {cols['item']!r} is empty in {no_id} row(s); every row needs the "
+            "id of its item, which pairs the models' scores (fill them in, or filter those "
+            "rows out)."
+        )
     tasks = tuple(sorted({str(v) for v in task_v}))
     models = tuple(sorted({str(v) for v in model_v}))
     if len(models) < 2:
