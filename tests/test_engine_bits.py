@@ -95,7 +95,9 @@ def test_integer_ids_too_sparse_for_the_budget_are_placed_by_rank(monkeypatch):
     relation = duckdb.from_df(df)
     by_id = _engine_bits._positions(relation, "task", "item", 100_000)
     by_rank = _engine_bits._positions(relation, "task", "item", 1_000)
-    assert by_id is not None and by_id[1] == 59_001 and "row_number" not in by_id[0]
-    assert by_rank is not None and by_rank[1] == 60 and "row_number" in by_rank[0]
+    assert by_id is not None and by_id.length == 59_001 and "row_number" not in by_id.rows
+    assert by_id.low == -30_000 and by_id.ranks is None
+    assert by_rank is not None and by_rank.length == 60 and "row_number" in by_rank.rows
+    assert by_rank.low is None and by_rank.ranks is not None
     monkeypatch.setattr(_engine_bits, "BITSET_BYTES", 7_500)  # 936 bits per bitset
     assert_same(engine_statistics(relation), engine_statistics(pl.from_pandas(df).lazy()))

@@ -17,11 +17,12 @@ the bitsets would not fit :data:`BITSET_BYTES` the caller falls back to the self
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 
-__all__ = ["BITSET_BYTES", "duckdb_binary_pairs"]
+__all__ = ["BITSET_BYTES", "ItemBitsets", "duckdb_binary_pairs", "duckdb_item_bitsets"]
 
 #: the most bytes the bitsets of one computation may take (else the self-join is used)
 BITSET_BYTES = 2**30
@@ -31,8 +32,19 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _positions(relation: Any, task: str, item: str, budget: int) -> tuple[str, int] | None:
-    """The item positions: SQL of the rows with a ``_p`` column and the bitset length.
+@dataclasses.dataclass(frozen=True)
+class _Placement:
+    """Where each item's bit is: SQL of the rows with a ``_p`` column, the bits per bitset,
+    and how a position reads back as an id (``low + p``, or the ``ranks`` query's ``_i``)."""
+
+    rows: str
+    length: int
+    low: int | None = None
+    ranks: str | None = None
+
+
+def _positions(relation: Any, task: str, item: str, budget: int) -> _Placement | None:
+    """The item positions, and the bitset length.
 
     Integer ids are placed by ``id - min(id)`` when that span fits the ``budget`` bits of
     one bitset (the minimum and maximum come from the Parquet statistics: no pass over the
@@ -48,7 +60,8 @@ def _positions(relation: Any, task: str, item: str, budget: int) -> tuple[str, i
             return None
         span = int(high) - int(low) + 1
         if span <= budget:
-            return f"SELECT *, ({i}::BIGINT - ({int(low)})) AS _p FROM cdplot_rows", span
+            rows = f"SELECT *, ({i}::BIGINT - ({int(low)})) AS _p FROM cdplot_rows"
+            return _Placement(rows, span, low=int(low))
     per_task = relation.query(
         "cdplot_rows",
         f"SELECT max(n) FROM (SELECT count(DISTINCT {i}) AS n FROM cdplot_rows GROUP BY {t})",
@@ -63,7 +76,7 @@ def _positions(relation: Any, task: str, item: str, budget: int) -> tuple[str, i
         f"SELECT r.*, q._p FROM cdplot_rows r JOIN ({ranks}) q "
         f"ON r.{t} IS NOT DISTINCT FROM q._t AND r.{i} IS NOT DISTINCT FROM q._i"
     )
-    return rows, int(per_task)
+    return _Placement(rows, int(per_task), ranks=ranks)
 
 
 def duckdb_binary_pairs(
@@ -100,7 +113,7 @@ def duckdb_binary_pairs(
     placed = _positions(relation, task, str(cols["item"]), bits - 64)
     if placed is None:
         return None
-    rows, length = placed
+    rows, length = placed.rows, placed.length
     t, m, x = _quote(task), _quote(model), f"{_quote(score)}::DOUBLE"
     agg = f"bitstring_agg(_p, 0, {length - 1})"
     # each unordered pair once (a < b, and each model with itself): both orders of the
@@ -141,6 +154,116 @@ def duckdb_binary_pairs(
     n_items = np.zeros(len(tasks), dtype=np.int64)
     n_items[ti] = found["_items"].to_numpy().astype(np.int64)
     return {**out, "n_items": n_items}
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ItemBitsets:
+    """Each task's and model's 0/1 scores as one bitset in the client.
+
+    Attributes
+    ----------
+    bits : numpy.ndarray
+        ``T x k x (2 L / 8)`` bytes: bit ``p`` (most significant first) set when the model
+        scored the task's ``p``-th item 0, bit ``L + p`` when it scored it 1.
+    length : int
+        ``L``, the positions per task (a multiple of 8).
+    low : int, optional
+        Position ``p`` is the item ``low + p`` (integer ids placed by offset).
+    ranked : tuple of numpy.ndarray, optional
+        Else each task's item ids in position order.
+    """
+
+    bits: np.ndarray
+    length: int
+    low: int | None
+    ranked: tuple[np.ndarray, ...] | None
+
+    def scores(self, task: int) -> tuple[np.ndarray, np.ndarray]:
+        """The task's ``k x L`` booleans: the items each model got right, and scored."""
+        half = self.length // 8
+        right = np.unpackbits(self.bits[task, :, half:], axis=1).astype(bool)
+        wrong = np.unpackbits(self.bits[task, :, :half], axis=1).astype(bool)
+        return right, right | wrong
+
+    def ids(self, task: int, positions: np.ndarray) -> np.ndarray:
+        """The item ids at ``positions`` of the task (int64)."""
+        if self.ranked is None:
+            return np.int64(self.low or 0) + positions.astype(np.int64)
+        return self.ranked[task][positions]
+
+
+def duckdb_item_bitsets(
+    relation: Any,
+    cols: dict[str, str | None],
+    tasks: tuple[str, ...],
+    models: tuple[str, ...],
+) -> ItemBitsets | None:
+    """Per task and model, the items scored 0 and scored 1 as one bitset, fetched to the client.
+
+    One grouped pass with one aggregate per row (``bitstring_agg`` of ``p + L * score``).
+    The item ids must be integers (the hashed bootstrap weights read them).
+
+    Parameters
+    ----------
+    relation : duckdb.DuckDBPyRelation
+        The rows (every score 0, 1 or missing).
+    cols : dict
+        The roles' columns (``task``, ``model``, ``item``, ``score``).
+    tasks, models : tuple of str
+        The sorted names the arrays are indexed by.
+
+    Returns
+    -------
+    ItemBitsets or None
+        ``None`` when the bitsets would exceed :data:`BITSET_BYTES`, a name reads
+        differently from the task x model pass, or an id does not fit 64 bits.
+    """
+    import pyarrow as pa
+
+    task, model, score = str(cols["task"]), str(cols["model"]), str(cols["score"])
+    bits = 4 * BITSET_BYTES // (len(tasks) * len(models))  # the longest half allowed
+    placed = _positions(relation, task, str(cols["item"]), bits - 64)
+    if placed is None:
+        return None
+    length = -(-placed.length // 8) * 8
+    t, m, x = _quote(task), _quote(model), f"{_quote(score)}::DOUBLE"
+    sql = f"""
+        SELECT {t} AS _t, {m} AS _m,
+            bitstring_agg(_p + {length} * CAST({x} AS BIGINT), 0, {2 * length - 1})
+                FILTER (WHERE {x} IS NOT NULL) AS _b
+        FROM ({placed.rows}) GROUP BY {t}, {m}
+    """
+    table = relation.query("cdplot_rows", sql).to_arrow_table()
+    try:
+        ti = _codes(table.column("_t").to_pylist(), tasks)
+        mi = _codes(table.column("_m").to_pylist(), models)
+    except KeyError:
+        return None
+    found = table.column("_b").combine_chunks()
+    width = 2 * length // 8
+    out = np.zeros((len(tasks), len(models), width), dtype=np.uint8)
+    _validity, offsets, data = found.buffers()
+    starts = np.frombuffer(offsets, dtype=np.int32)[found.offset : found.offset + len(found) + 1]
+    raw = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    valid = ~np.asarray(found.is_null())
+    for row in np.flatnonzero(valid):  # a value is a padding-count byte, then the bits
+        out[ti[row], mi[row]] = raw[starts[row] + 1 : starts[row + 1]]
+    ranked = None
+    if placed.ranks is not None:
+        order = relation.query("cdplot_rows", f"SELECT _t, _i, _p FROM ({placed.ranks})")
+        fetched = order.to_arrow_table()
+        try:
+            where = _codes(fetched.column("_t").to_pylist(), tasks)
+            ids = fetched.column("_i").cast(pa.int64()).to_numpy()
+        except (KeyError, pa.ArrowInvalid):
+            return None
+        places = fetched.column("_p").to_numpy()
+        per_task = [np.zeros(length, dtype=np.int64) for _ in tasks]
+        for code in range(len(tasks)):
+            here = where == code
+            per_task[code][places[here]] = ids[here]
+        ranked = tuple(per_task)
+    return ItemBitsets(out, length, placed.low, ranked)
 
 
 def _codes(values: list[Any], names: tuple[str, ...]) -> np.ndarray:

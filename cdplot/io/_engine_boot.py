@@ -4,19 +4,19 @@ Each replicate weighs every item (or cluster) by a Poisson(1) count drawn from a
 (task, item id, replicate, seed): the Poisson bootstrap, whose replicate is the same in every
 engine and every partitioning because the weight is a function of the row's ids, not of the
 order the rows are met. The hash is integer arithmetic modulo the prime ``P = 2^31 - 1``
-(every product below ``2^62``, so no engine overflows or wraps), written once in numpy and
-once as Narwhals expressions; the weight is the inverse Poisson(1) CDF of the hash, by
-integer comparison with the thresholds ``ceil(F(k) P)``. Each block of replicates is one
-grouped pass (per task and model: weighted score sums and weighted counts); the
-hierarchical bootstrap (tasks, then items) adds a second hashed weight per task and
-replicate, applied on the client to the ``T x k`` sums.
+(every product below ``2^62``, so no engine overflows or wraps), written once in numpy
+(:mod:`cdplot.io._engine_hash`) and once as Narwhals expressions; the weight is the inverse
+Poisson(1) CDF of the hash, by integer comparison with the thresholds ``ceil(F(k) P)``.
+Each block of replicates is one grouped pass (per task and model: weighted score sums and
+weighted counts), except for 0/1 scores in DuckDB (:mod:`cdplot.io._engine_bitboot`: one
+pass for all replicates); the hierarchical bootstrap (tasks, then items) adds a second
+hashed weight per task and replicate, applied on the client to the ``T x k`` sums.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 import operator
 import time
 import uuid
@@ -26,6 +26,8 @@ import numpy as np
 
 from .._errors import CdplotInputError, check_in_list
 from ._engine import check_engine_columns, engine_failure, engine_frame, engine_name, narwhals
+from ._engine_bitboot import bitset_replicates
+from ._engine_hash import _M, TASKS, P, _constants, hashed_poisson, poisson_thresholds, unit_ids
 from ._engine_stats import EngineStatistics
 
 __all__ = [
@@ -37,73 +39,10 @@ __all__ = [
     "unit_ids",
 ]
 
-#: the hash's modulus, the Mersenne prime 2^31 - 1
-P = 2_147_483_647
-#: the hash's multipliers (below P)
-_M = (1_103_515_245, 1_664_525, 22_695_477, 69_069, 134_775_813)
-#: largest Poisson(1) weight (P(X > 15) < 1e-13, below the hash's resolution 1 / P)
-K_MAX = 15
-#: a row's hashed id is ``(id mod P) * TASKS + task index``: up to this many tasks
-TASKS = 1 << 20
 #: replicates of one grouped pass
 BLOCK = 32
 #: values of ``engine_bootstrap(level=...)``
 BOOTSTRAP_LEVELS = ("item", "cluster", "hierarchical", "task")
-
-
-def poisson_thresholds() -> np.ndarray:
-    """``ceil(F(k) P)`` for ``k = 0 .. K_MAX - 1``: the weight is how many a hash reaches."""
-    cdf, term = [], math.exp(-1.0)
-    total = 0.0
-    for k in range(K_MAX):
-        total += term
-        cdf.append(total)
-        term /= k + 1
-    return np.array([math.ceil(c * P) for c in cdf], dtype=np.int64)
-
-
-def unit_ids(ids: Any, task_codes: Any) -> np.ndarray:
-    """The hashed ids of items (or clusters) of tasks: ``(id mod P) * TASKS + task``."""
-    return (np.asarray(ids, dtype=np.int64) % P) * TASKS + np.asarray(task_codes, np.int64)
-
-
-def _constants(replicate: int, seed: int) -> tuple[int, int]:
-    return (
-        (replicate * 2_654_435_761 + seed * 40_503 + 12_345) % P,
-        (replicate * 97 + seed * 2_246_822_519 + 6_789) % P,
-    )
-
-
-def hashed_poisson(ids: Any, replicate: int, seed: int) -> np.ndarray:
-    """Poisson(1) weights of integer ``ids`` in one replicate (numpy; equal to the engine's).
-
-    Parameters
-    ----------
-    ids : array of int
-        Item (or cluster, or task) ids; equal ids get equal weights.
-    replicate, seed : int
-        The replicate and the bootstrap's seed.
-
-    Returns
-    -------
-    numpy.ndarray
-        int64 weights.
-
-    Examples
-    --------
-    >>> hashed_poisson([0, 1, 2, 3, 4], replicate=0, seed=1).tolist()
-    [1, 2, 0, 0, 2]
-    """
-    c1, c2 = _constants(int(replicate), int(seed))
-    x = np.asarray(ids, dtype=np.int64)
-    h = ((x % P) + P) % P
-    h = (h * _M[0] % P + c1) % P
-    h = (h * h % P + _M[1]) % P
-    h = (h * _M[2] % P + c2) % P
-    h = (h * h % P + h) % P
-    h = (h * _M[3] % P + c1) % P
-    h = (h * h % P + _M[4]) % P
-    return (h[..., None] >= poisson_thresholds()).sum(axis=-1).astype(np.int64)
 
 
 def _hashed_weights(frame: Any, reps: range, seed: int, barrier: Any = None) -> Any:
@@ -333,7 +272,9 @@ def engine_bootstrap(
     ----------
     stats : EngineStatistics
         Of :func:`cdplot.io.engine_statistics` (its frame is read again, once per
-        :data:`BLOCK` replicates); the item (or cluster) ids must be integers.
+        :data:`BLOCK` replicates; 0/1 scores in DuckDB resampled by items are read once,
+        as item bitsets, and all replicates made on the client by matrix products); the
+        item (or cluster) ids must be integers.
     n_boot : int, default 1000
         Replicates (1 to 100,000).
     seed : int, default 0
@@ -386,8 +327,10 @@ def engine_bootstrap(
         )
     check_engine_columns(stats.source, text={}, numeric={}, integer={"item id": unit})
     start = time.perf_counter()
-    sums, weights = np.zeros(shape), np.zeros(shape)
-    for first in tqdm(range(0, n_boot, BLOCK), desc="bootstrap", disable=not progress, leave=False):
+    made = _from_bitsets(stats, level, n_boot, seed, progress)
+    sums, weights = made if made is not None else (np.zeros(shape), np.zeros(shape))
+    blocks = range(0, n_boot if made is None else 0, BLOCK)
+    for first in tqdm(blocks, desc="bootstrap", disable=not progress, leave=False):
         reps = range(first, min(n_boot, first + BLOCK))
         try:
             _block(stats, unit, reps, seed, sums, weights)
@@ -406,6 +349,23 @@ def engine_bootstrap(
         engine_name(stats.source),
         time.perf_counter() - start,
     )
+
+
+def _from_bitsets(
+    stats: EngineStatistics, level: str, n_boot: int, seed: int, progress: bool
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The replicates of 0/1 scores in DuckDB by item bitsets (one pass for all replicates;
+    :mod:`cdplot.io._engine_bitboot`), or ``None`` where the grouped passes are needed."""
+    if level not in ("item", "hierarchical") or engine_name(stats.source) != "duckdb":
+        return None
+    if not bool(np.all(stats.binary)):
+        return None
+    try:
+        return bitset_replicates(stats, n_boot, seed, progress)
+    except (CdplotInputError, AttributeError, NameError, KeyError, IndexError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - the engine's own failure
+        raise engine_failure(exc, "resampling") from exc
 
 
 def _block(
