@@ -42,14 +42,18 @@ def test_the_fast_hash_equals_the_plain_one(dtype, workers):
     assert expected.max() >= 6  # the tail of the lookup was reached
 
 
-def test_the_weight_lookup_splits_exactly_the_buckets_with_a_threshold():
+def test_the_weight_lookup_splits_exactly_the_buckets_where_the_weight_changes():
+    # the blocked hash ends with a value congruent to the hash modulo P, below 2^_TOP; the
+    # weight of v is how many thresholds (v mod P) reaches, so it changes at j P + T_k (a
+    # threshold reached) and at j P (back to 0): a bucket with such a point inside is split
     weight, split = _engine_hash._weight_lookup()
-    size = 1 << _engine_hash._SHIFT
+    size, top = 1 << _engine_hash._SHIFT, 1 << _engine_hash._TOP
     thresholds = _engine_hash.poisson_thresholds()
-    inside = {int(t) // size for t in thresholds if int(t) % size and int(t) < P}
+    changes = [j * P + int(t) for j in range(top // P + 1) for t in [0, *thresholds]]
+    inside = {c // size for c in changes if 0 < c < top and c % size}
     assert set(np.flatnonzero(split).tolist()) == inside
-    lows = np.arange(weight.size) * size
-    np.testing.assert_array_equal(weight, (lows[:, None] >= thresholds).sum(axis=1))
+    lows = np.arange(weight.size, dtype=np.int64) * size
+    np.testing.assert_array_equal(weight, ((lows % P)[:, None] >= thresholds).sum(axis=1))
 
 
 def _polars_replicates(df, level, n_boot, seed):

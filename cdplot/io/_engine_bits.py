@@ -2,13 +2,14 @@
 
 For 0/1 scores every pair statistic is a count of items: the co-successes ``sum x_i x_j``,
 the items both models scored ``sum c_i c_j`` and ``sum x_i c_j``. DuckDB builds, in one
-grouped pass over the rows, up to three bitsets per task and model (the items it got right,
-the items it scored and, unless every row has a score, the items it has a row for; bit ``p``
-is the task's ``p``-th item) and counts each pair's common bits (``bit_count(a & b)``) over
-the small task x model table. The work of the pairs is ``k^2 * items / 64`` word operations
-instead of the self-join's ``k^2 * items`` joined rows, and DuckDB holds ``3 * tasks * k``
-bitsets at most instead of a join's hash table: the same integers, so the results equal the
-self-join's exactly.
+grouped pass over the rows with one aggregate per row, a bitset per task and model of the
+items it scored 0 (bit ``p`` for the task's ``p``-th item) and scored 1 (bit ``L + p``), and,
+unless every row has a score, one of the items it has a row for; shifts and a mask make the
+items it got right and the items it scored, and each pair's common bits are counted
+(``bit_count(a & b)``) over the small task x model table. The work of the pairs is
+``k^2 * items / 64`` word operations instead of the self-join's ``k^2 * items`` joined rows,
+and DuckDB holds ``5 * tasks * k * items`` bits at most instead of a join's hash table: the
+same integers, so the results equal the self-join's exactly.
 
 Items are placed by their integer id minus the smallest id when the ids are integers and
 that span fits, else by their rank within the task (a window over the distinct items). When
@@ -108,22 +109,31 @@ def duckdb_binary_pairs(
         counts it once, so the diagonal of ``both`` falls below its scores.
     """
     task, model, score = str(cols["task"]), str(cols["model"]), str(cols["score"])
-    kinds = 2 if scored else 3
-    bits = 8 * BITSET_BYTES // (kinds * len(tasks) * len(models))  # the longest bitset allowed
+    # bits held per task and model: the items right and scored (2L each) and, unless every
+    # row has a score, the items with a row (L)
+    per_length = 4 if scored else 5
+    bits = 8 * BITSET_BYTES // (per_length * len(tasks) * len(models))  # the longest L
     placed = _positions(relation, task, str(cols["item"]), bits - 64)
     if placed is None:
         return None
-    rows, length = placed.rows, placed.length
+    length = placed.length
     t, m, x = _quote(task), _quote(model), f"{_quote(score)}::DOUBLE"
-    agg = f"bitstring_agg(_p, 0, {length - 1})"
-    # each unordered pair once (a < b, and each model with itself): both orders of the
-    # asymmetric count come from the same row
+    rows = f", bitstring_agg(_p, 0, {length - 1}) AS _r" if not scored else ""
+    # one aggregate per row: bit p for an item scored 0, bit L + p for one scored 1; the
+    # items right are its upper half shifted down, the items scored both halves' union
+    # masked to the lower half
+    low = f"~bitstring(repeat('1', {length}), {2 * length})"
     sql = f"""
-        WITH bits AS (
+        WITH raw AS (
             SELECT {t} AS _t, {m} AS _m,
-                {agg} FILTER (WHERE {x} = 1) AS _x,
-                {agg} FILTER (WHERE {x} IS NOT NULL) AS _c{"" if scored else f", {agg} AS _r"}
-            FROM ({rows}) GROUP BY {t}, {m}
+                bitstring_agg(_p + {length} * CAST({x} AS BIGINT), 0, {2 * length - 1})
+                    FILTER (WHERE {x} IS NOT NULL) AS _b{rows}
+            FROM ({placed.rows}) GROUP BY {t}, {m}
+        ),
+        bits AS (
+            SELECT _t, _m, _b << {length} AS _x, (_b | (_b << {length})) & {low} AS _c
+                {", _r" if not scored else ""}
+            FROM raw
         ),
         items AS (SELECT _t, bit_count(bit_or({"_c" if scored else "_r"})) AS _items
             FROM bits GROUP BY _t)

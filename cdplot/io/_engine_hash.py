@@ -5,8 +5,9 @@ The hash is integer arithmetic modulo the prime ``P = 2^31 - 1`` (every product 
 hash, by integer comparison with the thresholds ``ceil(F(k) P)``. :func:`hashed_poisson` is
 the reference, written as plainly as the engines' expressions; :func:`hashed_poisson_matrix`
 gives the same integers for many ids and replicates at once, reducing modulo ``P`` by folding
-the high bits onto the low ones (``2^31 = 1 mod P``) instead of dividing, on blocks that stay
-in the processor's cache.
+the high bits onto the low ones (``2^31 = 1 mod P``) instead of dividing, and reading the
+weight from a table of the last value's top bits, on blocks that stay in the processor's
+cache.
 """
 
 from __future__ import annotations
@@ -35,11 +36,13 @@ _M = (1_103_515_245, 1_664_525, 22_695_477, 69_069, 134_775_813)
 K_MAX = 15
 #: a row's hashed id is ``(id mod P) * TASKS + task index``: up to this many tasks
 TASKS = 1 << 20
-#: hash values per block of :func:`hashed_poisson_matrix` (four int64 buffers of it fit a
+#: hash values per block of :func:`hashed_poisson_matrix` (four 8-byte buffers of it fit a
 #: typical 2 MiB cache)
 _BLOCK_VALUES = 1 << 16
-#: the lookup of the weight by the hash's top bits: ``h >> _SHIFT`` (2,048 buckets)
+#: the lookup of the weight by the hash's top bits: ``h >> _SHIFT``
 _SHIFT = 20
+#: the blocked hash's last value is below ``2^_TOP`` (congruent to the hash modulo P)
+_TOP = 33
 
 
 def poisson_thresholds() -> np.ndarray:
@@ -98,76 +101,73 @@ def hashed_poisson(ids: Any, replicate: int, seed: int) -> np.ndarray:
 
 
 def _weight_lookup() -> tuple[np.ndarray, np.ndarray]:
-    """Per bucket of hashes ``[b 2^_SHIFT, (b + 1) 2^_SHIFT)``: the weight of its hashes and
-    whether a threshold falls inside it (those few buckets are resolved one by one)."""
+    """Per bucket of values ``[b 2^_SHIFT, (b + 1) 2^_SHIFT)`` below ``2^_TOP``: the weight
+    of the hashes they are congruent to (modulo P), and whether that differs within the
+    bucket (a threshold or a multiple of P inside it: those few are resolved one by one)."""
     thresholds = poisson_thresholds()
-    low = np.arange((P >> _SHIFT) + 1, dtype=np.int64) << _SHIFT
+    low = np.arange(1 << (_TOP - _SHIFT), dtype=np.int64) << _SHIFT
     high = low + (1 << _SHIFT) - 1
-    weight = np.searchsorted(thresholds, low, side="right")
-    split = np.searchsorted(thresholds, high, side="right") != weight
+    weight = np.searchsorted(thresholds, low % P, side="right")
+    split = (np.searchsorted(thresholds, high % P, side="right") != weight) | (
+        low // P != high // P
+    )
     return weight, split
 
 
 class _Hasher:
-    """The buffers of one thread of :func:`hashed_poisson_matrix`."""
+    """The buffers of one thread of :func:`hashed_poisson_matrix`.
+
+    The rounds run on unsigned 64-bit integers kept congruent to the plain hash's values but
+    not reduced below P: after a product each value is folded once (``(h & P) + (h >> 31)``,
+    as ``2^31 = 1 mod P``), which keeps every next product below ``2^64`` (the multipliers of
+    rounds 3 and 5 are below ``2^25`` and ``2^17``); the last value, below ``2^_TOP``, is
+    mapped to its weight by a lookup of its top bits that knows the thresholds modulo P."""
 
     def __init__(self, rows: int, cols: int) -> None:
-        self.h = np.empty((rows, cols), dtype=np.int64)
+        self.h = np.empty((rows, cols), dtype=np.uint64)
         self.tmp = np.empty_like(self.h)
         self.index = np.empty_like(self.h)
-        self.thresholds = poisson_thresholds()
+        self.thresholds = poisson_thresholds().astype(np.uint64)
         self.lookup, self.split = _weight_lookup()
 
     def _fold(self, h: np.ndarray, tmp: np.ndarray) -> None:
-        """``h`` (below 2^63) to a congruent value below ``2^32 + 1``."""
-        np.bitwise_and(h, P, out=tmp)
-        np.right_shift(h, 31, out=h)
-        h += tmp
-
-    def _canonical(self, h: np.ndarray, tmp: np.ndarray) -> None:
-        """``h`` (below ``2 P``) to ``h mod P``."""
-        h -= P
-        np.right_shift(h, 63, out=tmp)  # -1 where h went negative
-        tmp &= P
+        np.bitwise_and(h, np.uint64(P), out=tmp)
+        np.right_shift(h, np.uint64(31), out=h)
         h += tmp
 
     def run(self, start: np.ndarray, c1: np.ndarray, c2: np.ndarray, out: np.ndarray) -> None:
-        """Weights of units with first rounds ``start`` (``n``) in replicates with constants
-        ``c1``, ``c2`` (``R``) into ``out`` (``n x R``)."""
+        """Weights of units with first rounds ``start`` (``n``, below P) in replicates with
+        constants ``c1``, ``c2`` (``R``, below P) into ``out`` (``n x R``)."""
         n = len(start)
         rows = self.h.shape[0]
         weight = self.lookup.astype(out.dtype)
+        m1, m2, m3, m4 = (np.uint64(v) for v in _M[1:])
         for s in range(0, n, rows):
             e = min(n, s + rows)
             h, tmp, index = self.h[: e - s], self.tmp[: e - s], self.index[: e - s]
-            np.add(start[s:e, None], c1[None, :], out=h)  # first round: below 2P
-            self._canonical(h, tmp)
-            # the bounds after each fold keep the next product below 2^63 (the multipliers
-            # of rounds 3 and 5 are below 2^25 and 2^17); the last round is reduced fully
+            np.add(start[s:e, None], c1[None, :], out=h)  # below 2P: its square below 2^64
             np.multiply(h, h, out=h)
-            h += _M[1]
+            h += m1
             self._fold(h, tmp)
-            h *= _M[2]
+            h *= m2
             h += c2
             self._fold(h, tmp)
             np.multiply(h, h, out=tmp)
             h += tmp
             self._fold(h, tmp)
-            h *= _M[3]
+            h *= m3
             h += c1
             self._fold(h, tmp)
             np.multiply(h, h, out=h)
-            h += _M[4]
+            h += m4
             self._fold(h, tmp)
-            self._fold(h, tmp)
-            self._canonical(h, tmp)
-            np.right_shift(h, _SHIFT, out=index)
+            np.right_shift(h, np.uint64(_SHIFT), out=index)
             block = out[s:e]
             np.take(weight, index, out=block, mode="clip")
             odd = np.take(self.split, index)
             if odd.any():
                 where = np.nonzero(odd)
-                block[where] = np.searchsorted(self.thresholds, h[where], side="right")
+                block[where] = np.searchsorted(self.thresholds, h[where] % np.uint64(P), "right")
 
 
 def hashed_poisson_matrix(
@@ -204,9 +204,9 @@ def hashed_poisson_matrix(
     out = np.empty((len(x), len(reps)), dtype=dtype)
     if not len(x) or not reps:
         return out
-    start = ((x % P) + P) % P * _M[0] % P
+    start = (((x % P) + P) % P * _M[0] % P).astype(np.uint64)
     rows = max(1, _BLOCK_VALUES // len(reps))
-    c1, c2 = consts[:, 0].copy(), consts[:, 1].copy()
+    c1, c2 = consts[:, 0].astype(np.uint64), consts[:, 1].astype(np.uint64)
     parts = np.array_split(np.arange(len(x)), max(1, min(int(workers), len(x) // rows)))
     if len(parts) == 1:
         _Hasher(rows, len(reps)).run(start, c1, c2, out)
