@@ -55,6 +55,40 @@ def test_bitset_counts_equal_the_join(ids):
     assert_same(got, expected)
 
 
+def complete_rows(seed: int) -> pd.DataFrame:
+    """Three tasks x four models, every model scoring every item of its task once, except
+    in task "c" (a model left one item without a row)."""
+    rng = np.random.default_rng(seed)
+    rows = [
+        (t, m, i, float(rng.random() < 0.3 + 0.1 * j))
+        for t, n in (("a", 40), ("b", 9), ("c", 25))
+        for i in range(n)
+        for j, m in enumerate(("m1", "m2", "m3", "m4"))
+    ]
+    df = pd.DataFrame(rows, columns=["task", "model", "item", "score"])
+    return df.drop(df.index[(df.task == "c") & (df.model == "m2") & (df["item"] == 3)])
+
+
+def test_tasks_every_model_scored_fully_equal_the_join():
+    # tasks "a" and "b" take the one-AND-per-pair path, "c" the general one
+    df = complete_rows(1)
+    got = engine_statistics(duckdb.from_df(df))
+    assert_same(got, engine_statistics(pl.from_pandas(df).lazy()))
+    missing = complete_rows(1).assign(score=lambda d: d.score.where(d.index != 5))
+    got = engine_statistics(duckdb.from_df(missing))  # a missing score: not full
+    assert_same(got, engine_statistics(pl.from_pandas(missing).lazy()))
+
+
+def test_a_model_scored_twice_is_refused_where_the_counts_look_full():
+    # m3 scored item 0 of task "a" twice and item 1 not at all: its 40 scores equal the
+    # task's 40 items, but it scored 39 distinct items
+    df = complete_rows(2)
+    twice = df.copy()
+    twice.loc[(df.task == "a") & (df.model == "m3") & (df["item"] == 1), "item"] = 0
+    with pytest.raises(cdplot.CdplotInputError, match="two or more scores of one item"):
+        engine_statistics(duckdb.from_df(twice))
+
+
 def test_item_tests_through_the_bitsets_equal_the_in_memory_tests():
     df = binary_rows(11, "text")
     in_order = df.sort_values("model", kind="stable")  # models first seen in sorted order

@@ -8,7 +8,7 @@ unless every row has a score, one of the items it has a row for; shifts and a ma
 items it got right and the items it scored, and each pair's common bits are counted
 (``bit_count(a & b)``) over the small task x model table. The work of the pairs is
 ``k^2 * items / 64`` word operations instead of the self-join's ``k^2 * items`` joined rows,
-and DuckDB holds ``5 * tasks * k * items`` bits at most instead of a join's hash table: the
+and DuckDB holds ``7 * tasks * k * items`` bits at most instead of a join's hash table: the
 same integers, so the results equal the self-join's exactly.
 
 Items are placed by their integer id minus the smallest id when the ids are integers and
@@ -109,9 +109,9 @@ def duckdb_binary_pairs(
         counts it once, so the diagonal of ``both`` falls below its scores.
     """
     task, model, score = str(cols["task"]), str(cols["model"]), str(cols["score"])
-    # bits held per task and model: the items right and scored (2L each) and, unless every
-    # row has a score, the items with a row (L)
-    per_length = 4 if scored else 5
+    # bits held per task and model: the items scored 0 and 1, the items right and the items
+    # scored (2L each) and, unless every row has a score, the items with a row (L)
+    per_length = 6 if scored else 7
     bits = 8 * BITSET_BYTES // (per_length * len(tasks) * len(models))  # the longest L
     placed = _positions(relation, task, str(cols["item"]), bits - 64)
     if placed is None:
@@ -119,32 +119,47 @@ def duckdb_binary_pairs(
     length = placed.length
     t, m, x = _quote(task), _quote(model), f"{_quote(score)}::DOUBLE"
     rows = f", bitstring_agg(_p, 0, {length - 1}) AS _r" if not scored else ""
-    # one aggregate per row: bit p for an item scored 0, bit L + p for one scored 1; the
-    # items right are its upper half shifted down, the items scored both halves' union
-    # masked to the lower half
-    low = f"~bitstring(repeat('1', {length}), {2 * length})"
+    # one aggregate per row: bit p for an item scored 1, bit L + p for one scored 0; the
+    # items right are its lower half, the items scored both halves' union (the upper half
+    # shifted onto the lower). A task where every model scored every item of the task once
+    # ("_full") needs one bitwise AND per pair (the co-successes): the items both scored are
+    # all the task's, and each model's right items are its hits against any other.
+    two = 2 * length
+    rows_items = ", bit_count(bit_or(_r)) AS _rows_items" if not scored else ""
     sql = f"""
         WITH raw AS (
             SELECT {t} AS _t, {m} AS _m,
-                bitstring_agg(_p + {length} * CAST({x} AS BIGINT), 0, {2 * length - 1})
-                    FILTER (WHERE {x} IS NOT NULL) AS _b{rows}
+                bitstring_agg(_p + {length} - {length} * CAST({x} AS BIGINT), 0, {two - 1})
+                    FILTER (WHERE {x} IS NOT NULL) AS _b,
+                count({x}) AS _n{rows}
             FROM ({placed.rows}) GROUP BY {t}, {m}
         ),
-        bits AS (
-            SELECT _t, _m, _b << {length} AS _x, (_b | (_b << {length})) & {low} AS _c
-                {", _r" if not scored else ""}
-            FROM raw
+        mask AS MATERIALIZED (SELECT ~bitstring(repeat('1', {length}), {two}) AS _low),
+        scored AS MATERIALIZED (
+            SELECT r.*, r._b & mask._low AS _x, (r._b | (r._b << {length})) & mask._low AS _c
+            FROM raw r, mask
         ),
-        items AS (SELECT _t, bit_count(bit_or({"_c" if scored else "_r"})) AS _items
-            FROM bits GROUP BY _t)
+        per_task AS MATERIALIZED (
+            SELECT _t, coalesce(bit_count(bit_or(_c)), 0) AS _union,
+                bool_and(coalesce(bit_count(_c), 0) = _n) AS _once,
+                min(coalesce(bit_count(_c), 0)) AS _least{rows_items}
+            FROM scored GROUP BY _t
+        ),
+        counted AS MATERIALIZED (
+            SELECT s._t, s._m, s._x, s._c, i._once AND i._least = i._union AS _full, i._union,
+                {"i._union" if scored else "i._rows_items"} AS _items
+            FROM scored s JOIN per_task i ON s._t IS NOT DISTINCT FROM i._t
+        )
         SELECT a._t AS _t, a._m AS _a, b._m AS _b,
             coalesce(bit_count(a._x & b._x), 0) AS _cross,
-            coalesce(bit_count(a._c & b._c), 0) AS _both,
-            coalesce(bit_count(a._x & b._c), 0) AS _hits_ab,
-            coalesce(bit_count(b._x & a._c), 0) AS _hits_ba,
-            items._items AS _items
-        FROM bits a JOIN bits b ON a._t IS NOT DISTINCT FROM b._t AND a._m <= b._m
-        JOIN items ON a._t IS NOT DISTINCT FROM items._t
+            CASE WHEN a._full THEN a._union
+                ELSE coalesce(bit_count(a._c & b._c), 0) END AS _both,
+            CASE WHEN a._full THEN coalesce(bit_count(a._x), 0)
+                ELSE coalesce(bit_count(a._x & b._c), 0) END AS _hits_ab,
+            CASE WHEN a._full THEN coalesce(bit_count(b._x), 0)
+                ELSE coalesce(bit_count(b._x & a._c), 0) END AS _hits_ba,
+            a._items AS _items
+        FROM counted a JOIN counted b ON a._t IS NOT DISTINCT FROM b._t AND a._m <= b._m
     """
     table = relation.query("cdplot_rows", sql).to_arrow_table()
     found = {name: table.column(name) for name in table.column_names}
