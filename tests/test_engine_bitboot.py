@@ -62,6 +62,11 @@ def _polars_replicates(df, level, n_boot, seed):
     )
 
 
+def _assert_same(got, expected) -> None:
+    np.testing.assert_array_equal(got.sums, expected.sums)
+    np.testing.assert_array_equal(got.weights, expected.weights)
+
+
 def _no_grouped_pass(*args, **kwargs):
     raise AssertionError("a grouped pass was made")
 
@@ -84,8 +89,7 @@ def test_bitset_replicates_equal_the_grouped_passes(ids, level, monkeypatch):
     got = engine_bootstrap(stats, n_boot=70, seed=8, level=level)
     assert (fetched[0].ranked is not None) == (ids == "sparse")
     assert got.engine == "duckdb" and got.n_boot == 70
-    np.testing.assert_array_equal(got.sums, expected.sums)
-    np.testing.assert_array_equal(got.weights, expected.weights)
+    _assert_same(got, expected)
     np.testing.assert_array_equal(got.task_weights, expected.task_weights)
 
 
@@ -97,9 +101,7 @@ def test_sums_too_large_for_float32_are_made_in_float64(monkeypatch):
     assert _engine_bitboot._dtype(1_118_481) is np.float32  # 15 x items below 2^24
     assert _engine_bitboot._dtype(1_118_482) is np.float64
     monkeypatch.setattr(_engine_bitboot, "_dtype", lambda items: np.float64)
-    got = engine_bootstrap(stats, n_boot=9, seed=2, level="item")
-    np.testing.assert_array_equal(got.sums, expected.sums)
-    np.testing.assert_array_equal(got.weights, expected.weights)
+    _assert_same(engine_bootstrap(stats, n_boot=9, seed=2, level="item"), expected)
 
 
 def test_over_the_budget_the_grouped_passes_are_made(monkeypatch):
@@ -112,8 +114,7 @@ def test_over_the_budget_the_grouped_passes_are_made(monkeypatch):
     monkeypatch.setattr(_engine_boot, "_block", lambda *a, **k: passes.append(1) or block(*a, **k))
     got = engine_bootstrap(stats, n_boot=5, seed=1, level="item")
     assert passes == [1]
-    np.testing.assert_array_equal(got.sums, expected.sums)
-    np.testing.assert_array_equal(got.weights, expected.weights)
+    _assert_same(got, expected)
 
 
 def test_scores_other_than_0_and_1_are_resampled_by_grouped_passes(monkeypatch):
@@ -122,5 +123,4 @@ def test_scores_other_than_0_and_1_are_resampled_by_grouped_passes(monkeypatch):
     expected = _polars_replicates(df, "item", 4, 3)
     stats = engine_statistics(duckdb.from_df(df))
     monkeypatch.setattr(_engine_bitboot, "bitset_replicates", _no_grouped_pass)
-    got = engine_bootstrap(stats, n_boot=4, seed=3, level="item")
-    np.testing.assert_array_equal(got.sums, expected.sums)
+    _assert_same(engine_bootstrap(stats, n_boot=4, seed=3, level="item"), expected)

@@ -109,8 +109,9 @@ def duckdb_binary_pairs(
         counts it once, so the diagonal of ``both`` falls below its scores.
     """
     task, model, score = str(cols["task"]), str(cols["model"]), str(cols["score"])
-    # bits held per task and model: the items scored 0 and 1, the items right and the items
-    # scored (2L each) and, unless every row has a score, the items with a row (L)
+    # bits held per task and model: the items scored 0 and 1, the items right and (in the
+    # pairs' join) a copy of them (2L each) and, unless every row has a score, the items
+    # with a row (L)
     per_length = 6 if scored else 7
     bits = 8 * BITSET_BYTES // (per_length * len(tasks) * len(models))  # the longest L
     placed = _positions(relation, task, str(cols["item"]), bits - 64)
@@ -127,36 +128,42 @@ def duckdb_binary_pairs(
     two = 2 * length
     rows_items = ", bit_count(bit_or(_r)) AS _rows_items" if not scored else ""
     sql = f"""
-        WITH raw AS (
-            SELECT {t} AS _t, {m} AS _m,
-                bitstring_agg(_p + {length} - {length} * CAST({x} AS BIGINT), 0, {two - 1})
-                    FILTER (WHERE {x} IS NOT NULL) AS _b,
-                count({x}) AS _n{rows}
-            FROM ({placed.rows}) GROUP BY {t}, {m}
-        ),
-        mask AS MATERIALIZED (SELECT ~bitstring(repeat('1', {length}), {two}) AS _low),
-        scored AS MATERIALIZED (
-            SELECT r.*, r._b & mask._low AS _x, (r._b | (r._b << {length})) & mask._low AS _c
-            FROM raw r, mask
+        WITH mask AS MATERIALIZED (SELECT ~bitstring(repeat('1', {length}), {two}) AS _low),
+        raw AS MATERIALIZED (
+            SELECT g.*, coalesce(bit_count((g._b | (g._b << {length})) & mask._low), 0) AS _nc,
+                coalesce(bit_count(g._b & mask._low), 0) AS _nx
+            FROM (
+                SELECT {t} AS _t, {m} AS _m,
+                    bitstring_agg(_p + {length} - {length} * CAST({x} AS BIGINT), 0, {two - 1})
+                        FILTER (WHERE {x} IS NOT NULL) AS _b,
+                    count({x}) AS _n{rows}
+                FROM ({placed.rows}) GROUP BY {t}, {m}
+            ) g, mask
         ),
         per_task AS MATERIALIZED (
-            SELECT _t, coalesce(bit_count(bit_or(_c)), 0) AS _union,
-                bool_and(coalesce(bit_count(_c), 0) = _n) AS _once,
-                min(coalesce(bit_count(_c), 0)) AS _least{rows_items}
-            FROM scored GROUP BY _t
+            SELECT p.*, coalesce(bit_count((p._any | (p._any << {length})) & mask._low), 0)
+                AS _union
+            FROM (
+                SELECT _t, bit_or(_b) AS _any, bool_and(_nc = _n) AS _once,
+                    min(_nc) AS _least{rows_items}
+                FROM raw GROUP BY _t
+            ) p, mask
         ),
-        counted AS MATERIALIZED (
-            SELECT s._t, s._m, s._x, s._c, i._once AND i._least = i._union AS _full, i._union,
-                {"i._union" if scored else "i._rows_items"} AS _items
-            FROM scored s JOIN per_task i ON s._t IS NOT DISTINCT FROM i._t
+        counted AS (
+            SELECT r._t, r._m, r._nx, r._b & mask._low AS _x,
+                i._once AND i._least = i._union AS _full,
+                i._union, {"i._union" if scored else "i._rows_items"} AS _items,
+                CASE WHEN NOT (i._once AND i._least = i._union)
+                    THEN (r._b | (r._b << {length})) & mask._low END AS _c
+            FROM raw r JOIN per_task i ON r._t IS NOT DISTINCT FROM i._t, mask
         )
         SELECT a._t AS _t, a._m AS _a, b._m AS _b,
             coalesce(bit_count(a._x & b._x), 0) AS _cross,
             CASE WHEN a._full THEN a._union
                 ELSE coalesce(bit_count(a._c & b._c), 0) END AS _both,
-            CASE WHEN a._full THEN coalesce(bit_count(a._x), 0)
+            CASE WHEN a._full THEN a._nx
                 ELSE coalesce(bit_count(a._x & b._c), 0) END AS _hits_ab,
-            CASE WHEN a._full THEN coalesce(bit_count(b._x), 0)
+            CASE WHEN a._full THEN b._nx
                 ELSE coalesce(bit_count(b._x & a._c), 0) END AS _hits_ba,
             a._items AS _items
         FROM counted a JOIN counted b ON a._t IS NOT DISTINCT FROM b._t AND a._m <= b._m
@@ -187,8 +194,11 @@ class ItemBitsets:
 
     Attributes
     ----------
-    bits : numpy.ndarray
-        ``T x k x (2 L / 8)`` bytes: bit ``p`` (most significant first) set when the model
+    data : numpy.ndarray
+        The bytes of the bitsets as DuckDB sent them (read in place, not copied).
+    starts : numpy.ndarray
+        ``T x k``: where each task's and model's ``2 L / 8`` bytes start in ``data`` (-1
+        where it scored nothing); bit ``p`` (most significant first) set when the model
         scored the task's ``p``-th item 0, bit ``L + p`` when it scored it 1.
     length : int
         ``L``, the positions per task (a multiple of 8).
@@ -198,7 +208,8 @@ class ItemBitsets:
         Else each task's item ids in position order.
     """
 
-    bits: np.ndarray
+    data: np.ndarray
+    starts: np.ndarray
     length: int
     low: int | None
     ranked: tuple[np.ndarray, ...] | None
@@ -206,8 +217,12 @@ class ItemBitsets:
     def scores(self, task: int) -> tuple[np.ndarray, np.ndarray]:
         """The task's ``k x L`` booleans: the items each model got right, and scored."""
         half = self.length // 8
-        right = np.unpackbits(self.bits[task, :, half:], axis=1).astype(bool)
-        wrong = np.unpackbits(self.bits[task, :, :half], axis=1).astype(bool)
+        packed = np.zeros((self.starts.shape[1], 2 * half), dtype=np.uint8)
+        for model, start in enumerate(self.starts[task]):
+            if start >= 0:
+                packed[model] = self.data[start : start + 2 * half]
+        right = np.unpackbits(packed[:, half:], axis=1).astype(bool)
+        wrong = np.unpackbits(packed[:, :half], axis=1).astype(bool)
         return right, right | wrong
 
     def ids(self, task: int, positions: np.ndarray) -> np.ndarray:
@@ -265,14 +280,12 @@ def duckdb_item_bitsets(
     except KeyError:
         return None
     found = table.column("_b").combine_chunks()
-    width = 2 * length // 8
-    out = np.zeros((len(tasks), len(models), width), dtype=np.uint8)
     _validity, offsets, data = found.buffers()
-    starts = np.frombuffer(offsets, dtype=np.int32)[found.offset : found.offset + len(found) + 1]
+    where = np.frombuffer(offsets, dtype=np.int32)[found.offset : found.offset + len(found)]
     raw = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
-    valid = ~np.asarray(found.is_null())
-    for row in np.flatnonzero(valid):  # a value is a padding-count byte, then the bits
-        out[ti[row], mi[row]] = raw[starts[row] + 1 : starts[row + 1]]
+    starts = np.full((len(tasks), len(models)), -1, dtype=np.int64)
+    valid = ~np.asarray(found.is_null())  # a value is a padding-count byte, then the bits
+    starts[ti[valid], mi[valid]] = where[valid].astype(np.int64) + 1
     ranked = None
     if placed.ranks is not None:
         order = relation.query("cdplot_rows", f"SELECT _t, _i, _p FROM ({placed.ranks})")
@@ -288,7 +301,7 @@ def duckdb_item_bitsets(
             here = where == code
             per_task[code][places[here]] = ids[here]
         ranked = tuple(per_task)
-    return ItemBitsets(out, length, placed.low, ranked)
+    return ItemBitsets(raw, starts, length, placed.low, ranked)
 
 
 def _codes(values: list[Any], names: tuple[str, ...]) -> np.ndarray:
