@@ -2,14 +2,17 @@
 
 For 0/1 scores every pair statistic is a count of items: the co-successes ``sum x_i x_j``,
 the items both models scored ``sum c_i c_j`` and ``sum x_i c_j``. DuckDB builds, in one
-grouped pass over the rows with one aggregate per row, a bitset per task and model of the
-items it scored 0 (bit ``p`` for the task's ``p``-th item) and scored 1 (bit ``L + p``), and,
-unless every row has a score, one of the items it has a row for; shifts and a mask make the
-items it got right and the items it scored, and each pair's common bits are counted
-(``bit_count(a & b)``) over the small task x model table. The work of the pairs is
-``k^2 * items / 64`` word operations instead of the self-join's ``k^2 * items`` joined rows,
-and DuckDB holds ``7 * tasks * k * items`` bits at most instead of a join's hash table: the
-same integers, so the results equal the self-join's exactly.
+grouped pass over the rows, up to three bitsets per task and model (the items it got right,
+the items it scored and, unless every row has a score, the items it has a row for; bit ``p``
+is the task's ``p``-th item) and counts each pair's common bits (``bit_count(a & b)``) over
+the small task x model table; in a task where every model scored every item once, only the
+co-successes need a bitwise AND (the other counts follow from each model's). The work of the
+pairs is at most ``k^2 * items / 64`` word operations instead of the self-join's
+``k^2 * items`` joined rows, and DuckDB holds ``5 * tasks * k * items`` bits at most instead
+of a join's hash table: the same integers, so the results equal the self-join's exactly.
+
+The bootstrap's bitsets (:func:`duckdb_item_bitsets`) are one per task and model, of the
+items scored 0 and scored 1 (one aggregate per row), fetched to the client.
 
 Items are placed by their integer id minus the smallest id when the ids are integers and
 that span fits, else by their rank within the task (a window over the distinct items). When
@@ -109,53 +112,42 @@ def duckdb_binary_pairs(
         counts it once, so the diagonal of ``both`` falls below its scores.
     """
     task, model, score = str(cols["task"]), str(cols["model"]), str(cols["score"])
-    # bits held per task and model: the items scored 0 and 1, the items right and (in the
-    # pairs' join) a copy of them (2L each) and, unless every row has a score, the items
-    # with a row (L)
-    per_length = 6 if scored else 7
+    # bits held per task and model: the items right and the items scored, a copy of both in
+    # the pairs' join and, unless every row has a score, the items with a row
+    per_length = 4 if scored else 5
     bits = 8 * BITSET_BYTES // (per_length * len(tasks) * len(models))  # the longest L
     placed = _positions(relation, task, str(cols["item"]), bits - 64)
     if placed is None:
         return None
     length = placed.length
     t, m, x = _quote(task), _quote(model), f"{_quote(score)}::DOUBLE"
-    rows = f", bitstring_agg(_p, 0, {length - 1}) AS _r" if not scored else ""
-    # one aggregate per row: bit p for an item scored 1, bit L + p for one scored 0; the
-    # items right are its lower half, the items scored both halves' union (the upper half
-    # shifted onto the lower). A task where every model scored every item of the task once
-    # ("_full") needs one bitwise AND per pair (the co-successes): the items both scored are
-    # all the task's, and each model's right items are its hits against any other.
-    two = 2 * length
+    agg = f"bitstring_agg(_p, 0, {length - 1})"
+    rows = f", {agg} AS _r" if not scored else ""
     rows_items = ", bit_count(bit_or(_r)) AS _rows_items" if not scored else ""
+    # A task where every model scored every item of the task once ("_full") needs one
+    # bitwise AND per pair (the co-successes): the items both scored are all the task's,
+    # and each model's right items are its hits against any other.
     sql = f"""
-        WITH mask AS MATERIALIZED (SELECT ~bitstring(repeat('1', {length}), {two}) AS _low),
-        raw AS MATERIALIZED (
-            SELECT g.*, coalesce(bit_count((g._b | (g._b << {length})) & mask._low), 0) AS _nc,
-                coalesce(bit_count(g._b & mask._low), 0) AS _nx
+        WITH raw AS MATERIALIZED (
+            SELECT g.*, coalesce(bit_count(g._x), 0) AS _nx, coalesce(bit_count(g._c), 0) AS _nc
             FROM (
                 SELECT {t} AS _t, {m} AS _m,
-                    bitstring_agg(_p + {length} - {length} * CAST({x} AS BIGINT), 0, {two - 1})
-                        FILTER (WHERE {x} IS NOT NULL) AS _b,
+                    {agg} FILTER (WHERE {x} = 1) AS _x,
+                    {agg} FILTER (WHERE {x} IS NOT NULL) AS _c,
                     count({x}) AS _n{rows}
                 FROM ({placed.rows}) GROUP BY {t}, {m}
-            ) g, mask
+            ) g
         ),
         per_task AS MATERIALIZED (
-            SELECT p.*, coalesce(bit_count((p._any | (p._any << {length})) & mask._low), 0)
-                AS _union
-            FROM (
-                SELECT _t, bit_or(_b) AS _any, bool_and(_nc = _n) AS _once,
-                    min(_nc) AS _least{rows_items}
-                FROM raw GROUP BY _t
-            ) p, mask
+            SELECT _t, coalesce(bit_count(bit_or(_c)), 0) AS _union,
+                bool_and(_nc = _n) AS _once, min(_nc) AS _least{rows_items}
+            FROM raw GROUP BY _t
         ),
         counted AS (
-            SELECT r._t, r._m, r._nx, r._b & mask._low AS _x,
-                i._once AND i._least = i._union AS _full,
+            SELECT r._t, r._m, r._x, r._nx, i._once AND i._least = i._union AS _full,
                 i._union, {"i._union" if scored else "i._rows_items"} AS _items,
-                CASE WHEN NOT (i._once AND i._least = i._union)
-                    THEN (r._b | (r._b << {length})) & mask._low END AS _c
-            FROM raw r JOIN per_task i ON r._t IS NOT DISTINCT FROM i._t, mask
+                CASE WHEN NOT (i._once AND i._least = i._union) THEN r._c END AS _c
+            FROM raw r JOIN per_task i ON r._t IS NOT DISTINCT FROM i._t
         )
         SELECT a._t AS _t, a._m AS _a, b._m AS _b,
             coalesce(bit_count(a._x & b._x), 0) AS _cross,
