@@ -284,7 +284,8 @@ def engine_bootstrap(
         within each task (``cluster=`` given to ``engine_statistics``); "hierarchical" the
         tasks, then the items within each task (two hashed weights); "task" the tasks only.
     progress : bool, default False
-        Show a progress bar over the blocks (tqdm).
+        Show a progress bar over the blocks of replicates (or, from item bitsets, the
+        tasks; tqdm).
 
     Returns
     -------
@@ -306,8 +307,6 @@ def engine_bootstrap(
     >>> boot.weights[:, 0, 0].tolist()  # the Poisson weights of the 3 items, summed
     [4.0, 3.0, 5.0, 4.0]
     """
-    from tqdm.auto import tqdm
-
     seed = _check_seed(seed)
     level = _check_options(stats, n_boot, level)
     cols = stats.columns
@@ -327,17 +326,13 @@ def engine_bootstrap(
         )
     check_engine_columns(stats.source, text={}, numeric={}, integer={"item id": unit})
     start = time.perf_counter()
-    made = _from_bitsets(stats, level, n_boot, seed, progress)
-    sums, weights = made if made is not None else (np.zeros(shape), np.zeros(shape))
-    blocks = range(0, n_boot if made is None else 0, BLOCK)
-    for first in tqdm(blocks, desc="bootstrap", disable=not progress, leave=False):
-        reps = range(first, min(n_boot, first + BLOCK))
-        try:
-            _block(stats, unit, reps, seed, sums, weights)
-        except (CdplotInputError, AttributeError, NameError, KeyError, IndexError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the engine's own failure
-            raise engine_failure(exc, "resampling") from exc
+    try:
+        made = _from_bitsets(stats, level, n_boot, seed, progress)
+        sums, weights = made or _grouped_passes(stats, unit, n_boot, seed, progress)
+    except (CdplotInputError, AttributeError, NameError, KeyError, IndexError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - the engine's own failure
+        raise engine_failure(exc, "resampling") from exc
     return BootstrapReplicates(
         stats.tasks,
         stats.models,
@@ -360,12 +355,20 @@ def _from_bitsets(
         return None
     if not bool(np.all(stats.binary)):
         return None
-    try:
-        return bitset_replicates(stats, n_boot, seed, progress)
-    except (CdplotInputError, AttributeError, NameError, KeyError, IndexError):
-        raise
-    except Exception as exc:  # noqa: BLE001 - the engine's own failure
-        raise engine_failure(exc, "resampling") from exc
+    return bitset_replicates(stats, n_boot, seed, progress)
+
+
+def _grouped_passes(
+    stats: EngineStatistics, unit: str, n_boot: int, seed: int, progress: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The replicates by grouped passes in the engine, one per :data:`BLOCK` replicates."""
+    from tqdm.auto import tqdm
+
+    shape = (n_boot, len(stats.tasks), len(stats.models))
+    sums, weights = np.zeros(shape), np.zeros(shape)
+    for first in tqdm(range(0, n_boot, BLOCK), desc="bootstrap", disable=not progress, leave=False):
+        _block(stats, unit, range(first, min(n_boot, first + BLOCK)), seed, sums, weights)
+    return sums, weights
 
 
 def _block(
