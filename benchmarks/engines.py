@@ -15,13 +15,16 @@ DuckDB) into a temporary folder, then runs, each in a fresh process (peak client
    these 0/1 scores one pass builds each task and model's item bitsets, and the client makes
    every replicate from them by matrix products with the hashed weights);
 5. in memory: ``cdplot.compare(path)`` and ``item_tests(res)`` (today's path);
-6. with ``--dask``: ``engine_statistics`` of the Parquet read by Dask on a LocalCluster of 1,
-   then 2 worker processes (one thread each).
+6. with ``--dask``: the whole item-level analysis on Dask (``engine_statistics``,
+   ``engine_item_tests`` and ``--n-boot`` hierarchical replicates of the Parquet read by
+   ``dask.dataframe.read_parquet``) on a ``LocalCluster`` of 1, then 2 worker processes (one
+   thread each), ``--rounds`` times interleaved.
 
 Ratios, not absolute times, are the result (the machine is shared; see README.md).
 
     python benchmarks/engines.py --items 200            # 1e6 rows, about 1 min
-    python benchmarks/engines.py --items 2000 --dask    # 1e7 rows
+    python benchmarks/engines.py --items 20000 --dask --rounds 2 \
+        --steps dask1,dask2                             # 1e8 rows on Dask only
     python benchmarks/engines.py --items 200000 --no-join --no-memory --n-boot 1000 \
         --folder /big/disk/items                        # 1e9 rows (3.6 GB of Parquet)
 
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -83,14 +87,24 @@ if __name__ == "__main__":  # Dask's worker processes re-import this
     elif step.startswith("dask"):
         import dask.dataframe as dd
         from distributed import Client, LocalCluster
-        from cdplot.io import engine_statistics
+        from cdplot.io import engine_bootstrap, engine_statistics
+        from cdplot.stats import engine_item_tests
         workers = int(step[4:])
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster):
+                          dashboard_address=":0") as cluster, Client(cluster):
             ddf = dd.read_parquet(path)
             t0 = time.perf_counter()
-            engine_statistics(ddf)
-    out["total_s"] = time.perf_counter() - t0
+            stats = engine_statistics(ddf)
+            out["stats_s"] = time.perf_counter() - t0
+            t1 = time.perf_counter()
+            engine_item_tests(stats)
+            out["item_tests_s"] = time.perf_counter() - t1
+            if n_boot:
+                t2 = time.perf_counter()
+                engine_bootstrap(stats, n_boot=n_boot, seed=0, level="hierarchical")
+                out["boot_s"] = time.perf_counter() - t2
+            out["total_s"] = time.perf_counter() - t0
+    out.setdefault("total_s", time.perf_counter() - t0)
     out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
 """
@@ -132,6 +146,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=200)
     parser.add_argument("--n-boot", type=int, default=64, help="0: no bootstrap")
     parser.add_argument("--dask", action="store_true")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the Dask steps")
     parser.add_argument("--no-memory", action="store_true")
     parser.add_argument(
         "--no-join", action="store_true", help="skip the self-join floor (hours at 10^9 rows)"
@@ -166,10 +181,24 @@ def main() -> None:
         steps += ["dask1", "dask2"] if args.dask else []
         if args.steps:
             steps = args.steps.split(",")
-        results = {}
-        for step in steps:
-            results[step] = run(folder, step, args.n_boot, args.duckdb_memory)
-            print(step, json.dumps(results[step]), flush=True)
+        results: dict[str, dict] = {}
+        rounds = args.rounds if any(step.startswith("dask") for step in steps) else 1
+        dask_times: dict[str, list[float]] = {}
+        for r in range(rounds):
+            for step in steps if r == 0 else [s for s in steps if s.startswith("dask")]:
+                results[step] = run(folder, step, args.n_boot, args.duckdb_memory)
+                dask_times.setdefault(step, []).append(results[step]["total_s"])
+                print(step, json.dumps(results[step]), flush=True)
+        if "dask1" in results and "dask2" in results:
+            ratios = [a / b for a, b in zip(dask_times["dask1"], dask_times["dask2"], strict=True)]
+            print(
+                f"Dask LocalCluster 2 workers vs 1 (whole analysis, {args.n_boot} replicates): "
+                f"{' '.join(f'{x:.2f}x' for x in ratios)} by round; median "
+                f"{statistics.median(dask_times['dask1']):.1f} s / "
+                f"{statistics.median(dask_times['dask2']):.1f} s"
+            )
+        if "floor" not in results or "stats" not in results:
+            return
         floor = results["floor"]["total_s"]
         print(f"engine_statistics / floor group-by: {results['stats']['stats_s'] / floor:.1f}x")
         stats = results["stats"]
@@ -193,10 +222,7 @@ def main() -> None:
                 f"DuckDB statistics + item tests {engine:.1f} s, client peak "
                 f"{results['stats']['peak_rss_mib']:.0f} MiB"
             )
-        if args.dask:
-            speedup = results["dask1"]["total_s"] / results["dask2"]["total_s"]
-            print(f"Dask LocalCluster 2 workers vs 1: {speedup:.2f}x")
-        if not args.n_boot:
+        if not args.n_boot or "boot" not in results:
             return
         boot = results["boot"]["boot_s"]
         passes = 1  # the pass of the item bitsets

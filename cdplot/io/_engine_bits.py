@@ -26,7 +26,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BITSET_BYTES", "ItemBitsets", "duckdb_binary_pairs", "duckdb_item_bitsets"]
+__all__ = [
+    "BITSET_BYTES",
+    "ItemBitsets",
+    "duckdb_binary_pairs",
+    "duckdb_item_bitsets",
+    "unpack_scores",
+]
 
 #: the most bytes the bitsets of one computation may take (else the self-join is used)
 BITSET_BYTES = 2**30
@@ -213,15 +219,23 @@ class ItemBitsets:
         for model, start in enumerate(self.starts[task]):
             if start >= 0:
                 packed[model] = self.data[start : start + 2 * half]
-        right = np.unpackbits(packed[:, half:], axis=1).astype(bool)
-        wrong = np.unpackbits(packed[:, :half], axis=1).astype(bool)
-        return right, right | wrong
+        return unpack_scores(packed)
 
     def ids(self, task: int, positions: np.ndarray) -> np.ndarray:
         """The item ids at ``positions`` of the task (int64)."""
         if self.ranked is None:
             return np.int64(self.low or 0) + positions.astype(np.int64)
         return self.ranked[task][positions]
+
+
+def unpack_scores(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``k x L`` booleans (the items right, the items scored) of ``k`` bitsets of ``2 L``
+    bits (bytes ``k x 2 L / 8``: the items scored 0, then those scored 1, most significant
+    bit first)."""
+    half = packed.shape[1] // 2
+    right = np.unpackbits(packed[:, half:], axis=1).astype(bool)
+    wrong = np.unpackbits(packed[:, :half], axis=1).astype(bool)
+    return right, right | wrong
 
 
 def duckdb_item_bitsets(

@@ -27,6 +27,7 @@ import numpy as np
 from .._errors import CdplotInputError, check_in_list
 from ._engine import check_engine_columns, engine_failure, engine_frame, engine_name, narwhals
 from ._engine_bitboot import bitset_replicates
+from ._engine_dask import dask_replicates
 from ._engine_hash import _M, TASKS, P, _constants, hashed_poisson, poisson_thresholds, unit_ids
 from ._engine_stats import EngineStatistics
 
@@ -272,9 +273,9 @@ def engine_bootstrap(
     ----------
     stats : EngineStatistics
         Of :func:`cdplot.io.engine_statistics` (its frame is read again, once per
-        :data:`BLOCK` replicates; 0/1 scores in DuckDB resampled by items are read once,
-        as item bitsets, and all replicates made on the client by matrix products); the
-        item (or cluster) ids must be integers.
+        :data:`BLOCK` replicates; 0/1 scores in DuckDB or Dask resampled by items are read
+        once, as item bitsets, and all replicates made by matrix products, on the client or,
+        on Dask, one cluster task per task); the item (or cluster) ids must be integers.
     n_boot : int, default 1000
         Replicates (1 to 100,000).
     seed : int, default 0
@@ -349,12 +350,19 @@ def engine_bootstrap(
 def _from_bitsets(
     stats: EngineStatistics, level: str, n_boot: int, seed: int, progress: bool
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The replicates of 0/1 scores in DuckDB by item bitsets (one pass for all replicates;
-    :mod:`cdplot.io._engine_bitboot`), or ``None`` where the grouped passes are needed."""
-    if level not in ("item", "hierarchical") or engine_name(stats.source) != "duckdb":
+    """The replicates of 0/1 scores in DuckDB or Dask by item bitsets (one pass for all
+    replicates; :mod:`cdplot.io._engine_bitboot`, :mod:`cdplot.io._engine_dask`), or
+    ``None`` where the grouped passes are needed."""
+    name = engine_name(stats.source)
+    if level not in ("item", "hierarchical") or name not in ("duckdb", "dask"):
         return None
     if not bool(np.all(stats.binary)):
         return None
+    if name == "dask":
+        native = narwhals().to_native(stats.source)
+        return dask_replicates(
+            native, stats.columns, stats.tasks, stats.models, n_boot, seed, progress
+        )
     return bitset_replicates(stats, n_boot, seed, progress)
 
 

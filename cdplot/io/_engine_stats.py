@@ -30,6 +30,7 @@ import numpy as np
 from .._errors import CdplotInputError
 from ._engine import check_engine_columns, engine_failure, engine_frame, engine_name, narwhals
 from ._engine_bits import duckdb_binary_pairs
+from ._engine_dask import dask_binary_pairs, dask_cells
 
 __all__ = ["EngineStatistics", "engine_statistics"]
 
@@ -230,7 +231,7 @@ def _compute(
             bar.update()
             tasks, models = cells["tasks"], cells["models"]
             scored = cells["rows"] == int(cells["n"].sum())  # no row without a score
-            pairs = _pairs(frame, cols, tasks, models, cells["binary"], old, scored)
+            pairs = _pairs(frame, cols, tasks, models, cells["binary"], old, scored, cells["span"])
             _refuse_duplicates(cells["n"], pairs["both"], cols)
             bar.update()
             clusters = _clusters(frame, cols, tasks, models) if cols["cluster"] else None
@@ -267,26 +268,13 @@ def _index(values: list[Any], names: tuple[str, ...]) -> np.ndarray:
 def _cells(frame: Any, cols: dict[str, str | None]) -> dict[str, Any]:
     """Pass 1: the task x model group-by (rows, scores, sums, squares, non-0/1 scores)."""
     nw = narwhals()
-    t, m, s = cols["task"], cols["model"], cols["score"]
-    x = nw.col(s).cast(nw.Float64)
-    out = (
-        frame.with_columns(
-            _x=x,
-            _q=x * x,
-            _odd=nw.when(x.is_null() | (x == 0.0) | (x == 1.0)).then(0).otherwise(1),
-            _noid=nw.col(str(cols["item"])).is_null().cast(nw.Int64),
-        )
-        .group_by(t, m)
-        .agg(
-            nw.len().alias("_rows"),
-            nw.col("_x").count().alias("_n"),
-            nw.col("_x").sum().alias("_s"),
-            nw.col("_q").sum().alias("_q"),
-            nw.col("_odd").sum().alias("_odd"),
-            nw.col("_noid").sum().alias("_noid"),
-        )
-        .collect()
-    )
+    t, m = str(cols["task"]), str(cols["model"])
+    span = None
+    if engine_name(frame) == "dask":  # a map-reduce: Dask's group-by would shuffle the rows
+        table, span = dask_cells(nw.to_native(frame), cols)
+        out = nw.from_native(table, eager_only=True)
+    else:
+        out = _cell_table(frame, cols)
     task_v, model_v = out.get_column(t).to_list(), out.get_column(m).to_list()
     for column, values, what in ((t, task_v, "task"), (m, model_v, "model")):
         if any(v is None for v in values):
@@ -323,7 +311,33 @@ def _cells(frame: Any, cols: dict[str, str | None]) -> dict[str, Any]:
         "squares": arrays["squares"],
         "binary": arrays["odd"].sum(axis=1) == 0,
         "rows": rows,
+        "span": span,
     }
+
+
+def _cell_table(frame: Any, cols: dict[str, str | None]) -> Any:
+    """The task x model group-by, written once for every engine."""
+    nw = narwhals()
+    t, m, s = cols["task"], cols["model"], cols["score"]
+    x = nw.col(s).cast(nw.Float64)
+    return (
+        frame.with_columns(
+            _x=x,
+            _q=x * x,
+            _odd=nw.when(x.is_null() | (x == 0.0) | (x == 1.0)).then(0).otherwise(1),
+            _noid=nw.col(str(cols["item"])).is_null().cast(nw.Int64),
+        )
+        .group_by(t, m)
+        .agg(
+            nw.len().alias("_rows"),
+            nw.col("_x").count().alias("_n"),
+            nw.col("_x").sum().alias("_s"),
+            nw.col("_q").sum().alias("_q"),
+            nw.col("_odd").sum().alias("_odd"),
+            nw.col("_noid").sum().alias("_noid"),
+        )
+        .collect()
+    )
 
 
 def _item_cells(frame: Any, cols: dict[str, str | None]) -> Any:
@@ -375,21 +389,26 @@ def _pairs(
     binary: np.ndarray,
     old: EngineStatistics | None,
     scored: bool = False,
+    span: tuple[int, int] | None = None,
 ) -> dict[str, np.ndarray]:
     """Pass 2: per task, every pair's statistics (only pairs with a new model when
-    extending ``old``), and the items of each task (``scored``: every row has a score)."""
+    extending ``old``), and the items of each task (``scored``: every row has a score;
+    ``span``: the smallest and largest integer item id, where the first pass found it)."""
     nw = narwhals()
     t = str(cols["task"])
     k, n_tasks = len(models), len(tasks)
     keys = ("cross", "both", "hits", "hit_squares", "wins")
     out = {key: np.zeros((n_tasks, k, k)) for key in keys}
     continuous = not bool(binary.all())
+    counted = None
     if old is None and not continuous and engine_name(frame) == "duckdb":
         counted = duckdb_binary_pairs(nw.to_native(frame), cols, tasks, models, scored)
-        if counted is not None:
-            out.update(counted)
-            out["hit_squares"] = out["hits"].copy()
-            return _finish(out, binary, counted["n_items"])
+    elif old is None and not continuous and engine_name(frame) == "dask":
+        counted = dask_binary_pairs(nw.to_native(frame), cols, tasks, models, span)
+    if counted is not None:
+        out.update(counted)
+        out["hit_squares"] = out["hits"].copy()
+        return _finish(out, binary, counted["n_items"])
     cells = _item_cells(frame, cols)
     if old is None:
         results = [_pair_join(cells, cells, cols, continuous)]
