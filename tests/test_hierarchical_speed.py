@@ -9,10 +9,13 @@ from cdplot.stats._items import _resampled_means
 
 
 def _two_products(mat, draws, rng, fallback):
-    """The definition: weighted totals over the present items, over the weighted counts."""
+    """The definition: weighted totals over the present items, over the weighted counts;
+    each replicate's weights count ``n`` items drawn uniformly with replacement (32-bit
+    draws, all replicates in one call)."""
     n = mat.shape[0]
     present = ~np.isnan(mat)
-    weights = rng.multinomial(n, np.full(n, 1.0 / n), size=draws).astype(float)
+    drawn = rng.integers(0, n, size=(draws, n), dtype=np.int32)
+    weights = np.array([np.bincount(row, minlength=n) for row in drawn], dtype=float)
     total = weights @ np.where(present, mat, 0.0)
     count = weights @ present.astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -31,6 +31,11 @@ def _script():
 
 SCRIPT = _script()
 TABLES = SCRIPT.tables()
+#: the hierarchical bootstrap now counts uniform integer draws of the items where the
+#: recorded code drew multinomial counts (the same distribution, other numbers for a seed):
+#: of these only the model order is compared with the record, and the values are compared
+#: between the two ways of passing a table (the same item matrices give the same draws)
+REDRAWN = ("hierarchical_rank_intervals", "rank_intervals_hierarchical")
 
 
 @pytest.mark.parametrize("how", ["pandas", "parquet"])
@@ -42,7 +47,19 @@ def test_item_analysis_is_bit_identical_to_the_recorded_values(name, how, tmp_pa
     expected = EXPECTED[f"{name}/{how}"]
     assert sorted(got) == sorted(expected)
     for key in expected:
-        assert got[key] == expected[key], key
+        if key in REDRAWN:
+            assert got[key]["index"] == expected[key]["index"], key
+        else:
+            assert got[key] == expected[key], key
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_hierarchical_intervals_are_the_same_from_pandas_and_parquet(name, tmp_path):
+    columns, missing, permutation = TABLES[name]
+    sources = SCRIPT.sources(columns, tmp_path, name)
+    got = {how: SCRIPT.analyse(sources[how], missing, permutation) for how in sources}
+    for key in REDRAWN:
+        assert got["pandas"][key] == got["parquet"][key], key
 
 
 def _parquet_items(path, models=40, tasks=10, items=500, seed=0):

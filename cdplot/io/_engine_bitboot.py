@@ -9,7 +9,8 @@ client hashes the weights once per item and replicate
 (:func:`~cdplot.io._engine_hash.hashed_poisson_matrix`) and multiplies. The sums are
 integers below ``2^24`` (``float32``, exact) or else computed in ``float64``, so they equal
 the grouped passes' sums exactly. Models that scored every item of a task get the weights'
-column sums; the product ``C W`` is made only for the others.
+column sums; the product ``C W`` is made only for the others. :func:`task_replicates` is
+one task's share, which Dask runs on its workers (:mod:`cdplot.io._engine_dask`).
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ rows:
    than 0/1, the items on which ``x_i > x_j``; and the items of each task;
 3. with clusters, per task and cluster each model's score sums and the cluster's items.
 
+On Dask, pass 1 and (for 0/1 scores) pass 2 are map-reduces over the partitions instead
+(:mod:`cdplot.io._engine_dask`): Dask's group-by would shuffle the rows, and its join
+multiply them.
+
 Item tests, paired differences, the one-benchmark pairs and the task-level analysis follow
 from these (:mod:`cdplot.stats._engine`).
 """
