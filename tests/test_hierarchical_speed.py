@@ -22,11 +22,12 @@ def _two_products(mat, draws, rng, fallback):
         return np.where(count > 0, total / count, fallback)
 
 
+@pytest.mark.parametrize("items", [37, 5_000])  # counted in one flat count, and row by row
 @pytest.mark.parametrize("binary", [True, False])
 @pytest.mark.parametrize("missing", [False, True])
-def test_item_means_equal_the_definition_bit_for_bit(binary, missing):
+def test_item_means_equal_the_definition_bit_for_bit(binary, missing, items):
     rng = np.random.default_rng(7)
-    mat = rng.random((37, 6))
+    mat = rng.random((items, 6))
     mat = (mat < 0.6).astype(float) if binary else mat * 1e3 + 0.1
     if missing:
         mat[rng.random(mat.shape) < 0.2] = np.nan

@@ -59,6 +59,8 @@ MAX_HIERARCHICAL_CELLS = 30_000_000
 #: cells (replicate x (model x model + task x model + item)) of one chunk of the hierarchical
 #: bootstrap-t: 8 MB a float64 array, about six such arrays at once
 _STUDENT_CHUNK_CELLS = 1 << 20
+#: items from which the hierarchical bootstrap counts its draws row by row
+_ROW_COUNT_ITEMS = 4096
 
 
 def _check_count(value: Any, option: str, least: int, most: int, why: str) -> int:
@@ -531,14 +533,17 @@ def _resampled_means(
 
 def _item_counts(rng: np.random.Generator, draws: int, n: int) -> np.ndarray:
     """``draws x n`` multinomial counts of ``n`` items drawn with replacement: ``n``
-    uniform integer draws per row, counted (the one-benchmark bootstrap's draws; a third of
-    the time of ``rng.multinomial``'s ``n`` sequential binomials), in blocks of rows whose
-    offsets fit the draws' 32-bit integers."""
-    if draws == 0:
-        return np.zeros((0, n))
-    step = max(1, (2**31 - 1) // max(n, 1))
-    blocks = [bootstrap_counts(rng, min(step, draws - s), n) for s in range(0, draws, step)]
-    return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
+    uniform 32-bit integer draws per row, all rows in one call, counted (the draws of the
+    one-benchmark bootstrap's :func:`bootstrap_counts`; a third of the time of
+    ``rng.multinomial``'s ``n`` sequential binomials). Many items are counted row by row,
+    each row's bins staying in the cache; few in one flat count."""
+    if n < _ROW_COUNT_ITEMS:
+        return bootstrap_counts(rng, draws, n)
+    drawn = rng.integers(0, n, size=(draws, n), dtype=np.int32)
+    counts = np.empty((draws, n))
+    for row in range(draws):
+        counts[row] = np.bincount(drawn[row], minlength=n)
+    return counts
 
 
 def _task_means(mat: np.ndarray) -> np.ndarray:
