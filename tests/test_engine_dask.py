@@ -138,3 +138,27 @@ def test_on_a_distributed_cluster_the_tasks_report_as_they_finish(capsys):
     assert "bootstrap" in capsys.readouterr().err
     assert_same(stats, expected_stats)
     _assert_same(got, expected)
+
+
+@pytest.mark.parametrize(
+    ("precision", "scale"),
+    [(10, 3), (38, 1), (38, 30)],  # by division, by division, as text
+)
+def test_decimal_scores_are_the_nearest_doubles(precision, scale):
+    import decimal
+
+    pa = pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(precision + scale)
+    digits = min(precision - 1, 17)
+    written = [
+        decimal.Decimal(int(v)).scaleb(-scale)
+        for v in rng.integers(-(10**digits), 10**digits, 2_000)
+    ] + [
+        decimal.Decimal(1).scaleb(-scale) * 3,
+        decimal.Decimal(10 ** (precision - 1) - 1).scaleb(-scale),
+        None,
+    ]
+    values = pd.Series(written, dtype=pd.ArrowDtype(pa.decimal128(precision, scale)))
+    got = _engine_dask._floats(values.iloc[1:])  # an offset into the Arrow buffer
+    expected = [np.nan if d is None else float(d) for d in written[1:]]
+    np.testing.assert_array_equal(got, expected)  # Python's correctly rounded conversion

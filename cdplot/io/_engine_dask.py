@@ -75,7 +75,34 @@ def _floats(values: Any) -> np.ndarray:
     import pyarrow.compute as pc
 
     array = pa.array(values, from_pandas=True)
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if pa.types.is_decimal(array.type):
+        return _decimal_floats(array)
     return np.asarray(pc.cast(array, pa.float64()).to_numpy(zero_copy_only=False), dtype=float)
+
+
+def _decimal_floats(array: Any) -> np.ndarray:
+    """Decimals as the nearest doubles, the numbers ``float`` gives each ``Decimal`` (Arrow's
+    own cast to double is not correctly rounded). An unscaled value within 2^53 over a power
+    of ten up to 10^22, both exact doubles, is one correctly rounded division; other
+    decimals are written as text and parsed (correctly rounded, slower)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    scale = int(array.type.scale)
+    if pa.types.is_decimal128(array.type) and 0 <= scale <= 22:
+        start = 2 * array.offset
+        words = np.frombuffer(array.buffers()[1], dtype=np.int64)[start : start + 2 * len(array)]
+        low, high = words[0::2], words[1::2]  # little-endian 128-bit unscaled values
+        valid = ~np.asarray(array.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        fits = (high == (low >> 63)) & (low >= -(2**53)) & (low <= 2**53)
+        if bool(np.all(fits | ~valid)):
+            out = low.astype(float) / float(10**scale)
+            out[~valid] = np.nan
+            return out
+    text = pc.cast(array, pa.string())
+    return np.asarray(pc.cast(text, pa.float64()).to_numpy(zero_copy_only=False), dtype=float)
 
 
 def _integer_ids(values: Any) -> bool:

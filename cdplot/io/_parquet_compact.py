@@ -7,7 +7,8 @@ form before the next is read, so the whole table is never held as wide values:
 - text columns, and the item column, become pandas ``Categorical`` columns whose categories
   are in order of first appearance (the codes take one or two bytes a row);
 - a float score column whose values are all 0 or 1 becomes ``uint8`` (one byte a row; the
-  values, read as floats, are the same numbers);
+  values, read as floats, are the same numbers); a decimal column is read as the nearest
+  doubles (polars' cast, the same numbers as ``float`` of each ``Decimal``);
 - other numbers are kept as polars gives them (integers with missing values as float64 NaN).
 
 The values are those :func:`cdplot.io.read_parquet` gives (``pd.factorize`` of either column
@@ -170,7 +171,7 @@ def _kinds(schema: Any, item: str) -> dict[str, str] | None:
             kinds[name] = "text"
         elif name == item and dtype.is_integer():
             kinds[name] = "item"
-        elif dtype.is_float():
+        elif dtype.is_float() or (isinstance(dtype, pl.Decimal) and name != item):
             kinds[name] = "float"
         elif dtype.is_numeric():
             kinds[name] = "number"
@@ -197,6 +198,12 @@ def read_item_parquet(files: list[Any], item: str) -> Any:
     columns = {name: _Column(kind) for name, kind in kinds.items()}
     text = [name for name, kind in kinds.items() if kind == "text"]
     lazy = lazy.with_columns(pl.col(text).cast(pl.Categorical))  # in the engine's threads
+    # decimals (DuckDB writes 1.0 as DECIMAL(2,1)) as the nearest doubles, as float(Decimal)
+    # gives them, rather than one Python Decimal per row
+    decimals = [
+        name for name, dtype in lazy.collect_schema().items() if isinstance(dtype, pl.Decimal)
+    ]
+    lazy = lazy.with_columns(pl.col(decimals).cast(pl.Float64))
     for batch in lazy.collect_batches(chunk_size=BATCH_ROWS):
         for name, column in columns.items():
             if not column.add(batch.get_column(name)):
