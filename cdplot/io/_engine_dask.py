@@ -397,18 +397,45 @@ def _bitsets(
 
 def _task_scores(merged: _Bits, task: int, length: int) -> tuple[np.ndarray, np.ndarray]:
     """The task's ``k x L`` booleans: the items each model got right, and scored."""
-    hit = np.flatnonzero(merged.codes == task)
-    if not len(hit):
+    row = _task_row(merged, task)
+    if row is None:
         empty = np.zeros((merged.bits.shape[1], length), dtype=bool)
         return empty, empty
-    return unpack_scores(merged.bits[hit[0]])
+    return unpack_scores(merged.bits[row])
+
+
+def _task_row(merged: _Bits, task: int) -> int | None:
+    """Where the task's bitsets are in ``merged`` (``None``: it has no rows)."""
+    hit = np.flatnonzero(merged.codes == task)
+    return int(hit[0]) if len(hit) else None
+
+
+def _task_jobs(
+    ddf: Any,
+    cols: dict[str, str | None],
+    tasks: tuple[str, ...],
+    models: tuple[str, ...],
+    span: tuple[int, int] | None,
+    job: Callable[..., Any],
+    *args: Any,
+) -> list[Any] | None:
+    """One delayed ``job(merged, task, placement, *args)`` per task, on the bitsets merged on
+    the cluster; ``None`` when they would not fit."""
+    import dask
+
+    made = _bitsets(ddf, cols, tasks, models, span)
+    if made is None:
+        return None
+    merged, placed = made
+    return [dask.delayed(job, pure=True)(merged, t, placed, *args) for t in range(len(tasks))]
 
 
 # --- per task, on the cluster ---------------------------------------------------------------
 
 
-def _task_pairs(merged: _Bits, task: int, length: int) -> tuple[np.ndarray, int]:
+def _task_pairs(merged: _Bits, task: int, placed: _Placement) -> tuple[np.ndarray, int]:
     """The task's ``cross``, ``both`` and ``hits`` (``3 x k x k``) and its items."""
+    length = placed.length
     right, scored = _task_scores(merged, task, length)
     k = right.shape[0]
     out = np.zeros((3, k, k))
@@ -418,8 +445,8 @@ def _task_pairs(merged: _Bits, task: int, length: int) -> tuple[np.ndarray, int]
         out[0] += x @ x.T
         out[1] += c @ c.T
         out[2] += x @ c.T
-    hit = np.flatnonzero(merged.codes == task)
-    items = int(np.bitwise_count(merged.rows[hit[0]]).sum()) if len(hit) else 0
+    row = _task_row(merged, task)
+    items = 0 if row is None else int(np.bitwise_count(merged.rows[row]).sum())
     return out, items
 
 
@@ -451,14 +478,9 @@ def dask_binary_pairs(
     """
     import dask
 
-    made = _bitsets(ddf, cols, tasks, models, span)
-    if made is None:
+    jobs = _task_jobs(ddf, cols, tasks, models, span, _task_pairs)
+    if jobs is None:
         return None
-    merged, placed = made
-    jobs = [
-        dask.delayed(_task_pairs, pure=True)(merged, task, placed.length)
-        for task in range(len(tasks))
-    ]
     found = dask.compute(*jobs)
     counts = np.stack([f[0] for f in found], axis=1)
     n_items = np.array([f[1] for f in found], dtype=np.int64)
@@ -486,17 +508,12 @@ def dask_replicates(
     one cluster task per task makes every replicate of it.
 
     Returns ``None`` when the bitsets would not fit (the caller makes grouped passes)."""
-    import dask
     from tqdm.auto import tqdm
 
-    made = _bitsets(ddf, cols, tasks, models, _span(ddf, str(cols["item"])))
-    if made is None:
+    span = _span(ddf, str(cols["item"]))
+    jobs = _task_jobs(ddf, cols, tasks, models, span, _task_boot, n_boot, seed)
+    if jobs is None:
         return None
-    merged, placed = made
-    jobs = [
-        dask.delayed(_task_boot, pure=True)(merged, task, placed, n_boot, seed)
-        for task in range(len(tasks))
-    ]
     shape = (n_boot, len(tasks), len(models))
     sums, weights = np.zeros(shape), np.zeros(shape)
     with tqdm(total=len(jobs), desc="bootstrap", disable=not progress, leave=False) as bar:
